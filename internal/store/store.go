@@ -1,0 +1,102 @@
+// Package store defines the persistence boundary of dsol: players, games and the
+// append-only action log that is the source of truth for every game. Adapters
+// live in store/sqlite and store/postgres; storetest holds the contract suite
+// that both must pass.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors returned by every Store implementation (wrap-compatible with errors.Is).
+var (
+	// ErrNotFound means the player or game does not exist.
+	ErrNotFound = errors.New("store: not found")
+	// ErrConflict means a unique key was violated: an action with the same
+	// (game_id, seq) or the same (game_id, seat, client_id) already exists, or a
+	// conditional update lost a race. The caller reloads instead of forking a game.
+	ErrConflict = errors.New("store: conflict")
+	// ErrUnavailable means the database could not be reached; the caller may retry.
+	ErrUnavailable = errors.New("store: unavailable")
+)
+
+// Player is an account. Only a hash of its bearer token is ever stored.
+type Player struct {
+	ID        string
+	Name      string
+	TokenHash []byte // SHA-256 of the token
+	CreatedAt time.Time
+}
+
+// Game is the stored header of a solo game or a race. Its state is not stored:
+// it is rebuilt by replaying Code + the action log through the engine.
+type Game struct {
+	ID      string
+	Kind    string // "solo" or "race"
+	Code    string // canonical DS1-/DR1- code
+	Options []byte // JSON of the creation options (race: turns, bonus, series, ...); may be nil
+	Status  string // "playing", "won" (solo); "waiting", "playing", "over" (race)
+	// Seats holds the player ids: Seats[0] is the owner (solo) or seat 1 (race);
+	// Seats[1] is seat 2 of a race, "" while nobody has joined.
+	Seats      [2]string
+	Public     bool   // listed in the lobby while waiting
+	InviteHash []byte // SHA-256 of the secret invite of a race; nil for solo
+	SeriesID   string // id shared by the games of one race series ("" for solo)
+	SeriesGame int    // 1-based index of the game in its series
+	Result     []byte // JSON of the race result once over; nil otherwise
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// Action is one accepted action of a game's log.
+type Action struct {
+	GameID   string
+	Seq      int64  // 1, 2, 3 ... without gaps within a game
+	Seat     int    // 1 or 2 (solo: 1)
+	Action   []byte // canonical JSON of the action
+	ClientID string // client action id; "" when the client sent none
+	At       time.Time
+}
+
+// Store is implemented by the SQLite and PostgreSQL adapters. All methods are
+// safe for concurrent use.
+type Store interface {
+	// CreatePlayer inserts a new player (ErrConflict if the id or token hash exists).
+	CreatePlayer(ctx context.Context, p Player) error
+	// PlayerByTokenHash finds the player owning a token hash (ErrNotFound).
+	PlayerByTokenHash(ctx context.Context, hash []byte) (Player, error)
+	// Player finds a player by id (ErrNotFound).
+	Player(ctx context.Context, id string) (Player, error)
+	// RenamePlayer changes a player's name (ErrNotFound).
+	RenamePlayer(ctx context.Context, id, name string) error
+
+	// CreateGame inserts a new game header (ErrConflict if the id exists).
+	CreateGame(ctx context.Context, g Game) error
+	// Game loads a game header (ErrNotFound).
+	Game(ctx context.Context, id string) (Game, error)
+	// UpdateGame stores Status, Seats, Public, Result and UpdatedAt of an existing
+	// game (ErrNotFound).
+	UpdateGame(ctx context.Context, g Game) error
+	// JoinGame sets seat 2 of a waiting race to playerID and its status to
+	// "playing", only if seat 2 is still empty (ErrConflict otherwise).
+	JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error
+	// ListGames lists the games where playerID holds a seat, newest first,
+	// filtered by status when status is not "", at most limit rows.
+	ListGames(ctx context.Context, playerID, status string, limit int) ([]Game, error)
+	// OpenRaces lists public races still waiting for a second player, oldest first.
+	OpenRaces(ctx context.Context, limit int) ([]Game, error)
+
+	// AppendActions writes actions of one or many games in one transaction: all or
+	// nothing. A duplicate (game_id, seq) or (game_id, seat, client_id) makes the
+	// whole call fail with ErrConflict.
+	AppendActions(ctx context.Context, actions []Action) error
+	// Actions returns the actions of a game with seq > afterSeq, in seq order.
+	Actions(ctx context.Context, gameID string, afterSeq int64) ([]Action, error)
+
+	// Ping checks that the database answers (for /readyz).
+	Ping(ctx context.Context) error
+	// Close releases the connections.
+	Close() error
+}
