@@ -1,0 +1,157 @@
+package cards
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind tells a solo game code (DS1) from a race code (DR1).
+type Kind uint8
+
+// The two kinds of game.
+const (
+	Solo Kind = iota
+	Race
+)
+
+// String returns "solo" or "race".
+func (k Kind) String() string {
+	if k == Race {
+		return "race"
+	}
+	return "solo"
+}
+
+// DealCount is the number of distinct deals a code can name: 26^7.
+const DealCount = 26 * 26 * 26 * 26 * 26 * 26 * 26
+
+// Code is a parsed game code. Solo codes use Vegas; race codes use Single and
+// Mirrored. The zero Code is not valid; build one with Parse or by hand.
+type Code struct {
+	Kind     Kind
+	Draw     int    // 1 or 3
+	Vegas    bool   // solo: Vegas scoring instead of Normal
+	Single   bool   // race: a single pass through the stock instead of unlimited
+	Mirrored bool   // race: both seats get seat 1's shuffle
+	Deal     uint64 // 0 … DealCount−1
+}
+
+// CodeError is a malformed game code; Part names what is wrong.
+type CodeError struct {
+	Input string
+	Part  string
+}
+
+func (e *CodeError) Error() string { return fmt.Sprintf("cards: bad game code %q: %s", e.Input, e.Part) }
+
+// ParseCode reads `DS1-<D1|D3><N|V>-<7 letters>` or
+// `DR1-<D1|D3><U|S><I|M>-<7 letters>`, case-insensitively.
+func ParseCode(s string) (Code, error) {
+	in := s
+	s = strings.ToUpper(strings.TrimSpace(s))
+	bad := func(part string) (Code, error) { return Code{}, &CodeError{Input: in, Part: part} }
+	parts := strings.Split(s, "-")
+	if len(parts) != 3 {
+		return bad("want three parts separated by '-', such as DS1-D1N-AAAAAAB")
+	}
+	var c Code
+	switch parts[0] {
+	case "DS1":
+		c.Kind = Solo
+	case "DR1":
+		c.Kind = Race
+	default:
+		return bad("prefix must be DS1 (solo) or DR1 (race)")
+	}
+	opts := parts[1]
+	want := 3
+	if c.Kind == Race {
+		want = 4
+	}
+	if len(opts) < 2 || opts[0] != 'D' || (opts[1] != '1' && opts[1] != '3') {
+		return bad("draw must be D1 or D3")
+	}
+	c.Draw = int(opts[1] - '0')
+	if len(opts) != want {
+		if c.Kind == Solo {
+			return bad("options must be draw then scoring, such as D1N or D3V")
+		}
+		return bad("options must be draw, redeal and decks, such as D1UI or D3SM")
+	}
+	if c.Kind == Solo {
+		switch opts[2] {
+		case 'N':
+		case 'V':
+			c.Vegas = true
+		default:
+			return bad("scoring must be N (Normal) or V (Vegas)")
+		}
+	} else {
+		switch opts[2] {
+		case 'U':
+		case 'S':
+			c.Single = true
+		default:
+			return bad("redeal must be U (unlimited) or S (single pass)")
+		}
+		switch opts[3] {
+		case 'I':
+		case 'M':
+			c.Mirrored = true
+		default:
+			return bad("decks must be I (independent) or M (mirrored)")
+		}
+	}
+	deal := parts[2]
+	if len(deal) != 7 {
+		return bad("deal must be 7 letters A-Z")
+	}
+	for i := 0; i < len(deal); i++ {
+		if deal[i] < 'A' || deal[i] > 'Z' {
+			return bad("deal must be 7 letters A-Z")
+		}
+		c.Deal = c.Deal*26 + uint64(deal[i]-'A')
+	}
+	return c, nil
+}
+
+// String returns the canonical upper-case code.
+func (c Code) String() string {
+	var b [16]byte
+	n := 0
+	put := func(s string) { n += copy(b[n:], s) }
+	if c.Kind == Race {
+		put("DR1-D")
+	} else {
+		put("DS1-D")
+	}
+	b[n] = byte('0' + c.Draw)
+	n++
+	if c.Kind == Race {
+		put(pick(c.Single, "S", "U"))
+		put(pick(c.Mirrored, "M", "I"))
+	} else {
+		put(pick(c.Vegas, "V", "N"))
+	}
+	b[n] = '-'
+	n++
+	d := c.Deal % DealCount
+	for i := 6; i >= 0; i-- {
+		b[n+i] = byte('A' + d%26)
+		d /= 26
+	}
+	n += 7
+	return string(b[:n])
+}
+
+// Valid reports whether the code can be played: draw 1 or 3, deal in range.
+func (c Code) Valid() bool {
+	return (c.Draw == 1 || c.Draw == 3) && c.Deal < DealCount
+}
+
+func pick(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}
