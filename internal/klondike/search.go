@@ -1,0 +1,212 @@
+package klondike
+
+import (
+	"sync"
+
+	"dsol/internal/cards"
+)
+
+// SearchLimit bounds the blocked search: it visits at most this many distinct
+// positions. A search that reaches the bound reports "not blocked".
+const SearchLimit = 20000
+
+const tableBits = 16 // visited set of 2^16 slots, at most ~30% full at SearchLimit
+
+// Blocked reports whether, from this board, no sequence of the player's own
+// non-foundation actions — column-to-column moves, waste-to-column moves,
+// draws and recycles, with the foundations frozen — reaches a position where a
+// card can go to a foundation or a face-down card is turned over (RULES.md
+// section 3). The search is exact over the reachable positions and visits at
+// most SearchLimit of them; reaching the bound counts as not blocked.
+// Positions that differ only by which copy of a duplicate card sits where, or
+// by the order of columns without face-down cards, are the same position.
+// Board and foundations are not changed.
+func Blocked(b *Board, f *Foundations) bool {
+	s := searchPool.Get().(*search)
+	blocked := s.run(b, f)
+	searchPool.Put(s)
+	return blocked
+}
+
+var searchPool = sync.Pool{New: func() any { return new(search) }}
+
+type smove struct {
+	kind     Type
+	from, to Pile
+	count    uint8
+}
+
+type frame struct {
+	lo, hi, cur int32
+	step        Step
+}
+
+type search struct {
+	b      Board
+	f      *Foundations
+	keys   [1 << tableBits]uint64
+	stamps [1 << tableBits]uint32
+	gen    uint32
+	moves  []smove
+	frames []frame
+}
+
+func (s *search) run(b *Board, f *Foundations) bool {
+	s.b, s.f = *b, f
+	s.gen++
+	if s.gen == 0 { // stamps wrapped: forget everything
+		s.stamps = [1 << tableBits]uint32{}
+		s.gen = 1
+	}
+	s.moves, s.frames = s.moves[:0], s.frames[:0]
+	s.insert(s.hash())
+	if s.expand() {
+		return false
+	}
+	s.frames = append(s.frames, frame{lo: 0, hi: int32(len(s.moves)), cur: 0})
+	t := Table{B: &s.b, F: f}
+	visited := 1
+	for len(s.frames) > 0 {
+		fr := &s.frames[len(s.frames)-1]
+		if fr.cur == fr.hi {
+			if len(s.frames) > 1 {
+				t.Undo(fr.step)
+			}
+			s.moves = s.moves[:fr.lo]
+			s.frames = s.frames[:len(s.frames)-1]
+			continue
+		}
+		m := s.moves[fr.cur]
+		fr.cur++
+		st := s.apply(m)
+		if !s.insert(s.hash()) {
+			t.Undo(st)
+			continue
+		}
+		visited++
+		if visited > SearchLimit {
+			return false
+		}
+		lo := int32(len(s.moves))
+		if s.expand() {
+			return false
+		}
+		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, step: st})
+	}
+	return true
+}
+
+func (s *search) apply(m smove) Step {
+	switch m.kind {
+	case Draw:
+		return Step{Type: Draw, Count: uint8(s.b.DrawCards())}
+	case Recycle:
+		s.b.RecycleWaste()
+		return Step{Type: Recycle}
+	}
+	return Table{B: &s.b, F: s.f}.DoMove(m.from, m.to, int(m.count))
+}
+
+// expand appends the moves of the current position and reports whether the
+// position itself is a goal (a foundation play or a flip is possible).
+func (s *search) expand() bool {
+	b := &s.b
+	n := int(b.NCols)
+	if w := b.WasteTop(); w != cards.None {
+		if s.f.FirstSlot(w) >= 0 {
+			return true
+		}
+		for j := 0; j < n; j++ {
+			if b.Cols[j].Accepts(w) {
+				s.moves = append(s.moves, smove{kind: Move, from: Waste, to: Pile(j), count: 1})
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		col := &b.Cols[i]
+		if col.N == 0 {
+			continue
+		}
+		if s.f.FirstSlot(col.Cards[col.N-1]) >= 0 {
+			return true
+		}
+		for k := int(col.Down); k < int(col.N); k++ {
+			c := col.Cards[k]
+			for j := 0; j < n; j++ {
+				if j == i || !b.Cols[j].Accepts(c) {
+					continue
+				}
+				if k == int(col.Down) {
+					if col.Down > 0 {
+						return true // the move turns a card over
+					}
+					if b.Cols[j].N == 0 {
+						continue // a whole column to an empty one: the same position
+					}
+				}
+				s.moves = append(s.moves, smove{kind: Move, from: Pile(i), to: Pile(j), count: uint8(int(col.N) - k)})
+			}
+		}
+	}
+	if b.NStock > 0 {
+		s.moves = append(s.moves, smove{kind: Draw})
+	} else if b.NWaste > 0 && b.CanRecycle {
+		s.moves = append(s.moves, smove{kind: Recycle})
+	}
+	return false
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// hash identifies the position up to duplicate copies and the order of
+// columns that have no face-down card.
+func (s *search) hash() uint64 {
+	b := &s.b
+	var free uint64 // commutative sum over columns without face-down cards
+	h := uint64(fnvOffset)
+	for i := 0; i < int(b.NCols); i++ {
+		col := &b.Cols[i]
+		ch := uint64(fnvOffset)
+		for k := int(col.Down); k < int(col.N); k++ {
+			ch = (ch ^ uint64(col.Cards[k].Face()+1)) * fnvPrime
+		}
+		if col.Down == 0 {
+			free += mix(ch)
+		} else {
+			h = (h ^ uint64(i+1)) * fnvPrime
+			h = (h ^ ch) * fnvPrime
+		}
+	}
+	h = (h ^ free) * fnvPrime
+	for i := 0; i < int(b.NStock); i++ {
+		h = (h ^ uint64(b.Stock[i].Face()+1)) * fnvPrime
+	}
+	h = (h ^ 0xFF) * fnvPrime
+	for i := 0; i < int(b.NWaste); i++ {
+		h = (h ^ uint64(b.Waste[i].Face()+1)) * fnvPrime
+	}
+	return mix(h)
+}
+
+// insert adds h to the visited set and reports whether it was new.
+func (s *search) insert(h uint64) bool {
+	const mask = 1<<tableBits - 1
+	for i := h & mask; ; i = (i + 1) & mask {
+		if s.stamps[i] != s.gen {
+			s.stamps[i], s.keys[i] = s.gen, h
+			return true
+		}
+		if s.keys[i] == h {
+			return false
+		}
+	}
+}

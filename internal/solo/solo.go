@@ -1,0 +1,226 @@
+// Package solo is the solo Double Klondike engine: two decks, nine columns,
+// draw 1 or 3, Normal or Vegas scoring, tap and double tap, recovery from the
+// foundations and 200 undos, exactly as RULES.md section 1 describes. It is
+// pure and deterministic: the same code and actions always give the same game.
+package solo
+
+import (
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+)
+
+// Limits and scores of RULES.md.
+const (
+	Columns      = 9
+	TotalCards   = 104
+	UndoLimit    = 200
+	VegasStart   = -104
+	recyclePrice = 100
+)
+
+// Status of a solo game.
+type Status uint8
+
+// Solo statuses.
+const (
+	Playing Status = iota
+	Won
+)
+
+// String returns "playing" or "won".
+func (s Status) String() string {
+	if s == Won {
+		return "won"
+	}
+	return "playing"
+}
+
+// Outcome describes an accepted action.
+type Outcome struct {
+	Action  k.Action // the action as resolved: tap, dtap and f become concrete targets
+	Flipped bool     // a face-down card was turned over
+	Delta   int      // points (Normal) or dollars (Vegas) the action applied
+	Won     bool     // the action completed the game
+}
+
+type undoEntry struct {
+	step  k.Step
+	delta int32
+}
+
+// Game is one solo game in play. The zero value is not usable; call New.
+type Game struct {
+	code   cards.Code
+	board  k.Board
+	found  k.Foundations
+	score  int32
+	moves  int32
+	status Status
+
+	hist  [UndoLimit]undoEntry // ring buffer of undoable steps
+	histN int                  // how many entries are valid
+	histI int                  // index of the next entry to write
+}
+
+// New deals the game of a DS1 code.
+func New(code cards.Code) (*Game, error) {
+	if code.Kind != cards.Solo || !code.Valid() {
+		return nil, k.Errorf(k.BadRequest, "%s is not a solo game code", code)
+	}
+	g := &Game{code: code}
+	deck := cards.SoloDeck(code.Deal)
+	g.board.Deal(deck[:], Columns, code.Draw, !code.Vegas)
+	if code.Vegas {
+		g.score = VegasStart
+	}
+	return g, nil
+}
+
+// Code returns the game's code.
+func (g *Game) Code() cards.Code { return g.code }
+
+// Score returns the points (Normal) or dollars (Vegas).
+func (g *Game) Score() int { return int(g.score) }
+
+// Moves returns the move counter: accepted actions other than undo.
+func (g *Game) Moves() int { return int(g.moves) }
+
+// UndoAvailable returns how many undo steps are available (at most 200).
+func (g *Game) UndoAvailable() int { return g.histN }
+
+// Status returns Playing or Won.
+func (g *Game) Status() Status { return g.status }
+
+// Board returns the board for inspection (read only).
+func (g *Game) Board() *k.Board { return &g.board }
+
+// Foundations returns the foundations for inspection (read only).
+func (g *Game) Foundations() *k.Foundations { return &g.found }
+
+// Stuck reports whether no useful move is left (RULES.md section 3): no
+// sequence of column moves, waste-to-column moves, draws and recycles leads to
+// a foundation play or a face-down card turned over. The search is bounded by
+// klondike.SearchLimit positions; hitting the bound reports false. A won game
+// is not stuck.
+func (g *Game) Stuck() bool {
+	return g.status == Playing && k.Blocked(&g.board, &g.found)
+}
+
+func (g *Game) table() k.Table { return k.Table{B: &g.board, F: &g.found, AllowRecovery: true} }
+
+var (
+	errOver       = &k.Error{Code: k.GameOver, Msg: "the game is won; start a new one"}
+	errEmptyStock = &k.Error{Code: k.IllegalMove, Msg: "the stock is empty: recycle the waste"}
+	errNoUndo     = &k.Error{Code: k.IllegalMove, Msg: "there is nothing to undo"}
+	errVegas      = &k.Error{Code: k.IllegalMove, Msg: "Vegas scoring deals the stock only once"}
+	errStockLeft  = &k.Error{Code: k.IllegalMove, Msg: "the stock still has cards: draw them first"}
+	errNoWaste    = &k.Error{Code: k.IllegalMove, Msg: "the waste is empty: nothing to recycle"}
+)
+
+// Apply performs one action, or refuses it with a *klondike.Error and changes
+// nothing. It allocates nothing for legal actions.
+func (g *Game) Apply(a k.Action) (Outcome, error) {
+	if g.status == Won {
+		return Outcome{}, errOver
+	}
+	t := g.table()
+	var st k.Step
+	switch a.Type {
+	case k.Move, k.Tap, k.DTap:
+		from, to, count := a.From, a.To, int(a.Count)
+		if count < 1 {
+			count = 1
+		}
+		var err error
+		switch a.Type {
+		case k.Tap:
+			to, err = t.TapTarget(from)
+			count = 1
+		case k.DTap:
+			to, err = t.DTapTarget(from, count)
+		default:
+			to, err = t.CheckMove(from, to, count)
+		}
+		if err != nil {
+			return Outcome{}, err
+		}
+		st = t.DoMove(from, to, count)
+	case k.Draw:
+		if g.board.NStock == 0 {
+			return Outcome{}, errEmptyStock
+		}
+		n := g.board.DrawCards()
+		st = k.Step{Type: k.Draw, Count: uint8(n), Card: g.board.WasteTop()}
+	case k.Recycle:
+		switch {
+		case g.code.Vegas:
+			return Outcome{}, errVegas
+		case g.board.NStock > 0:
+			return Outcome{}, errStockLeft
+		case g.board.NWaste == 0:
+			return Outcome{}, errNoWaste
+		}
+		g.board.RecycleWaste()
+		st = k.Step{Type: k.Recycle}
+	case k.Undo:
+		return g.undo()
+	default:
+		return Outcome{}, k.Errorf(k.BadRequest, "%s is not a solo action", a.Type)
+	}
+	delta := g.points(st)
+	g.score += delta
+	g.moves++
+	g.hist[g.histI] = undoEntry{step: st, delta: delta}
+	g.histI = (g.histI + 1) % UndoLimit
+	g.histN = min(g.histN+1, UndoLimit)
+	out := Outcome{Action: resolved(st), Flipped: st.Flipped, Delta: int(delta)}
+	if g.found.Total() == TotalCards {
+		g.status = Won
+		out.Won = true
+	}
+	return out, nil
+}
+
+// points scores a step by the game's scoring.
+func (g *Game) points(st k.Step) int32 {
+	toF := st.Type == k.Move && st.To.IsSlot()
+	if g.code.Vegas {
+		if toF {
+			return 5
+		}
+		return 0
+	}
+	var p int32
+	switch {
+	case toF:
+		p = 10
+	case st.Type == k.Move && st.From == k.Waste:
+		p = 5
+	case st.Type == k.Recycle:
+		p = -min(recyclePrice, g.score)
+	}
+	if st.Flipped {
+		p += 5
+	}
+	return p
+}
+
+func (g *Game) undo() (Outcome, error) {
+	if g.histN == 0 {
+		return Outcome{}, errNoUndo
+	}
+	g.histI = (g.histI + UndoLimit - 1) % UndoLimit
+	g.histN--
+	e := g.hist[g.histI]
+	g.table().Undo(e.step)
+	g.score -= e.delta
+	return Outcome{Action: k.Simple(k.Undo), Flipped: e.step.Flipped, Delta: -int(e.delta)}, nil
+}
+
+func resolved(st k.Step) k.Action {
+	switch st.Type {
+	case k.Draw, k.Recycle:
+		return k.Simple(st.Type)
+	}
+	return k.NewMove(st.From, st.To, int(st.Count))
+}
