@@ -1,0 +1,29 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"dsol/internal/cards"
+	"dsol/internal/solo"
+)
+
+// runDeal prints the full deal of a game code (PROTOCOL.md's command line).
+func runDeal(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return usagef("deal takes one game code, such as DS1-D1N-AAAAAAB")
+	}
+	code, err := cards.ParseCode(args[0])
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var out any
+	switch code.Kind {
+	case cards.Solo:
+		out = solo.DealOf(code)
+	default:
+		return usagef("race codes are not supported yet")
+	}
+	enc := json.NewEncoder(stdout)
+	return enc.Encode(out)
+}
