@@ -1,0 +1,64 @@
+// Card text, colours and the DOM for a card. Shared by every mode.
+import { cardName, t } from './i18n.js';
+
+export const RANKS = 'A23456789TJQK';
+export const SUITS = 'SHDC';
+const LABEL = { T: '10' };
+
+export const rankOf = (c) => RANKS.indexOf(c[0]) + 1;
+export const suitOf = (c) => c[1];
+export const isRed = (c) => c[1] === 'H' || c[1] === 'D';
+export const rankLabel = (c) => LABEL[c[0]] || c[0];
+
+/** valid reports whether s is a card text like "7H". */
+export const valid = (s) => typeof s === 'string' && s.length === 2 && RANKS.includes(s[0]) && SUITS.includes(s[1]);
+
+/** fitsOn reports whether card a may go on card b in a column. */
+export const fitsOn = (a, b) => isRed(a) !== isRed(b) && rankOf(b) === rankOf(a) + 1;
+
+const NS = 'http://www.w3.org/2000/svg';
+function suitIcon(suit, cls) {
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('class', cls);
+  svg.setAttribute('viewBox', '0 0 100 100');
+  svg.setAttribute('aria-hidden', 'true');
+  const use = document.createElementNS(NS, 'use');
+  use.setAttribute('href', '#s' + suit);
+  svg.append(use);
+  return svg;
+}
+
+/** cardEl builds a face-up card: large corner index, suit, a big pip. */
+export function cardEl(card) {
+  const el = document.createElement('div');
+  el.className = `card up s${card[1]}${isRed(card) ? ' red' : ''}`;
+  el.dataset.card = card;
+  el.setAttribute('role', 'img');
+  el.setAttribute('aria-label', cardName(card));
+  const r = document.createElement('b');
+  r.textContent = rankLabel(card);
+  el.append(r, suitIcon(card[1], 'si'), suitIcon(card[1], 'pip'));
+  return el;
+}
+
+/** backEl builds a face-down card, optionally showing a count. */
+export function backEl(count) {
+  const el = document.createElement('div');
+  el.className = 'card back';
+  if (count != null) {
+    const n = document.createElement('span');
+    n.className = 'n';
+    n.textContent = count;
+    el.append(n);
+    el.setAttribute('aria-label', t('pile.down', { n: count }));
+  } else el.setAttribute('aria-hidden', 'true');
+  return el;
+}
+
+/** slotEl is the outline of an empty place, with an optional suit watermark. */
+export function slotEl(suit) {
+  const el = document.createElement('div');
+  el.className = 'card slot';
+  if (suit) el.append(suitIcon(suit, 'pip'));
+  return el;
+}

@@ -1,0 +1,28 @@
+// Catálogo en español.
+export default {
+  lang: 'Español',
+  title: 'Double Solitaire',
+  money: '{sign}${n}',
+  card: '{rank} de {suit}',
+  ranks: { A: 'as', 2: 'dos', 3: 'tres', 4: 'cuatro', 5: 'cinco', 6: 'seis', 7: 'siete', 8: 'ocho', 9: 'nueve', T: 'diez', J: 'jota', Q: 'reina', K: 'rey' },
+  suits: { S: 'picas', H: 'corazones', D: 'diamantes', C: 'tréboles' },
+  hud: { score: 'Puntos', moves: 'Movimientos', time: 'Tiempo', undo: 'Deshacer', undoLeft: 'Quedan {n} pasos para deshacer', code: 'Código de partida', copy: 'Copiar el código', share: 'Compartir este reparto', copied: 'Código copiado', menu: 'Nueva partida', help: 'Cómo se juega', settings: 'Ajustes' },
+  pile: { stock: 'Mazo de robo, {n} cartas', stockEmpty: 'Mazo de robo vacío', recycle: 'Mazo vacío, toca para dar la vuelta al descarte', waste: 'Descarte', empty: 'vacío', found: 'Fundaciones', slot: 'Fundación de {suit} {n}', column: 'Columna {n}', down: '{n} boca abajo', cards: '{n} cartas' },
+  newGame: { title: 'Nueva partida', draw: 'Robo', easy: 'Fácil: robo de 1', hard: 'Difícil: robo de 3', scoring: 'Puntuación', normal: 'Normal', vegas: 'Vegas', deal: 'Repartir', code: 'Código de partida', codeHint: 'Escribe o pega un código como DS1-D1N-AAAAAAB', open: 'Abrir', resume: 'Partidas sin terminar', none: 'No hay partidas sin terminar', started: '{code} · {score} puntos · {moves} movimientos', cancel: 'Cancelar' },
+  game: { stuck: 'No quedan movimientos útiles. Puedes deshacer o empezar otra partida.', won: '¡Has ganado!', summary: 'Puntos {score} · {moves} movimientos · {time}', again: 'Nueva partida', close: 'Cerrar', loading: 'Cargando…' },
+  net: { reconnecting: 'Conexión perdida, reconectando…', back: 'Conectado de nuevo' },
+  err: { illegal_move: 'Ese movimiento no está permitido.', bad_code: 'Ese código de partida no es válido.', game_over: 'Esta partida ha terminado.', conflict: 'La partida ha cambiado; se muestra la posición actual.', not_found: 'No se encuentra la partida.', rate_limited: 'Más despacio, por favor.', unavailable: 'El servidor está ocupado; se reintenta.', network: 'Sin conexión con el servidor.', generic: 'Algo ha fallado.' },
+  settings: { title: 'Ajustes', language: 'Idioma', dblclick: 'Doble clic', dblclickHint: 'Dos toques rápidos llevan una carta o una escalera a la mejor columna', fourColor: 'Baraja de cuatro colores', theme: 'Aspecto', auto: 'Como mi dispositivo', light: 'Claro', dark: 'Oscuro', leftHanded: 'Disposición para zurdos', close: 'Listo' },
+  help: {
+    title: 'Cómo se juega',
+    sections: [
+      ['El objetivo', 'Subir las 104 cartas (dos barajas completas) a las ocho fundaciones, del as al rey. Cada palo tiene una fila con dos fundaciones.'],
+      ['Las columnas', 'El reparto ocupa nueve columnas. Una carta se pone sobre otra visible del color contrario y un valor más alta: un seis rojo sobre un siete negro, por ejemplo. Puedes mover una carta con todo lo que tiene encima. Una columna vacía solo acepta un rey, con o sin cartas encima. Cuando una carta oculta queda al descubierto, se gira sola.'],
+      ['Mazo y descarte', 'Toca el mazo para pasar cartas al descarte. En Fácil sale una carta cada vez; en Difícil salen tres y solo se juega la última. Si el mazo se acaba con la puntuación Normal, tócalo para volver a poner el descarte boca abajo (cuesta 100 puntos). Con Vegas el mazo se recorre una sola vez.'],
+      ['Mover cartas', 'Arrastra una carta o una escalera a su sitio. Si sueltas una carta en cualquier parte de las fundaciones, ella sola encuentra su hueco. Un toque en una carta de arriba la manda a una fundación. Con Doble clic activado, dos toques rápidos le buscan sitio en las columnas. La carta de arriba de una fundación se puede arrastrar de vuelta a una columna.'],
+      ['Los puntos', 'Normal: 10 por cada carta en una fundación, 5 por pasar una carta del descarte a una columna y 5 por cada carta oculta que se gira. Nunca baja de cero. Vegas: empiezas con -104 dólares y ganas 5 por cada carta en una fundación.'],
+      ['Deshacer y códigos', 'Deshacer recupera hasta 200 pasos con sus puntos; el contador de movimientos sigue subiendo. Cada reparto tiene un código como DS1-D1N-AAAAAAB: compártelo y cualquiera jugará exactamente la misma partida. Nunca se declara una derrota: si no queda nada útil, un aviso discreto lo indica.'],
+      ['Teclado', 'Las flechas recorren montones y cartas. Intro o Espacio cogen una carta y la dejan en el montón elegido, o roban del mazo. F manda una carta a una fundación, T a la mejor columna, D roba, U o Ctrl+Z deshace, N abre una partida nueva, Esc cancela.']
+    ]
+  }
+};

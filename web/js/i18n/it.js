@@ -1,0 +1,28 @@
+// Catalogo italiano.
+export default {
+  lang: 'Italiano',
+  title: 'Double Solitaire',
+  money: '{sign}{n} $',
+  card: '{rank} di {suit}',
+  ranks: { A: 'asso', 2: 'due', 3: 'tre', 4: 'quattro', 5: 'cinque', 6: 'sei', 7: 'sette', 8: 'otto', 9: 'nove', T: 'dieci', J: 'fante', Q: 'regina', K: 're' },
+  suits: { S: 'picche', H: 'cuori', D: 'quadri', C: 'fiori' },
+  hud: { score: 'Punti', moves: 'Mosse', time: 'Tempo', undo: 'Annulla', undoLeft: 'Annullamenti rimasti: {n}', code: 'Codice partita', copy: 'Copia il codice', share: 'Condividi questa distribuzione', copied: 'Codice copiato', menu: 'Nuova partita', help: 'Come si gioca', settings: 'Impostazioni' },
+  pile: { stock: 'Mazzo, {n} carte', stockEmpty: 'Mazzo vuoto', recycle: 'Mazzo vuoto, tocca per rigirare lo scarto', waste: 'Scarto', empty: 'vuoto', found: 'Fondazioni', slot: 'Fondazione di {suit} {n}', column: 'Colonna {n}', down: '{n} coperte', cards: '{n} carte' },
+  newGame: { title: 'Nuova partita', draw: 'Pesca', easy: 'Facile: pesca 1', hard: 'Difficile: pesca 3', scoring: 'Punteggio', normal: 'Normal', vegas: 'Vegas', deal: 'Distribuisci', code: 'Codice partita', codeHint: 'Scrivi o incolla un codice come DS1-D1N-AAAAAAB', open: 'Apri', resume: 'Partite in sospeso', none: 'Nessuna partita in sospeso', started: '{code} · {score} punti · {moves} mosse', cancel: 'Annulla' },
+  game: { stuck: 'Non restano mosse utili. Puoi annullare o iniziare una nuova partita.', won: 'Hai vinto!', summary: 'Punti {score} · {moves} mosse · {time}', again: 'Nuova partita', close: 'Chiudi', loading: 'Caricamento…' },
+  net: { reconnecting: 'Connessione persa, riconnessione…', back: 'Di nuovo connesso' },
+  err: { illegal_move: 'Questa mossa non è consentita.', bad_code: 'Questo codice partita non è valido.', game_over: 'Questa partita è finita.', conflict: 'La partita è cambiata; ecco la posizione attuale.', not_found: 'Partita non trovata.', rate_limited: 'Un po’ più piano, per favore.', unavailable: 'Il server è occupato, nuovo tentativo.', network: 'Nessuna connessione al server.', generic: 'Qualcosa è andato storto.' },
+  settings: { title: 'Impostazioni', language: 'Lingua', dblclick: 'Doppio clic', dblclickHint: 'Due tocchi rapidi portano una carta o una sequenza nella colonna migliore', fourColor: 'Mazzo a quattro colori', theme: 'Aspetto', auto: 'Come il dispositivo', light: 'Chiaro', dark: 'Scuro', leftHanded: 'Disposizione per mancini', close: 'Fatto' },
+  help: {
+    title: 'Come si gioca',
+    sections: [
+      ['Lo scopo', 'Portare tutte le 104 carte (due mazzi completi) sulle otto fondazioni, dall’asso al re. Ogni seme ha una fila con due fondazioni.'],
+      ['Le colonne', 'La distribuzione occupa nove colonne. Una carta va su una carta scoperta dell’altro colore e di un valore più alta: per esempio un sei rosso su un sette nero. Puoi spostare una carta insieme a tutto quello che le sta sopra. Una colonna vuota accetta solo un re, da solo o con le sue carte. Una carta coperta che resta in cima si gira da sola.'],
+      ['Mazzo e scarto', 'Tocca il mazzo per girare carte sullo scarto. In Facile esce una carta alla volta; in Difficile ne escono tre e si gioca solo l’ultima. Quando il mazzo finisce con il punteggio Normal, toccalo per rigirare lo scarto (costa 100 punti). Con Vegas il mazzo si percorre una volta sola.'],
+      ['Spostare le carte', 'Trascina una carta o una sequenza dove deve andare. Una carta lasciata in un punto qualsiasi delle fondazioni trova da sola il suo posto. Un tocco su una carta in cima la manda su una fondazione. Con il Doppio clic attivo, due tocchi rapidi le cercano un posto nelle colonne. La carta in cima a una fondazione si può riportare in una colonna trascinandola.'],
+      ['I punti', 'Normal: 10 per ogni carta su una fondazione, 5 per una carta dallo scarto a una colonna, 5 per ogni carta coperta che si gira. Il punteggio non scende mai sotto zero. Vegas: si parte da -104 dollari e si guadagnano 5 dollari per ogni carta su una fondazione.'],
+      ['Annullare e codici', 'Annulla toglie fino a 200 passi con i loro punti; il contatore delle mosse continua a salire. Ogni distribuzione ha un codice come DS1-D1N-AAAAAAB: condividilo e chiunque giocherà esattamente la stessa partita. Il gioco non dichiara mai una sconfitta: quando non resta nulla di utile, lo dice una nota discreta.'],
+      ['Tastiera', 'Le frecce si spostano tra pile e carte. Invio o Spazio prendono una carta e la posano sulla pila scelta, oppure pescano dal mazzo. F manda una carta su una fondazione, T nella colonna migliore, D pesca, U o Ctrl+Z annulla, N inizia una nuova partita, Esc annulla la scelta.']
+    ]
+  }
+};

@@ -1,0 +1,28 @@
+// Katalog polski.
+export default {
+  lang: 'Polski',
+  title: 'Double Solitaire',
+  money: '{sign}${n}',
+  card: '{rank} {suit}',
+  ranks: { A: 'as', 2: 'dwójka', 3: 'trójka', 4: 'czwórka', 5: 'piątka', 6: 'szóstka', 7: 'siódemka', 8: 'ósemka', 9: 'dziewiątka', T: 'dziesiątka', J: 'walet', Q: 'dama', K: 'król' },
+  suits: { S: 'pik', H: 'kier', D: 'karo', C: 'trefl' },
+  hud: { score: 'Wynik', moves: 'Ruchy', time: 'Czas', undo: 'Cofnij', undoLeft: 'Pozostało cofnięć: {n}', code: 'Kod gry', copy: 'Kopiuj kod gry', share: 'Udostępnij to rozdanie', copied: 'Skopiowano kod', menu: 'Nowa gra', help: 'Jak grać', settings: 'Ustawienia' },
+  pile: { stock: 'Talia, kart: {n}', stockEmpty: 'Talia pusta', recycle: 'Talia pusta, dotknij, aby odwrócić stos odrzuconych', waste: 'Stos odrzuconych', empty: 'pusty', found: 'Stosy końcowe', slot: 'Stos końcowy {suit} {n}', column: 'Kolumna {n}', down: 'zakryte: {n}', cards: 'kart: {n}' },
+  newGame: { title: 'Nowa gra', draw: 'Dobieranie', easy: 'Łatwa: po 1 karcie', hard: 'Trudna: po 3 karty', scoring: 'Punktacja', normal: 'Normal', vegas: 'Vegas', deal: 'Rozdaj', code: 'Kod gry', codeHint: 'Wpisz lub wklej kod, np. DS1-D1N-AAAAAAB', open: 'Otwórz', resume: 'Niedokończone gry', none: 'Brak niedokończonych gier', started: '{code} · wynik {score} · ruchy {moves}', cancel: 'Anuluj' },
+  game: { stuck: 'Nie ma już przydatnych ruchów. Możesz cofnąć albo zacząć nową grę.', won: 'Wygrana!', summary: 'Wynik {score} · ruchy {moves} · {time}', again: 'Nowa gra', close: 'Zamknij', loading: 'Wczytywanie…' },
+  net: { reconnecting: 'Utracono połączenie, łączenie ponownie…', back: 'Połączono ponownie' },
+  err: { illegal_move: 'Ten ruch jest niedozwolony.', bad_code: 'Ten kod gry jest nieprawidłowy.', game_over: 'Ta gra jest zakończona.', conflict: 'Gra się zmieniła; pokazano aktualny układ.', not_found: 'Nie znaleziono gry.', rate_limited: 'Trochę wolniej, proszę.', unavailable: 'Serwer jest zajęty, ponawiam.', network: 'Brak połączenia z serwerem.', generic: 'Coś poszło nie tak.' },
+  settings: { title: 'Ustawienia', language: 'Język', dblclick: 'Podwójne kliknięcie', dblclickHint: 'Dwa szybkie dotknięcia przenoszą kartę lub ciąg do najlepszej kolumny', fourColor: 'Talia czterokolorowa', theme: 'Wygląd', auto: 'Jak w urządzeniu', light: 'Jasny', dark: 'Ciemny', leftHanded: 'Układ dla leworęcznych', close: 'Gotowe' },
+  help: {
+    title: 'Jak grać',
+    sections: [
+      ['Cel gry', 'Przenieś wszystkie 104 karty (dwie pełne talie) na osiem stosów końcowych, od asa do króla. Każdy kolor ma swój rząd z dwoma stosami.'],
+      ['Kolumny', 'Rozdanie leży w dziewięciu kolumnach. Kartę kładziesz na odkrytej karcie innego koloru, o jeden stopień wyższej, na przykład czerwoną szóstkę na czarnej siódemce. Można przenieść kartę razem ze wszystkim, co na niej leży. Pustą kolumnę zajmie tylko król, sam lub z kartami. Odsłonięta zakryta karta sama się odwraca.'],
+      ['Talia i stos odrzuconych', 'Dotknij talii, by wyłożyć karty na stos odrzuconych. W trybie Łatwym wychodzi jedna karta, w Trudnym trzy i grać można tylko ostatnią. Gdy talia się skończy przy punktacji Normal, dotknij jej, by odwrócić stos odrzuconych (kosztuje to 100 punktów). Przy punktacji Vegas talię przechodzi się tylko raz.'],
+      ['Przenoszenie kart', 'Przeciągnij kartę lub ciąg na właściwe miejsce. Karta upuszczona gdziekolwiek na stosach końcowych sama znajdzie swoje miejsce. Dotknięcie wierzchniej karty wysyła ją na stos końcowy. Przy włączonym podwójnym kliknięciu dwa szybkie dotknięcia szukają miejsca w kolumnach. Wierzchnią kartę ze stosu końcowego można przeciągnąć z powrotem do kolumny.'],
+      ['Punkty', 'Normal: 10 za każdą kartę na stosie końcowym, 5 za kartę ze stosu odrzuconych do kolumny, 5 za każdą odwróconą zakrytą kartę. Wynik nie spada poniżej zera. Vegas: zaczynasz od -104 dolarów i zyskujesz 5 za każdą kartę na stosie końcowym.'],
+      ['Cofanie i kody', 'Cofnąć można do 200 kroków razem z ich punktami; licznik ruchów liczy dalej. Każde rozdanie ma kod, np. DS1-D1N-AAAAAAB: udostępnij go, a każdy zagra dokładnie tę samą partię. Gra nigdy nie ogłasza porażki: gdy nie ma już nic przydatnego, pojawia się dyskretna uwaga.'],
+      ['Klawiatura', 'Strzałki przechodzą między stosami i kartami. Enter lub Spacja podnosi kartę i odkłada ją na wybrany stos albo dobiera z talii. F wysyła kartę na stos końcowy, T do najlepszej kolumny, D dobiera, U lub Ctrl+Z cofa, N zaczyna nową grę, Esc anuluje.']
+    ]
+  }
+};
