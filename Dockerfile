@@ -1,0 +1,16 @@
+# Build a static dsol binary, then run it from a small image as a non-root user.
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/dsol ./cmd/dsol
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/dsol /dsol
+WORKDIR /data
+ENV DSOL_ADDR=:8080
+EXPOSE 8080
+USER nonroot
+ENTRYPOINT ["/dsol"]
+CMD ["serve"]

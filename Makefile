@@ -1,0 +1,35 @@
+# dsol — common tasks. `make run` starts the server, `make test` runs every test.
+GO ?= go
+
+.PHONY: run test vet bench property fuzz
+
+## run: start the server on http://localhost:8080 with the SQLite file dsol.db
+run:
+	$(GO) run ./cmd/dsol serve
+
+## test: every Go test (with the race detector) and the web client's unit tests
+test:
+	$(GO) test -race -count=1 ./...
+	node --test web/
+
+vet:
+	$(GO) vet ./...
+
+## bench: the engine and server benchmarks, with allocation counts
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+
+## property: long property runs (tune with GAMES and RACES)
+GAMES ?= 200000
+RACES ?= 50000
+property:
+	DSOL_PROPERTY_GAMES=$(GAMES) DSOL_PROPERTY_RACES=$(RACES) $(GO) test -count=1 -run Property -timeout 2h ./internal/solo ./internal/race
+
+## fuzz: each fuzz target for FUZZTIME (default 1m)
+FUZZTIME ?= 1m
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
