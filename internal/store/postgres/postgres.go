@@ -1,0 +1,383 @@
+// Package postgres is the production store of dsol on PostgreSQL (and
+// CockroachDB, which speaks the same SQL), through pgx/v5 and its pool.
+//
+// The schema is migrated on Open with goose (through database/sql and pgx's
+// stdlib driver) under a session advisory lock, so several replicas can start at
+// once. Action batches are written with COPY inside one transaction. Unique
+// violations (SQLSTATE 23505) become store.ErrConflict, foreign key violations
+// (23503: the game or player does not exist) store.ErrNotFound, and lost or
+// refused connections store.ErrUnavailable.
+//
+// JSON columns are text, so they read back byte for byte as written; times are
+// timestamptz (microsecond precision), read back in UTC.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"dsol/internal/store"
+	"dsol/migrations"
+)
+
+// maxAttempts bounds the retries of a transaction that failed with a
+// serialization failure or a deadlock (frequent under CockroachDB's SERIALIZABLE).
+const maxAttempts = 5
+
+// Store is the PostgreSQL implementation of store.Store.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database at url (a postgres:// URL or a key=value
+// connection string; pool settings such as pool_max_conns are accepted) and
+// brings its schema up to date.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: parse url: %w", err)
+	}
+	return OpenConfig(ctx, cfg)
+}
+
+// OpenConfig is Open with a parsed pool configuration. The migrations use the
+// same connection settings (cfg.ConnConfig), search_path included.
+func OpenConfig(ctx context.Context, cfg *pgxpool.Config) (*Store, error) {
+	if err := migrate(ctx, cfg.ConnConfig); err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, wrap("connect", err)
+	}
+	s := &Store{pool: pool}
+	if err := s.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Migrate brings the schema of the database at url up to date, for
+// `dsol migrate`. Open migrates too.
+func Migrate(ctx context.Context, url string) error {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return fmt.Errorf("postgres: parse url: %w", err)
+	}
+	return migrate(ctx, cfg)
+}
+
+// migrate applies the migrations through a short-lived database/sql handle.
+func migrate(ctx context.Context, cfg *pgx.ConnConfig) error {
+	db := stdlib.OpenDB(*cfg.Copy())
+	defer db.Close()
+	if err := migrations.Apply(ctx, db, migrations.Postgres); err != nil {
+		return wrap("migrate", err)
+	}
+	return nil
+}
+
+// Ping implements store.Store.
+func (s *Store) Ping(ctx context.Context) error {
+	return wrap("ping", s.pool.Ping(ctx))
+}
+
+// Close implements store.Store.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// wrap maps pgx errors onto the store's errors.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("postgres: %s: %w", op, store.ErrNotFound)
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Code == "23505": // unique_violation
+			return fmt.Errorf("postgres: %s: %w: %w", op, store.ErrConflict, err)
+		case pe.Code == "23503": // foreign_key_violation
+			return fmt.Errorf("postgres: %s: %w: %w", op, store.ErrNotFound, err)
+		case strings.HasPrefix(pe.Code, "08"), // connection exception
+			pe.Code == "53300", // too_many_connections
+			pe.Code == "57P01", // admin_shutdown
+			pe.Code == "57P02", // crash_shutdown
+			pe.Code == "57P03": // cannot_connect_now
+			return fmt.Errorf("postgres: %s: %w: %w", op, store.ErrUnavailable, err)
+		}
+		return fmt.Errorf("postgres: %s: %w", op, err)
+	}
+	if unreachable(err) {
+		return fmt.Errorf("postgres: %s: %w: %w", op, store.ErrUnavailable, err)
+	}
+	return fmt.Errorf("postgres: %s: %w", op, err)
+}
+
+// unreachable reports whether err means the server could not be reached or the
+// connection was lost (as opposed to an error of the statement).
+func unreachable(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) ||
+		pgconn.SafeToRetry(err) || pgconn.Timeout(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE)
+}
+
+// retryable reports a serialization failure or a deadlock: the transaction may
+// simply be run again.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// inTx runs fn in a transaction (pgx.BeginFunc), again when it failed with a
+// serialization failure or a deadlock.
+func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = pgx.BeginFunc(ctx, s.pool, fn)
+		if err == nil || !retryable(err) || attempt == maxAttempts || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(time.Duration(attempt) * time.Millisecond)
+	}
+}
+
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nullBytes(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// CreatePlayer implements store.Store.
+func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
+	_, err := s.pool.Exec(ctx,
+		`INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)`,
+		p.ID, p.Name, p.TokenHash, p.CreatedAt)
+	return wrap("create player", err)
+}
+
+const playerColumns = `id, name, token_hash, created_at`
+
+func scanPlayer(row pgx.Row) (store.Player, error) {
+	var p store.Player
+	if err := row.Scan(&p.ID, &p.Name, &p.TokenHash, &p.CreatedAt); err != nil {
+		return store.Player{}, err
+	}
+	p.CreatedAt = p.CreatedAt.UTC()
+	return p, nil
+}
+
+// PlayerByTokenHash implements store.Store.
+func (s *Store) PlayerByTokenHash(ctx context.Context, hash []byte) (store.Player, error) {
+	p, err := scanPlayer(s.pool.QueryRow(ctx,
+		`SELECT `+playerColumns+` FROM players WHERE token_hash = $1`, hash))
+	return p, wrap("player by token", err)
+}
+
+// Player implements store.Store.
+func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
+	p, err := scanPlayer(s.pool.QueryRow(ctx,
+		`SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
+	return p, wrap("player", err)
+}
+
+// RenamePlayer implements store.Store.
+func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE players SET name = $1 WHERE id = $2`, name, id)
+	return affected("rename player", tag, err)
+}
+
+// affected maps an UPDATE that matched no row to store.ErrNotFound.
+func affected(op string, tag pgconn.CommandTag, err error) error {
+	if err != nil {
+		return wrap(op, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("postgres: %s: %w", op, store.ErrNotFound)
+	}
+	return nil
+}
+
+// CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
+func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO games
+		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		g.ID, g.Kind, g.Code, nullBytes(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
+		g.Public, nullBytes(g.InviteHash), nullString(g.SeriesID), g.SeriesGame, nullBytes(g.Result),
+		g.CreatedAt, g.UpdatedAt)
+	return wrap("create game", err)
+}
+
+const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at`
+
+func scanGame(row pgx.Row) (store.Game, error) {
+	var g store.Game
+	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt); err != nil {
+		return store.Game{}, err
+	}
+	g.Options, g.InviteHash, g.Result = nullBytes(g.Options), nullBytes(g.InviteHash), nullBytes(g.Result)
+	g.CreatedAt, g.UpdatedAt = g.CreatedAt.UTC(), g.UpdatedAt.UTC()
+	return g, nil
+}
+
+// Game implements store.Store.
+func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
+	g, err := scanGame(s.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = $1`, id))
+	return g, wrap("game", err)
+}
+
+// UpdateGame implements store.Store.
+func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE games
+		SET status = $1, seat1 = $2, seat2 = $3, public = $4, result = $5, updated_at = $6
+		WHERE id = $7`,
+		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullBytes(g.Result), g.UpdatedAt, g.ID)
+	return affected("update game", tag, err)
+}
+
+// JoinGame implements store.Store.
+func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE games SET seat2 = $1, status = 'playing', updated_at = $2
+		WHERE id = $3 AND kind = 'race' AND status = 'waiting' AND seat2 IS NULL`,
+		playerID, at, gameID)
+	if err != nil {
+		return wrap("join game", err) // store.ErrNotFound for an unknown player
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	// Nothing changed: tell a missing game from a taken seat.
+	var one int
+	if err := s.pool.QueryRow(ctx, `SELECT 1 FROM games WHERE id = $1`, gameID).Scan(&one); err != nil {
+		return wrap("join game", err)
+	}
+	return fmt.Errorf("postgres: join game: %w", store.ErrConflict)
+}
+
+// ListGames implements store.Store. A limit <= 0 means no limit.
+func (s *Store) ListGames(ctx context.Context, playerID, status string, limit int) ([]store.Game, error) {
+	args := []any{playerID}
+	q := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = $1 OR seat2 = $1)`
+	if status != "" {
+		args = append(args, status)
+		q += ` AND status = $2`
+	}
+	q += ` ORDER BY created_at DESC, id DESC`
+	if limit > 0 {
+		args = append(args, limit)
+		q += ` LIMIT $` + strconv.Itoa(len(args))
+	}
+	return s.games(ctx, "list games", q, args...)
+}
+
+// OpenRaces implements store.Store. A limit <= 0 means no limit.
+func (s *Store) OpenRaces(ctx context.Context, limit int) ([]store.Game, error) {
+	q := `SELECT ` + gameColumns + ` FROM games
+		WHERE kind = 'race' AND public AND status = 'waiting' AND seat2 IS NULL
+		ORDER BY created_at, id`
+	var args []any
+	if limit > 0 {
+		args = append(args, limit)
+		q += ` LIMIT $1`
+	}
+	return s.games(ctx, "open races", q, args...)
+}
+
+func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]store.Game, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	defer rows.Close()
+	games := []store.Game{}
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, wrap(op, err)
+		}
+		games = append(games, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(op, err)
+	}
+	return games, nil
+}
+
+var actionColumns = []string{"game_id", "seq", "seat", "action", "client_id", "at"}
+
+// AppendActions implements store.Store: one transaction, one COPY. Actions of a
+// game that does not exist fail with store.ErrNotFound.
+func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error {
+	if len(actions) == 0 {
+		return nil
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"actions"}, actionColumns,
+			pgx.CopyFromSlice(len(actions), func(i int) ([]any, error) {
+				a := &actions[i]
+				return []any{a.GameID, a.Seq, a.Seat, a.Action, nullString(a.ClientID), a.At}, nil
+			}))
+		return err
+	})
+	return wrap("append actions", err)
+}
+
+// Actions implements store.Store.
+func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]store.Action, error) {
+	rows, err := s.pool.Query(ctx, `SELECT seq, seat, action, COALESCE(client_id, ''), at
+		FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq`, gameID, afterSeq)
+	if err != nil {
+		return nil, wrap("actions", err)
+	}
+	defer rows.Close()
+	actions := []store.Action{}
+	for rows.Next() {
+		a := store.Action{GameID: gameID}
+		if err := rows.Scan(&a.Seq, &a.Seat, &a.Action, &a.ClientID, &a.At); err != nil {
+			return nil, wrap("actions", err)
+		}
+		a.At = a.At.UTC()
+		actions = append(actions, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("actions", err)
+	}
+	return actions, nil
+}

@@ -1,0 +1,437 @@
+// Package sqlite is the embedded store of dsol: one SQLite file in WAL mode,
+// through the pure-Go driver modernc.org/sqlite.
+//
+// Writes go through a single connection whose transactions begin IMMEDIATE, so
+// writers queue in Go instead of failing with SQLITE_BUSY on a lock upgrade;
+// reads use a separate pool of query-only connections, which WAL lets run
+// alongside the writer.
+//
+// Durability: the database runs with synchronous=FULL. In WAL mode NORMAL
+// already survives a crash of the process (a committed transaction is in the WAL
+// file, which the OS keeps), but not a power loss or a kernel crash: the last
+// commits may be lost because the WAL is not fsynced on every commit. An
+// acknowledged action must never be lost, and the group-commit writer
+// (store.Committer) turns many actions into one transaction, so the fsync per
+// commit that FULL costs is paid once per batch, not once per action.
+//
+// Times are stored as INTEGER microseconds since the Unix epoch and read back in
+// UTC; JSON columns are TEXT.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"dsol/internal/store"
+	"dsol/migrations"
+)
+
+// busyTimeout is how long a connection waits for a lock held by another
+// connection (or another process) before SQLITE_BUSY.
+const busyTimeout = 10 * time.Second
+
+// maxChunk is the number of rows of one INSERT statement of AppendActions: 6
+// variables a row stays far below SQLite's limit of 32766 variables.
+const maxChunk = 500
+
+// Store is the SQLite implementation of store.Store.
+type Store struct {
+	w *sql.DB // the single writer connection
+	r *sql.DB // query-only reader pool
+}
+
+var _ store.Store = (*Store)(nil)
+
+// dsn returns the data source name of the file at path: WAL, the busy timeout,
+// synchronous=FULL and foreign keys on every connection; writers begin their
+// transactions IMMEDIATE and readers are query-only.
+func dsn(path string, writer bool) (string, error) {
+	if path == "" || strings.ContainsAny(path, "?#") || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return "", fmt.Errorf("sqlite: unsupported database path %q", path)
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busyTimeout.Milliseconds(), 10)+")")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if writer {
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(1)")
+	}
+	return path + "?" + q.Encode(), nil
+}
+
+// Open opens (creating it if needed) the SQLite database at path, a plain file
+// path, and brings its schema up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	wdsn, err := dsn(path, true)
+	if err != nil {
+		return nil, err
+	}
+	rdsn, err := dsn(path, false)
+	if err != nil {
+		return nil, err
+	}
+	w, err := sql.Open("sqlite", wdsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	if err := migrations.Apply(ctx, w, migrations.SQLite); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", rdsn)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{w: w, r: r}
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Migrate brings the schema of the SQLite database at path up to date (creating
+// the file if needed), for `dsol migrate`. Open migrates too.
+func Migrate(ctx context.Context, path string) error {
+	s, err := Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	return s.Close()
+}
+
+// Ping implements store.Store.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.r.PingContext(ctx); err != nil {
+		return wrap("ping", err)
+	}
+	return nil
+}
+
+// Close implements store.Store. It checkpoints the WAL into the database file
+// when it is the last connection.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// wrap maps SQLite errors onto the store's errors: constraint violations become
+// store.ErrConflict (unique, primary key) or store.ErrNotFound (a foreign key:
+// the game or player referred to does not exist), a database that stays locked
+// past the busy timeout becomes store.ErrUnavailable.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: %s: %w", op, store.ErrNotFound)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return fmt.Errorf("sqlite: %s: %w: %w", op, store.ErrConflict, err)
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return fmt.Errorf("sqlite: %s: %w: %w", op, store.ErrNotFound, err)
+		}
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL:
+			return fmt.Errorf("sqlite: %s: %w: %w", op, store.ErrUnavailable, err)
+		}
+	}
+	return fmt.Errorf("sqlite: %s: %w", op, err)
+}
+
+// micros and fromMicros convert times to and from their stored form.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// nullString stores "" as NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// nullText stores JSON as TEXT, and nil or empty as NULL.
+func nullText(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return string(b)
+}
+
+// nullBlob stores nil or empty as NULL.
+func nullBlob(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// emptyNil turns an empty byte slice read from a column into nil.
+func emptyNil(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// CreatePlayer implements store.Store.
+func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
+	_, err := s.w.ExecContext(ctx,
+		`INSERT INTO players (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)`,
+		p.ID, p.Name, p.TokenHash, micros(p.CreatedAt))
+	return wrap("create player", err)
+}
+
+const playerColumns = `id, name, token_hash, created_at`
+
+func scanPlayer(row *sql.Row) (store.Player, error) {
+	var p store.Player
+	var created int64
+	if err := row.Scan(&p.ID, &p.Name, &p.TokenHash, &created); err != nil {
+		return store.Player{}, err
+	}
+	p.CreatedAt = fromMicros(created)
+	return p, nil
+}
+
+// PlayerByTokenHash implements store.Store.
+func (s *Store) PlayerByTokenHash(ctx context.Context, hash []byte) (store.Player, error) {
+	p, err := scanPlayer(s.r.QueryRowContext(ctx,
+		`SELECT `+playerColumns+` FROM players WHERE token_hash = ?`, hash))
+	return p, wrap("player by token", err)
+}
+
+// Player implements store.Store.
+func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
+	p, err := scanPlayer(s.r.QueryRowContext(ctx,
+		`SELECT `+playerColumns+` FROM players WHERE id = ?`, id))
+	return p, wrap("player", err)
+}
+
+// RenamePlayer implements store.Store.
+func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE players SET name = ? WHERE id = ?`, name, id)
+	return affected("rename player", res, err)
+}
+
+// affected maps an UPDATE that matched no row to store.ErrNotFound.
+func affected(op string, res sql.Result, err error) error {
+	if err != nil {
+		return wrap(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return wrap(op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("sqlite: %s: %w", op, store.ErrNotFound)
+	}
+	return nil
+}
+
+// CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
+func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO games
+		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Kind, g.Code, nullText(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
+		g.Public, nullBlob(g.InviteHash), nullString(g.SeriesID), g.SeriesGame, nullText(g.Result),
+		micros(g.CreatedAt), micros(g.UpdatedAt))
+	return wrap("create game", err)
+}
+
+const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(row scanner) (store.Game, error) {
+	var g store.Game
+	var created, updated int64
+	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &created, &updated); err != nil {
+		return store.Game{}, err
+	}
+	g.Options, g.InviteHash, g.Result = emptyNil(g.Options), emptyNil(g.InviteHash), emptyNil(g.Result)
+	g.CreatedAt, g.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return g, nil
+}
+
+// Game implements store.Store.
+func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
+	g, err := scanGame(s.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	return g, wrap("game", err)
+}
+
+// UpdateGame implements store.Store.
+func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE games
+		SET status = ?, seat1 = ?, seat2 = ?, public = ?, result = ?, updated_at = ?
+		WHERE id = ?`,
+		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullText(g.Result), micros(g.UpdatedAt), g.ID)
+	return affected("update game", res, err)
+}
+
+// JoinGame implements store.Store.
+func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE games SET seat2 = ?, status = 'playing', updated_at = ?
+		WHERE id = ? AND kind = 'race' AND status = 'waiting' AND seat2 IS NULL`,
+		playerID, micros(at), gameID)
+	if err != nil {
+		return wrap("join game", err) // store.ErrNotFound for an unknown player
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return wrap("join game", err)
+	}
+	// Nothing changed: tell a missing game from a taken seat.
+	var one int
+	err = s.w.QueryRowContext(ctx, `SELECT 1 FROM games WHERE id = ?`, gameID).Scan(&one)
+	if err != nil {
+		return wrap("join game", err)
+	}
+	return fmt.Errorf("sqlite: join game: %w", store.ErrConflict)
+}
+
+// ListGames implements store.Store. A limit <= 0 means no limit.
+func (s *Store) ListGames(ctx context.Context, playerID, status string, limit int) ([]store.Game, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	q := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = ?1 OR seat2 = ?1)`
+	if status != "" {
+		q += ` AND status = ?2`
+	}
+	q += ` ORDER BY created_at DESC, id DESC LIMIT ?3`
+	return s.games(ctx, "list games", q, playerID, status, limit)
+}
+
+// OpenRaces implements store.Store. A limit <= 0 means no limit.
+func (s *Store) OpenRaces(ctx context.Context, limit int) ([]store.Game, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	return s.games(ctx, "open races", `SELECT `+gameColumns+` FROM games
+		WHERE kind = 'race' AND public = 1 AND status = 'waiting' AND seat2 IS NULL
+		ORDER BY created_at, id LIMIT ?`, limit)
+}
+
+func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]store.Game, error) {
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	defer rows.Close()
+	games := []store.Game{}
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, wrap(op, err)
+		}
+		games = append(games, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(op, err)
+	}
+	return games, nil
+}
+
+// insertActions returns the INSERT statement of n actions.
+func insertActions(n int) string {
+	const head = `INSERT INTO actions (game_id, seq, seat, action, client_id, at) VALUES `
+	const row = `(?, ?, ?, ?, ?, ?)`
+	var b strings.Builder
+	b.Grow(len(head) + n*(len(row)+2))
+	b.WriteString(head)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(row)
+	}
+	return b.String()
+}
+
+// fullChunk is the INSERT statement of maxChunk actions, built once.
+var fullChunk = insertActions(maxChunk)
+
+// AppendActions implements store.Store: one IMMEDIATE transaction of multi-row
+// INSERTs of at most maxChunk rows each. Actions of a game that does not exist
+// fail with store.ErrNotFound.
+func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error {
+	if len(actions) == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("append actions", err)
+	}
+	defer tx.Rollback()
+	args := make([]any, 0, 6*min(len(actions), maxChunk))
+	for rest := actions; len(rest) > 0; {
+		chunk := rest[:min(len(rest), maxChunk)]
+		rest = rest[len(chunk):]
+		args = args[:0]
+		for i := range chunk {
+			a := &chunk[i]
+			args = append(args, a.GameID, a.Seq, a.Seat, string(a.Action), nullString(a.ClientID), micros(a.At))
+		}
+		q := fullChunk
+		if len(chunk) != maxChunk {
+			q = insertActions(len(chunk))
+		}
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return wrap("append actions", err)
+		}
+	}
+	return wrap("append actions", tx.Commit())
+}
+
+// Actions implements store.Store.
+func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]store.Action, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT seq, seat, action, COALESCE(client_id, ''), at
+		FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq`, gameID, afterSeq)
+	if err != nil {
+		return nil, wrap("actions", err)
+	}
+	defer rows.Close()
+	actions := []store.Action{}
+	for rows.Next() {
+		a := store.Action{GameID: gameID}
+		var at int64
+		if err := rows.Scan(&a.Seq, &a.Seat, &a.Action, &a.ClientID, &at); err != nil {
+			return nil, wrap("actions", err)
+		}
+		a.At = fromMicros(at)
+		actions = append(actions, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("actions", err)
+	}
+	return actions, nil
+}

@@ -1,0 +1,752 @@
+// Package storetest is the contract suite of store.Store: every adapter runs
+// Run against a fresh, empty database and must pass all of it.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"dsol/internal/store"
+)
+
+// Run runs the contract suite. open returns a Store over a fresh, empty
+// database; the suite closes it (the adapter's cleanup may close it again).
+func Run(t *testing.T, open func(t *testing.T) store.Store) {
+	t.Run("Players", func(t *testing.T) { testPlayers(t, open(t)) })
+	t.Run("Games", func(t *testing.T) { testGames(t, open(t)) })
+	t.Run("JoinRace", func(t *testing.T) { testJoinRace(t, open(t)) })
+	t.Run("ListGames", func(t *testing.T) { testListGames(t, open(t)) })
+	t.Run("OpenRaces", func(t *testing.T) { testOpenRaces(t, open(t)) })
+	t.Run("Actions", func(t *testing.T) { testActions(t, open(t)) })
+	t.Run("AppendAtomic", func(t *testing.T) { testAppendAtomic(t, open(t)) })
+	t.Run("ClientID", func(t *testing.T) { testClientID(t, open(t)) })
+	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrentAppends(t, open(t)) })
+	t.Run("LargeBatch", func(t *testing.T) { testLargeBatch(t, open(t)) })
+	t.Run("Committer", func(t *testing.T) { testCommitter(t, open(t)) })
+}
+
+// base is the time all fixtures are created at, with microsecond precision
+// (the finest every store keeps).
+var base = time.Date(2025, 3, 14, 15, 9, 26, 535897000, time.UTC)
+
+func ctxOf(tb testing.TB) context.Context {
+	tb.Helper()
+	return tb.Context()
+}
+
+// NewPlayer returns a player fixture whose token hash derives from id.
+func NewPlayer(id string) store.Player {
+	h := sha256.Sum256([]byte("token of " + id))
+	return store.Player{ID: id, Name: "name of " + id, TokenHash: h[:], CreatedAt: base}
+}
+
+// NewSolo returns a solo game fixture owned by player.
+func NewSolo(id, player string, created time.Time) store.Game {
+	return store.Game{
+		ID: id, Kind: "solo", Code: "DS1-D1N-AAAAAAB", Status: "playing",
+		Options: []byte(`{"draw":1,"scoring":"normal"}`),
+		Seats:   [2]string{player, ""}, CreatedAt: created, UpdatedAt: created,
+	}
+}
+
+// NewRace returns a waiting race fixture created by player.
+func NewRace(id, player string, public bool, created time.Time) store.Game {
+	h := sha256.Sum256([]byte("invite of " + id))
+	return store.Game{
+		ID: id, Kind: "race", Code: "DR1-D1U-AAAAAAB", Status: "waiting",
+		Options: []byte(`{"turns":"simultaneous","series":3}`),
+		Seats:   [2]string{player, ""}, Public: public, InviteHash: h[:],
+		SeriesID: "series-" + id, SeriesGame: 1, CreatedAt: created, UpdatedAt: created,
+	}
+}
+
+// NewAction returns an action fixture of a game.
+func NewAction(game string, seq int64, seat int, clientID string) store.Action {
+	return store.Action{
+		GameID: game, Seq: seq, Seat: seat, ClientID: clientID,
+		Action: []byte(fmt.Sprintf(`{"type":"move","from":"c%d","to":"f"}`, seq%9+1)),
+		At:     base.Add(time.Duration(seq) * time.Millisecond),
+	}
+}
+
+func mustCreatePlayer(tb testing.TB, s store.Store, p store.Player) {
+	tb.Helper()
+	if err := s.CreatePlayer(ctxOf(tb), p); err != nil {
+		tb.Fatalf("CreatePlayer(%s): %v", p.ID, err)
+	}
+}
+
+func mustCreateGame(tb testing.TB, s store.Store, g store.Game) {
+	tb.Helper()
+	if err := s.CreateGame(ctxOf(tb), g); err != nil {
+		tb.Fatalf("CreateGame(%s): %v", g.ID, err)
+	}
+}
+
+func mustGame(tb testing.TB, s store.Store, id string) store.Game {
+	tb.Helper()
+	g, err := s.Game(ctxOf(tb), id)
+	if err != nil {
+		tb.Fatalf("Game(%s): %v", id, err)
+	}
+	return g
+}
+
+func mustAppend(tb testing.TB, s store.Store, actions ...store.Action) {
+	tb.Helper()
+	if err := s.AppendActions(ctxOf(tb), actions); err != nil {
+		tb.Fatalf("AppendActions(%d actions): %v", len(actions), err)
+	}
+}
+
+func mustActions(tb testing.TB, s store.Store, game string, after int64) []store.Action {
+	tb.Helper()
+	as, err := s.Actions(ctxOf(tb), game, after)
+	if err != nil {
+		tb.Fatalf("Actions(%s, %d): %v", game, after, err)
+	}
+	return as
+}
+
+func mustList(tb testing.TB, s store.Store, player, status string, limit int) []store.Game {
+	tb.Helper()
+	gs, err := s.ListGames(ctxOf(tb), player, status, limit)
+	if err != nil {
+		tb.Fatalf("ListGames(%s, %q, %d): %v", player, status, limit, err)
+	}
+	return gs
+}
+
+func mustBeErr(tb testing.TB, what string, err, want error) {
+	tb.Helper()
+	if !errors.Is(err, want) {
+		tb.Fatalf("%s: error %v, want %v", what, err, want)
+	}
+}
+
+func mustClose(tb testing.TB, s store.Store) {
+	tb.Helper()
+	if err := s.Close(); err != nil {
+		tb.Fatalf("Close: %v", err)
+	}
+}
+
+// EqualPlayer reports the differences between two players, "" if none.
+func EqualPlayer(got, want store.Player) string {
+	if got.ID != want.ID || got.Name != want.Name || !bytes.Equal(got.TokenHash, want.TokenHash) ||
+		!got.CreatedAt.Equal(want.CreatedAt) {
+		return fmt.Sprintf("got %+v, want %+v", got, want)
+	}
+	return ""
+}
+
+// EqualGame reports the differences between two game headers, "" if none.
+func EqualGame(got, want store.Game) string {
+	if got.ID != want.ID || got.Kind != want.Kind || got.Code != want.Code ||
+		!bytes.Equal(got.Options, want.Options) || got.Status != want.Status || got.Seats != want.Seats ||
+		got.Public != want.Public || !bytes.Equal(got.InviteHash, want.InviteHash) ||
+		got.SeriesID != want.SeriesID || got.SeriesGame != want.SeriesGame ||
+		!bytes.Equal(got.Result, want.Result) ||
+		!got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) {
+		return fmt.Sprintf("got %+v,\nwant %+v", got, want)
+	}
+	if (got.Options == nil) != (want.Options == nil) || (got.Result == nil) != (want.Result == nil) ||
+		(got.InviteHash == nil) != (want.InviteHash == nil) {
+		return fmt.Sprintf("nil-ness differs: got %+v,\nwant %+v", got, want)
+	}
+	return ""
+}
+
+// EqualActions reports the differences between two action lists, "" if none.
+func EqualActions(got, want []store.Action) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("got %d actions, want %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.GameID != w.GameID || g.Seq != w.Seq || g.Seat != w.Seat || !bytes.Equal(g.Action, w.Action) ||
+			g.ClientID != w.ClientID || !g.At.Equal(w.At) {
+			return fmt.Sprintf("action %d: got %+v (%s), want %+v (%s)", i, g, g.Action, w, w.Action)
+		}
+	}
+	return ""
+}
+
+func testPlayers(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	alice, bob := NewPlayer("alice"), NewPlayer("bob")
+	mustCreatePlayer(t, s, alice)
+	mustCreatePlayer(t, s, bob)
+
+	t.Run("ByID", func(t *testing.T) {
+		got, err := s.Player(ctx, "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := EqualPlayer(got, alice); d != "" {
+			t.Fatal(d)
+		}
+		if got.CreatedAt.Location() != time.UTC {
+			t.Errorf("CreatedAt in %v, want UTC", got.CreatedAt.Location())
+		}
+	})
+	t.Run("ByTokenHash", func(t *testing.T) {
+		got, err := s.PlayerByTokenHash(ctx, bob.TokenHash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := EqualPlayer(got, bob); d != "" {
+			t.Fatal(d)
+		}
+	})
+	t.Run("Rename", func(t *testing.T) {
+		if err := s.RenamePlayer(ctx, "alice", "Alice ♠"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Player(ctx, "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Name != "Alice ♠" {
+			t.Fatalf("name %q after rename", got.Name)
+		}
+	})
+	t.Run("NotFound", func(t *testing.T) {
+		_, err := s.Player(ctx, "carol")
+		mustBeErr(t, "Player(carol)", err, store.ErrNotFound)
+		h := sha256.Sum256([]byte("unknown"))
+		_, err = s.PlayerByTokenHash(ctx, h[:])
+		mustBeErr(t, "PlayerByTokenHash(unknown)", err, store.ErrNotFound)
+		mustBeErr(t, "RenamePlayer(carol)", s.RenamePlayer(ctx, "carol", "x"), store.ErrNotFound)
+	})
+	t.Run("DuplicateID", func(t *testing.T) {
+		p := NewPlayer("alice2")
+		p.ID = "alice"
+		mustBeErr(t, "CreatePlayer(same id)", s.CreatePlayer(ctx, p), store.ErrConflict)
+	})
+	t.Run("DuplicateTokenHash", func(t *testing.T) {
+		p := NewPlayer("carol")
+		p.TokenHash = alice.TokenHash
+		mustBeErr(t, "CreatePlayer(same token hash)", s.CreatePlayer(ctx, p), store.ErrConflict)
+	})
+	t.Run("Ping", func(t *testing.T) {
+		if err := s.Ping(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func testGames(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	mustCreatePlayer(t, s, NewPlayer("bob"))
+	solo := NewSolo("g-solo", "alice", base)
+	race := NewRace("g-race", "alice", true, base.Add(time.Second))
+	mustCreateGame(t, s, solo)
+	mustCreateGame(t, s, race)
+
+	t.Run("Get", func(t *testing.T) {
+		for _, want := range []store.Game{solo, race} {
+			if d := EqualGame(mustGame(t, s, want.ID), want); d != "" {
+				t.Errorf("%s: %s", want.ID, d)
+			}
+		}
+	})
+	t.Run("NilOptions", func(t *testing.T) {
+		g := NewSolo("g-bare", "bob", base)
+		g.Options = nil
+		mustCreateGame(t, s, g)
+		if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
+			t.Fatal(d)
+		}
+	})
+	t.Run("Update", func(t *testing.T) {
+		g := race
+		g.Status = "over"
+		g.Seats[1] = "bob"
+		g.Public = false
+		g.Result = []byte(`{"winner":1,"reason":"out","counts":[104,37]}`)
+		g.UpdatedAt = base.Add(time.Hour)
+		if err := s.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
+			t.Fatal(d)
+		}
+	})
+	t.Run("UpdateKeepsImmutableFields", func(t *testing.T) {
+		g := solo
+		g.Status = "won"
+		g.Code = "DS1-D3V-ZZZZZZZ" // not an updatable field
+		g.UpdatedAt = base.Add(time.Minute)
+		if err := s.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		want := solo
+		want.Status, want.UpdatedAt = "won", g.UpdatedAt
+		if d := EqualGame(mustGame(t, s, g.ID), want); d != "" {
+			t.Fatal(d)
+		}
+	})
+	t.Run("NotFound", func(t *testing.T) {
+		_, err := s.Game(ctx, "nope")
+		mustBeErr(t, "Game(nope)", err, store.ErrNotFound)
+		mustBeErr(t, "UpdateGame(nope)", s.UpdateGame(ctx, NewSolo("nope", "alice", base)), store.ErrNotFound)
+		mustBeErr(t, "JoinGame(nope)", s.JoinGame(ctx, "nope", "bob", base), store.ErrNotFound)
+	})
+	t.Run("UnknownPlayer", func(t *testing.T) {
+		err := s.CreateGame(ctx, NewSolo("g-ghost", "ghost", base))
+		mustBeErr(t, "CreateGame(unknown player)", err, store.ErrNotFound)
+	})
+	t.Run("DuplicateID", func(t *testing.T) {
+		mustBeErr(t, "CreateGame(same id)", s.CreateGame(ctx, NewSolo("g-solo", "bob", base)), store.ErrConflict)
+	})
+}
+
+func testJoinRace(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	for _, p := range []string{"alice", "bob", "carol"} {
+		mustCreatePlayer(t, s, NewPlayer(p))
+	}
+
+	t.Run("Join", func(t *testing.T) {
+		mustCreateGame(t, s, NewRace("r1", "alice", true, base))
+		at := base.Add(time.Minute)
+		if err := s.JoinGame(ctx, "r1", "bob", at); err != nil {
+			t.Fatal(err)
+		}
+		g := mustGame(t, s, "r1")
+		if g.Seats != [2]string{"alice", "bob"} || g.Status != "playing" || !g.UpdatedAt.Equal(at) {
+			t.Fatalf("after join: seats %q, status %q, updated %v", g.Seats, g.Status, g.UpdatedAt)
+		}
+		mustBeErr(t, "third player", s.JoinGame(ctx, "r1", "carol", at), store.ErrConflict)
+	})
+	t.Run("SoloIsNotJoinable", func(t *testing.T) {
+		mustCreateGame(t, s, NewSolo("s1", "alice", base))
+		mustBeErr(t, "join a solo game", s.JoinGame(ctx, "s1", "bob", base), store.ErrConflict)
+	})
+	t.Run("UnknownPlayer", func(t *testing.T) {
+		mustCreateGame(t, s, NewRace("r2", "alice", true, base))
+		mustBeErr(t, "join as unknown player", s.JoinGame(ctx, "r2", "ghost", base), store.ErrNotFound)
+		if g := mustGame(t, s, "r2"); g.Seats[1] != "" || g.Status != "waiting" {
+			t.Fatalf("failed join changed the race: %+v", g)
+		}
+	})
+	t.Run("ConcurrentJoins", func(t *testing.T) {
+		const rounds = 10
+		for i := range rounds {
+			id := fmt.Sprintf("rc%d", i)
+			mustCreateGame(t, s, NewRace(id, "alice", true, base))
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			start := make(chan struct{})
+			for j, p := range []string{"bob", "carol"} {
+				wg.Go(func() {
+					<-start
+					errs[j] = s.JoinGame(ctx, id, p, base.Add(time.Second))
+				})
+			}
+			close(start)
+			wg.Wait()
+			wins := 0
+			for _, err := range errs {
+				switch {
+				case err == nil:
+					wins++
+				case !errors.Is(err, store.ErrConflict):
+					t.Fatalf("%s: loser got %v, want ErrConflict", id, err)
+				}
+			}
+			if wins != 1 {
+				t.Fatalf("%s: %d joins won (errors %v), want exactly 1", id, wins, errs)
+			}
+			g := mustGame(t, s, id)
+			if g.Seats[1] != "bob" && g.Seats[1] != "carol" {
+				t.Fatalf("%s: seat 2 is %q", id, g.Seats[1])
+			}
+		}
+	})
+}
+
+func testListGames(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	for _, p := range []string{"alice", "bob", "carol"} {
+		mustCreatePlayer(t, s, NewPlayer(p))
+	}
+	// alice: a1 (oldest, won), a2 (playing), race r3 joined by bob (playing), a4 (newest, playing).
+	a1 := NewSolo("a1", "alice", base)
+	a1.Status = "won"
+	mustCreateGame(t, s, a1)
+	mustCreateGame(t, s, NewSolo("a2", "alice", base.Add(1*time.Second)))
+	mustCreateGame(t, s, NewRace("r3", "alice", false, base.Add(2*time.Second)))
+	if err := s.JoinGame(ctxOf(t), "r3", "bob", base.Add(3*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	mustCreateGame(t, s, NewSolo("a4", "alice", base.Add(3*time.Second)))
+	mustCreateGame(t, s, NewSolo("b5", "bob", base.Add(4*time.Second)))
+	// Same creation time: ties are broken by id, descending.
+	mustCreateGame(t, s, NewSolo("c6", "carol", base))
+	mustCreateGame(t, s, NewSolo("c7", "carol", base))
+
+	ids := func(gs []store.Game) []string {
+		out := make([]string, len(gs))
+		for i, g := range gs {
+			out[i] = g.ID
+		}
+		return out
+	}
+	tests := []struct {
+		name, player, status string
+		limit                int
+		want                 []string
+	}{
+		{"AllNewestFirst", "alice", "", 10, []string{"a4", "r3", "a2", "a1"}},
+		{"ByStatus", "alice", "playing", 10, []string{"a4", "r3", "a2"}},
+		{"Won", "alice", "won", 10, []string{"a1"}},
+		{"Limit", "alice", "", 2, []string{"a4", "r3"}},
+		{"NoLimit", "alice", "", 0, []string{"a4", "r3", "a2", "a1"}},
+		{"SeatTwo", "bob", "", 10, []string{"b5", "r3"}},
+		{"SeatTwoByStatus", "bob", "playing", 10, []string{"b5", "r3"}},
+		{"TieBrokenByID", "carol", "", 10, []string{"c7", "c6"}},
+		{"NoMatch", "bob", "won", 10, []string{}},
+		{"UnknownPlayer", "dave", "", 10, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gs := mustList(t, s, tt.player, tt.status, tt.limit)
+			if gs == nil {
+				t.Fatal("nil slice, want an empty one")
+			}
+			if got := fmt.Sprint(ids(gs)); got != fmt.Sprint(tt.want) {
+				t.Fatalf("got %s, want %v", got, tt.want)
+			}
+		})
+	}
+	t.Run("FullHeaders", func(t *testing.T) {
+		gs := mustList(t, s, "alice", "won", 1)
+		if len(gs) != 1 {
+			t.Fatalf("got %d games", len(gs))
+		}
+		if d := EqualGame(gs[0], a1); d != "" {
+			t.Fatal(d)
+		}
+	})
+}
+
+func testOpenRaces(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	for _, p := range []string{"alice", "bob"} {
+		mustCreatePlayer(t, s, NewPlayer(p))
+	}
+	mustCreateGame(t, s, NewRace("o3", "alice", true, base.Add(3*time.Second)))
+	mustCreateGame(t, s, NewRace("o1", "alice", true, base.Add(1*time.Second)))
+	mustCreateGame(t, s, NewRace("private", "alice", false, base))
+	mustCreateGame(t, s, NewRace("joined", "alice", true, base))
+	mustCreateGame(t, s, NewRace("o2", "bob", true, base.Add(2*time.Second)))
+	mustCreateGame(t, s, NewSolo("solo", "alice", base))
+	if err := s.JoinGame(ctx, "joined", "bob", base); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		limit int
+		want  []string
+	}{
+		{"OldestFirst", 10, []string{"o1", "o2", "o3"}},
+		{"Limit", 2, []string{"o1", "o2"}},
+		{"NoLimit", 0, []string{"o1", "o2", "o3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gs, err := s.OpenRaces(ctx, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, g := range gs {
+				got = append(got, g.ID)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	t.Run("ClosedWhenUnlisted", func(t *testing.T) {
+		g := mustGame(t, s, "o1")
+		g.Public = false
+		if err := s.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		gs, err := s.OpenRaces(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gs) != 2 || gs[0].ID != "o2" {
+			t.Fatalf("got %d races, first %v", len(gs), gs)
+		}
+		if d := EqualGame(gs[0], NewRace("o2", "bob", true, base.Add(2*time.Second))); d != "" {
+			t.Fatal(d)
+		}
+	})
+}
+
+func testActions(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	mustCreateGame(t, s, NewSolo("g1", "alice", base))
+	mustCreateGame(t, s, NewSolo("g2", "alice", base))
+	var want []store.Action
+	for seq := int64(1); seq <= 5; seq++ {
+		a := NewAction("g1", seq, 1, fmt.Sprintf("c%d", seq))
+		if seq == 3 {
+			a.ClientID = ""
+		}
+		want = append(want, a)
+	}
+	mustAppend(t, s, want[:2]...)
+	mustAppend(t, s, want[2:]...)
+	mustAppend(t, s, NewAction("g2", 1, 1, "c1"))
+
+	t.Run("All", func(t *testing.T) {
+		if d := EqualActions(mustActions(t, s, "g1", 0), want); d != "" {
+			t.Fatal(d)
+		}
+	})
+	t.Run("AfterSeq", func(t *testing.T) {
+		if d := EqualActions(mustActions(t, s, "g1", 3), want[3:]); d != "" {
+			t.Fatal(d)
+		}
+	})
+	t.Run("AfterLast", func(t *testing.T) {
+		got := mustActions(t, s, "g1", 5)
+		if got == nil || len(got) != 0 {
+			t.Fatalf("got %v, want an empty slice", got)
+		}
+	})
+	t.Run("UnknownGame", func(t *testing.T) {
+		if got := mustActions(t, s, "nope", 0); len(got) != 0 {
+			t.Fatalf("got %d actions", len(got))
+		}
+		err := s.AppendActions(ctx, []store.Action{NewAction("nope", 1, 1, "")})
+		mustBeErr(t, "append to unknown game", err, store.ErrNotFound)
+	})
+	t.Run("DuplicateSeq", func(t *testing.T) {
+		err := s.AppendActions(ctx, []store.Action{NewAction("g1", 5, 1, "")})
+		mustBeErr(t, "append seq 5 again", err, store.ErrConflict)
+	})
+	t.Run("Empty", func(t *testing.T) {
+		if err := s.AppendActions(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("Timestamps", func(t *testing.T) {
+		got := mustActions(t, s, "g1", 0)
+		if loc := got[0].At.Location(); loc != time.UTC {
+			t.Fatalf("At in %v, want UTC", loc)
+		}
+	})
+}
+
+func testAppendAtomic(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	for _, g := range []string{"g1", "g2", "g3"} {
+		mustCreateGame(t, s, NewSolo(g, "alice", base))
+	}
+	mustAppend(t, s, NewAction("g1", 1, 1, ""), NewAction("g2", 1, 1, "x"))
+
+	t.Run("SeveralGames", func(t *testing.T) {
+		mustAppend(t, s,
+			NewAction("g1", 2, 1, ""), NewAction("g2", 2, 1, ""), NewAction("g3", 1, 1, ""),
+			NewAction("g1", 3, 1, ""), NewAction("g3", 2, 1, ""))
+		for game, n := range map[string]int{"g1": 3, "g2": 2, "g3": 2} {
+			if got := len(mustActions(t, s, game, 0)); got != n {
+				t.Errorf("%s: %d actions, want %d", game, got, n)
+			}
+		}
+	})
+	cases := []struct {
+		name  string
+		batch []store.Action
+	}{
+		{"DuplicateStoredSeq", []store.Action{
+			NewAction("g1", 4, 1, ""), NewAction("g3", 3, 1, ""), NewAction("g2", 2, 1, "")}},
+		{"DuplicateSeqInBatch", []store.Action{
+			NewAction("g1", 4, 1, ""), NewAction("g3", 3, 1, ""), NewAction("g3", 3, 1, "")}},
+		{"DuplicateClientID", []store.Action{
+			NewAction("g3", 3, 1, ""), NewAction("g1", 4, 1, ""), NewAction("g2", 3, 1, "x")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mustBeErr(t, "AppendActions", s.AppendActions(ctx, tc.batch), store.ErrConflict)
+			for game, n := range map[string]int{"g1": 3, "g2": 2, "g3": 2} {
+				if got := len(mustActions(t, s, game, 0)); got != n {
+					t.Errorf("%s: %d actions after a failed batch, want %d (nothing of the batch)", game, got, n)
+				}
+			}
+		})
+	}
+}
+
+func testClientID(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	mustCreatePlayer(t, s, NewPlayer("bob"))
+	mustCreateGame(t, s, NewSolo("g1", "alice", base))
+	mustCreateGame(t, s, NewSolo("g2", "bob", base))
+	mustAppend(t, s, NewAction("g1", 1, 1, "dup"))
+
+	t.Run("SameSeatConflicts", func(t *testing.T) {
+		err := s.AppendActions(ctx, []store.Action{NewAction("g1", 2, 1, "dup")})
+		mustBeErr(t, "same client id", err, store.ErrConflict)
+	})
+	t.Run("OtherSeatAllowed", func(t *testing.T) {
+		mustAppend(t, s, NewAction("g1", 2, 2, "dup"))
+	})
+	t.Run("OtherGameAllowed", func(t *testing.T) {
+		mustAppend(t, s, NewAction("g2", 1, 1, "dup"))
+	})
+	t.Run("EmptyNeverConflicts", func(t *testing.T) {
+		mustAppend(t, s, NewAction("g1", 3, 1, ""), NewAction("g1", 4, 1, ""))
+		mustAppend(t, s, NewAction("g1", 5, 1, ""))
+		got := mustActions(t, s, "g1", 2)
+		for _, a := range got {
+			if a.ClientID != "" {
+				t.Fatalf("seq %d: client id %q, want empty", a.Seq, a.ClientID)
+			}
+		}
+	})
+}
+
+func testConcurrentAppends(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	const games, perGame = 8, 25
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	for g := range games {
+		mustCreateGame(t, s, NewSolo(fmt.Sprintf("g%d", g), "alice", base))
+	}
+	// Two writers per game race for every seq: exactly one must win each.
+	var wg sync.WaitGroup
+	var wins, conflicts atomic.Int64
+	for g := range games {
+		for w := range 2 {
+			wg.Go(func() {
+				id := fmt.Sprintf("g%d", g)
+				for seq := int64(1); seq <= perGame; seq++ {
+					a := NewAction(id, seq, 1, fmt.Sprintf("w%d-%d", w, seq))
+					err := s.AppendActions(ctx, []store.Action{a})
+					switch {
+					case err == nil:
+						wins.Add(1)
+					case errors.Is(err, store.ErrConflict):
+						conflicts.Add(1)
+					default:
+						t.Errorf("%s seq %d: %v", id, seq, err)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if got := wins.Load(); got != games*perGame {
+		t.Fatalf("%d appends won (%d conflicts), want %d", got, conflicts.Load(), games*perGame)
+	}
+	for g := range games {
+		got := mustActions(t, s, fmt.Sprintf("g%d", g), 0)
+		if len(got) != perGame {
+			t.Fatalf("g%d: %d actions, want %d", g, len(got), perGame)
+		}
+		for i, a := range got {
+			if a.Seq != int64(i+1) {
+				t.Fatalf("g%d: action %d has seq %d", g, i, a.Seq)
+			}
+		}
+	}
+}
+
+func testLargeBatch(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	mustCreateGame(t, s, NewSolo("g1", "alice", base))
+	mustCreateGame(t, s, NewSolo("g2", "alice", base))
+	// More rows than fit in one SQLite statement's variables.
+	const n = 6000
+	batch := make([]store.Action, 0, n)
+	for seq := int64(1); seq <= n/2; seq++ {
+		batch = append(batch, NewAction("g1", seq, 1, fmt.Sprint(seq)), NewAction("g2", seq, 1, ""))
+	}
+	mustAppend(t, s, batch...)
+	if got := len(mustActions(t, s, "g1", 0)); got != n/2 {
+		t.Fatalf("g1: %d actions, want %d", got, n/2)
+	}
+	// A conflict in the last row undoes the whole batch, earlier chunks included.
+	more := make([]store.Action, 0, n)
+	for seq := int64(n/2 + 1); seq < n; seq++ {
+		more = append(more, NewAction("g1", seq, 1, ""))
+	}
+	more = append(more, NewAction("g2", 1, 1, ""))
+	mustBeErr(t, "large batch with a conflict", s.AppendActions(ctxOf(t), more), store.ErrConflict)
+	if got := len(mustActions(t, s, "g1", 0)); got != n/2 {
+		t.Fatalf("g1: %d actions after a failed large batch, want %d", got, n/2)
+	}
+}
+
+func testCommitter(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	const games, perGame = 16, 20
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	for g := range games {
+		mustCreateGame(t, s, NewSolo(fmt.Sprintf("g%d", g), "alice", base))
+	}
+	var mu sync.Mutex
+	largest := 0
+	c := store.NewCommitter(s, 2*time.Millisecond, 64, func(n int, _ time.Duration, _ error) {
+		mu.Lock()
+		largest = max(largest, n)
+		mu.Unlock()
+	})
+	var wg sync.WaitGroup
+	for g := range games {
+		wg.Go(func() {
+			id := fmt.Sprintf("g%d", g)
+			for seq := int64(1); seq <= perGame; seq++ {
+				if err := c.Commit(ctx, NewAction(id, seq, 1, "")); err != nil {
+					t.Errorf("%s seq %d: %v", id, seq, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// A conflicting request fails alone.
+	err := c.Commit(ctx, NewAction("g0", 1, 1, ""))
+	mustBeErr(t, "commit a stored seq", err, store.ErrConflict)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for g := range games {
+		if got := len(mustActions(t, s, fmt.Sprintf("g%d", g), 0)); got != perGame {
+			t.Fatalf("g%d: %d actions, want %d", g, got, perGame)
+		}
+	}
+	if largest < 2 {
+		t.Errorf("largest batch %d: no batching happened", largest)
+	}
+}
