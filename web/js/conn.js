@@ -1,0 +1,205 @@
+// The live link to one game: WebSocket first, REST as the fallback.
+// Every action gets a client id and stays pending until the server answers;
+// pending actions are resent with the same id after a reconnect.
+import { api, uuid } from './api.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export class GameConn {
+  /**
+   * hooks: onView(view), onReject(code, message, action), onStatus({down, mode}).
+   */
+  constructor(id, hooks, { useWS = 'WebSocket' in globalThis } = {}) {
+    this.id = id;
+    this.hooks = hooks;
+    this.seq = -1;
+    this.pending = [];
+    this.mode = useWS ? 'ws' : 'rest';
+    this.ws = null;
+    this.open = false;
+    this.everOpen = false;
+    this.fails = 0;
+    this.down = false;
+    this.backoff = 500;
+    this.closed = false;
+    this.restBusy = false;
+    this.fetching = null;
+  }
+
+  /** start shows a view already fetched (if any) and opens the socket. */
+  start(view) {
+    if (view) this.accept(view);
+    if (this.mode === 'ws') this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close(1000);
+    this.ws = null;
+  }
+
+  /** send queues an action and returns its client id. */
+  send(action) {
+    const id = uuid();
+    this.pending.push({ id, action, tries: 0 });
+    this.flush();
+    return id;
+  }
+
+  accept(view, seq) {
+    if (!view || view.id !== this.id) return;
+    const s = view.seq ?? seq ?? this.seq;
+    if (s < this.seq) return;
+    this.seq = s;
+    this.hooks.onView(view);
+  }
+
+  /** refresh fetches the current view (one request at a time). */
+  refresh() {
+    if (!this.fetching) {
+      this.fetching = api('GET', `/api/v1/games/${this.id}`)
+        .then((v) => this.accept(v))
+        .catch(() => {})
+        .finally(() => { this.fetching = null; });
+    }
+    return this.fetching;
+  }
+
+  status(down) {
+    if (this.down === down) return;
+    this.down = down;
+    this.hooks.onStatus?.({ down, mode: this.mode });
+  }
+
+  remove(id) {
+    const i = this.pending.findIndex((p) => p.id === id);
+    return i < 0 ? null : this.pending.splice(i, 1)[0];
+  }
+
+  flush() {
+    if (this.closed || !this.pending.length) return;
+    if (this.open) {
+      for (const p of this.pending) {
+        if (p.gen === this.gen) continue;
+        p.gen = this.gen;
+        p.tries++;
+        this.ws.send(JSON.stringify({ type: 'action', id: p.id, action: p.action }));
+      }
+    } else if (this.mode === 'rest' || this.down) {
+      this.flushRest();
+    }
+  }
+
+  async flushRest() {
+    if (this.restBusy) return;
+    this.restBusy = true;
+    let wait = 400;
+    try {
+      while (this.pending.length && !this.open && !this.closed) {
+        const p = this.pending[0];
+        const body = { action: { ...p.action, id: p.id } };
+        if (!p.tries) body.seq = this.seq; // a resend may find its own action applied
+        p.tries++;
+        try {
+          const v = await api('POST', `/api/v1/games/${this.id}/actions`, body);
+          this.remove(p.id);
+          this.accept(v);
+          if (this.mode === 'rest') this.status(false);
+          wait = 400;
+        } catch (e) {
+          if (e.status === 0 || e.status >= 500 || e.code === 'unavailable' || e.code === 'rate_limited') {
+            this.status(true);
+            await sleep(wait);
+            wait = Math.min(wait * 2, 8000);
+            continue;
+          }
+          this.remove(p.id);
+          if (e.code === 'conflict') await this.refresh();
+          this.hooks.onReject(e.code, e.message, p.action);
+        }
+      }
+    } finally {
+      this.restBusy = false;
+    }
+  }
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const q = this.seq >= 0 ? `?since=${this.seq}` : '';
+    let ws;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/api/v1/games/${encodeURIComponent(this.id)}/ws${q}`);
+    } catch {
+      this.mode = 'rest';
+      return;
+    }
+    this.ws = ws;
+    let opened = false;
+    // if the first connection hangs, do not hold actions back
+    const slow = setTimeout(() => { if (!opened && this.ws === ws) { this.status(true); this.flush(); } }, 2500);
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      clearTimeout(slow);
+      opened = true;
+      this.open = true;
+      this.everOpen = true;
+      this.fails = 0;
+      this.backoff = 500;
+      this.gen = (this.gen || 0) + 1;
+      this.status(false);
+      this.flush();
+    };
+    ws.onmessage = (e) => {
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
+      this.message(m);
+    };
+    ws.onclose = () => {
+      clearTimeout(slow);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.open = false;
+      if (this.closed) return;
+      if (!opened) this.fails++;
+      if (!this.everOpen && this.fails >= 2) {
+        // no WebSocket here (proxy, old server): plain REST from now on
+        this.mode = 'rest';
+        this.status(false);
+        this.refresh();
+        this.flush();
+        return;
+      }
+      if (this.everOpen) this.status(true);
+      this.flush();
+      setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    };
+  }
+
+  message(m) {
+    switch (m.type) {
+      case 'state':
+        this.accept(m.game, m.seq);
+        break;
+      case 'event':
+        if (m.seq != null && m.seq <= this.seq) break;
+        if (m.game) this.accept(m.game, m.seq);
+        else this.refresh();
+        break;
+      case 'ack':
+        this.remove(m.id);
+        if (m.seq > this.seq) setTimeout(() => { if (m.seq > this.seq) this.refresh(); }, 400);
+        break;
+      case 'reject': {
+        const p = this.remove(m.id);
+        const err = m.error || {};
+        this.hooks.onReject(err.code || 'generic', err.message, p && p.action);
+        break;
+      }
+      case 'over':
+        this.refresh();
+        break;
+    }
+  }
+}

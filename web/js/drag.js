@@ -1,0 +1,94 @@
+// Pointer handling shared by every mode: press, tap, drag with a floating
+// copy of the cards, drop by hit test, snap back. Mouse, touch and pen alike.
+import { isDrag } from './gesture.js';
+import { reducedMotion } from './settings.js';
+
+/**
+ * attachDrag wires pointer events on root. Hooks:
+ *   pick(pileId, cardEl) → {pile, index, els} | null   (els empty: tap only)
+ *   tap(pick, x, y, timeStamp)
+ *   drop(pick, overPileId, drag) → true when the mode keeps the floating copy
+ *   start() called when a drag begins
+ */
+export function attachDrag(root, hooks) {
+  let st = null;
+  root.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    if (st?.drag) snapBack(st.drag, false);
+    st = null;
+    const pileEl = e.target.closest('[data-pile]');
+    if (!pileEl || !root.contains(pileEl)) return;
+    const pick = hooks.pick(pileEl.dataset.pile, e.target.closest('.card'));
+    if (!pick) return;
+    st = { pick, x0: e.clientX, y0: e.clientY, id: e.pointerId, type: e.pointerType, drag: null };
+    try { root.setPointerCapture(e.pointerId); } catch { /* synthetic event */ }
+  });
+  root.addEventListener('pointermove', (e) => {
+    if (!st || e.pointerId !== st.id) return;
+    const dx = e.clientX - st.x0, dy = e.clientY - st.y0;
+    if (!st.drag) {
+      if (!st.pick.els?.length || !isDrag(dx, dy, st.type)) return;
+      st.drag = lift(st.pick.els);
+      hooks.start?.();
+    }
+    st.drag.dx = dx; st.drag.dy = dy;
+    st.drag.layer.style.transform = `translate(${dx}px,${dy}px)`;
+  });
+  const end = (e, cancel) => {
+    if (!st || e.pointerId !== st.id) return;
+    const s = st;
+    st = null;
+    if (s.drag) {
+      const over = cancel ? null : hitTest(root, e.clientX, e.clientY, s.drag);
+      if (!hooks.drop(s.pick, over, s.drag)) snapBack(s.drag);
+    } else if (!cancel) {
+      hooks.tap(s.pick, e.clientX, e.clientY, e.timeStamp);
+    }
+  };
+  root.addEventListener('pointerup', (e) => end(e, false));
+  root.addEventListener('pointercancel', (e) => end(e, true));
+}
+
+function lift(els) {
+  const layer = document.createElement('div');
+  layer.className = 'drag';
+  const clones = els.map((el) => {
+    const r = el.getBoundingClientRect();
+    const c = el.cloneNode(true);
+    c.classList.remove('last', 'sel');
+    c.removeAttribute('data-card');
+    c.style.left = r.left + 'px';
+    c.style.top = r.top + 'px';
+    layer.append(c);
+    el.classList.add('lifted');
+    return c;
+  });
+  document.body.append(layer);
+  return { layer, els, clones, dx: 0, dy: 0 };
+}
+
+/** snapBack returns the floating copy to where the cards were. */
+export function snapBack(d, animate = true) {
+  const done = () => { d.layer.remove(); d.els.forEach((el) => el.classList.remove('lifted')); };
+  if (!animate || reducedMotion() || !d.layer.animate) return done();
+  d.layer.animate([{ transform: `translate(${d.dx}px,${d.dy}px)` }, { transform: 'translate(0,0)' }], { duration: 160, easing: 'ease-out' }).onfinish = done;
+  d.layer.style.transform = 'translate(0,0)';
+}
+
+function hitTest(root, x, y, d) {
+  const el = document.elementFromPoint(x, y)?.closest('[data-pile]');
+  if (el && root.contains(el)) {
+    const f = el.closest('.found');
+    return f ? 'f' : el.dataset.pile;
+  }
+  // fall back on the pile the lead card overlaps most
+  const a = d.clones[0].getBoundingClientRect();
+  let best = null, area = 0;
+  for (const p of root.querySelectorAll('.pile.col, .found')) {
+    const b = p.getBoundingClientRect();
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 0 && h > 0 && w * h > area) { area = w * h; best = p.dataset.pile; }
+  }
+  return best;
+}

@@ -1,0 +1,21 @@
+// Player preferences, kept in localStorage.
+const KEY = 'dsol.settings';
+export const DEFAULTS = { lang: '', dblclick: true, fourColor: false, theme: 'auto', leftHanded: false };
+
+export function loadSettings() {
+  try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || '{}') }; } catch { return { ...DEFAULTS }; }
+}
+
+export function saveSettings(s) {
+  try { localStorage.setItem(KEY, JSON.stringify(s)); } catch { /* private mode */ }
+}
+
+/** applySettings reflects the visual settings on the document. */
+export function applySettings(s) {
+  const d = document.documentElement;
+  d.dataset.theme = s.theme;
+  d.classList.toggle('four', !!s.fourColor);
+  d.classList.toggle('lefty', !!s.leftHanded);
+}
+
+export const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;

@@ -1,0 +1,126 @@
+// Drawing a solo view onto the table. The table's skeleton is in index.html;
+// this fills each pile ([data-pile]) with cards positioned from the layout.
+import { cardEl, backEl, slotEl, SUITS } from '../cards.js';
+import { computeLayout, columnSteps, wasteFan } from '../layout.js';
+import { t } from '../i18n.js';
+
+/** layoutTable sizes the cards to the table area and returns the layout. */
+export function layoutTable(root, ncols) {
+  const colsEl = root.querySelector('.cols');
+  if (colsEl.children.length !== ncols) {
+    colsEl.replaceChildren();
+    for (let i = 1; i <= ncols; i++) {
+      const c = document.createElement('div');
+      c.className = 'pile col';
+      c.dataset.pile = 'c' + i;
+      c.setAttribute('role', 'group');
+      c.tabIndex = -1;
+      colsEl.append(c);
+    }
+  }
+  const L = computeLayout({ width: root.clientWidth, height: root.clientHeight, cols: ncols });
+  const s = document.documentElement.style;
+  s.setProperty('--cw', L.cw + 'px');
+  s.setProperty('--ch', L.ch + 'px');
+  s.setProperty('--gap', L.gap + 'px');
+  s.setProperty('--pad', L.pad + 'px');
+  root.classList.toggle('portrait', L.portrait);
+  return L;
+}
+
+const pileEl = (root, id) => root.querySelector(`[data-pile="${id}"]`);
+const px = (n) => n + 'px';
+
+/** renderTable draws view v with layout L. */
+export function renderTable(root, v, L) {
+  // stock
+  const s = pileEl(root, 's');
+  s.replaceChildren();
+  s.dataset.count = v.stock;
+  if (v.stock > 0) {
+    const b = backEl(v.stock);
+    b.querySelector('.n').dataset.testid = 'stock-count';
+    s.append(b);
+    s.setAttribute('aria-label', t('pile.stock', { n: v.stock }));
+  } else {
+    const e = slotEl();
+    const canRecycle = v.scoring !== 'vegas' && v.waste.length > 0;
+    const r = document.createElement('span');
+    r.className = 'rc';
+    r.textContent = canRecycle ? '↻' : '';
+    r.dataset.testid = 'stock-count';
+    e.append(r);
+    s.append(e);
+    s.setAttribute('aria-label', canRecycle ? t('pile.recycle') : t('pile.stockEmpty'));
+  }
+
+  // waste, fanned in draw 3
+  const w = pileEl(root, 'w');
+  w.replaceChildren();
+  w.dataset.count = v.waste.length;
+  const fanW = v.draw === 3 ? 2 * L.fanStep : 0;
+  w.style.width = L.portrait ? px(L.cw + fanW) : '';
+  w.style.height = L.portrait ? '' : px(L.ch + fanW);
+  if (!v.waste.length) w.append(slotEl());
+  for (const { index, pos } of wasteFan(v.waste.length, v.draw)) {
+    const el = cardEl(v.waste[index]);
+    el.dataset.i = index;
+    if (L.portrait) el.style.left = px(pos * L.fanStep);
+    else el.style.top = px(pos * L.fanStep);
+    if (index === v.waste.length - 1) { el.classList.add('top'); el.tabIndex = -1; }
+    w.append(el);
+  }
+  w.setAttribute('aria-label', `${t('pile.waste')}, ${v.waste.length ? t('pile.cards', { n: v.waste.length }) : t('pile.empty')}`);
+
+  // foundations: suit rows of two
+  root.querySelector('.found').setAttribute('aria-label', t('pile.found'));
+  v.foundations.forEach((f, i) => {
+    const p = pileEl(root, 'f' + (i + 1));
+    const suit = SUITS[i >> 1];
+    p.replaceChildren();
+    p.dataset.count = f.length;
+    p.setAttribute('aria-label', `${t('pile.slot', { suit: t('suits.' + suit), n: (i & 1) + 1 })}, ${f.length ? t('pile.cards', { n: f.length }) : t('pile.empty')}`);
+    if (!f.length) return p.append(slotEl(suit));
+    if (f.length > 1) p.append(cardEl(f[f.length - 2]));
+    const top = cardEl(f[f.length - 1]);
+    top.classList.add('top');
+    top.dataset.i = f.length - 1;
+    top.tabIndex = -1;
+    p.append(top);
+  });
+
+  // columns
+  v.columns.forEach((c, i) => {
+    const p = pileEl(root, 'c' + (i + 1));
+    p.replaceChildren();
+    p.dataset.down = c.down;
+    p.dataset.count = c.down + c.up.length;
+    p.setAttribute('aria-label', `${t('pile.column', { n: i + 1 })}, ${c.down ? t('pile.down', { n: c.down }) + ', ' : ''}${t('pile.cards', { n: c.up.length })}`);
+    const badge = Math.round(Math.max(14, L.cw * 0.3));
+    const st = columnSteps(c.down, c.up.length, L, (p.clientHeight || L.ch * 4) - (c.down ? badge : 0));
+    let y = 0;
+    for (let d = 0; d < c.down; d++) {
+      const b = backEl(d === c.down - 1 ? c.down : null);
+      b.style.top = px(y);
+      if (d < c.down - 1) y += st.down;
+      else y += Math.max(st.down, badge);
+      p.append(b);
+    }
+    if (!c.down && !c.up.length) p.append(slotEl());
+    c.up.forEach((card, j) => {
+      const el = cardEl(card);
+      el.dataset.i = j;
+      el.tabIndex = -1;
+      el.style.top = px(y);
+      y += st.up;
+      if (j === c.up.length - 1) el.classList.add('top');
+      p.append(el);
+    });
+  });
+}
+
+/** topCards returns the last n face-up card elements of a pile. */
+export function topCards(root, pile, n) {
+  const all = [...root.querySelectorAll(`[data-pile="${pile}"] .card.up`)];
+  return n > 0 ? all.slice(-n) : [];
+}
