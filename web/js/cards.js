@@ -37,7 +37,7 @@ export function cardEl(card) {
   el.setAttribute('aria-label', cardName(card));
   const r = document.createElement('b');
   r.textContent = rankLabel(card);
-  el.append(r, suitIcon(card[1], 'si'), suitIcon(card[1], 'pip'));
+  el.append(r, suitIcon(card[1], 'si'), suitIcon(card[1], 'sl'), suitIcon(card[1], 'pip'));
   return el;
 }
 

@@ -35,6 +35,12 @@ export class SoloMode {
       this.raf = requestAnimationFrame(() => this.render());
     });
     document.addEventListener('keydown', (e) => this.key(e));
+    root.addEventListener('focusin', (e) => {
+      const p = e.target.closest('[data-pile]');
+      if (!p || p.dataset.pile === 'f') return;
+      const i = e.target.dataset.i;
+      this.cursor = { pile: p.dataset.pile, i: i != null ? +i : 0 };
+    });
     setInterval(() => this.tick(), 1000);
   }
 
