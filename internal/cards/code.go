@@ -42,13 +42,15 @@ type CodeError struct {
 	Part  string
 }
 
-func (e *CodeError) Error() string { return fmt.Sprintf("cards: bad game code %q: %s", e.Input, e.Part) }
+func (e *CodeError) Error() string {
+	return fmt.Sprintf("cards: bad game code %q: %s", e.Input, e.Part)
+}
 
 // ParseCode reads `DS1-<D1|D3><N|V>-<7 letters>` or
 // `DR1-<D1|D3><U|S><I|M>-<7 letters>`, case-insensitively.
 func ParseCode(s string) (Code, error) {
 	in := s
-	s = strings.ToUpper(strings.TrimSpace(s))
+	s = upperASCII(strings.TrimSpace(s))
 	bad := func(part string) (Code, error) { return Code{}, &CodeError{Input: in, Part: part} }
 	parts := strings.Split(s, "-")
 	if len(parts) != 3 {
@@ -154,4 +156,16 @@ func pick(b bool, yes, no string) string {
 		return yes
 	}
 	return no
+}
+
+// upperASCII upper-cases ASCII letters only: strings.ToUpper would also map
+// letters such as 'ſ' or 'ı' to 'S' and 'I' and let them pass as code text.
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - ('a' - 'A')
+		}
+	}
+	return string(b)
 }

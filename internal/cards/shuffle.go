@@ -18,14 +18,20 @@ func (r *SplitMix64) Next() uint64 {
 // Uniform returns an unbiased integer in [0, n) by rejection: outputs at or
 // above 2^64 − (2^64 mod n) are drawn again. n must be positive.
 func (r *SplitMix64) Uniform(n uint64) uint64 {
-	limit := -(-n % n) // 2^64 − (2^64 mod n), computed mod 2^64
-	rem := -n % n      // 2^64 mod n
+	limit, all := uniformLimit(n)
 	for {
 		x := r.Next()
-		if rem == 0 || x < limit {
+		if all || x < limit {
 			return x % n
 		}
 	}
+}
+
+// uniformLimit returns 2^64 − (2^64 mod n) computed mod 2^64, and all = true
+// when 2^64 mod n is 0: then every output is accepted (and limit wraps to 0).
+func uniformLimit(n uint64) (limit uint64, all bool) {
+	rem := -n % n // (2^64 − n) mod n = 2^64 mod n
+	return -rem, rem == 0
 }
 
 // Shuffle permutes deck with Fisher–Yates: for i from len−1 down to 1, swap
