@@ -29,7 +29,7 @@ export function computeLayout({ width, height, cols = 9 }) {
   return {
     portrait, cw, ch, gap, pad,
     downStep: Math.round(ch * 0.12),
-    upStep: Math.round(ch * (portrait ? 0.34 : 0.28)),
+    upStep: Math.round(ch * (portrait ? 0.4 : 0.28)),
     fanStep: Math.round(portrait ? cw * 0.46 : ch * 0.26),
   };
 }
