@@ -49,6 +49,8 @@ type search struct {
 	gen    uint32
 	moves  []smove
 	frames []frame
+	path   []Step // with wantPath: the steps to the goal found, if any
+	want   bool
 }
 
 func (s *search) run(b *Board, f *Foundations) bool {
@@ -60,6 +62,7 @@ func (s *search) run(b *Board, f *Foundations) bool {
 	}
 	s.moves, s.frames = s.moves[:0], s.frames[:0]
 	s.insert(s.hash())
+	s.path = s.path[:0]
 	if s.expand() {
 		return false
 	}
@@ -89,6 +92,12 @@ func (s *search) run(b *Board, f *Foundations) bool {
 		}
 		lo := int32(len(s.moves))
 		if s.expand() {
+			if s.want {
+				for _, f := range s.frames[1:] {
+					s.path = append(s.path, f.step)
+				}
+				s.path = append(s.path, st)
+			}
 			return false
 		}
 		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, step: st})
