@@ -1,0 +1,108 @@
+package table
+
+import (
+	"fmt"
+
+	"dsol/internal/cards"
+	"dsol/internal/klondike"
+	"dsol/internal/solo"
+	"dsol/internal/store"
+)
+
+// Engine is the rules engine of one live game as its table drives it. A table
+// owns its engine and calls it from one goroutine only, so an Engine needs no
+// locking. Engines are pure and deterministic: the same game header and the
+// same actions always give the same state, which is what replay relies on.
+type Engine interface {
+	// Check refuses, without changing anything, an action by seat that no
+	// action could make legal now: game_over, not_your_turn, too_late.
+	Check(seat int) error
+	// Apply performs an action for a seat (1 or 2), or refuses it with a
+	// *klondike.Error and changes nothing.
+	Apply(seat int, a klondike.Action) (Outcome, error)
+	// View projects the game for a viewer (a seat, or 0 for a spectator),
+	// adding the game id and the seq the view reflects. No hidden card may
+	// appear in it.
+	View(viewer int, id string, seq int64) any
+	// Status is the stored status of the game now ("playing", "won", ...).
+	Status() string
+	// Result is the JSON result stored with the header once the game is over,
+	// or nil.
+	Result() []byte
+}
+
+// Outcome is an accepted action.
+type Outcome struct {
+	// Action is the action as resolved by the engine (a tap names its target
+	// slot, "f" a concrete slot). It is what the log stores and replays and
+	// what subscribers receive.
+	Action klondike.Action
+}
+
+// NewEngine builds the engine of a stored game header, at the start of the
+// game; the table then replays the log through it.
+type NewEngine func(g store.Game) (Engine, error)
+
+// DefaultEngines returns the engines of the game kinds this build plays, by
+// store.Game.Kind.
+func DefaultEngines() map[string]NewEngine {
+	return map[string]NewEngine{"solo": NewSolo}
+}
+
+// SoloView is the solo game view of PROTOCOL.md: the engine's view plus the
+// game id and the seq it reflects.
+type SoloView struct {
+	ID  string `json:"id"`
+	Seq int64  `json:"seq"`
+	solo.View
+}
+
+// soloEngine adapts solo.Game to Engine. A solo game has one seat.
+type soloEngine struct{ g *solo.Game }
+
+// NewSolo builds the engine of a solo game header.
+func NewSolo(h store.Game) (Engine, error) {
+	code, err := cards.ParseCode(h.Code)
+	if err != nil {
+		return nil, err
+	}
+	if code.Kind != cards.Solo {
+		return nil, fmt.Errorf("table: game %s: %s is not a solo code", h.ID, h.Code)
+	}
+	g, err := solo.New(code)
+	if err != nil {
+		return nil, err
+	}
+	return soloEngine{g}, nil
+}
+
+var errSoloSeat = &klondike.Error{Code: klondike.NotYourTurn, Msg: "a solo game has one seat"}
+
+func (e soloEngine) Check(seat int) error {
+	if seat != 1 {
+		return errSoloSeat
+	}
+	if e.g.Status() == solo.Won {
+		return &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"}
+	}
+	return nil
+}
+
+func (e soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
+	if seat != 1 {
+		return Outcome{}, errSoloSeat
+	}
+	out, err := e.g.Apply(a)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Action: out.Action}, nil
+}
+
+func (e soloEngine) View(_ int, id string, seq int64) any {
+	return SoloView{ID: id, Seq: seq, View: e.g.View()}
+}
+
+func (e soloEngine) Status() string { return e.g.Status().String() }
+
+func (e soloEngine) Result() []byte { return nil }

@@ -1,0 +1,298 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"dsol/internal/store"
+)
+
+// Committer writes actions durably; *store.Committer (group commit) is the
+// implementation, tests may wrap it.
+type Committer interface {
+	Commit(ctx context.Context, actions ...store.Action) error
+}
+
+// Hooks are optional observers of the tables (metrics).
+type Hooks struct {
+	// Action is called for every handled command: the action type and ""
+	// when accepted, else the error code.
+	Action func(actionType, code string)
+	// Live is called with +1 when a table starts and -1 when it stops.
+	Live func(delta int)
+}
+
+// Config holds the dependencies and settings of a Registry.
+type Config struct {
+	Store     store.Store
+	Committer Committer
+	Engines   map[string]NewEngine // by game kind; nil means DefaultEngines()
+	Logger    *slog.Logger
+	Clock     func() time.Time
+	Hooks     Hooks
+	// IdleAfter is how long a table without subscribers and commands stays in
+	// memory. Zero disables the background sweeper (call Sweep yourself).
+	IdleAfter time.Duration
+	// SubscriberBuffer is the number of updates a subscriber may lag behind
+	// before it is dropped (default 64).
+	SubscriberBuffer int
+	// MaxBatch is the most commands one table applies and commits together
+	// (default 64).
+	MaxBatch int
+	// StoreTimeout bounds the table's own store reads and header writes
+	// (default 10s).
+	StoreTimeout time.Duration
+}
+
+// Registry finds live tables by game id, loads them on demand and evicts idle
+// ones.
+type Registry struct {
+	cfg Config
+
+	mu      sync.Mutex
+	tables  map[string]*entry
+	closed  bool
+	wg      sync.WaitGroup // table goroutines and the sweeper
+	stopSwp chan struct{}
+}
+
+type entry struct {
+	t     *Table
+	err   error
+	ready chan struct{}
+}
+
+// NewRegistry returns a registry over cfg.Store and cfg.Committer. With
+// IdleAfter > 0 it sweeps idle tables in the background until Close.
+func NewRegistry(cfg Config) *Registry {
+	if cfg.Engines == nil {
+		cfg.Engines = DefaultEngines()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.SubscriberBuffer <= 0 {
+		cfg.SubscriberBuffer = 64
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = 64
+	}
+	if cfg.StoreTimeout <= 0 {
+		cfg.StoreTimeout = 10 * time.Second
+	}
+	r := &Registry{cfg: cfg, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
+	if cfg.IdleAfter > 0 {
+		r.wg.Add(1)
+		go r.sweeper()
+	}
+	return r
+}
+
+// sweeper evicts idle tables a few times per IdleAfter.
+func (r *Registry) sweeper() {
+	defer r.wg.Done()
+	tick := time.NewTicker(max(r.cfg.IdleAfter/4, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			r.Sweep(r.cfg.Clock())
+		case <-r.stopSwp:
+			return
+		}
+	}
+}
+
+// Get returns the live table of a game, loading it from the store when it is
+// not in memory. A game that does not exist is store.ErrNotFound.
+func (r *Registry) Get(ctx context.Context, id string) (*Table, error) {
+	for {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return nil, ErrClosed
+		}
+		e, ok := r.tables[id]
+		if !ok {
+			e = &entry{ready: make(chan struct{})}
+			r.tables[id] = e
+			r.mu.Unlock()
+			t, err := r.load(ctx, id)
+			r.mu.Lock()
+			e.t, e.err = t, err
+			r.mu.Unlock()
+			close(e.ready)
+			if e.err != nil {
+				r.forget(id, e)
+				return nil, e.err
+			}
+			return e.t, nil
+		}
+		r.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if e.err == nil && !isClosed(e.t.done) {
+			return e.t, nil
+		}
+		if e.err != nil && ctx.Err() == nil && !errors.Is(e.err, context.Canceled) && !errors.Is(e.err, context.DeadlineExceeded) {
+			return nil, e.err
+		}
+		r.forget(id, e) // stopped, or its loader gave up: load again
+	}
+}
+
+// load builds a table and counts it.
+func (r *Registry) load(ctx context.Context, id string) (*Table, error) {
+	t, err := newTable(ctx, &r.cfg, id)
+	if err != nil {
+		return nil, err
+	}
+	r.wg.Add(1)
+	if r.cfg.Hooks.Live != nil {
+		r.cfg.Hooks.Live(1)
+	}
+	go func() {
+		<-t.done
+		r.forgetTable(t)
+		if r.cfg.Hooks.Live != nil {
+			r.cfg.Hooks.Live(-1)
+		}
+		r.wg.Done()
+	}()
+	return t, nil
+}
+
+// forget removes the map entry of id if it is still e.
+func (r *Registry) forget(id string, e *entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tables[id] == e {
+		delete(r.tables, id)
+	}
+}
+
+// forgetTable removes the map entry of a stopped table if it is still there.
+func (r *Registry) forgetTable(t *Table) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e, ok := r.tables[t.id]; ok && e.t == t {
+		delete(r.tables, t.id)
+	}
+}
+
+// Do sends a command to a game's table, loading it if needed, and retries on
+// a table that stopped before taking the command.
+func (r *Registry) Do(ctx context.Context, id string, cmd Command) (Result, error) {
+	for {
+		t, err := r.Get(ctx, id)
+		if err != nil {
+			return Result{}, err
+		}
+		res, err := t.Do(ctx, cmd)
+		if errors.Is(err, ErrStopped) {
+			continue
+		}
+		return res, err
+	}
+}
+
+// Snapshot returns the current seq and a viewer's view of a game.
+func (r *Registry) Snapshot(ctx context.Context, id string, viewer int) (int64, any, error) {
+	for {
+		t, err := r.Get(ctx, id)
+		if err != nil {
+			return 0, nil, err
+		}
+		seq, v, err := t.Snapshot(ctx, viewer)
+		if errors.Is(err, ErrStopped) {
+			continue
+		}
+		return seq, v, err
+	}
+}
+
+// Live returns the number of tables in memory.
+func (r *Registry) Live() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.tables)
+}
+
+// Sweep evicts the tables that have had no subscribers and no requests since
+// now - IdleAfter, and returns how many it evicted. The next request rebuilds
+// them from the store.
+func (r *Registry) Sweep(now time.Time) int {
+	cutoff := now.Add(-r.cfg.IdleAfter)
+	r.mu.Lock()
+	ts := make([]*Table, 0, len(r.tables))
+	for _, e := range r.tables {
+		select {
+		case <-e.ready:
+			if e.t != nil {
+				ts = append(ts, e.t)
+			}
+		default:
+		}
+	}
+	r.mu.Unlock()
+	n := 0
+	for _, t := range ts {
+		evicted := false
+		err := t.call(context.Background(), func() {
+			if len(t.subs) == 0 && !t.last.After(cutoff) {
+				t.stopping, evicted = true, true
+			}
+		})
+		if err == nil && evicted {
+			<-t.done
+			r.forgetTable(t)
+			n++
+		}
+	}
+	return n
+}
+
+// Close stops accepting requests, lets every table finish the batch it is
+// committing, stops the tables and waits for them (or for ctx). Close the
+// Committer and the Store after it.
+func (r *Registry) Close(ctx context.Context) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	es := make([]*entry, 0, len(r.tables))
+	for _, e := range r.tables {
+		es = append(es, e)
+	}
+	r.mu.Unlock()
+	close(r.stopSwp)
+	for _, e := range es {
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if e.t != nil {
+			close(e.t.quit)
+		}
+	}
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

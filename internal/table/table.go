@@ -1,0 +1,619 @@
+// Package table runs the live games: one goroutine per game (an actor) owns
+// the game's single engine instance, orders its actions, commits them to the
+// action log through the group-commit Committer and, only once they are
+// durable, answers the sender and fans the events out to subscribers.
+//
+// A Registry finds or rebuilds tables by game id (header + deal code + the
+// action log replayed through the engine) and evicts idle ones. The transport
+// layers (REST, WebSocket) talk to tables only through Do, Snapshot,
+// Subscribe and EventsSince.
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"dsol/internal/klondike"
+	"dsol/internal/store"
+)
+
+// Command is one action sent to a table.
+type Command struct {
+	Seat     int             // the sender's seat: 1 or 2 (solo: 1)
+	Action   klondike.Action // the decoded action
+	ClientID string          // client action id ("" for none): applies once per game and seat
+	Seq      *int64          // the seq the client last saw; a different current seq is a conflict
+}
+
+// Event is one committed action of a game, as stored in the log and sent to
+// subscribers, in seq order without gaps.
+type Event struct {
+	Seq      int64           `json:"seq"`
+	Seat     int             `json:"seat"`
+	Action   json.RawMessage `json:"action"` // canonical JSON of the resolved action
+	Status   string          `json:"status"` // game status after the action
+	At       time.Time       `json:"at"`
+	ClientID string          `json:"-"` // never shown to other players
+}
+
+// Result answers a Command.
+type Result struct {
+	// Seq is the seq of the action: for a duplicate client id, the seq of the
+	// earlier action, which was not applied again.
+	Seq       int64
+	Duplicate bool
+	Event     Event // the committed event of the action
+	// View is the sender's view and ViewSeq the seq it reflects: right after
+	// the action, or the current state for a duplicate.
+	View    any
+	ViewSeq int64
+}
+
+// Update is what a subscriber receives for every committed event: the event
+// and the subscriber's view right after it.
+type Update struct {
+	Event Event
+	View  any
+}
+
+// Table is one live game. Its methods are safe for concurrent use; all game
+// state is owned by the table's goroutine.
+type Table struct {
+	id   string
+	cfg  *Config
+	do   chan *doReq
+	ops  chan func()
+	quit chan struct{} // closed to stop the table
+	done chan struct{} // closed when the goroutine has exited
+	err  error         // why the table stopped; written before done is closed
+
+	game atomic.Pointer[store.Game]
+
+	// Owned by the goroutine.
+	eng       Engine
+	seq       int64
+	events    []Event
+	clientIDs map[clientKey]int64
+	subs      map[*Subscription]struct{}
+	last      time.Time // last activity
+	stopping  bool
+}
+
+type clientKey struct {
+	seat int
+	id   string
+}
+
+type doReq struct {
+	ctx   context.Context
+	cmd   Command
+	reply chan doReply // buffered (1)
+}
+
+type doReply struct {
+	res Result
+	err error
+}
+
+// ID returns the game id.
+func (t *Table) ID() string { return t.id }
+
+// Game returns the game header as the table last stored or loaded it.
+func (t *Table) Game() store.Game { return *t.game.Load() }
+
+// Done is closed when the table has stopped.
+func (t *Table) Done() <-chan struct{} { return t.done }
+
+// Do applies a command and returns once the action is durable (or refused).
+// Refusals are *klondike.Error (from the engine) or *Error (conflict,
+// unavailable); ErrStopped means the table stopped before taking the command
+// and nothing was applied (Registry.Do retries then).
+//
+// Checks, in order: a client id already applied returns the earlier result
+// (even if the seq moved on or the game is over since: a resend after a lost
+// answer must find its action); the engine's game_over/turn checks; the
+// expected seq (conflict); then the engine applies the action.
+func (t *Table) Do(ctx context.Context, cmd Command) (Result, error) {
+	r := &doReq{ctx: ctx, cmd: cmd, reply: make(chan doReply, 1)}
+	select {
+	case t.do <- r:
+	case <-t.done:
+		return Result{}, ErrStopped
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+	select {
+	case rep := <-r.reply:
+		return rep.res, rep.err
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+}
+
+// call runs f on the table's goroutine and waits for it.
+func (t *Table) call(ctx context.Context, f func()) error {
+	ran := make(chan struct{})
+	op := func() { f(); close(ran) }
+	select {
+	case t.ops <- op:
+	case <-t.done:
+		return ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-ran:
+		return nil
+	case <-t.done:
+		select {
+		case <-ran:
+			return nil
+		default:
+		}
+		return ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Snapshot returns the current seq and the viewer's view (a seat, or 0 for
+// a spectator).
+func (t *Table) Snapshot(ctx context.Context, viewer int) (seq int64, view any, err error) {
+	err = t.call(ctx, func() {
+		t.touch()
+		seq, view = t.seq, t.eng.View(viewer, t.id, t.seq)
+	})
+	return seq, view, err
+}
+
+// EventsSince returns the committed events with seq > since, in seq order.
+func (t *Table) EventsSince(ctx context.Context, since int64) ([]Event, error) {
+	var out []Event
+	err := t.call(ctx, func() {
+		t.touch()
+		out = t.since(since)
+	})
+	return out, err
+}
+
+// since copies the events after seq.
+func (t *Table) since(seq int64) []Event {
+	if seq < 0 {
+		seq = 0
+	}
+	if seq >= int64(len(t.events)) {
+		return nil
+	}
+	return append([]Event(nil), t.events[seq:]...)
+}
+
+// Subscription is a live feed of a game's events for one viewer.
+type Subscription struct {
+	// Seq and View are the state when the subscription started; C delivers
+	// every event after Seq, in seq order without gaps.
+	Seq  int64
+	View any
+	// Missed holds the events after the since of Subscribe when Resumed is
+	// true (since was between 0 and Seq): replaying them on the state at since
+	// gives the state at Seq.
+	Missed  []Event
+	Resumed bool
+	// C is closed when the subscription ends: by Close, because the
+	// subscriber fell behind (Err returns ErrSlow), or because the table
+	// stopped or reloaded (ErrStopped, ErrReloaded).
+	C <-chan Update
+
+	t      *Table
+	viewer int
+	c      chan Update
+	err    atomic.Pointer[error]
+	once   sync.Once
+}
+
+// Viewer returns the viewer of the subscription.
+func (s *Subscription) Viewer() int { return s.viewer }
+
+// Err returns why C was closed by the table, or nil.
+func (s *Subscription) Err() error {
+	if p := s.err.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Close ends the subscription and returns once the table has forgotten it.
+// It never blocks on a stopped table.
+func (s *Subscription) Close() {
+	s.once.Do(func() {
+		_ = s.t.call(context.Background(), func() {
+			if _, ok := s.t.subs[s]; ok {
+				delete(s.t.subs, s)
+				close(s.c)
+				s.t.touch()
+			}
+		})
+	})
+}
+
+// Subscribe starts a feed of the game for a viewer (a seat, or 0 for a
+// spectator). With since >= 0 it also returns the events after since, when it
+// still has them (see Subscription.Missed). The feed is bounded: a subscriber
+// that does not drain C is dropped, it never slows the table.
+func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscription, error) {
+	s := &Subscription{t: t, viewer: viewer, c: make(chan Update, t.cfg.SubscriberBuffer)}
+	s.C = s.c
+	err := t.call(ctx, func() {
+		t.touch()
+		s.Seq, s.View = t.seq, t.eng.View(viewer, t.id, t.seq)
+		if since >= 0 && since <= t.seq {
+			s.Missed, s.Resumed = t.since(since), true
+		}
+		t.subs[s] = struct{}{}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// drop ends a subscription from the table's side.
+func (t *Table) drop(s *Subscription, why error) {
+	s.err.Store(&why)
+	delete(t.subs, s)
+	close(s.c)
+}
+
+func (t *Table) touch() { t.last = t.cfg.Clock() }
+
+// run is the table's goroutine.
+func (t *Table) run() {
+	defer close(t.done)
+	batch := make([]*doReq, 0, t.cfg.MaxBatch)
+	for {
+		select {
+		case r := <-t.do:
+			batch = append(batch[:0], r)
+		gather:
+			for len(batch) < t.cfg.MaxBatch {
+				select {
+				case r := <-t.do:
+					batch = append(batch, r)
+				default:
+					break gather
+				}
+			}
+			t.handle(batch)
+			clear(batch)
+		case op := <-t.ops:
+			op()
+		case <-t.quit:
+		}
+		if t.stopping || isClosed(t.quit) {
+			break
+		}
+	}
+	why := t.err
+	if why == nil {
+		why = ErrStopped
+	}
+	for s := range t.subs {
+		t.drop(s, why)
+	}
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// pending is one request of a batch being handled.
+type pending struct {
+	r       *doReq
+	res     Result
+	err     error
+	dupOf   int64 // seq of the earlier action with the same client id
+	applied bool
+	views   map[int]any // views after the action, by viewer, for subscribers
+}
+
+// handle applies a batch of commands, commits the accepted actions in one
+// Commit and only then answers and publishes.
+func (t *Table) handle(batch []*doReq) {
+	t.touch()
+	committed := t.seq
+	ps := make([]pending, len(batch))
+	var actions []store.Action
+	for i, r := range batch {
+		p := &ps[i]
+		p.r = r
+		if err := r.ctx.Err(); err != nil {
+			p.err = err
+			continue
+		}
+		cmd := r.cmd
+		if cmd.ClientID != "" {
+			if seq, ok := t.clientIDs[clientKey{cmd.Seat, cmd.ClientID}]; ok {
+				p.dupOf = seq
+				continue
+			}
+		}
+		if err := t.eng.Check(cmd.Seat); err != nil {
+			p.err = err
+			continue
+		}
+		if cmd.Seq != nil && *cmd.Seq != t.seq {
+			p.err = Errorf(Conflict, "the game is at seq %d, not %d; reload it", t.seq, *cmd.Seq)
+			continue
+		}
+		out, err := t.eng.Apply(cmd.Seat, cmd.Action)
+		if err != nil {
+			p.err = err
+			continue
+		}
+		t.seq++
+		now := t.cfg.Clock()
+		ev := Event{
+			Seq:      t.seq,
+			Seat:     cmd.Seat,
+			Action:   out.Action.AppendJSON(nil),
+			Status:   t.eng.Status(),
+			At:       now,
+			ClientID: cmd.ClientID,
+		}
+		if cmd.ClientID != "" {
+			t.clientIDs[clientKey{cmd.Seat, cmd.ClientID}] = t.seq
+		}
+		p.applied = true
+		p.res = Result{Seq: t.seq, Event: ev, View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq}
+		if len(t.subs) > 0 {
+			p.views = make(map[int]any, 2)
+			for s := range t.subs {
+				if _, ok := p.views[s.viewer]; !ok {
+					p.views[s.viewer] = t.eng.View(s.viewer, t.id, t.seq)
+				}
+			}
+		}
+		actions = append(actions, store.Action{
+			GameID: t.id, Seq: ev.Seq, Seat: ev.Seat, Action: ev.Action, ClientID: ev.ClientID, At: now,
+		})
+	}
+	if len(actions) > 0 {
+		if err := t.cfg.Committer.Commit(context.Background(), actions...); err != nil {
+			t.commitFailed(ps, committed, err)
+			return
+		}
+	}
+	// Durable: record, answer, publish.
+	statusBefore := t.game.Load().Status
+	for i := range ps {
+		p := &ps[i]
+		if p.applied {
+			t.events = append(t.events, p.res.Event)
+		}
+	}
+	for i := range ps {
+		p := &ps[i]
+		switch {
+		case p.applied:
+			t.observe(p.r.cmd, nil)
+			p.r.reply <- doReply{res: p.res}
+			t.publish(p.res.Event, p.views)
+		case p.dupOf > 0:
+			p.r.reply <- doReply{res: t.dupResult(p.r.cmd, p.dupOf)}
+		default:
+			t.observe(p.r.cmd, p.err)
+			p.r.reply <- doReply{err: p.err}
+		}
+	}
+	if st := t.eng.Status(); st != statusBefore {
+		t.storeStatus(st)
+	}
+}
+
+// dupResult answers a resent client id: the earlier event, the current view.
+func (t *Table) dupResult(cmd Command, seq int64) Result {
+	return Result{
+		Seq: seq, Duplicate: true, Event: t.events[seq-1],
+		View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq,
+	}
+}
+
+// observe reports an accepted (err nil) or refused action to the hooks.
+func (t *Table) observe(cmd Command, err error) {
+	if t.cfg.Hooks.Action == nil {
+		return
+	}
+	code := ""
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return
+		}
+		code = string(AsError(err).Code)
+	}
+	t.cfg.Hooks.Action(cmd.Action.Type.String(), code)
+}
+
+// publish sends an event to every subscriber; a full subscriber is dropped.
+func (t *Table) publish(ev Event, views map[int]any) {
+	for s := range t.subs {
+		v, ok := views[s.viewer]
+		if !ok { // subscribed while the batch was applied: cannot happen, but stay safe
+			t.drop(s, ErrSlow)
+			continue
+		}
+		select {
+		case s.c <- Update{Event: ev, View: v}:
+		default:
+			t.drop(s, ErrSlow)
+		}
+	}
+}
+
+// storeStatus writes a changed status (and result) to the game header. The
+// log stays the source of truth: a failed write is repaired at the next load.
+func (t *Table) storeStatus(status string) {
+	g := *t.game.Load()
+	g.Status = status
+	g.Result = t.eng.Result()
+	g.UpdatedAt = t.cfg.Clock()
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	if err := t.cfg.Store.UpdateGame(ctx, g); err != nil {
+		t.cfg.Logger.Error("table: store game status", "game", t.id, "status", status, "err", err)
+		return
+	}
+	t.game.Store(&g)
+}
+
+// commitFailed undoes the uncommitted actions of a batch so that the engine
+// never runs ahead of the log, and answers the batch. On a conflict (another
+// node wrote this game) the table reloads from the store.
+func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
+	conflict := errors.Is(cerr, store.ErrConflict) || errors.Is(cerr, store.ErrNotFound)
+	var answer error
+	if conflict {
+		answer = &Error{Code: Conflict, Msg: "the game was changed elsewhere; reload it", Err: cerr}
+	} else {
+		answer = &Error{Code: Unavailable, Msg: "the action could not be stored; retry", Err: cerr}
+	}
+	t.cfg.Logger.Warn("table: commit failed", "game", t.id, "err", cerr)
+	var rerr error
+	if conflict {
+		rerr = t.reload()
+	} else {
+		rerr = t.rebuild(t.events[:committed])
+	}
+	// Requests handled before the first applied action saw only committed
+	// state and keep their answers; the later ones share the failure.
+	first := 0
+	for first < len(ps) && !ps[first].applied {
+		first++
+	}
+	for i := range ps {
+		p := &ps[i]
+		switch {
+		case i >= first:
+			t.observe(p.r.cmd, answer)
+			p.r.reply <- doReply{err: answer}
+		case p.dupOf > 0 && rerr == nil:
+			p.r.reply <- doReply{res: t.dupResult(p.r.cmd, p.dupOf)}
+		case p.dupOf > 0:
+			p.r.reply <- doReply{err: answer}
+		default:
+			t.observe(p.r.cmd, p.err)
+			p.r.reply <- doReply{err: p.err}
+		}
+	}
+	if rerr != nil {
+		t.cfg.Logger.Error("table: rebuild after a failed commit", "game", t.id, "err", rerr)
+		t.err = rerr
+		t.stopping = true
+	}
+}
+
+// rebuild replays events through a fresh engine and makes them the table's
+// state.
+func (t *Table) rebuild(events []Event) error {
+	g := t.game.Load()
+	eng, err := t.cfg.Engines[g.Kind](*g)
+	if err != nil {
+		return err
+	}
+	ids := make(map[clientKey]int64, len(t.clientIDs))
+	for i := range events {
+		ev := &events[i]
+		a, err := klondike.DecodeAction(ev.Action)
+		if err == nil {
+			_, err = eng.Apply(ev.Seat, a)
+		}
+		if err != nil {
+			return &Error{Code: Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
+		}
+		ev.Status = eng.Status()
+		if ev.ClientID != "" {
+			ids[clientKey{ev.Seat, ev.ClientID}] = ev.Seq
+		}
+	}
+	t.eng, t.events, t.seq, t.clientIDs = eng, events, int64(len(events)), ids
+	return nil
+}
+
+// reload rebuilds the table from the store and drops its subscribers, whose
+// feeds may now miss events written by another node.
+func (t *Table) reload() error {
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	g, events, err := loadLog(ctx, t.cfg, t.id)
+	if err != nil {
+		return err
+	}
+	t.game.Store(&g)
+	if err := t.rebuild(events); err != nil {
+		return err
+	}
+	for s := range t.subs {
+		t.drop(s, ErrReloaded)
+	}
+	return nil
+}
+
+// loadLog reads a game's header and its whole action log.
+func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []Event, error) {
+	g, err := cfg.Store.Game(ctx, id)
+	if err != nil {
+		return store.Game{}, nil, err
+	}
+	if cfg.Engines[g.Kind] == nil {
+		return store.Game{}, nil, &Error{Code: Internal, Msg: "unknown game kind " + g.Kind}
+	}
+	acts, err := cfg.Store.Actions(ctx, id, 0)
+	if err != nil {
+		return store.Game{}, nil, err
+	}
+	events := make([]Event, len(acts))
+	for i, a := range acts {
+		if a.Seq != int64(i+1) {
+			return store.Game{}, nil, &Error{Code: Internal, Msg: "the action log has a gap at seq " + itoa(int64(i+1))}
+		}
+		events[i] = Event{Seq: a.Seq, Seat: a.Seat, Action: a.Action, At: a.At, ClientID: a.ClientID}
+	}
+	return g, events, nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// newTable loads a game and starts its goroutine.
+func newTable(ctx context.Context, cfg *Config, id string) (*Table, error) {
+	g, events, err := loadLog(ctx, cfg, id)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{
+		id:   id,
+		cfg:  cfg,
+		do:   make(chan *doReq),
+		ops:  make(chan func()),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+		subs: make(map[*Subscription]struct{}),
+	}
+	t.game.Store(&g)
+	if err := t.rebuild(events); err != nil {
+		return nil, err
+	}
+	t.touch()
+	if st := t.eng.Status(); st != g.Status {
+		t.storeStatus(st) // a status write that failed after its commit
+	}
+	go t.run()
+	return t, nil
+}

@@ -1,0 +1,293 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"dsol/internal/klondike"
+	"dsol/internal/solo"
+	"dsol/internal/store"
+)
+
+const code = "DS1-D1N-AAAAAAB"
+
+func mustDo(tb testing.TB, reg *Registry, id string, cmd Command) Result {
+	tb.Helper()
+	res, err := reg.Do(context.Background(), id, cmd)
+	if err != nil {
+		tb.Fatalf("do %v: %v", cmd.Action, err)
+	}
+	return res
+}
+
+func mustSnapshot(tb testing.TB, reg *Registry, id string) (int64, SoloView) {
+	tb.Helper()
+	seq, v, err := reg.Snapshot(context.Background(), id, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return seq, v.(SoloView)
+}
+
+// play applies n random legal actions through the registry and to a mirror
+// engine, and returns the mirror.
+func play(tb testing.TB, reg *Registry, id string, n int, seed uint64) *solo.Game {
+	tb.Helper()
+	g, err := solo.New(mustCode(tb, code))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for range n {
+		a, ok := legal(g, rng)
+		if !ok {
+			break
+		}
+		if _, err := g.Apply(a); err != nil {
+			tb.Fatal(err)
+		}
+		mustDo(tb, reg, id, Command{Seat: 1, Action: a})
+	}
+	return g
+}
+
+func TestPlayReplayAndRestart(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	mirror := play(t, e.reg, id, 120, 7)
+	seq, v := mustSnapshot(t, e.reg, id)
+	if want := mirror.View(); !reflect.DeepEqual(v.View, want) {
+		t.Fatalf("view differs from the mirror engine:\n got %+v\nwant %+v", v.View, want)
+	}
+	if v.ID != id || v.Seq != seq || seq == 0 {
+		t.Fatalf("id %q seq %d/%d", v.ID, v.Seq, seq)
+	}
+	e.restart(t)
+	seq2, v2 := mustSnapshot(t, e.reg, id)
+	if seq2 != seq || !reflect.DeepEqual(v2, v) {
+		t.Fatalf("after restart: seq %d, view %+v; want %d, %+v", seq2, v2, seq, v)
+	}
+}
+
+func TestEvictAndRebuild(t *testing.T) {
+	e := mustEnv(t)
+	e.cfg.IdleAfter = time.Minute
+	e.restart(t)
+	id := mustGame(t, e, "g1", code)
+	play(t, e.reg, id, 20, 1)
+	seq, v := mustSnapshot(t, e.reg, id)
+	if n := e.reg.Sweep(e.clock.Now()); n != 0 {
+		t.Fatalf("evicted %d fresh tables", n)
+	}
+	tb, err := e.reg.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := tb.Subscribe(context.Background(), 1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Add(2 * time.Minute)
+	if n := e.reg.Sweep(e.clock.Now()); n != 0 {
+		t.Fatalf("evicted %d tables with a subscriber", n)
+	}
+	sub.Close()
+	e.clock.Add(2 * time.Minute)
+	if n := e.reg.Sweep(e.clock.Now()); n != 1 {
+		t.Fatalf("evicted %d tables, want 1", n)
+	}
+	if _, ok := <-sub.C; ok {
+		t.Fatal("subscription still open")
+	}
+	if e.reg.Live() != 0 {
+		t.Fatalf("%d live tables after eviction", e.reg.Live())
+	}
+	seq2, v2 := mustSnapshot(t, e.reg, id)
+	if seq2 != seq || !reflect.DeepEqual(v2, v) {
+		t.Fatal("rebuilt table differs")
+	}
+}
+
+func TestClientIDAppliesOnce(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	draw := Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "a1"}
+	r1 := mustDo(t, e.reg, id, draw)
+	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	r2 := mustDo(t, e.reg, id, draw)
+	if r1.Duplicate || !r2.Duplicate || r2.Seq != r1.Seq || r2.ViewSeq != 2 {
+		t.Fatalf("first %+v, resend %+v", r1, r2)
+	}
+	// After a restart the ids are rebuilt from the log.
+	e.restart(t)
+	stale := int64(0)
+	draw.Seq = &stale
+	r3 := mustDo(t, e.reg, id, draw)
+	if !r3.Duplicate || r3.Seq != 1 || string(r3.Event.Action) != `{"type":"draw"}` {
+		t.Fatalf("after restart: %+v", r3)
+	}
+	if seq, _ := mustSnapshot(t, e.reg, id); seq != 2 {
+		t.Fatalf("seq %d, want 2", seq)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	stale := int64(0)
+	for _, tc := range []struct {
+		name string
+		cmd  Command
+		code Code
+	}{
+		{"stale seq", Command{Seat: 1, Action: klondike.Simple(klondike.Draw), Seq: &stale}, Conflict},
+		{"illegal", Command{Seat: 1, Action: klondike.Simple(klondike.Recycle)}, IllegalMove},
+		{"seat 2", Command{Seat: 2, Action: klondike.Simple(klondike.Draw)}, NotYourTurn},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.reg.Do(context.Background(), id, tc.cmd)
+			if got := AsError(err); got == nil || got.Code != tc.code {
+				t.Fatalf("err %v, want %s", err, tc.code)
+			}
+		})
+	}
+	if seq, _ := mustSnapshot(t, e.reg, id); seq != 1 {
+		t.Fatalf("seq %d after refusals, want 1", seq)
+	}
+	if _, err := e.reg.Get(context.Background(), "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing game: %v", err)
+	}
+}
+
+func TestCommitFailureRollsBack(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	seq, before := mustSnapshot(t, e.reg, id)
+	e.st.setFail(store.ErrUnavailable)
+	_, err := e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "x"})
+	if got := AsError(err); got.Code != Unavailable {
+		t.Fatalf("err %v, want unavailable", err)
+	}
+	seq2, after := mustSnapshot(t, e.reg, id)
+	if seq2 != seq || !reflect.DeepEqual(before, after) {
+		t.Fatal("the engine ran ahead of the log")
+	}
+	e.st.setFail(nil)
+	r := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "x"})
+	if r.Duplicate || r.Seq != 2 {
+		t.Fatalf("retry after the failure: %+v", r)
+	}
+}
+
+func TestFenceReloads(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	// Another node appends seq 2 behind this table's back.
+	err := e.st.AppendActions(context.Background(), []store.Action{{GameID: id, Seq: 2, Seat: 1,
+		Action: []byte(`{"type":"draw"}`), At: e.clock.Now()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	if got := AsError(err); got.Code != Conflict {
+		t.Fatalf("err %v, want conflict", err)
+	}
+	if seq, v := mustSnapshot(t, e.reg, id); seq != 2 || v.Stock != 59-2 {
+		t.Fatalf("after reload: seq %d stock %d", seq, v.Stock)
+	}
+	if r := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}); r.Seq != 3 {
+		t.Fatalf("next seq %d, want 3", r.Seq)
+	}
+}
+
+func TestConcurrentTotalOrder(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	tb, err := e.reg.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := tb.Subscribe(context.Background(), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	const n = 50
+	seqs := make([]int64, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			r, err := e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			seqs[i] = r.Seq
+		})
+	}
+	wg.Wait()
+	seen := make(map[int64]bool)
+	for _, s := range seqs {
+		if s < 1 || s > n || seen[s] {
+			t.Fatalf("seqs %v are not 1..%d", seqs, n)
+		}
+		seen[s] = true
+	}
+	for want := int64(1); want <= n; want++ {
+		u := <-sub.C
+		if u.Event.Seq != want || u.View.(SoloView).Seq != want {
+			t.Fatalf("event %d, want %d", u.Event.Seq, want)
+		}
+	}
+	evs, err := tb.EventsSince(context.Background(), 45)
+	if err != nil || len(evs) != 5 || evs[0].Seq != 46 {
+		t.Fatalf("events since 45: %v %v", evs, err)
+	}
+}
+
+func TestSlowSubscriberDropped(t *testing.T) {
+	e := mustEnv(t)
+	e.cfg.SubscriberBuffer = 2
+	e.restart(t)
+	id := mustGame(t, e, "g1", code)
+	tb, err := e.reg.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := tb.Subscribe(context.Background(), 1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	}
+	n := 0
+	for range slow.C {
+		n++
+	}
+	if n != 2 || !errors.Is(slow.Err(), ErrSlow) {
+		t.Fatalf("slow subscriber got %d updates, err %v", n, slow.Err())
+	}
+	slow.Close() // harmless after the drop
+	sub, err := tb.Subscribe(context.Background(), 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if !sub.Resumed || len(sub.Missed) != 3 || sub.Seq != 4 {
+		t.Fatalf("resume: %+v", sub)
+	}
+	b, _ := json.Marshal(sub.Missed[0])
+	if string(b) != `{"seq":2,"seat":1,"action":{"type":"draw"},"status":"playing","at":"2030-01-02T03:04:05Z"}` {
+		t.Fatalf("event JSON %s", b)
+	}
+}
