@@ -1,0 +1,196 @@
+package race
+
+import (
+	"time"
+
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+)
+
+// Speed is how fast a bot seems to think.
+type Speed uint8
+
+// Bot speeds. Normal is the default (the zero value).
+const (
+	Normal Speed = iota
+	Slow
+	Fast
+)
+
+// String returns "normal", "slow" or "fast".
+func (s Speed) String() string {
+	switch s {
+	case Slow:
+		return "slow"
+	case Fast:
+		return "fast"
+	}
+	return "normal"
+}
+
+// ParseSpeed reads "slow", "normal" or "fast" (the empty string is normal).
+func ParseSpeed(s string) (Speed, bool) {
+	switch s {
+	case "", "normal":
+		return Normal, true
+	case "slow":
+		return Slow, true
+	case "fast":
+		return Fast, true
+	}
+	return Normal, false
+}
+
+// Delay is the think time the server waits before it applies the bot's next
+// action. The engine and the bot never sleep.
+func (s Speed) Delay() time.Duration {
+	switch s {
+	case Slow:
+		return 2 * time.Second
+	case Fast:
+		return 300 * time.Millisecond
+	}
+	return 900 * time.Millisecond
+}
+
+// Bot is a heuristic race player. Its choice, in order: a foundation play; a
+// move that turns a face-down card over; a waste card to a column, or a run
+// moved to expose a card that goes to a foundation; a draw or recycle; once a
+// whole pass through the stock brought nothing, the first step of a path found
+// by klondike.Path; else, when it has nothing useful left, a pass (alternating)
+// or nothing (simultaneous). It is deterministic. One Bot may play both seats;
+// it remembers a little per seat, so use one Bot per race.
+type Bot struct {
+	Speed Speed
+	seats [Seats]botSeat
+}
+
+type botSeat struct {
+	mark [3]int // progress marker: foundation total, own face-down, stock+waste
+	idle int    // own draws, recycles and path steps since the marker changed
+	path []k.Step
+	pos  int
+}
+
+// Next returns the bot's next action for seat, or false when it has none: the
+// race is over, it is the other seat's turn, or (simultaneous) the seat has
+// nothing useful left to do and waits.
+func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
+	if r.status == Over || (r.opts.Turns == Alternating && int(r.turn) != seat) {
+		return k.Action{}, false
+	}
+	st := &bot.seats[seat-1]
+	b := &r.boards[seat-1]
+	mark := [3]int{r.found.Total(), b.FaceDown(), int(b.NStock) + int(b.NWaste)}
+	if mark != st.mark {
+		st.mark, st.idle, st.path, st.pos = mark, 0, st.path[:0], 0
+	}
+	if a, ok := usefulMove(r, seat); ok {
+		return a, true
+	}
+	if st.pos < len(st.path) {
+		if a, ok := stepAction(r, seat, st.path[st.pos]); ok {
+			st.pos++
+			st.idle++
+			return a, true
+		}
+		st.path, st.pos = st.path[:0], 0
+	}
+	cycle := (int(b.NStock)+int(b.NWaste))/int(b.DrawCount) + 2
+	if st.idle < cycle {
+		if b.NStock > 0 {
+			st.idle++
+			return k.Simple(k.Draw), true
+		}
+		if b.NWaste > 0 && b.CanRecycle {
+			st.idle++
+			return k.Simple(k.Recycle), true
+		}
+	}
+	if !r.Blocked(seat) {
+		var found bool
+		st.path, found = k.Path(b, &r.found, st.path)
+		st.pos = 0
+		if found && len(st.path) > 0 {
+			if a, ok := stepAction(r, seat, st.path[0]); ok {
+				st.pos = 1
+				st.idle++
+				return a, true
+			}
+		}
+		st.path = st.path[:0]
+	}
+	if r.opts.Turns == Alternating {
+		return k.Simple(k.Pass), true
+	}
+	return k.Action{}, false
+}
+
+// usefulMove finds a foundation play, a move that turns a card over, a waste
+// card to a column, or a run moved to expose a foundation card.
+func usefulMove(r *Race, seat int) (k.Action, bool) {
+	b := &r.boards[seat-1]
+	t := r.table(seat)
+	n := int(b.NCols)
+	// Foundation plays, columns with face-down cards first.
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i < n; i++ {
+			col := &b.Cols[i]
+			if col.N == 0 || (col.Down > 0) != (pass == 0) {
+				continue
+			}
+			if r.found.FirstSlot(col.Top()) >= 0 {
+				return k.NewMove(k.ColPile(i), k.AnyF, 1), true
+			}
+		}
+	}
+	if w := b.WasteTop(); w != cards.None && r.found.FirstSlot(w) >= 0 {
+		return k.NewMove(k.Waste, k.AnyF, 1), true
+	}
+	// Moves that turn a face-down card over: the whole face-up run elsewhere.
+	for i := 0; i < n; i++ {
+		col := &b.Cols[i]
+		if col.Down == 0 || col.N == col.Down {
+			continue
+		}
+		count := int(col.N - col.Down)
+		if to, err := t.DTapTarget(k.ColPile(i), count); err == nil {
+			return k.NewMove(k.ColPile(i), to, count), true
+		}
+	}
+	// A waste card to a column.
+	if b.NWaste > 0 {
+		if to, err := t.DTapTarget(k.Waste, 1); err == nil {
+			return k.NewMove(k.Waste, to, 1), true
+		}
+	}
+	// Part of a run moved so that the card under it goes to a foundation.
+	for i := 0; i < n; i++ {
+		col := &b.Cols[i]
+		for j := int(col.Down) + 1; j < int(col.N); j++ {
+			if r.found.FirstSlot(col.Cards[j-1]) < 0 {
+				continue
+			}
+			count := int(col.N) - j
+			if to, err := t.DTapTarget(k.ColPile(i), count); err == nil {
+				return k.NewMove(k.ColPile(i), to, count), true
+			}
+		}
+	}
+	return k.Action{}, false
+}
+
+// stepAction turns a search step into an action, if it is still legal.
+func stepAction(r *Race, seat int, s k.Step) (k.Action, bool) {
+	b := &r.boards[seat-1]
+	switch s.Type {
+	case k.Draw:
+		return k.Simple(k.Draw), b.NStock > 0
+	case k.Recycle:
+		return k.Simple(k.Recycle), b.NStock == 0 && b.NWaste > 0 && b.CanRecycle
+	}
+	if _, err := r.table(seat).CheckMove(s.From, s.To, int(s.Count)); err != nil {
+		return k.Action{}, false
+	}
+	return k.NewMove(s.From, s.To, int(s.Count)), true
+}

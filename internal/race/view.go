@@ -1,0 +1,165 @@
+package race
+
+import (
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+)
+
+// ColumnView is a column as everyone sees it: how many cards are face down,
+// and the face-up cards bottom first.
+type ColumnView struct {
+	Down int      `json:"down"`
+	Up   []string `json:"up"`
+}
+
+// FoundationCard is a card on a shared foundation with the seat it belongs to.
+type FoundationCard struct {
+	Card string `json:"card"`
+	Seat int    `json:"seat"`
+}
+
+// SeatView is one seat's side of the table (the server adds "player" and
+// "online"). The stock is a count; the waste lists all its cards, bottom first.
+type SeatView struct {
+	Columns []ColumnView `json:"columns"`
+	Stock   int          `json:"stock"`
+	Waste   []string     `json:"waste"`
+	Count   int          `json:"count"`
+	Blocked bool         `json:"blocked"`
+}
+
+// ResultView is the end of a race on the wire: winner 1, 2 or null (a draw).
+type ResultView struct {
+	Winner *int   `json:"winner"`
+	Reason string `json:"reason"`
+	Counts [2]int `json:"counts"`
+}
+
+// View is what a viewer sees of a race (PROTOCOL.md's race view, without the
+// id, seq, players, presence and the "waiting" status that the server adds).
+// Face-down cards and the order of either stock never appear in it.
+type View struct {
+	Kind         string             `json:"kind"`
+	Code         string             `json:"code"`
+	Draw         int                `json:"draw"`
+	Redeal       string             `json:"redeal"`
+	Decks        string             `json:"decks"`
+	Turns        string             `json:"turns"`
+	SoloOutBonus bool               `json:"soloOutBonus"`
+	Status       string             `json:"status"`
+	Turn         *int               `json:"turn"`
+	Foundations  [][]FoundationCard `json:"foundations"`
+	Seats        []SeatView         `json:"seats"`
+	Result       *ResultView        `json:"result"`
+}
+
+// Redeal returns "unlimited" or "single" for a race code.
+func Redeal(c cards.Code) string {
+	if c.Single {
+		return "single"
+	}
+	return "unlimited"
+}
+
+// Decks returns "independent" or "mirrored" for a race code.
+func Decks(c cards.Code) string {
+	if c.Mirrored {
+		return "mirrored"
+	}
+	return "independent"
+}
+
+// View projects the race for a viewer: 1 or 2 for a seated player, 0 for a
+// spectator. Every viewer sees the same public information today (both seats'
+// face-up cards, counts of face-down and stock cards); the parameter keeps the
+// door open for private details. It is the only way race state leaves the
+// engine.
+func (r *Race) View(viewer int) View {
+	_ = viewer
+	v := View{
+		Kind:         "race",
+		Code:         r.code.String(),
+		Draw:         r.code.Draw,
+		Redeal:       Redeal(r.code),
+		Decks:        Decks(r.code),
+		Turns:        r.opts.Turns.String(),
+		SoloOutBonus: r.opts.SoloOutBonus,
+		Status:       r.status.String(),
+		Foundations:  make([][]FoundationCard, 8),
+		Seats:        make([]SeatView, Seats),
+	}
+	if t := r.Turn(); t != 0 {
+		v.Turn = &t
+	}
+	for i := range v.Foundations {
+		pile := r.found.Piles[i][:r.found.N[i]]
+		v.Foundations[i] = make([]FoundationCard, len(pile))
+		for j, c := range pile {
+			v.Foundations[i][j] = FoundationCard{Card: c.String(), Seat: c.Deck() + 1}
+		}
+	}
+	for s := range v.Seats {
+		b := &r.boards[s]
+		sv := SeatView{
+			Columns: make([]ColumnView, Columns),
+			Stock:   int(b.NStock),
+			Waste:   texts(b.Waste[:b.NWaste]),
+			Count:   int(r.counts[s]),
+			Blocked: r.status == Playing && r.Blocked(s+1),
+		}
+		for i := range sv.Columns {
+			sv.Columns[i] = ColumnView{Down: int(b.Cols[i].Down), Up: texts(b.Cols[i].Up())}
+		}
+		v.Seats[s] = sv
+	}
+	if r.status == Over {
+		res := r.result
+		rv := &ResultView{Reason: res.Reason.String(), Counts: res.Counts}
+		if res.Winner != 0 {
+			w := res.Winner
+			rv.Winner = &w
+		}
+		v.Result = rv
+	}
+	return v
+}
+
+// texts returns the text forms of cards, never nil.
+func texts(cs []cards.Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
+}
+
+// SeatDeal is one seat's full deal: each column bottom first (its last card
+// the face-up one), the stock in draw order.
+type SeatDeal struct {
+	Columns [][]string `json:"columns"`
+	Stock   []string   `json:"stock"`
+}
+
+// Deal is the full deal of a race code, hidden cards included: for `dsol
+// deal` and for checking deals, never for players.
+type Deal struct {
+	Code  string     `json:"code"`
+	Seats []SeatDeal `json:"seats"`
+}
+
+// DealOf lists both seats' deals of a race code: seat 1 shuffled with seed
+// 2·deal, seat 2 with 2·deal+1 (or seat 1's shuffle when mirrored).
+func DealOf(code cards.Code) Deal {
+	d := Deal{Code: code.String(), Seats: make([]SeatDeal, Seats)}
+	for s := range d.Seats {
+		var b k.Board
+		deck := cards.RaceDeck(code.Deal, s, code.Mirrored)
+		b.Deal(deck[:], Columns, code.Draw, !code.Single)
+		sd := SeatDeal{Columns: make([][]string, Columns), Stock: texts(b.StockCards())}
+		for i := range sd.Columns {
+			sd.Columns[i] = texts(b.Cols[i].Cards[:b.Cols[i].N])
+		}
+		d.Seats[s] = sd
+	}
+	return d
+}
