@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"dsol/internal/cards"
+	"dsol/internal/race"
 	"dsol/internal/solo"
 )
 
@@ -21,8 +22,10 @@ func runDeal(args []string, stdout io.Writer) error {
 	switch code.Kind {
 	case cards.Solo:
 		out = solo.DealOf(code)
+	case cards.Race:
+		out = race.DealOf(code)
 	default:
-		return usagef("race codes are not supported yet")
+		return usagef("unknown kind of game code %q", args[0])
 	}
 	enc := json.NewEncoder(stdout)
 	return enc.Encode(out)

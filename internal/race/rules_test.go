@@ -83,8 +83,8 @@ c2: AS
 c3: AH
 c4: 9C
 `)
-	mustApply(t, r, 2, move("c1", "f3", 1)) // seat 2's 2H on seat 1's AH
-	mustApply(t, r, 1, move("c2", "f", 1))  // seat 1's 3H on seat 2's 2H
+	mustApply(t, r, 2, move("c1", "f3", 1))                 // seat 2's 2H on seat 1's AH
+	mustApply(t, r, 1, move("c2", "f", 1))                  // seat 1's 3H on seat 2's 2H
 	mustRefuse(t, r, 2, move("c2", "f3", 1), k.IllegalMove) // an ace only starts an empty slot
 	mustRefuse(t, r, 2, move("c2", "f7", 1), k.IllegalMove) // never another row
 	mustApply(t, r, 2, move("c2", "f2", 1))
@@ -225,7 +225,7 @@ w: 5D
 			r := mustPosition(t, d1u, Options{}, pos)
 			mustApply(t, r, 1, move("c1", "f5", 1))
 			mustRefuse(t, r, 2, tc.a, k.TooLate)
-			mustRefuse(t, r, 2, move("w", "f5", 1), k.IllegalMove) // 5D: simply out of sequence
+			mustRefuse(t, r, 2, move("w", "f5", 1), k.IllegalMove)  // 5D: simply out of sequence
 			mustRefuse(t, r, 2, move("c2", "f5", 1), k.IllegalMove) // wrong suit
 			// The same play in an alternating race is just illegal.
 			r = mustPosition(t, d1u, alt1, pos)
@@ -620,7 +620,7 @@ func TestView(t *testing.T) {
 			t.Fatalf("seat %d: %+v", s+1, sv)
 		}
 		for i, c := range sv.Columns {
-			if c.Down != i || len(c.Up) != 1 || c.Up[0] != r.Board(s+1).Cols[i].Top().String() {
+			if c.Down != i || len(c.Up) != 1 || c.Up[0] != r.Board(s + 1).Cols[i].Top().String() {
 				t.Fatalf("seat %d c%d: %+v", s+1, i+1, c)
 			}
 		}
