@@ -7,7 +7,7 @@ import (
 	"io/fs"
 )
 
-//go:embed index.html favicon.svg css/*.css js/*.js js/i18n/*.js js/solo/*.js
+//go:embed index.html favicon.svg css/*.css js/*.js js/i18n/*.js js/solo/*.js js/race/*.js
 var files embed.FS
 
 // FS returns the client's files; its root is what is served at "/".

@@ -32,7 +32,7 @@ function translate() {
   for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
   const help = $('#dlg-help .helptext');
   help.replaceChildren();
-  for (const [h, p] of t('help.sections')) {
+  for (const [h, p] of t(document.body.dataset.mode === 'race' ? 'race.help' : 'help.sections')) {
     const h3 = document.createElement('h3');
     h3.textContent = h;
     const para = document.createElement('p');
@@ -44,12 +44,7 @@ function translate() {
 const mode = new SoloMode($('#table'), {
   settings,
   toast,
-  onBanner(down) {
-    const b = $('#banner');
-    b.hidden = !down;
-    b.textContent = t('net.reconnecting');
-    document.body.dataset.online = down ? '0' : '1';
-  },
+  onBanner: (down) => banner(down),
   onWin(v, sources) {
     celebrate(sources);
     $('[data-testid=win-summary]').textContent = t('game.summary', {
@@ -160,6 +155,7 @@ setForm.addEventListener('change', async () => {
   saveSettings(settings);
   applySettings(settings);
   mode.render();
+  race?.relang();
 });
 
 // ---- HUD buttons ----
@@ -181,22 +177,38 @@ $('#b-copy').onclick = async () => {
 };
 $('#dlg-win').addEventListener('close', () => { if ($('#dlg-win').returnValue === 'new') showNew(); });
 document.addEventListener('keydown', (e) => {
-  if (e.key.toLowerCase() === 'n' && !e.ctrlKey && !e.metaKey && !e.altKey && !document.querySelector('dialog[open]') && !e.target.closest?.('input, select')) showNew();
+  if (e.key.toLowerCase() === 'n' && !race && !e.ctrlKey && !e.metaKey && !e.altKey && !document.querySelector('dialog[open]') && !e.target.closest?.('input, select')) showNew();
 });
 
 // ---- start ----
+let race = null;
+
+function banner(down) {
+  const b = $('#banner');
+  b.hidden = !down;
+  b.textContent = t('net.reconnecting');
+  document.body.dataset.online = down ? '0' : '1';
+}
+
 async function boot() {
   await loadLang(settings.lang || pickLang(navigator.languages || [navigator.language]));
   translate();
   document.body.dataset.ready = '0';
+  let me;
   try {
-    await ensurePlayer();
+    me = await ensurePlayer();
   } catch (e) {
     showError(e);
     setTimeout(boot, 3000);
     return;
   }
   const q = new URLSearchParams(location.search);
+  if (q.get('mode') === 'race' || q.get('race')) {
+    const { startRace } = await import('./race/mode.js');
+    race = await startRace({ settings, toast, translate, banner, me });
+    return;
+  }
+  document.body.dataset.mode = 'solo';
   try {
     if (q.get('code')) return void (await openCode(q.get('code')));
   } catch (e) {

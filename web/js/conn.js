@@ -7,7 +7,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export class GameConn {
   /**
-   * hooks: onView(view), onReject(code, message, action), onStatus({down, mode}).
+   * hooks: onView(view), onReject(code, message, action, id), onStatus({down, mode}),
+   * and optionally onMessage(msg) (every socket message, before it is handled)
+   * and onAck(id, seq).
    */
   constructor(id, hooks, { useWS = 'WebSocket' in globalThis } = {}) {
     this.id = id;
@@ -115,7 +117,7 @@ export class GameConn {
           }
           this.remove(p.id);
           if (e.code === 'conflict') await this.refresh();
-          this.hooks.onReject(e.code, e.message, p.action);
+          this.hooks.onReject(e.code, e.message, p.action, p.id);
         }
       }
     } finally {
@@ -178,6 +180,7 @@ export class GameConn {
   }
 
   message(m) {
+    this.hooks.onMessage?.(m);
     switch (m.type) {
       case 'state':
         this.accept(m.game, m.seq);
@@ -189,12 +192,13 @@ export class GameConn {
         break;
       case 'ack':
         this.remove(m.id);
+        this.hooks.onAck?.(m.id, m.seq);
         if (m.seq > this.seq) setTimeout(() => { if (m.seq > this.seq) this.refresh(); }, 400);
         break;
       case 'reject': {
         const p = this.remove(m.id);
         const err = m.error || {};
-        this.hooks.onReject(err.code || 'generic', err.message, p && p.action);
+        this.hooks.onReject(err.code || 'generic', err.message, p && p.action, m.id);
         break;
       }
       case 'over':

@@ -11,8 +11,33 @@ export default {
   newGame: { title: 'New game', draw: 'Draw', easy: 'Easy: draw 1', hard: 'Hard: draw 3', scoring: 'Scoring', normal: 'Normal', vegas: 'Vegas', deal: 'Deal', code: 'Game code', codeHint: 'Type or paste a code like DS1-D1N-AAAAAAB', open: 'Open', resume: 'Unfinished games', none: 'No unfinished games', started: '{code} · score {score} · {moves} moves', cancel: 'Cancel' },
   game: { stuck: 'No useful moves left. You can undo or start a new game.', won: 'You won!', summary: 'Score {score} · {moves} moves · {time}', again: 'New game', close: 'Close', loading: 'Loading…' },
   net: { reconnecting: 'Connection lost, reconnecting…', back: 'Connected again' },
-  err: { illegal_move: 'That move is not allowed.', bad_code: 'That game code is not valid.', game_over: 'This game is finished.', conflict: 'The game was updated; showing the latest position.', not_found: 'Game not found.', rate_limited: 'Slow down a little.', unavailable: 'The server is busy, retrying.', network: 'No connection to the server.', generic: 'Something went wrong.' },
+  err: { illegal_move: 'That move is not allowed.', bad_code: 'That game code is not valid.', game_over: 'This game is finished.', conflict: 'The game was updated; showing the latest position.', not_found: 'Game not found.', rate_limited: 'Slow down a little.', unavailable: 'The server is busy, retrying.', network: 'No connection to the server.', too_late: 'Too late: the other player got there first.', not_your_turn: 'It is not your turn.', forbidden: 'That is not yours.', generic: 'Something went wrong.' },
   settings: { title: 'Settings', language: 'Language', dblclick: 'Double click', dblclickHint: 'Two quick taps move a card or run to the best column', fourColor: 'Four-colour deck', theme: 'Appearance', auto: 'Like my device', light: 'Light', dark: 'Dark', leftHanded: 'Left-handed layout', close: 'Done' },
+  race: {
+    title: 'Race', enter: 'Race another player', lobby: 'Lobby', solo: 'Play solo instead', create: 'New race', createBtn: 'Create race',
+    d1: 'Draw 1', d3: 'Draw 3', redeal: 'Passes through the stock', unlimited: 'Unlimited', single: 'Single pass',
+    decks: 'Decks', independent: 'Own shuffles', mirrored: 'Mirrored (same layout)', turns: 'Turns', simultaneous: 'Simultaneous', alternating: 'Alternating',
+    bonus: 'Going out wins, whatever the counts', bonusShort: 'going out wins', series: 'Games in the series', seriesOf: 'series of {n}', public: 'List it in the lobby',
+    bot: 'Race the computer', botSpeed: 'Computer speed', slow: 'Slow', normal: 'Normal', fast: 'Fast', botBtn: 'Start',
+    open: 'Open races', none: 'No open races right now. Create one!', join: 'Join', someone: 'Someone', nobody: 'Nobody yet', full: 'This race already has two players; you are watching.',
+    waiting: 'Waiting for an opponent', invite: 'Invite link', copy: 'Copy', copied: 'Link copied', waitNote: 'Send the link to a friend. The race starts as soon as they join.',
+    you: 'You', myBoard: 'Your board', theirBoard: 'Board of {name}', found: 'Shared foundations', countOf: '{name}: {n} cards on the foundations',
+    go: 'Race on!', watching: 'Watching', over: 'Race over', yourTurn: 'Your turn', theirTurn: 'Turn of {name}', pass: 'Pass',
+    blocked: 'Blocked', offline: 'Offline', resign: 'Resign', resignQ: 'Resign this race?', resignNote: 'Your opponent wins this game.',
+    claim: 'Claim the win', dropped: '{name} lost the connection. You can claim the win in {time}.', droppedLong: '{name} did not come back.',
+    oppLeft: '{name} lost the connection', oppBack: '{name} is back', arrived: '{name} joined. Go!', tooLate: 'Too late!',
+    result: 'Result', won: 'You won!', draw: 'Draw', winner: '{name} won', final: '{a} {n} – {m} {b}',
+    reason: { out: '{name} went out: every card on the foundations.', blocked: 'Both players were blocked.', resign: '{loser} resigned.', forfeit: '{loser} stayed away too long and forfeited.' },
+    tie: { last: 'The counts were equal, so the last foundation play decided: {name} made it.', none: 'Nobody played a card to the foundations, so it is a draw. A rematch deals a new shuffle.', bonus: '{name} went out, which wins whatever the counts.' },
+    rematch: 'Rematch', nextGame: 'Next game', offer: 'Your opponent wants a rematch.', seriesGame: 'Game {k} of {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'You won the series!', seriesWinner: '{name} won the series',
+    help: [
+      ['The race', 'Two players, two decks with different backs, one set of eight foundations in the middle. Each of you plays a Klondike of seven columns from your own deck and your own stock.'],
+      ['Playing', 'Move your own cards as in solo: build down in alternating colours, kings to empty columns. Any of your available cards may go on any foundation of its suit, also on top of the other player\u2019s cards. Cards on the foundations stay there.'],
+      ['Speed', 'In a simultaneous race both play at once: if both of you go for the same spot, the first card to arrive wins it and the other one goes back. In an alternating race you play until you draw from your stock or pass.'],
+      ['The end', 'The race ends when someone goes out, when both are blocked, or on a resignation. Whoever has more of their own cards on the foundations wins; on equal counts the last foundation play wins.'],
+      ['Keyboard', 'Arrow keys move between piles, Enter or Space picks up and puts down, F plays to a foundation, T to the best column, D draws, P passes.']
+    ]
+  },
   help: {
     title: 'How to play',
     sections: [

@@ -11,8 +11,33 @@ export default {
   newGame: { title: 'Nueva partida', draw: 'Robo', easy: 'Fácil: robo de 1', hard: 'Difícil: robo de 3', scoring: 'Puntuación', normal: 'Normal', vegas: 'Vegas', deal: 'Repartir', code: 'Código de partida', codeHint: 'Escribe o pega un código como DS1-D1N-AAAAAAB', open: 'Abrir', resume: 'Partidas sin terminar', none: 'No hay partidas sin terminar', started: '{code} · {score} · {moves} movimientos', cancel: 'Cancelar' },
   game: { stuck: 'No quedan movimientos útiles. Puedes deshacer o empezar otra partida.', won: '¡Has ganado!', summary: 'Puntos {score} · {moves} movimientos · {time}', again: 'Nueva partida', close: 'Cerrar', loading: 'Cargando…' },
   net: { reconnecting: 'Conexión perdida, reconectando…', back: 'Conectado de nuevo' },
-  err: { illegal_move: 'Ese movimiento no está permitido.', bad_code: 'Ese código de partida no es válido.', game_over: 'Esta partida ha terminado.', conflict: 'La partida ha cambiado; se muestra la posición actual.', not_found: 'No se encuentra la partida.', rate_limited: 'Más despacio, por favor.', unavailable: 'El servidor está ocupado; se reintenta.', network: 'Sin conexión con el servidor.', generic: 'Algo ha fallado.' },
+  err: { illegal_move: 'Ese movimiento no está permitido.', bad_code: 'Ese código de partida no es válido.', game_over: 'Esta partida ha terminado.', conflict: 'La partida ha cambiado; se muestra la posición actual.', not_found: 'No se encuentra la partida.', rate_limited: 'Más despacio, por favor.', unavailable: 'El servidor está ocupado; se reintenta.', network: 'Sin conexión con el servidor.', too_late: 'Tarde: el otro jugador llegó antes.', not_your_turn: 'No es tu turno.', forbidden: 'Eso no es tuyo.', generic: 'Algo ha fallado.' },
   settings: { title: 'Ajustes', language: 'Idioma', dblclick: 'Doble clic', dblclickHint: 'Dos toques rápidos llevan una carta o una escalera a la mejor columna', fourColor: 'Baraja de cuatro colores', theme: 'Aspecto', auto: 'Como mi dispositivo', light: 'Claro', dark: 'Oscuro', leftHanded: 'Disposición para zurdos', close: 'Listo' },
+  race: {
+    title: 'Carrera', enter: 'Competir con otro jugador', lobby: 'Sala', solo: 'Jugar en solitario', create: 'Nueva carrera', createBtn: 'Crear carrera',
+    d1: 'Robar 1', d3: 'Robar 3', redeal: 'Vueltas al mazo', unlimited: 'Ilimitadas', single: 'Una sola vuelta',
+    decks: 'Barajas', independent: 'Cada uno la suya', mirrored: 'En espejo (misma disposición)', turns: 'Turnos', simultaneous: 'Simultáneos', alternating: 'Alternos',
+    bonus: 'Quien termina gana, sin contar cartas', bonusShort: 'terminar gana', series: 'Partidas de la serie', seriesOf: 'serie de {n}', public: 'Mostrarla en la sala',
+    bot: 'Competir con el ordenador', botSpeed: 'Velocidad del ordenador', slow: 'Lenta', normal: 'Normal', fast: 'Rápida', botBtn: 'Empezar',
+    open: 'Carreras abiertas', none: 'Ahora no hay carreras abiertas. ¡Crea una!', join: 'Unirse', someone: 'Alguien', nobody: 'Nadie aún', full: 'Esta carrera ya tiene dos jugadores; la estás mirando.',
+    waiting: 'Esperando a un rival', invite: 'Enlace de invitación', copy: 'Copiar', copied: 'Enlace copiado', waitNote: 'Envía el enlace a un amigo. La carrera empieza en cuanto se una.',
+    you: 'Tú', myBoard: 'Tu tablero', theirBoard: 'Tablero de {name}', found: 'Fundaciones compartidas', countOf: '{name}: {n} cartas en las fundaciones',
+    go: '¡A correr!', watching: 'Mirando', over: 'Carrera terminada', yourTurn: 'Tu turno', theirTurn: 'Turno de {name}', pass: 'Pasar',
+    blocked: 'Bloqueado', offline: 'Desconectado', resign: 'Rendirse', resignQ: '¿Rendirse en esta carrera?', resignNote: 'Tu rival gana esta partida.',
+    claim: 'Reclamar la victoria', dropped: '{name} perdió la conexión. Podrás reclamar la victoria en {time}.', droppedLong: '{name} no ha vuelto.',
+    oppLeft: '{name} perdió la conexión', oppBack: '{name} ha vuelto', arrived: '{name} se ha unido. ¡Adelante!', tooLate: '¡Tarde!',
+    result: 'Resultado', won: '¡Has ganado!', draw: 'Empate', winner: 'Ha ganado {name}', final: '{a} {n} – {m} {b}',
+    reason: { out: '{name} terminó: todas sus cartas en las fundaciones.', blocked: 'Los dos jugadores quedaron bloqueados.', resign: '{loser} se rindió.', forfeit: '{loser} tardó demasiado en volver y perdió.' },
+    tie: { last: 'Hubo empate en cartas, así que decidió la última jugada a las fundaciones: la hizo {name}.', none: 'Nadie subió ninguna carta a las fundaciones: es un empate. La revancha reparte de nuevo.', bonus: '{name} terminó, y eso gana sin contar cartas.' },
+    rematch: 'Revancha', nextGame: 'Siguiente partida', offer: 'Tu rival quiere la revancha.', seriesGame: 'Partida {k} de {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: '¡Has ganado la serie!', seriesWinner: '{name} ha ganado la serie',
+    help: [
+      ['La carrera', 'Dos jugadores, dos barajas de dorso distinto y ocho fundaciones comunes en el centro. Cada uno juega un Klondike de siete columnas con su propia baraja y su propio mazo.'],
+      ['Cómo se juega', 'Mueves tus cartas como en solitario: en escalera descendente de colores alternos, y solo reyes en columnas vacías. Cualquier carta tuya disponible puede ir a cualquier fundación de su palo, también sobre las cartas del rival. Lo que sube a las fundaciones ya no baja.'],
+      ['Velocidad', 'En la carrera simultánea jugáis a la vez: si los dos buscáis el mismo hueco, gana la carta que llega antes y la otra vuelve a su sitio. En la alterna juegas hasta que robas del mazo o pasas.'],
+      ['El final', 'Termina cuando alguien coloca todas sus cartas, cuando los dos están bloqueados o cuando alguien se rinde. Gana quien tenga más cartas propias en las fundaciones; si hay empate, gana quien hizo la última jugada a las fundaciones.'],
+      ['Teclado', 'Las flechas recorren los montones, Intro o Espacio cogen y sueltan, F sube a una fundación, T lleva a la mejor columna, D roba y P pasa.']
+    ]
+  },
   help: {
     title: 'Cómo se juega',
     sections: [

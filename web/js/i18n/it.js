@@ -11,8 +11,33 @@ export default {
   newGame: { title: 'Nuova partita', draw: 'Pesca', easy: 'Facile: pesca 1', hard: 'Difficile: pesca 3', scoring: 'Punteggio', normal: 'Normal', vegas: 'Vegas', deal: 'Distribuisci', code: 'Codice partita', codeHint: 'Scrivi o incolla un codice come DS1-D1N-AAAAAAB', open: 'Apri', resume: 'Partite in sospeso', none: 'Nessuna partita in sospeso', started: '{code} · {score} · {moves} mosse', cancel: 'Annulla' },
   game: { stuck: 'Non restano mosse utili. Puoi annullare o iniziare una nuova partita.', won: 'Hai vinto!', summary: 'Punti {score} · {moves} mosse · {time}', again: 'Nuova partita', close: 'Chiudi', loading: 'Caricamento…' },
   net: { reconnecting: 'Connessione persa, riconnessione…', back: 'Di nuovo connesso' },
-  err: { illegal_move: 'Questa mossa non è consentita.', bad_code: 'Questo codice partita non è valido.', game_over: 'Questa partita è finita.', conflict: 'La partita è cambiata; ecco la posizione attuale.', not_found: 'Partita non trovata.', rate_limited: 'Un po’ più piano, per favore.', unavailable: 'Il server è occupato, nuovo tentativo.', network: 'Nessuna connessione al server.', generic: 'Qualcosa è andato storto.' },
+  err: { illegal_move: 'Questa mossa non è consentita.', bad_code: 'Questo codice partita non è valido.', game_over: 'Questa partita è finita.', conflict: 'La partita è cambiata; ecco la posizione attuale.', not_found: 'Partita non trovata.', rate_limited: 'Un po’ più piano, per favore.', unavailable: 'Il server è occupato, nuovo tentativo.', network: 'Nessuna connessione al server.', too_late: 'Troppo tardi: l’altro giocatore è arrivato prima.', not_your_turn: 'Non tocca a te.', forbidden: 'Questo non è tuo.', generic: 'Qualcosa è andato storto.' },
   settings: { title: 'Impostazioni', language: 'Lingua', dblclick: 'Doppio clic', dblclickHint: 'Due tocchi rapidi portano una carta o una sequenza nella colonna migliore', fourColor: 'Mazzo a quattro colori', theme: 'Aspetto', auto: 'Come il dispositivo', light: 'Chiaro', dark: 'Scuro', leftHanded: 'Disposizione per mancini', close: 'Fatto' },
+  race: {
+    title: 'Sfida', enter: 'Sfida un altro giocatore', lobby: 'Sala', solo: 'Gioca da solo', create: 'Nuova sfida', createBtn: 'Crea la sfida',
+    d1: 'Pesca 1', d3: 'Pesca 3', redeal: 'Giri del mazzo', unlimited: 'Illimitati', single: 'Un solo giro',
+    decks: 'Mazzi', independent: 'Mescolati a parte', mirrored: 'A specchio (stessa disposizione)', turns: 'Turni', simultaneous: 'Simultanei', alternating: 'Alternati',
+    bonus: 'Chi chiude vince, a prescindere dal conteggio', bonusShort: 'chi chiude vince', series: 'Partite della serie', seriesOf: 'serie di {n}', public: 'Mostrala nella sala',
+    bot: 'Sfida il computer', botSpeed: 'Velocità del computer', slow: 'Lenta', normal: 'Normale', fast: 'Veloce', botBtn: 'Inizia',
+    open: 'Sfide aperte', none: 'Nessuna sfida aperta al momento. Creane una!', join: 'Partecipa', someone: 'Qualcuno', nobody: 'Ancora nessuno', full: 'Questa sfida ha già due giocatori; la stai guardando.',
+    waiting: 'In attesa di un avversario', invite: 'Link di invito', copy: 'Copia', copied: 'Link copiato', waitNote: 'Manda il link a un amico. La sfida parte appena entra.',
+    you: 'Tu', myBoard: 'Il tuo tavolo', theirBoard: 'Tavolo di {name}', found: 'Fondazioni comuni', countOf: '{name}: {n} carte sulle fondazioni',
+    go: 'Via!', watching: 'Stai guardando', over: 'Sfida finita', yourTurn: 'Tocca a te', theirTurn: 'Tocca a {name}', pass: 'Passa',
+    blocked: 'Bloccato', offline: 'Disconnesso', resign: 'Abbandona', resignQ: 'Abbandonare la sfida?', resignNote: 'Il tuo avversario vince questa partita.',
+    claim: 'Reclama la vittoria', dropped: '{name} ha perso la connessione. Potrai reclamare la vittoria tra {time}.', droppedLong: '{name} non è tornato.',
+    oppLeft: '{name} ha perso la connessione', oppBack: '{name} è tornato', arrived: '{name} è entrato. Via!', tooLate: 'Troppo tardi!',
+    result: 'Risultato', won: 'Hai vinto!', draw: 'Pareggio', winner: 'Ha vinto {name}', final: '{a} {n} – {m} {b}',
+    reason: { out: '{name} ha chiuso: tutte le sue carte sulle fondazioni.', blocked: 'Entrambi i giocatori erano bloccati.', resign: '{loser} ha abbandonato.', forfeit: '{loser} è rimasto assente troppo a lungo e ha perso a tavolino.' },
+    tie: { last: 'Il conteggio era pari, quindi ha deciso l’ultima giocata sulle fondazioni: l’ha fatta {name}.', none: 'Nessuno ha messo carte sulle fondazioni: è pareggio. La rivincita usa un nuovo mescolamento.', bonus: '{name} ha chiuso, e chi chiude vince a prescindere dal conteggio.' },
+    rematch: 'Rivincita', nextGame: 'Partita successiva', offer: 'Il tuo avversario vuole la rivincita.', seriesGame: 'Partita {k} di {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'Hai vinto la serie!', seriesWinner: '{name} ha vinto la serie',
+    help: [
+      ['La sfida', 'Due giocatori, due mazzi con il dorso di colore diverso e otto fondazioni comuni al centro. Ognuno gioca un Klondike di sette colonne con il proprio mazzo e il proprio tallone.'],
+      ['Come si gioca', 'Sposti le tue carte come nel solitario: in scala discendente a colori alterni, e solo i re nelle colonne vuote. Ogni tua carta disponibile può andare su qualsiasi fondazione del suo seme, anche sopra le carte dell’avversario. Le carte sulle fondazioni non tornano indietro.'],
+      ['Velocità', 'Nella sfida simultanea giocate insieme: se puntate entrambi allo stesso posto, vince la carta che arriva prima e l’altra torna dov’era. In quella a turni alternati giochi finché non peschi dal tallone o passi.'],
+      ['La fine', 'La sfida finisce quando qualcuno chiude, quando entrambi sono bloccati o quando qualcuno abbandona. Vince chi ha più carte proprie sulle fondazioni; a parità vince chi ha fatto l’ultima giocata sulle fondazioni.'],
+      ['Tastiera', 'Le frecce passano da una pila all’altra, Invio o Spazio prendono e posano, F manda su una fondazione, T sulla colonna migliore, D pesca, P passa.']
+    ]
+  },
   help: {
     title: 'Come si gioca',
     sections: [

@@ -11,8 +11,33 @@ export default {
   newGame: { title: 'Nowa gra', draw: 'Dobieranie', easy: 'Łatwa: po 1 karcie', hard: 'Trudna: po 3 karty', scoring: 'Punktacja', normal: 'Normal', vegas: 'Vegas', deal: 'Rozdaj', code: 'Kod gry', codeHint: 'Wpisz lub wklej kod, np. DS1-D1N-AAAAAAB', open: 'Otwórz', resume: 'Niedokończone gry', none: 'Brak niedokończonych gier', started: '{code} · wynik {score} · ruchy {moves}', cancel: 'Anuluj' },
   game: { stuck: 'Nie ma już przydatnych ruchów. Możesz cofnąć albo zacząć nową grę.', won: 'Wygrana!', summary: 'Wynik {score} · ruchy {moves} · {time}', again: 'Nowa gra', close: 'Zamknij', loading: 'Wczytywanie…' },
   net: { reconnecting: 'Utracono połączenie, łączenie ponownie…', back: 'Połączono ponownie' },
-  err: { illegal_move: 'Ten ruch jest niedozwolony.', bad_code: 'Ten kod gry jest nieprawidłowy.', game_over: 'Ta gra jest zakończona.', conflict: 'Gra się zmieniła; pokazano aktualny układ.', not_found: 'Nie znaleziono gry.', rate_limited: 'Trochę wolniej, proszę.', unavailable: 'Serwer jest zajęty, ponawiam.', network: 'Brak połączenia z serwerem.', generic: 'Coś poszło nie tak.' },
+  err: { illegal_move: 'Ten ruch jest niedozwolony.', bad_code: 'Ten kod gry jest nieprawidłowy.', game_over: 'Ta gra jest zakończona.', conflict: 'Gra się zmieniła; pokazano aktualny układ.', not_found: 'Nie znaleziono gry.', rate_limited: 'Trochę wolniej, proszę.', unavailable: 'Serwer jest zajęty, ponawiam.', network: 'Brak połączenia z serwerem.', too_late: 'Za późno: drugi gracz był szybszy.', not_your_turn: 'To nie twój ruch.', forbidden: 'To nie należy do ciebie.', generic: 'Coś poszło nie tak.' },
   settings: { title: 'Ustawienia', language: 'Język', dblclick: 'Podwójne kliknięcie', dblclickHint: 'Dwa szybkie dotknięcia przenoszą kartę lub ciąg do najlepszej kolumny', fourColor: 'Talia czterokolorowa', theme: 'Wygląd', auto: 'Jak w urządzeniu', light: 'Jasny', dark: 'Ciemny', leftHanded: 'Układ dla leworęcznych', close: 'Gotowe' },
+  race: {
+    title: 'Wyścig', enter: 'Ścigaj się z innym graczem', lobby: 'Poczekalnia', solo: 'Zagraj samodzielnie', create: 'Nowy wyścig', createBtn: 'Utwórz wyścig',
+    d1: 'Dobieraj 1', d3: 'Dobieraj 3', redeal: 'Przejścia przez talię', unlimited: 'Bez limitu', single: 'Jedno przejście',
+    decks: 'Talie', independent: 'Osobne tasowania', mirrored: 'Lustrzane (ten sam układ)', turns: 'Kolejność', simultaneous: 'Jednocześnie', alternating: 'Na zmianę',
+    bonus: 'Kto wyłoży wszystko, wygrywa bez liczenia kart', bonusShort: 'wyłożenie wygrywa', series: 'Gier w serii', seriesOf: 'seria {n}', public: 'Pokaż w poczekalni',
+    bot: 'Ścigaj się z komputerem', botSpeed: 'Szybkość komputera', slow: 'Wolno', normal: 'Normalnie', fast: 'Szybko', botBtn: 'Start',
+    open: 'Otwarte wyścigi', none: 'Teraz nie ma otwartych wyścigów. Utwórz własny!', join: 'Dołącz', someone: 'Ktoś', nobody: 'Jeszcze nikt', full: 'Ten wyścig ma już dwóch graczy; oglądasz go.',
+    waiting: 'Czekamy na przeciwnika', invite: 'Link z zaproszeniem', copy: 'Kopiuj', copied: 'Link skopiowany', waitNote: 'Wyślij link znajomemu. Wyścig zacznie się, gdy tylko dołączy.',
+    you: 'Ty', myBoard: 'Twoja plansza', theirBoard: 'Plansza: {name}', found: 'Wspólne stosy końcowe', countOf: '{name}: {n} kart na stosach końcowych',
+    go: 'Start!', watching: 'Oglądasz', over: 'Koniec wyścigu', yourTurn: 'Twój ruch', theirTurn: 'Ruch: {name}', pass: 'Pas',
+    blocked: 'Zablokowany', offline: 'Rozłączony', resign: 'Poddaj się', resignQ: 'Poddać ten wyścig?', resignNote: 'Przeciwnik wygra tę grę.',
+    claim: 'Odbierz zwycięstwo', dropped: '{name} stracił połączenie. Zwycięstwo odbierzesz za {time}.', droppedLong: '{name} nie wrócił.',
+    oppLeft: '{name} stracił połączenie', oppBack: '{name} wrócił', arrived: '{name} dołączył. Start!', tooLate: 'Za późno!',
+    result: 'Wynik', won: 'Wygrywasz!', draw: 'Remis', winner: 'Wygrywa {name}', final: '{a} {n} – {m} {b}',
+    reason: { out: '{name} wyłożył wszystkie karty na stosy końcowe.', blocked: 'Obaj gracze byli zablokowani.', resign: '{loser} się poddał.', forfeit: '{loser} zbyt długo nie wracał i przegrał walkowerem.' },
+    tie: { last: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy: należało do gracza {name}.', none: 'Nikt nie położył karty na stos końcowy, więc jest remis. Rewanż to nowe rozdanie.', bonus: '{name} wyłożył wszystko, a to wygrywa bez liczenia kart.' },
+    rematch: 'Rewanż', nextGame: 'Następna gra', offer: 'Przeciwnik chce rewanżu.', seriesGame: 'Gra {k} z {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'Wygrywasz serię!', seriesWinner: 'Serię wygrywa {name}',
+    help: [
+      ['Wyścig', 'Dwóch graczy, dwie talie o różnych koszulkach i osiem wspólnych stosów końcowych pośrodku. Każdy układa własnego Klondike’a z siedmiu kolumn, ze swojej talii i swojego stosu rezerwowego.'],
+      ['Zasady gry', 'Swoje karty przekładasz jak w pasjansie: malejąco, na zmianę kolorami, a na puste kolumny tylko króle. Każda twoja dostępna karta może trafić na dowolny stos końcowy swojego koloru, także na karty przeciwnika. Karty ze stosów końcowych nie wracają.'],
+      ['Szybkość', 'W wyścigu jednoczesnym gracie naraz: gdy obaj celujecie w to samo miejsce, wygrywa karta, która dotrze pierwsza, a druga wraca. Na zmianę grasz, dopóki nie dobierzesz karty z talii albo nie spasujesz.'],
+      ['Koniec', 'Wyścig kończy się, gdy ktoś wyłoży wszystkie karty, gdy obaj są zablokowani albo gdy ktoś się podda. Wygrywa ten, kto ma więcej własnych kart na stosach końcowych; przy remisie wygrywa autor ostatniego zagrania na stos końcowy.'],
+      ['Klawiatura', 'Strzałki przechodzą między stosami, Enter lub spacja podnosi i odkłada, F kładzie na stos końcowy, T na najlepszą kolumnę, D dobiera, P pasuje.']
+    ]
+  },
   help: {
     title: 'Jak grać',
     sections: [

@@ -1,0 +1,189 @@
+// The race lobby: create a race, race the computer, join an open public race.
+// The list of open races comes from the lobby socket when there is one, and
+// from polling GET /api/v1/lobby otherwise (and while the socket is down).
+import { api } from '../api.js';
+import { t } from '../i18n.js';
+import { lobbyRaces, diffLobby, hostName, seriesLength } from './model.js';
+
+const POLL_MS = 4000;
+
+const radios = (name, opts, testid) => opts.map(([v, key], i) =>
+  `<label><input type="radio" name="${name}" value="${v}"${i ? '' : ' checked'} data-testid="${testid}-${v}"> <span data-i18n="${key}"></span></label>`).join('');
+
+/** describe writes a race's agreed rules in a few words. */
+export function describe(r) {
+  const parts = [t(r.draw === 3 ? 'race.d3' : 'race.d1')];
+  if (r.redeal === 'single') parts.push(t('race.single'));
+  if (r.decks === 'mirrored') parts.push(t('race.mirrored'));
+  if (r.turns === 'alternating') parts.push(t('race.alternating'));
+  if (r.soloOutBonus) parts.push(t('race.bonusShort'));
+  const n = seriesLength(r.series);
+  if (n > 1) parts.push(t('race.seriesOf', { n }));
+  return parts.join(' · ');
+}
+
+export class Lobby {
+  /** hooks: create(body) → Promise, join(id) → Promise, error(e). */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.races = [];
+    this.timer = 0;
+    this.ws = null;
+    root.innerHTML = `
+<div class="lwrap">
+  <h1 data-i18n="race.title"></h1>
+  <form class="lcard" data-testid="race-form">
+    <h2 data-i18n="race.create"></h2>
+    <fieldset><legend data-i18n="newGame.draw"></legend>${radios('draw', [['1', 'race.d1'], ['3', 'race.d3']], 'race-draw')}</fieldset>
+    <fieldset><legend data-i18n="race.redeal"></legend>${radios('redeal', [['unlimited', 'race.unlimited'], ['single', 'race.single']], 'race-redeal')}</fieldset>
+    <fieldset><legend data-i18n="race.decks"></legend>${radios('decks', [['independent', 'race.independent'], ['mirrored', 'race.mirrored']], 'race-decks')}</fieldset>
+    <fieldset><legend data-i18n="race.turns"></legend>${radios('turns', [['simultaneous', 'race.simultaneous'], ['alternating', 'race.alternating']], 'race-turns')}</fieldset>
+    <label class="line"><input type="checkbox" name="soloOutBonus" data-testid="race-bonus"> <span data-i18n="race.bonus"></span></label>
+    <label class="line"><span data-i18n="race.series"></span>
+      <select name="series" data-testid="race-series"><option value="1">1</option><option value="3">3</option><option value="5">5</option></select></label>
+    <label class="line"><input type="checkbox" name="public" checked data-testid="race-public"> <span data-i18n="race.public"></span></label>
+    <div class="lbtns">
+      <button class="primary" value="create" data-testid="race-create" data-i18n="race.createBtn"></button>
+    </div>
+    <div class="lbot">
+      <h3 data-i18n="race.bot"></h3>
+      <div class="row"><select name="bot" data-testid="race-bot-speed" data-i18n-label="race.botSpeed">
+        <option value="slow" data-i18n="race.slow"></option><option value="normal" selected data-i18n="race.normal"></option><option value="fast" data-i18n="race.fast"></option></select>
+      <button value="bot" data-testid="race-bot" data-i18n="race.botBtn"></button></div>
+    </div>
+    <p class="err" data-testid="race-error" hidden></p>
+  </form>
+  <section class="lcard">
+    <h2 data-i18n="race.open"></h2>
+    <ul class="llist" data-testid="lobby-list" aria-live="polite"></ul>
+    <p class="lempty" data-testid="lobby-empty" data-i18n="race.none"></p>
+  </section>
+  <p class="lsolo"><a href="/" data-testid="solo-link" data-i18n="race.solo"></a></p>
+</div>`;
+    this.form = root.querySelector('form');
+    this.list = root.querySelector('.llist');
+    this.form.addEventListener('submit', (e) => this.submit(e));
+  }
+
+  body(f, bot) {
+    const b = {
+      draw: +f.draw.value, redeal: f.redeal.value, decks: f.decks.value, turns: f.turns.value,
+      soloOutBonus: f.soloOutBonus.checked, series: +f.series.value, public: bot ? false : f.public.checked,
+    };
+    if (bot) b.bot = f.bot.value;
+    return b;
+  }
+
+  async submit(e) {
+    e.preventDefault();
+    const bot = e.submitter?.value === 'bot';
+    const err = this.root.querySelector('.err');
+    err.hidden = true;
+    const btns = this.form.querySelectorAll('button');
+    btns.forEach((b) => { b.disabled = true; });
+    try {
+      await this.hooks.create(this.body(this.form, bot));
+    } catch (x) {
+      err.textContent = this.hooks.message(x);
+      err.hidden = false;
+    } finally {
+      btns.forEach((b) => { b.disabled = false; });
+    }
+  }
+
+  show() {
+    this.root.hidden = false;
+    this.paint();
+    this.connect();
+    this.poll();
+  }
+
+  hide() {
+    this.root.hidden = true;
+    clearTimeout(this.timer);
+    this.timer = 0;
+    if (this.ws) { const ws = this.ws; this.ws = null; ws.close(1000); }
+  }
+
+  async poll() {
+    clearTimeout(this.timer);
+    if (this.root.hidden) return;
+    if (!this.wsOpen) {
+      try { this.update(lobbyRaces(await api('GET', '/api/v1/lobby'))); } catch { /* keep the last list */ }
+    }
+    if (!this.root.hidden) this.timer = setTimeout(() => this.poll(), POLL_MS);
+  }
+
+  connect() {
+    if (this.ws || this.noSocket || !('WebSocket' in globalThis)) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    let ws;
+    try { ws = new WebSocket(`${proto}//${location.host}/api/v1/lobby/ws`); } catch { this.noSocket = true; return; }
+    this.ws = ws;
+    let opened = false;
+    ws.onopen = () => { opened = true; this.wsOpen = true; };
+    ws.onmessage = (e) => {
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
+      if (m.type === 'lobby') this.update(lobbyRaces(m));
+    };
+    ws.onclose = () => {
+      this.wsOpen = false;
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!opened) { this.noSocket = true; return; } // no lobby socket here: polling only
+      if (!this.root.hidden) setTimeout(() => this.connect(), 3000);
+    };
+  }
+
+  /** update applies a new list, touching only the rows that changed. */
+  update(races) {
+    const d = diffLobby(this.races, races);
+    this.races = races;
+    const byId = new Map(races.map((r) => [r.id, r]));
+    for (const id of d.remove) this.list.querySelector(`li[data-race="${CSS.escape(id)}"]`)?.remove();
+    for (const id of [...d.add, ...d.update]) {
+      const old = this.list.querySelector(`li[data-race="${CSS.escape(id)}"]`);
+      const li = this.row(byId.get(id));
+      if (old) old.replaceWith(li); else this.list.append(li);
+    }
+    // keep the server's order
+    d.order.forEach((id, i) => {
+      const li = this.list.querySelector(`li[data-race="${CSS.escape(id)}"]`);
+      if (li && this.list.children[i] !== li) this.list.insertBefore(li, this.list.children[i] || null);
+    });
+    this.root.querySelector('.lempty').hidden = races.length > 0;
+  }
+
+  row(r) {
+    const li = document.createElement('li');
+    li.dataset.race = r.id;
+    const txt = document.createElement('span');
+    const who = document.createElement('b');
+    who.textContent = hostName(r) || t('race.someone');
+    const what = document.createElement('small');
+    what.textContent = describe(r);
+    txt.append(who, what);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.testid = 'join';
+    b.dataset.race = r.id;
+    b.textContent = t('race.join');
+    b.setAttribute('aria-label', `${t('race.join')}: ${who.textContent}, ${what.textContent}`);
+    b.onclick = async () => {
+      b.disabled = true;
+      try { await this.hooks.join(r.id); } catch (x) { this.hooks.error(x); b.disabled = false; this.poll(); }
+    };
+    li.append(txt, b);
+    return li;
+  }
+
+  /** paint re-translates the rows (language change). */
+  paint() {
+    const races = this.races;
+    this.races = [];
+    this.list.replaceChildren();
+    this.update(races);
+  }
+}

@@ -1,0 +1,188 @@
+// Drawing a race view: two boards and the shared foundations. Each board is a
+// [data-seat] container holding its own [data-pile] s, w and c1…c7.
+import { cardEl, backEl, slotEl, SUITS } from '../cards.js';
+import { columnSteps, wasteFan } from '../layout.js';
+import { t } from '../i18n.js';
+import { cardOf, seatOf } from './model.js';
+
+const px = (n) => n + 'px';
+
+function pile(id, cls) {
+  const p = document.createElement('div');
+  p.className = 'pile ' + cls;
+  p.dataset.pile = id;
+  p.tabIndex = -1;
+  return p;
+}
+
+/** boardEl builds the skeleton of one board. */
+export function boardEl(kind) {
+  const b = document.createElement('div');
+  b.className = 'rboard ' + kind;
+  b.dataset.board = kind;
+  b.setAttribute('role', 'group');
+  const sw = document.createElement('div');
+  sw.className = 'rsw';
+  const s = pile('s', 'stock');
+  if (kind === 'me') s.setAttribute('role', 'button');
+  sw.append(s, pile('w', 'waste'));
+  const cols = document.createElement('div');
+  cols.className = 'rcols';
+  for (let i = 1; i <= 7; i++) {
+    const c = pile('c' + i, 'col');
+    c.setAttribute('role', 'group');
+    cols.append(c);
+  }
+  const tag = document.createElement('div');
+  tag.className = 'rtag';
+  tag.innerHTML = '<span class="nm"></span> <span class="blk" hidden></span> <span class="off" hidden></span>';
+  b.append(sw, cols, tag);
+  return b;
+}
+
+/** foundEl builds the eight shared foundation slots in four suit rows. */
+export function foundEl() {
+  const f = document.createElement('div');
+  f.className = 'found rfound';
+  f.dataset.pile = 'f';
+  f.setAttribute('role', 'group');
+  for (let r = 0; r < 4; r++) {
+    const row = document.createElement('div');
+    row.className = 'frow';
+    row.dataset.suit = SUITS[r];
+    row.append(pile('f' + (2 * r + 1), 'slot-f'), pile('f' + (2 * r + 2), 'slot-f'));
+    f.append(row);
+  }
+  return f;
+}
+
+function setVars(el, S) {
+  el.style.setProperty('--cw', px(S.cw));
+  el.style.setProperty('--ch', px(S.ch));
+  el.style.setProperty('--gap', px(S.gap));
+}
+
+/**
+ * renderBoard draws one seat's board. o: {S (sizes), seat, name, vertical
+ * (waste fans downwards), colH (column height), mine, redeal, blocked, online}.
+ */
+export function renderBoard(el, b, o) {
+  const { S } = o;
+  setVars(el, S);
+  el.dataset.seat = o.seat;
+  el.classList.toggle('s1', o.seat === 1);
+  el.classList.toggle('s2', o.seat === 2);
+  el.setAttribute('aria-label', o.mine ? t('race.myBoard') : t('race.theirBoard', { name: o.name }));
+  const q = (id) => el.querySelector(`[data-pile="${id}"]`);
+
+  const s = q('s');
+  s.replaceChildren();
+  s.dataset.count = b.stock;
+  if (b.stock > 0) {
+    const bk = backEl(b.stock);
+    if (o.mine) bk.querySelector('.n').dataset.testid = 'stock-count';
+    s.append(bk);
+    s.setAttribute('aria-label', t('pile.stock', { n: b.stock }));
+  } else {
+    const e = slotEl();
+    const can = o.redeal !== 'single' && b.waste.length > 0;
+    const r = document.createElement('span');
+    r.className = 'rc';
+    r.textContent = can && o.mine ? '↻' : '';
+    e.append(r);
+    s.append(e);
+    s.setAttribute('aria-label', can && o.mine ? t('pile.recycle') : t('pile.stockEmpty'));
+  }
+  s.tabIndex = o.mine ? 0 : -1;
+
+  const w = q('w');
+  w.replaceChildren();
+  w.dataset.count = b.waste.length;
+  const fan = o.draw === 3 ? 2 * S.fanStep : 0;
+  w.style.width = o.vertical ? '' : px(S.cw + fan);
+  w.style.height = o.vertical ? px(S.ch + fan) : '';
+  if (!b.waste.length) w.append(slotEl());
+  for (const { index, pos } of wasteFan(b.waste.length, o.draw)) {
+    const c = cardEl(b.waste[index]);
+    c.dataset.i = index;
+    if (o.vertical) c.style.top = px(pos * S.fanStep);
+    else c.style.left = px(pos * S.fanStep);
+    if (index === b.waste.length - 1) { c.classList.add('top'); c.tabIndex = -1; }
+    w.append(c);
+  }
+  w.setAttribute('aria-label', `${t('pile.waste')}, ${b.waste.length ? t('pile.cards', { n: b.waste.length }) : t('pile.empty')}`);
+
+  const badge = Math.round(Math.max(12, S.cw * 0.3));
+  b.columns.forEach((c, i) => {
+    const p = q('c' + (i + 1));
+    p.replaceChildren();
+    p.dataset.down = c.down;
+    p.dataset.count = c.down + c.up.length;
+    p.setAttribute('aria-label', `${t('pile.column', { n: i + 1 })}, ${c.down ? t('pile.down', { n: c.down }) + ', ' : ''}${t('pile.cards', { n: c.up.length })}`);
+    const st = columnSteps(c.down, c.up.length, S, o.colH - (c.down ? badge : 0));
+    let y = 0;
+    for (let d = 0; d < c.down; d++) {
+      const bk = backEl(d === c.down - 1 ? c.down : null);
+      bk.style.top = px(y);
+      y += d < c.down - 1 ? st.down : Math.max(st.down, c.up.length ? badge : 0);
+      p.append(bk);
+    }
+    if (!c.down && !c.up.length) p.append(slotEl());
+    c.up.forEach((card, j) => {
+      const e = cardEl(card);
+      e.dataset.i = j;
+      e.tabIndex = -1;
+      e.style.top = px(y);
+      y += st.up;
+      if (j === c.up.length - 1) e.classList.add('top');
+      p.append(e);
+    });
+  });
+
+  const tag = el.querySelector('.rtag');
+  tag.querySelector('.nm').textContent = o.name;
+  const blk = tag.querySelector('.blk');
+  blk.hidden = !o.blocked;
+  blk.textContent = t('race.blocked');
+  blk.dataset.testid = o.mine ? 'blocked-me' : 'blocked-them';
+  const off = tag.querySelector('.off');
+  off.hidden = o.online !== false;
+  off.textContent = t('race.offline');
+}
+
+/** renderFound draws the shared foundations; each card is tinted by its seat. */
+export function renderFound(el, v, S, names) {
+  setVars(el, S);
+  el.setAttribute('aria-label', t('race.found'));
+  v.foundations.forEach((f, i) => {
+    const p = el.querySelector(`[data-pile="f${i + 1}"]`);
+    const suit = SUITS[i >> 1];
+    p.replaceChildren();
+    p.dataset.count = f.length;
+    let label = `${t('pile.slot', { suit: t('suits.' + suit), n: (i & 1) + 1 })}, ${f.length ? t('pile.cards', { n: f.length }) : t('pile.empty')}`;
+    if (!f.length) { p.setAttribute('aria-label', label); return p.append(slotEl(suit)); }
+    const draw = (e, top) => {
+      const c = cardEl(cardOf(e));
+      const s = seatOf(e);
+      if (s) { c.dataset.seat = s; c.classList.add('own' + s); }
+      if (top) { c.classList.add('top'); c.dataset.i = f.length - 1; }
+      p.append(c);
+      return s;
+    };
+    if (f.length > 1) draw(f[f.length - 2], false);
+    const s = draw(f[f.length - 1], true);
+    if (s && names[s - 1]) label += ` (${names[s - 1]})`;
+    p.setAttribute('aria-label', label);
+  });
+}
+
+/** cardRects maps "seat:card" → {rect, pile} for every face-up card on the table. */
+export function cardRects(root) {
+  const m = new Map();
+  for (const el of root.querySelectorAll('.card.up[data-card]')) {
+    const seat = el.dataset.seat || el.closest('[data-seat]')?.dataset.seat;
+    const p = el.closest('[data-pile]')?.dataset.pile;
+    m.set(`${seat}:${el.dataset.card}`, { rect: el.getBoundingClientRect(), pile: p, el });
+  }
+  return m;
+}
