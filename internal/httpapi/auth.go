@@ -1,0 +1,202 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"dsol/internal/store"
+	"dsol/internal/table"
+)
+
+// CookieName is the session cookie; it holds the bearer token.
+const CookieName = "dsol_session"
+
+// tokenBytes is the length of a bearer token before encoding.
+const tokenBytes = 32
+
+// cookieMaxAge keeps the session for a year.
+const cookieMaxAge = 365 * 24 * time.Hour
+
+func playerOf(ctx context.Context) (store.Player, bool) {
+	p, ok := ctx.Value(playerKey).(store.Player)
+	return p, ok
+}
+
+// hashToken returns the stored form of a token: its SHA-256.
+func hashToken(tok string) []byte {
+	h := sha256.Sum256([]byte(tok))
+	return h[:]
+}
+
+// randomString returns n random bytes from the server's source, base64url.
+func (s *server) randomString(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(s.random, b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// authenticate finds the player of a Bearer token, or else of the session
+// cookie; no or a wrong credential is 401.
+func (s *server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok := ""
+		if h := r.Header.Get("Authorization"); h != "" {
+			scheme, t, ok := strings.Cut(h, " ")
+			if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(t) == "" {
+				s.error(w, r, table.Errorf(table.Unauthorized, "the Authorization header must be \"Bearer <token>\""))
+				return
+			}
+			tok = strings.TrimSpace(t)
+		} else if c, err := r.Cookie(CookieName); err == nil {
+			tok = c.Value
+		}
+		if tok == "" {
+			s.error(w, r, table.Errorf(table.Unauthorized, "sign in first: POST /api/v1/players gives a token"))
+			return
+		}
+		p, err := s.store.PlayerByTokenHash(r.Context(), hashToken(tok))
+		if errors.Is(err, store.ErrNotFound) {
+			s.error(w, r, table.Errorf(table.Unauthorized, "unknown token"))
+			return
+		}
+		if err != nil {
+			s.error(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), playerKey, p)))
+	})
+}
+
+// decodeBody reads a JSON body strictly into v; an empty body leaves v as it is
+// when allowEmpty.
+func decodeBody(r *http.Request, v any, allowEmpty bool) error {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		return err
+	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		if allowEmpty {
+			return nil
+		}
+		return table.Errorf(table.BadRequest, "the request needs a JSON body")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %v", err)
+	}
+	if dec.More() {
+		return table.Errorf(table.BadRequest, "the body has trailing data")
+	}
+	return nil
+}
+
+// checkName validates a player name: 1 to 24 printable characters.
+func checkName(name string) error {
+	n := utf8.RuneCountInString(name)
+	if !utf8.ValidString(name) || n < 1 || n > 24 {
+		return table.Errorf(table.BadRequest, "a name has 1 to 24 characters")
+	}
+	for _, c := range name {
+		if !unicode.IsPrint(c) {
+			return table.Errorf(table.BadRequest, "a name has printable characters only")
+		}
+	}
+	if strings.TrimSpace(name) == "" {
+		return table.Errorf(table.BadRequest, "a name cannot be blank")
+	}
+	return nil
+}
+
+type playerJSON struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Token string `json:"token,omitempty"`
+}
+
+// createPlayer is POST /api/v1/players: a new player, its token (shown once)
+// and the session cookie.
+func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name *string `json:"name"`
+	}
+	if err := decodeBody(r, &in, true); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	id, err := s.randomString(12)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	name := "Player " + id[:4]
+	if in.Name != nil {
+		if err := checkName(*in.Name); err != nil {
+			s.error(w, r, err)
+			return
+		}
+		name = *in.Name
+	}
+	tok, err := s.randomString(tokenBytes)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	p := store.Player{ID: id, Name: name, TokenHash: hashToken(tok), CreatedAt: s.clock()}
+	if err := s.store.CreatePlayer(r.Context(), p); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name:     CookieName,
+		Value:    tok,
+		Path:     "/",
+		MaxAge:   int(cookieMaxAge / time.Second),
+		HttpOnly: true,
+		SameSite: http.SameSiteLaxMode,
+		Secure:   clientOf(r.Context()).secure,
+	})
+	writeJSON(w, http.StatusCreated, playerJSON{ID: p.ID, Name: p.Name, Token: tok})
+}
+
+// getMe is GET /api/v1/me.
+func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: p.Name})
+}
+
+// patchMe is PATCH /api/v1/me {"name"}.
+func (s *server) patchMe(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	var in struct {
+		Name *string `json:"name"`
+	}
+	if err := decodeBody(r, &in, false); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if in.Name == nil {
+		s.error(w, r, table.Errorf(table.BadRequest, "nothing to change: send {\"name\": ...}"))
+		return
+	}
+	if err := checkName(*in.Name); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if err := s.store.RenamePlayer(r.Context(), p.ID, *in.Name); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: *in.Name})
+}

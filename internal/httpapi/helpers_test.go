@@ -1,0 +1,401 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"go.uber.org/goleak"
+
+	"dsol/internal/cards"
+	"dsol/internal/klondike"
+	"dsol/internal/metrics"
+	"dsol/internal/solo"
+	"dsol/internal/store"
+	"dsol/internal/store/postgres"
+	"dsol/internal/store/sqlite"
+	"dsol/internal/table"
+	"dsol/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		// pgx's pool keeps a background health check only while open; the
+		// database/sql opener of goose may leave its connection opener behind.
+		goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"),
+	)
+}
+
+// fakeClock is a settable clock.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// opener opens a fresh, empty store; calling it again with the same key
+// reopens the same database.
+type opener func(tb testing.TB) (open func(tb testing.TB) store.Store)
+
+// stores are the stores every end-to-end test runs on.
+var stores = []struct {
+	name string
+	open opener
+}{
+	{"sqlite", func(tb testing.TB) func(testing.TB) store.Store {
+		path := filepath.Join(tb.TempDir(), "dsol.db")
+		return func(tb testing.TB) store.Store {
+			s, err := sqlite.Open(context.Background(), path)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(func() { s.Close() })
+			return s
+		}
+	}},
+	{"postgres", func(tb testing.TB) func(testing.TB) store.Store {
+		u := mustSchemaURL(tb)
+		return func(tb testing.TB) store.Store {
+			s, err := postgres.Open(context.Background(), u)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(func() { s.Close() })
+			return s
+		}
+	}},
+}
+
+// forEachStore runs f on SQLite and on PostgreSQL (when configured).
+func forEachStore(t *testing.T, f func(t *testing.T, open func(testing.TB) store.Store)) {
+	for _, s := range stores {
+		t.Run(s.name, func(t *testing.T) { f(t, s.open(t)) })
+	}
+}
+
+// mustSchemaURL creates a fresh PostgreSQL schema for one test, dropped at
+// its end, and returns a URL whose search_path points at it.
+func mustSchemaURL(tb testing.TB) string {
+	tb.Helper()
+	base := testenv.PostgresURL(tb)
+	ctx := context.Background()
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "dsol_http_" + hex.EncodeToString(b)
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		tb.Fatalf("connect to %s: %v", base, err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		tb.Fatalf("create schema: %v", err)
+	}
+	tb.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			tb.Errorf("connect to drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			tb.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// testServer is a whole API over a store, on an httptest server.
+type testServer struct {
+	*httptest.Server
+	store store.Store
+	reg   *table.Registry
+	com   *store.Committer
+	clock *fakeClock
+	once  sync.Once
+}
+
+// mustServer starts the API over st; cfg tweaks the HTTP settings.
+func mustServer(tb testing.TB, st store.Store, cfg ...func(*Config)) *testServer {
+	tb.Helper()
+	clock := &fakeClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	m := metrics.New()
+	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
+	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: clock.Now,
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
+	c := Config{WriteBurst: 1 << 20} // the clock stands still: no refill
+	for _, f := range cfg {
+		f(&c)
+	}
+	h := NewServer(Deps{Store: st, Tables: reg, Metrics: m, Clock: clock.Now, Random: rand.Reader, Config: c})
+	ts := &testServer{Server: httptest.NewServer(h), store: st, reg: reg, com: com, clock: clock}
+	tb.Cleanup(ts.stop)
+	return ts
+}
+
+// stop shuts the server down as dsol serve does: HTTP, tables, committer.
+func (ts *testServer) stop() {
+	ts.once.Do(func() {
+		ts.Server.Close()
+		ts.reg.Close(context.Background())
+		ts.com.Close()
+	})
+}
+
+// client is a player (or nobody) talking to a test server.
+type client struct {
+	ts     *testServer
+	token  string
+	id     string
+	header http.Header
+}
+
+// anon returns a client without credentials.
+func (ts *testServer) anon() *client { return &client{ts: ts, header: http.Header{}} }
+
+// mustPlayer creates a player and returns a client using its Bearer token.
+func (ts *testServer) mustPlayer(tb testing.TB) *client {
+	tb.Helper()
+	c := ts.anon()
+	var p struct{ ID, Name, Token string }
+	c.mustJSON(tb, "POST", "/api/v1/players", map[string]string{"name": "Ada"}, 201, &p)
+	if p.Token == "" || p.ID == "" {
+		tb.Fatalf("player %+v", p)
+	}
+	c.token, c.id = p.Token, p.ID
+	c.header.Set("Authorization", "Bearer "+p.Token)
+	return c
+}
+
+// do sends a request; body is JSON-encoded unless it is a string or []byte.
+func (c *client) do(tb testing.TB, method, path string, body any) (int, []byte) {
+	tb.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewBufferString(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, c.ts.URL+path, rd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := c.ts.Client().Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if ct := res.Header.Get("Content-Type"); res.StatusCode >= 400 && ct != "application/json" {
+		tb.Fatalf("%s %s: %d with content type %q: %s", method, path, res.StatusCode, ct, raw)
+	}
+	return res.StatusCode, raw
+}
+
+// mustJSON sends a request, checks the status and decodes the answer into out.
+func (c *client) mustJSON(tb testing.TB, method, path string, body any, status int, out any) []byte {
+	tb.Helper()
+	got, raw := c.do(tb, method, path, body)
+	if got != status {
+		tb.Fatalf("%s %s: status %d, want %d: %s", method, path, got, status, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
+		}
+	}
+	return raw
+}
+
+// mustError sends a request and checks the error status and code.
+func (c *client) mustError(tb testing.TB, method, path string, body any, status int, code table.Code) {
+	tb.Helper()
+	var e errorBody
+	c.mustJSON(tb, method, path, body, status, &e)
+	if e.Error.Code != code || e.Error.Message == "" {
+		tb.Fatalf("%s %s: error %+v, want code %s", method, path, e.Error, code)
+	}
+}
+
+// view is the solo game view as a client decodes it.
+type view struct {
+	ID  string `json:"id"`
+	Seq int64  `json:"seq"`
+	solo.View
+}
+
+// mustGame creates a solo game of code and returns its view.
+func (c *client) mustGame(tb testing.TB, code string) view {
+	tb.Helper()
+	var v view
+	c.mustJSON(tb, "POST", "/api/v1/games", map[string]string{"code": code}, 201, &v)
+	return v
+}
+
+// mustAct posts an action and returns the view.
+func (c *client) mustAct(tb testing.TB, id string, a klondike.Action) view {
+	tb.Helper()
+	var v view
+	c.mustJSON(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]any{"action": a}, 200, &v)
+	return v
+}
+
+func mustCode(tb testing.TB, s string) cards.Code {
+	tb.Helper()
+	c, err := cards.ParseCode(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func mustSolo(tb testing.TB, code string) *solo.Game {
+	tb.Helper()
+	g, err := solo.New(mustCode(tb, code))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// greedy returns the next action of a simple player that wins a fair share
+// of deals: foundation plays, moves that turn a card over, waste to a column,
+// draws, and recycles while a pass makes progress.
+type greedy struct {
+	progress bool
+	passes   int
+}
+
+func (p *greedy) next(g *solo.Game) (klondike.Action, bool) {
+	b, f := g.Board(), g.Foundations()
+	t := klondike.Table{B: b, F: f, AllowRecovery: true}
+	if w := b.WasteTop(); w != cards.None && f.FirstSlot(w) >= 0 {
+		return klondike.NewMove(klondike.Waste, klondike.AnyF, 1), true
+	}
+	for i := range solo.Columns {
+		if c := b.Cols[i].Top(); c != cards.None && f.FirstSlot(c) >= 0 {
+			return klondike.NewMove(klondike.ColPile(i), klondike.AnyF, 1), true
+		}
+	}
+	best, bestDown := -1, 0
+	var bestTo klondike.Pile
+	for i := range solo.Columns {
+		col := &b.Cols[i]
+		if col.Down == 0 || int(col.Down) <= bestDown || col.N == col.Down {
+			continue
+		}
+		if to, err := t.DTapTarget(klondike.ColPile(i), int(col.N-col.Down)); err == nil {
+			best, bestDown, bestTo = i, int(col.Down), to
+		}
+	}
+	if best >= 0 {
+		col := &b.Cols[best]
+		return klondike.NewMove(klondike.ColPile(best), bestTo, int(col.N-col.Down)), true
+	}
+	if b.NWaste > 0 {
+		if to, err := t.DTapTarget(klondike.Waste, 1); err == nil {
+			return klondike.NewMove(klondike.Waste, to, 1), true
+		}
+	}
+	if b.NStock > 0 {
+		return klondike.Simple(klondike.Draw), true
+	}
+	if b.NWaste > 0 && !g.Code().Vegas && p.progress && p.passes < 50 {
+		p.progress, p.passes = false, p.passes+1
+		return klondike.Simple(klondike.Recycle), true
+	}
+	return klondike.Action{}, false
+}
+
+func (p *greedy) played(a klondike.Action) {
+	if a.Type != klondike.Draw && a.Type != klondike.Recycle {
+		p.progress = true
+	}
+}
+
+// winnable returns the first DS1-D1N code from deal 1 on that the greedy
+// player wins, with the number of actions it takes.
+func winnable(tb testing.TB) (string, int) {
+	tb.Helper()
+	for deal := uint64(1); deal < 2000; deal++ {
+		code := cards.Code{Kind: cards.Solo, Draw: 1, Deal: deal}.String()
+		g := mustSolo(tb, code)
+		var p greedy
+		n := 0
+		for g.Status() != solo.Won {
+			a, ok := p.next(g)
+			if !ok {
+				break
+			}
+			if _, err := g.Apply(a); err != nil {
+				tb.Fatalf("greedy played an illegal %v: %v", a, err)
+			}
+			p.played(a)
+			n++
+		}
+		if g.Status() == solo.Won {
+			return code, n
+		}
+	}
+	tb.Fatal("the greedy player wins none of 2000 deals")
+	return "", 0
+}
+
+func mustPrefixes(tb testing.TB, ss ...string) []netip.Prefix {
+	tb.Helper()
+	var ps []netip.Prefix
+	for _, s := range ss {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}

@@ -1,0 +1,187 @@
+package httpapi
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"golang.org/x/time/rate"
+
+	"dsol/internal/table"
+)
+
+type ctxKey int
+
+const (
+	clientKey ctxKey = iota // *client
+	playerKey               // store.Player
+)
+
+// peer is what the server knows of the other end of a request.
+type peer struct {
+	ip     netip.Addr
+	secure bool // TLS to the server or, by a trusted proxy, to the proxy
+}
+
+func clientOf(ctx context.Context) *peer {
+	c, _ := ctx.Value(clientKey).(*peer)
+	if c == nil {
+		return &peer{}
+	}
+	return c
+}
+
+// clientIP finds the client's address: the peer's, or the nearest untrusted
+// address of X-Forwarded-For when the peer is a trusted proxy.
+func (s *server) clientIP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &peer{secure: r.TLS != nil}
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		c.ip, _ = netip.ParseAddr(host)
+		c.ip = c.ip.Unmap()
+		if s.trusted(c.ip) {
+			if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+				hops := strings.Split(strings.Join(xff, ","), ",")
+				for i := len(hops) - 1; i >= 0; i-- {
+					a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+					if err != nil {
+						break
+					}
+					c.ip = a.Unmap()
+					if !s.trusted(c.ip) {
+						break
+					}
+				}
+			}
+			if p := r.Header.Get("X-Forwarded-Proto"); p != "" {
+				c.secure = strings.EqualFold(p, "https")
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientKey, c)))
+	})
+}
+
+func (s *server) trusted(a netip.Addr) bool {
+	if !a.IsValid() {
+		return false
+	}
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// observe records every request in the metrics by its chi route pattern.
+func (s *server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		defer func() {
+			route := ""
+			if rc := chi.RouteContext(r.Context()); rc != nil {
+				route = rc.RoutePattern()
+			}
+			status := ww.Status()
+			if status == 0 {
+				status = http.StatusOK
+			}
+			s.metrics.ObserveHTTP(route, r.Method, status, time.Since(start))
+		}()
+		next.ServeHTTP(ww, r)
+	})
+}
+
+// limitBody bounds the request body.
+func (s *server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.cfg.MaxBodyBytes {
+			s.error(w, r, table.Errorf(table.TooLarge, "the request body is larger than %d bytes", s.cfg.MaxBodyBytes))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// crossOrigin refuses cross-site unsafe requests that rely on the cookie.
+// Requests with an Authorization header cannot be forged by another site (a
+// browser adds no such header by itself), so they pass.
+func (s *server) crossOrigin(next http.Handler) http.Handler {
+	protected := s.csrf.Handler(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		protected.ServeHTTP(w, r)
+	})
+}
+
+// rateLimit applies the write token bucket of the player (or of the client
+// IP before authentication).
+func (s *server) rateLimit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := "ip:" + clientOf(r.Context()).ip.String()
+		if p, ok := playerOf(r.Context()); ok {
+			key = "p:" + p.ID
+		}
+		if !s.limits.allow(key, s.clock()) {
+			s.error(w, r, table.Errorf(table.RateLimited, "too many requests; slow down"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limiter holds one token bucket per key, forgetting idle keys.
+type limiter struct {
+	rate  rate.Limit
+	burst int
+
+	mu    sync.Mutex
+	keys  map[string]*bucket
+	sweep time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	last time.Time
+}
+
+// limiterIdle is how long an unused bucket is kept; by then it is full again.
+const limiterIdle = 10 * time.Minute
+
+func newLimiter(perSecond float64, burst int) *limiter {
+	return &limiter{rate: rate.Limit(perSecond), burst: burst, keys: make(map[string]*bucket)}
+}
+
+func (l *limiter) allow(key string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.sweep) > limiterIdle {
+		for k, b := range l.keys {
+			if now.Sub(b.last) > limiterIdle {
+				delete(l.keys, k)
+			}
+		}
+		l.sweep = now
+	}
+	b, ok := l.keys[key]
+	if !ok {
+		b = &bucket{lim: rate.NewLimiter(l.rate, l.burst)}
+		l.keys[key] = b
+	}
+	b.last = now
+	return b.lim.AllowN(now, 1)
+}

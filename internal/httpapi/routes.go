@@ -1,0 +1,47 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// routes lists every route of the server.
+func (s *server) routes() chi.Router {
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, s.clientIP, s.observe, middleware.Recoverer)
+	// The web client is served for every path no route matches (JSON 404s
+	// under /api/ and when there is no client).
+	r.NotFound(s.notFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
+
+	// Operators: no auth.
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+	r.Method(http.MethodGet, "/metrics", s.metrics.Handler())
+
+	// REST: a timeout, a body limit and cross-origin protection on every
+	// route; auth on all but player creation and the API document; a rate
+	// limit on writes.
+	r.Group(func(r chi.Router) {
+		r.Use(middleware.Timeout(s.cfg.RequestTimeout), s.limitBody, s.crossOrigin)
+		r.Get("/api/v1/openapi.json", s.openAPI)
+		r.With(s.rateLimit).Post("/api/v1/players", s.createPlayer)
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate)
+			r.Get("/api/v1/me", s.getMe)
+			r.With(s.rateLimit).Patch("/api/v1/me", s.patchMe)
+			r.Get("/api/v1/games", s.listGames)
+			r.With(s.rateLimit).Post("/api/v1/games", s.createGame)
+			r.Get("/api/v1/games/{id}", s.getGame)
+			r.With(s.rateLimit).Post("/api/v1/games/{id}/actions", s.postAction)
+			r.Get("/api/v1/codes/{code}", s.getCode)
+		})
+	})
+
+	// Long-lived routes (the WebSocket, GET /api/v1/games/{id}/ws) go in a
+	// group of their own: authenticated, never under the REST timeout.
+
+	return r
+}

@@ -1,0 +1,113 @@
+// Package httpapi is the REST interface of dsol (PROTOCOL.md): players and
+// auth, solo games and their actions, game codes, the operator endpoints and
+// the OpenAPI document. Every route is in routes.go; every dependency is
+// passed to NewServer.
+package httpapi
+
+import (
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"dsol/internal/metrics"
+	"dsol/internal/store"
+	"dsol/internal/table"
+)
+
+// Config holds the settings of the HTTP layer.
+type Config struct {
+	// TrustedProxies are the addresses whose X-Forwarded-For and
+	// X-Forwarded-Proto headers are believed.
+	TrustedProxies []netip.Prefix
+	// AllowedOrigins are origins (scheme://host[:port]) besides the server's
+	// own that may send cookie-authenticated unsafe requests.
+	AllowedOrigins []string
+	// RequestTimeout bounds REST requests (never WebSocket ones); default 10s.
+	RequestTimeout time.Duration
+	// MaxBodyBytes bounds request bodies; default 16 KiB.
+	MaxBodyBytes int64
+	// WriteRate and WriteBurst are the token bucket of unsafe requests per
+	// player (or per client IP before there is a player); default 20/s, 40.
+	WriteRate  float64
+	WriteBurst int
+	// Static is the web client served at "/", or nil for none.
+	Static fs.FS
+}
+
+// Deps are the dependencies of the server.
+type Deps struct {
+	Logger  *slog.Logger
+	Store   store.Store
+	Tables  *table.Registry
+	Metrics *metrics.Metrics
+	Clock   func() time.Time
+	Random  io.Reader // source of ids and tokens (crypto/rand.Reader in production)
+	Config  Config
+}
+
+// server holds the dependencies shared by the handlers.
+type server struct {
+	log     *slog.Logger
+	store   store.Store
+	tables  *table.Registry
+	metrics *metrics.Metrics
+	clock   func() time.Time
+	random  io.Reader
+	cfg     Config
+	limits  *limiter
+	csrf    *http.CrossOriginProtection
+	static  http.Handler // the web client, or nil
+}
+
+// NewServer returns the HTTP handler of the whole API.
+func NewServer(d Deps) http.Handler {
+	return newServer(d).routes()
+}
+
+func newServer(d Deps) *server {
+	cfg := d.Config
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = 10 * time.Second
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 16 << 10
+	}
+	if cfg.WriteRate <= 0 {
+		cfg.WriteRate = 20
+	}
+	if cfg.WriteBurst <= 0 {
+		cfg.WriteBurst = 40
+	}
+	s := &server{
+		log:     d.Logger,
+		store:   d.Store,
+		tables:  d.Tables,
+		metrics: d.Metrics,
+		clock:   d.Clock,
+		random:  d.Random,
+		cfg:     cfg,
+		limits:  newLimiter(cfg.WriteRate, cfg.WriteBurst),
+		csrf:    http.NewCrossOriginProtection(),
+	}
+	if cfg.Static != nil {
+		s.static = http.FileServerFS(cfg.Static)
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.metrics == nil {
+		s.metrics = metrics.New()
+	}
+	for _, o := range cfg.AllowedOrigins {
+		if err := s.csrf.AddTrustedOrigin(o); err != nil {
+			s.log.Warn("httpapi: ignoring allowed origin", "origin", o, "err", err)
+		}
+	}
+	s.csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.error(w, r, table.Errorf(table.Forbidden, "cross-origin request refused"))
+	}))
+	return s
+}

@@ -1,0 +1,42 @@
+package metrics
+
+import (
+	"errors"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCatalogue(t *testing.T) {
+	m := New()
+	m.ObserveHTTP("/api/v1/games/{id}", "GET", 200, 3*time.Millisecond)
+	m.ObserveHTTP("", "GET", 404, time.Millisecond)
+	m.ObserveAction("draw", "")
+	m.ObserveAction("move", "illegal_move")
+	m.ObserveCommit(3, time.Millisecond, nil)
+	m.ObserveCommit(1, time.Millisecond, errors.New("down"))
+	m.AddLiveTables(2)
+	m.AddLiveTables(-1)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body, _ := io.ReadAll(rec.Body)
+	for _, want := range []string{
+		`dsol_http_requests_total{method="GET",route="/api/v1/games/{id}",status="200"} 1`,
+		`dsol_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
+		`dsol_http_request_duration_seconds_count{method="GET",route="/api/v1/games/{id}"} 1`,
+		`dsol_actions_total{result="accepted",type="draw"} 1`,
+		`dsol_actions_total{result="illegal_move",type="move"} 1`,
+		`dsol_commit_duration_seconds_count 2`,
+		`dsol_commit_batch_actions_sum 4`,
+		`dsol_commit_errors_total 1`,
+		`dsol_live_tables 1`,
+		`go_goroutines`,
+		`process_start_time_seconds`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("missing %s", want)
+		}
+	}
+}
