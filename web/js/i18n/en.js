@@ -27,8 +27,8 @@ export default {
     claim: 'Claim the win', dropped: '{name} lost the connection. You can claim the win in {time}.', droppedLong: '{name} did not come back.',
     oppLeft: '{name} lost the connection', oppBack: '{name} is back', arrived: '{name} joined. Go!', tooLate: 'Too late!',
     result: 'Result', won: 'You won!', draw: 'Draw', winner: '{name} won', final: '{a} {n} – {m} {b}',
-    reason: { out: '{name} went out: every card on the foundations.', blocked: 'Both players were blocked.', resign: '{loser} resigned.', forfeit: '{loser} stayed away too long and forfeited.' },
-    tie: { last: 'The counts were equal, so the last foundation play decided: {name} made it.', none: 'Nobody played a card to the foundations, so it is a draw. A rematch deals a new shuffle.', bonus: '{name} went out, which wins whatever the counts.' },
+    reason: { outMe: 'You went out: every card on the foundations.', out: '{name} went out: every card on the foundations.', blocked: 'Both players were blocked.', resign: '{loser} resigned.', forfeit: '{loser} stayed away too long and forfeited.' },
+    tie: { lastMe: 'The counts were equal, so the last foundation play decided, and it was yours.', last: 'The counts were equal, so the last foundation play decided: {name} made it.', none: 'Nobody played a card to the foundations, so it is a draw. A rematch deals a new shuffle.', bonus: '{name} went out, which wins whatever the counts.' },
     rematch: 'Rematch', nextGame: 'Next game', offer: 'Your opponent wants a rematch.', seriesGame: 'Game {k} of {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'You won the series!', seriesWinner: '{name} won the series',
     help: [
       ['The race', 'Two players, two decks with different backs, one set of eight foundations in the middle. Each of you plays a Klondike of seven columns from your own deck and your own stock.'],

@@ -27,8 +27,8 @@ export default {
     claim: 'Reclamar la victoria', dropped: '{name} perdió la conexión. Podrás reclamar la victoria en {time}.', droppedLong: '{name} no ha vuelto.',
     oppLeft: '{name} perdió la conexión', oppBack: '{name} ha vuelto', arrived: '{name} se ha unido. ¡Adelante!', tooLate: '¡Tarde!',
     result: 'Resultado', won: '¡Has ganado!', draw: 'Empate', winner: 'Ha ganado {name}', final: '{a} {n} – {m} {b}',
-    reason: { out: '{name} terminó: todas sus cartas en las fundaciones.', blocked: 'Los dos jugadores quedaron bloqueados.', resign: '{loser} se rindió.', forfeit: '{loser} tardó demasiado en volver y perdió.' },
-    tie: { last: 'Hubo empate en cartas, así que decidió la última jugada a las fundaciones: la hizo {name}.', none: 'Nadie subió ninguna carta a las fundaciones: es un empate. La revancha reparte de nuevo.', bonus: '{name} terminó, y eso gana sin contar cartas.' },
+    reason: { outMe: 'Terminaste: todas tus cartas en las fundaciones.', out: '{name} terminó: todas sus cartas en las fundaciones.', blocked: 'Los dos jugadores quedaron bloqueados.', resign: '{loser} se rindió.', forfeit: '{loser} tardó demasiado en volver y perdió.' },
+    tie: { lastMe: 'Hubo empate en cartas, así que decidió la última jugada a las fundaciones, y fue tuya.', last: 'Hubo empate en cartas, así que decidió la última jugada a las fundaciones: la hizo {name}.', none: 'Nadie subió ninguna carta a las fundaciones: es un empate. La revancha reparte de nuevo.', bonus: '{name} terminó, y eso gana sin contar cartas.' },
     rematch: 'Revancha', nextGame: 'Siguiente partida', offer: 'Tu rival quiere la revancha.', seriesGame: 'Partida {k} de {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: '¡Has ganado la serie!', seriesWinner: '{name} ha ganado la serie',
     help: [
       ['La carrera', 'Dos jugadores, dos barajas de dorso distinto y ocho fundaciones comunes en el centro. Cada uno juega un Klondike de siete columnas con su propia baraja y su propio mazo.'],

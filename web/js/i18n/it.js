@@ -27,8 +27,8 @@ export default {
     claim: 'Reclama la vittoria', dropped: '{name} ha perso la connessione. Potrai reclamare la vittoria tra {time}.', droppedLong: '{name} non è tornato.',
     oppLeft: '{name} ha perso la connessione', oppBack: '{name} è tornato', arrived: '{name} è entrato. Via!', tooLate: 'Troppo tardi!',
     result: 'Risultato', won: 'Hai vinto!', draw: 'Pareggio', winner: 'Ha vinto {name}', final: '{a} {n} – {m} {b}',
-    reason: { out: '{name} ha chiuso: tutte le sue carte sulle fondazioni.', blocked: 'Entrambi i giocatori erano bloccati.', resign: '{loser} ha abbandonato.', forfeit: '{loser} è rimasto assente troppo a lungo e ha perso a tavolino.' },
-    tie: { last: 'Il conteggio era pari, quindi ha deciso l’ultima giocata sulle fondazioni: l’ha fatta {name}.', none: 'Nessuno ha messo carte sulle fondazioni: è pareggio. La rivincita usa un nuovo mescolamento.', bonus: '{name} ha chiuso, e chi chiude vince a prescindere dal conteggio.' },
+    reason: { outMe: 'Hai chiuso: tutte le tue carte sulle fondazioni.', out: '{name} ha chiuso: tutte le sue carte sulle fondazioni.', blocked: 'Entrambi i giocatori erano bloccati.', resign: '{loser} ha abbandonato.', forfeit: '{loser} è rimasto assente troppo a lungo e ha perso a tavolino.' },
+    tie: { lastMe: 'Il conteggio era pari, quindi ha deciso l’ultima giocata sulle fondazioni, ed era tua.', last: 'Il conteggio era pari, quindi ha deciso l’ultima giocata sulle fondazioni: l’ha fatta {name}.', none: 'Nessuno ha messo carte sulle fondazioni: è pareggio. La rivincita usa un nuovo mescolamento.', bonus: '{name} ha chiuso, e chi chiude vince a prescindere dal conteggio.' },
     rematch: 'Rivincita', nextGame: 'Partita successiva', offer: 'Il tuo avversario vuole la rivincita.', seriesGame: 'Partita {k} di {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'Hai vinto la serie!', seriesWinner: '{name} ha vinto la serie',
     help: [
       ['La sfida', 'Due giocatori, due mazzi con il dorso di colore diverso e otto fondazioni comuni al centro. Ognuno gioca un Klondike di sette colonne con il proprio mazzo e il proprio tallone.'],

@@ -27,8 +27,8 @@ export default {
     claim: 'Odbierz zwycięstwo', dropped: '{name} stracił połączenie. Zwycięstwo odbierzesz za {time}.', droppedLong: '{name} nie wrócił.',
     oppLeft: '{name} stracił połączenie', oppBack: '{name} wrócił', arrived: '{name} dołączył. Start!', tooLate: 'Za późno!',
     result: 'Wynik', won: 'Wygrywasz!', draw: 'Remis', winner: 'Wygrywa {name}', final: '{a} {n} – {m} {b}',
-    reason: { out: '{name} wyłożył wszystkie karty na stosy końcowe.', blocked: 'Obaj gracze byli zablokowani.', resign: '{loser} się poddał.', forfeit: '{loser} zbyt długo nie wracał i przegrał walkowerem.' },
-    tie: { last: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy: należało do gracza {name}.', none: 'Nikt nie położył karty na stos końcowy, więc jest remis. Rewanż to nowe rozdanie.', bonus: '{name} wyłożył wszystko, a to wygrywa bez liczenia kart.' },
+    reason: { outMe: 'Wykładasz wszystkie karty na stosy końcowe.', out: '{name} wyłożył wszystkie karty na stosy końcowe.', blocked: 'Obaj gracze byli zablokowani.', resign: '{loser} się poddał.', forfeit: '{loser} zbyt długo nie wracał i przegrał walkowerem.' },
+    tie: { lastMe: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy, a było twoje.', last: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy: należało do gracza {name}.', none: 'Nikt nie położył karty na stos końcowy, więc jest remis. Rewanż to nowe rozdanie.', bonus: '{name} wyłożył wszystko, a to wygrywa bez liczenia kart.' },
     rematch: 'Rewanż', nextGame: 'Następna gra', offer: 'Przeciwnik chce rewanżu.', seriesGame: 'Gra {k} z {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'Wygrywasz serię!', seriesWinner: 'Serię wygrywa {name}',
     help: [
       ['Wyścig', 'Dwóch graczy, dwie talie o różnych koszulkach i osiem wspólnych stosów końcowych pośrodku. Każdy układa własnego Klondike’a z siedmiu kolumn, ze swojej talii i swojego stosu rezerwowego.'],

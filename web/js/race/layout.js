@@ -3,6 +3,7 @@
 import { RATIO, MIN_CW, MAX_CW } from '../layout.js';
 
 export const OPP = 0.6; // opponent card size relative to mine
+export const OPP_P = 0.66; // the same on a phone held upright
 const G = 0.08; // gap as a share of the card width
 
 /** sizes derives the card metrics of one area from its card width. */
@@ -34,19 +35,19 @@ export function raceLayout({ width, height, draw = 1 }) {
   if (portrait) {
     const byW = W / (7 + 6 * G);
     // in card heights: opponent 2.3, foundations 0.8, my stock row 1, my columns 3.6, gaps
-    const byH = (H - 6 * pad) / (RATIO * (OPP * 2.3 + 0.8 + 1 + 3.6));
+    const byH = (H - 6 * pad) / (RATIO * (OPP_P * 2.3 + 0.8 + 1 + 3.6));
     cw = Math.min(byW, byH);
     fcw = Math.min(cw * 0.8, W / (8 + 7 * G + 3 * 0.25));
   } else {
     // widths: stock/waste column, seven columns, a gutter, two foundation slots
     const byW = W / (1 + 7 + 1.6 + 2 * 0.8 + 9 * G + 0.9);
-    const byH = (H - 3 * pad) / (RATIO * (OPP * 2.6 + 4));
+    const byH = (H - 3 * pad) / (RATIO * (OPP * 2.6 + 3.5));
     cw = Math.min(byW, byH);
     fcw = Math.min(cw * 0.8, (H - 3 * pad) / (RATIO * 4 + 3 * G + 0.5));
   }
   cw = Math.max(MIN_CW, Math.min(MAX_CW, Math.floor(cw)));
   const me = sizes(cw, portrait);
-  const opp = sizes(cw * OPP, portrait);
+  const opp = sizes(cw * (portrait ? OPP_P : OPP), portrait);
   const f = sizes(fcw, portrait);
   const oppH = Math.round(opp.ch * (portrait ? 2.3 : 2.6));
   return { portrait, pad, me, opp, f, oppH, fan };

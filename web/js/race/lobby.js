@@ -33,6 +33,11 @@ export class Lobby {
     root.innerHTML = `
 <div class="lwrap">
   <h1 data-i18n="race.title"></h1>
+  <section class="lcard">
+    <h2 data-i18n="race.open"></h2>
+    <ul class="llist" data-testid="lobby-list" aria-live="polite"></ul>
+    <p class="lempty" data-testid="lobby-empty" data-i18n="race.none"></p>
+  </section>
   <form class="lcard" data-testid="race-form">
     <h2 data-i18n="race.create"></h2>
     <fieldset><legend data-i18n="newGame.draw"></legend>${radios('draw', [['1', 'race.d1'], ['3', 'race.d3']], 'race-draw')}</fieldset>
@@ -54,11 +59,6 @@ export class Lobby {
     </div>
     <p class="err" data-testid="race-error" hidden></p>
   </form>
-  <section class="lcard">
-    <h2 data-i18n="race.open"></h2>
-    <ul class="llist" data-testid="lobby-list" aria-live="polite"></ul>
-    <p class="lempty" data-testid="lobby-empty" data-i18n="race.none"></p>
-  </section>
   <p class="lsolo"><a href="/" data-testid="solo-link" data-i18n="race.solo"></a></p>
 </div>`;
     this.form = root.querySelector('form');

@@ -500,10 +500,11 @@ export class RaceMode {
     q('result-counts').textContent = t('race.final', { a: this.name(me), n: o.mine, b: this.name(3 - me), m: o.theirs });
     const w = v.result.winner;
     const loser = w ? this.name(3 - w) : '';
-    q('result-reason').textContent = t('race.reason.' + o.reason, { name: w ? this.name(w) : '', loser });
+    const mine = w != null && w === this.seat;
+    q('result-reason').textContent = t('race.reason.' + (o.reason === 'out' && mine ? 'outMe' : o.reason), { name: w ? this.name(w) : '', loser });
     const tie = q('result-tie');
     tie.hidden = !o.tiebreak;
-    if (o.tiebreak) tie.textContent = t('race.tie.' + o.tiebreak, { name: w ? this.name(w) : '' });
+    if (o.tiebreak) tie.textContent = t('race.tie.' + (o.tiebreak === 'last' && mine ? 'lastMe' : o.tiebreak), { name: w ? this.name(w) : '' });
     const s = M.seriesInfo(v);
     const ser = q('series');
     ser.hidden = !s;
