@@ -1,0 +1,80 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"dsol/internal/table"
+)
+
+// TestOpenAPIMatchesRoutes walks the chi routes: every route is documented
+// with its method, and every documented operation is routed.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	var doc struct {
+		OpenAPI string                                `json:"openapi"`
+		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+		Comps   struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					Properties map[string]struct {
+						Enum []string `json:"enum"`
+					} `json:"properties"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPIDoc, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Fatalf("openapi %q", doc.OpenAPI)
+	}
+	routed := map[string]bool{}
+	r := newServer(Deps{}).routes()
+	err := chi.Walk(r, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		key := strings.ToLower(method) + " " + route
+		routed[key] = true
+		if _, ok := doc.Paths[route][strings.ToLower(method)]; !ok {
+			t.Errorf("route %s %s is not in openapi.json", method, route)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			if method == "parameters" {
+				continue
+			}
+			if !routed[method+" "+path] {
+				t.Errorf("openapi.json documents %s %s, which has no route", strings.ToUpper(method), path)
+			}
+		}
+	}
+	// The documented error codes are exactly the server's.
+	got := doc.Comps.Schemas["Error"].Properties["error"].Properties["code"].Enum
+	var want []string
+	for _, c := range table.Codes() {
+		want = append(want, string(c))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("documented error codes %v, want %v", got, want)
+	}
+}
+
+func TestOpenAPIServed(t *testing.T) {
+	ts := mustServer(t, stores[0].open(t)(t))
+	var doc map[string]any
+	ts.anon().mustJSON(t, "GET", "/api/v1/openapi.json", nil, 200, &doc)
+	if doc["openapi"] != "3.1.0" {
+		t.Fatalf("doc %v", doc["openapi"])
+	}
+}
