@@ -70,6 +70,7 @@ type botSeat struct {
 	idle int    // own draws, recycles and path steps since the marker changed
 	path []k.Step
 	pos  int
+	lost bool // the path search found nothing since the marker changed
 }
 
 // Next returns the bot's next action for seat, or false when it has none: the
@@ -83,7 +84,7 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 	b := &r.boards[seat-1]
 	mark := [3]int{r.found.Total(), b.FaceDown(), int(b.NStock) + int(b.NWaste)}
 	if mark != st.mark {
-		st.mark, st.idle, st.path, st.pos = mark, 0, st.path[:0], 0
+		st.mark, st.idle, st.path, st.pos, st.lost = mark, 0, st.path[:0], 0, false
 	}
 	if a, ok := usefulMove(r, seat); ok {
 		return a, true
@@ -107,9 +108,10 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 			return k.Simple(k.Recycle), true
 		}
 	}
-	if !r.Blocked(seat) {
+	if !st.lost && !r.Blocked(seat) {
 		var found bool
 		st.path, found = k.Path(b, &r.found, st.path)
+		st.lost = !found
 		st.pos = 0
 		if found && len(st.path) > 0 {
 			if a, ok := stepAction(r, seat, st.path[0]); ok {

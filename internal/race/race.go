@@ -272,11 +272,35 @@ func (r *Race) Blocked(seat int) bool {
 	i := seat - 1
 	if r.blocked[i] == unknown {
 		r.blocked[i] = notBlocked
-		if k.Blocked(&r.boards[i], &r.found) {
+		if !r.stockPlays(i) && k.Blocked(&r.boards[i], &r.found) {
 			r.blocked[i] = isBlocked
 		}
 	}
 	return r.blocked[i] == isBlocked
+}
+
+// stockPlays is a shortcut of the blocked search for draw 1: every stock
+// card, and with unlimited redeals every waste card, comes up as the waste
+// top by draws and recycles alone, so one that a foundation takes means
+// "not blocked" — the answer the search would give, found without it.
+func (r *Race) stockPlays(i int) bool {
+	b := &r.boards[i]
+	if b.DrawCount != 1 {
+		return false
+	}
+	for _, c := range b.Stock[:b.NStock] {
+		if r.found.FirstSlot(c) >= 0 {
+			return true
+		}
+	}
+	if b.CanRecycle {
+		for _, c := range b.Waste[:b.NWaste] {
+			if r.found.FirstSlot(c) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (r *Race) table(seat int) k.Table {
