@@ -1,0 +1,140 @@
+package solo
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	k "dsol/internal/klondike"
+)
+
+// worstStuck is the slowest position for the stuck search found by playing
+// mixed greedy and random games (a Vegas game late in play: a long waste
+// that cannot recycle and many runs that can move between duplicate targets).
+const worstStuck = `
+c1: KS QH JS TD 9C 8D
+c2: KH QC JD TS 9D 8C 7D
+c3: 8C 7D 6C 5D 4S 3D
+c4: KD QS JH TC 9D 8S 7H 6S 5D
+c5: #JD #5H JH TC
+c6: #QS 8D 7S
+c7: #4C #3S TH 9C 8H 7S 6H 5S 4D 3C
+c8: #2S #QD #KD 8S
+c9: #9S #3H #4S 5S 4H
+w: 2C 2D 2D 3D KC 6D 6D QH 6S 4D KS 9H 5C QC 9H 9S JC 7C JS TD 7C TH KC KH TS JC QD
+s:
+f1: AS 2S 3S
+f2: AS
+f3: AH 2H 3H 4H 5H 6H 7H 8H
+f4: AH 2H
+f5: AD
+f6: AD
+f7: AC 2C 3C 4C 5C 6C
+f8: AC
+draw: 1 scoring: vegas score: 101
+`
+
+func BenchmarkStuck(b *testing.B) {
+	g := mustPosition(b, worstStuck)
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Stuck()
+	}
+}
+
+// recordGame plays random legal actions (no undo) on a deal and returns the
+// pristine game and the actions.
+func recordGame(tb testing.TB, code string, n int) (Game, []k.Action) {
+	tb.Helper()
+	g := mustNew(tb, code)
+	pristine := *g
+	r := rand.New(rand.NewPCG(5, 6))
+	var acts, buf []k.Action
+	for len(acts) < n {
+		buf = legalActions(g, buf)
+		if len(buf) == 0 {
+			break
+		}
+		a := buf[r.IntN(len(buf))]
+		if _, err := g.Apply(a); err != nil {
+			tb.Fatal(err)
+		}
+		acts = append(acts, a)
+	}
+	if len(acts) < UndoLimit {
+		tb.Fatalf("recorded only %d actions", len(acts))
+	}
+	return pristine, acts
+}
+
+func BenchmarkSoloApply(b *testing.B) {
+	pristine, acts := recordGame(b, "DS1-D1N-AAAAAAB", 400)
+	g := pristine
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if i == len(acts) {
+			g, i = pristine, 0
+		}
+		if _, err := g.Apply(acts[i]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkSoloUndo(b *testing.B) {
+	start, acts := recordGame(b, "DS1-D3N-AAAAAAB", 400)
+	for _, a := range acts {
+		if _, err := start.Apply(a); err != nil {
+			b.Fatal(err)
+		}
+	}
+	g := start
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.histN == 0 {
+			g = start
+		}
+		if _, err := g.Apply(k.Simple(k.Undo)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSoloPlayout(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var buf []k.Action
+	var g Game
+	deal := uint64(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		deal++
+		g = Game{}
+		g.code.Kind, g.code.Draw, g.code.Deal = 0, 1, deal
+		ng, _ := New(g.code)
+		g = *ng
+		for n := 0; n < 1000; n++ {
+			buf = legalActions(&g, buf)
+			if len(buf) == 0 {
+				break
+			}
+			if _, err := g.Apply(buf[r.IntN(len(buf))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkView(b *testing.B) {
+	pristine, acts := recordGame(b, "DS1-D1N-AAAAAAB", 300)
+	g := pristine
+	for _, a := range acts[:100] {
+		if _, err := g.Apply(a); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = g.View()
+	}
+}
