@@ -36,7 +36,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 const usage = `usage: dsol <command> [arguments]
 
 commands:
-  deal <code>   print the full deal of a game code as JSON
+  serve [flags]   run the game server (dsol serve -h lists the flags)
+  migrate [--db]  bring the database schema up to date
+  deal <code>     print the full deal of a game code as JSON
 `
 
 // run is the whole program: main only wires it to the process.
@@ -46,6 +48,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return usagef("no command given")
 	}
 	switch args[0] {
+	case "serve":
+		return runServe(ctx, args[1:], getenv, stderr)
+	case "migrate":
+		return runMigrate(ctx, args[1:], getenv, stdout, stderr)
 	case "deal":
 		return runDeal(args[1:], stdout)
 	case "help", "-h", "--help":

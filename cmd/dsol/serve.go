@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"dsol/internal/httpapi"
+	"dsol/internal/metrics"
+	"dsol/internal/store"
+	"dsol/internal/store/postgres"
+	"dsol/internal/store/sqlite"
+	"dsol/internal/table"
+	"dsol/web"
+)
+
+// serveConfig is the configuration of dsol serve: flags override the
+// environment, which overrides the defaults.
+type serveConfig struct {
+	addr            string
+	db              string
+	commitWindow    time.Duration
+	commitMax       int
+	origins         []string
+	proxies         []netip.Prefix
+	idle            time.Duration
+	shutdownTimeout time.Duration
+	requestTimeout  time.Duration
+	writeRate       float64
+	writeBurst      int
+	logFormat       string
+	logLevel        slog.Level
+}
+
+// env returns the value of an environment variable, or def when it is unset.
+func env(getenv func(string) string, name, def string) string {
+	if v := getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// splitList splits a comma-separated list, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// parsePrefixes reads CIDR prefixes or single addresses.
+func parsePrefixes(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range list {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q is neither an address nor a CIDR prefix", s)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
+}
+
+// addDBFlags defines the database flag shared by serve and migrate.
+func addDBFlags(fs *flag.FlagSet, getenv func(string) string) *string {
+	return fs.String("db", getenv("DATABASE_URL"),
+		"database: postgres://… or postgresql://… for PostgreSQL, sqlite:PATH or a file path for SQLite (env DATABASE_URL; default dsol.db)")
+}
+
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c serveConfig
+	var origins, proxies, level string
+	var err error
+	fs.StringVar(&c.addr, "addr", env(getenv, "DSOL_ADDR", ":8080"), "listen address (env DSOL_ADDR)")
+	db := addDBFlags(fs, getenv)
+	fs.StringVar(&origins, "allowed-origins", getenv("DSOL_ALLOWED_ORIGINS"),
+		"comma-separated origins (scheme://host[:port]) besides the server's own that may send cookie-authenticated writes (env DSOL_ALLOWED_ORIGINS)")
+	fs.StringVar(&proxies, "trusted-proxies", getenv("DSOL_TRUSTED_PROXIES"),
+		"comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For is believed (env DSOL_TRUSTED_PROXIES)")
+	fs.StringVar(&c.logFormat, "log-format", env(getenv, "DSOL_LOG_FORMAT", "json"), "log format: json or text (env DSOL_LOG_FORMAT)")
+	fs.StringVar(&level, "log-level", env(getenv, "DSOL_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env DSOL_LOG_LEVEL)")
+	durations := []struct {
+		p          *time.Duration
+		flag, name string
+		def        string
+		usage      string
+	}{
+		{&c.commitWindow, "commit-window", "DSOL_COMMIT_WINDOW", "2ms", "group-commit window: how long a batch of actions waits for more"},
+		{&c.idle, "idle-evict", "DSOL_IDLE_EVICT", "10m", "evict a game from memory after this long without requests or subscribers"},
+		{&c.shutdownTimeout, "shutdown-timeout", "DSOL_SHUTDOWN_TIMEOUT", "15s", "bound on a graceful shutdown"},
+		{&c.requestTimeout, "request-timeout", "DSOL_REQUEST_TIMEOUT", "10s", "bound on one REST request"},
+	}
+	for _, d := range durations {
+		v, err := time.ParseDuration(env(getenv, d.name, d.def))
+		if err != nil {
+			return c, usagef("%s: %v", d.name, err)
+		}
+		fs.DurationVar(d.p, d.flag, v, d.usage+" (env "+d.name+")")
+	}
+	ints := []struct {
+		p          *int
+		flag, name string
+		def        int
+		usage      string
+	}{
+		{&c.commitMax, "commit-max", "DSOL_COMMIT_MAX", 256, "most actions of one group commit"},
+		{&c.writeBurst, "write-burst", "DSOL_WRITE_BURST", 40, "burst of writes per player"},
+	}
+	for _, d := range ints {
+		v, err := strconv.Atoi(env(getenv, d.name, strconv.Itoa(d.def)))
+		if err != nil {
+			return c, usagef("%s: %v", d.name, err)
+		}
+		fs.IntVar(d.p, d.flag, v, d.usage+" (env "+d.name+")")
+	}
+	rateDef, err := strconv.ParseFloat(env(getenv, "DSOL_WRITE_RATE", "20"), 64)
+	if err != nil {
+		return c, usagef("DSOL_WRITE_RATE: %v", err)
+	}
+	fs.Float64Var(&c.writeRate, "write-rate", rateDef, "writes per second per player (env DSOL_WRITE_RATE)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, usagef("serve: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return c, usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
+	}
+	c.db = *db
+	c.origins = splitList(origins)
+	if c.proxies, err = parsePrefixes(splitList(proxies)); err != nil {
+		return c, usagef("%v", err)
+	}
+	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
+		return c, usagef("log level %q: use debug, info, warn or error", level)
+	}
+	if c.logFormat != "json" && c.logFormat != "text" {
+		return c, usagef("log format %q: use json or text", c.logFormat)
+	}
+	return c, nil
+}
+
+// dbTarget tells the store of a --db / DATABASE_URL value: PostgreSQL for
+// postgres:// and postgresql:// URLs, else SQLite (sqlite:PATH or a plain
+// path; empty means dsol.db in the working directory).
+func dbTarget(db string) (kind, target string) {
+	switch {
+	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
+		return "postgres", db
+	case strings.HasPrefix(db, "sqlite:"):
+		db = strings.TrimPrefix(db, "sqlite:")
+		db = strings.TrimPrefix(db, "//") // sqlite://path
+	}
+	if db == "" {
+		db = "dsol.db"
+	}
+	return "sqlite", db
+}
+
+// openStore opens (and migrates) the store of a --db value.
+func openStore(ctx context.Context, db string) (store.Store, string, error) {
+	kind, target := dbTarget(db)
+	if kind == "postgres" {
+		s, err := postgres.Open(ctx, target)
+		return s, kind, err
+	}
+	s, err := sqlite.Open(ctx, target)
+	return s, kind, err
+}
+
+func newLogger(format string, level slog.Level, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+type readyKey struct{}
+
+// withReady returns a context whose serve run calls f with the bound address
+// once it listens (tests use it with --addr 127.0.0.1:0).
+func withReady(ctx context.Context, f func(addr string)) context.Context {
+	return context.WithValue(ctx, readyKey{}, f)
+}
+
+// runServe is dsol serve: the game server until ctx ends, then a graceful
+// shutdown (stop accepting, finish requests, let live tables flush) within
+// the shutdown timeout.
+func runServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	cfg, err := parseServe(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg.logFormat, cfg.logLevel, stderr)
+
+	st, kind, err := openStore(ctx, cfg.db)
+	if err != nil {
+		return fmt.Errorf("open the store: %w", err)
+	}
+	defer st.Close()
+	log.Info("store open and migrated", "store", kind)
+
+	m := metrics.New()
+	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
+	reg := table.NewRegistry(table.Config{
+		Store:     st,
+		Committer: com,
+		Logger:    log,
+		Clock:     time.Now,
+		IdleAfter: cfg.idle,
+		Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables},
+	})
+	handler := httpapi.NewServer(httpapi.Deps{
+		Logger:  log,
+		Store:   st,
+		Tables:  reg,
+		Metrics: m,
+		Clock:   time.Now,
+		Random:  rand.Reader,
+		Config: httpapi.Config{
+			TrustedProxies: cfg.proxies,
+			AllowedOrigins: cfg.origins,
+			RequestTimeout: cfg.requestTimeout,
+			WriteRate:      cfg.writeRate,
+			WriteBurst:     cfg.writeBurst,
+			Static:         web.FS(),
+		},
+	})
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		reg.Close(ctx)
+		com.Close()
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	addr := ln.Addr().String()
+	log.Info("listening", "addr", addr, "commit_window", cfg.commitWindow, "idle_evict", cfg.idle)
+	if f, ok := ctx.Value(readyKey{}).(func(string)); ok {
+		f(addr)
+	}
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err = <-served:
+		log.Error("server stopped", "err", err)
+	case <-ctx.Done():
+		log.Info("shutting down", "timeout", cfg.shutdownTimeout)
+	}
+
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
+	defer cancel()
+	if serr := srv.Shutdown(sctx); serr != nil {
+		log.Warn("http shutdown", "err", serr)
+		srv.Close()
+	}
+	if rerr := reg.Close(sctx); rerr != nil {
+		log.Warn("tables did not all stop in time", "err", rerr)
+	}
+	com.Close()
+	log.Info("stopped")
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

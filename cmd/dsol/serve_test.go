@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"dsol/internal/testenv"
+)
+
+// server is a dsol serve run in the background.
+type server struct {
+	base   string
+	cancel context.CancelFunc
+	done   chan error
+	logs   *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's logger and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// mustServe starts run(serve) on a free port and waits for /healthz.
+func mustServe(tb testing.TB, env map[string]string, args ...string) *server {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	ctx = withReady(ctx, func(a string) { addr <- a })
+	s := &server{cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+	getenv := func(k string) string { return env[k] }
+	go func() {
+		s.done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, io.Discard, s.logs)
+	}()
+	select {
+	case a := <-addr:
+		s.base = "http://" + a
+	case err := <-s.done:
+		cancel()
+		tb.Fatalf("serve ended before listening: %v\n%s", err, s.logs)
+	}
+	tb.Cleanup(func() { s.stop(tb) })
+	res, err := http.Get(s.base + "/healthz")
+	if err != nil || res.StatusCode != 200 {
+		tb.Fatalf("healthz: %v %v", res, err)
+	}
+	res.Body.Close()
+	return s
+}
+
+// stop cancels the run and checks that it shut down cleanly.
+func (s *server) stop(tb testing.TB) {
+	tb.Helper()
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	s.cancel = nil
+	if err := <-s.done; err != nil {
+		tb.Errorf("serve: %v\n%s", err, s.logs)
+	}
+	http.DefaultClient.CloseIdleConnections()
+}
+
+// call sends a JSON request and decodes the answer.
+func (s *server) call(tb testing.TB, method, path, token, body string, status int, out any) {
+	tb.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode != status {
+		tb.Fatalf("%s %s: %d, want %d: %s", method, path, res.StatusCode, status, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
+		}
+	}
+}
+
+// mustSchemaURL creates a fresh PostgreSQL schema for one test.
+func mustSchemaURL(tb testing.TB) string {
+	tb.Helper()
+	base := testenv.PostgresURL(tb)
+	ctx := context.Background()
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "dsol_cmd_" + hex.EncodeToString(b)
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			tb.Error(err)
+			return
+		}
+		defer conn.Close(ctx)
+		conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
+	})
+	u, _ := url.Parse(base)
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func TestServeRestartKeepsGames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		db   func(t *testing.T) string
+	}{
+		{"sqlite", func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "g.db") }},
+		{"plain path", func(t *testing.T) string { return filepath.Join(t.TempDir(), "g.db") }},
+		{"postgres", func(t *testing.T) string { return mustSchemaURL(t) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"DATABASE_URL": tc.db(t), "DSOL_LOG_FORMAT": "text"}
+			s := mustServe(t, env)
+			var p struct{ Token string }
+			s.call(t, "POST", "/api/v1/players", "", `{"name":"Ann"}`, 201, &p)
+			var g struct {
+				ID    string
+				Seq   int64
+				Stock int
+			}
+			s.call(t, "POST", "/api/v1/games", p.Token, `{"code":"DS1-D3N-AAAAAAB"}`, 201, &g)
+			for range 3 {
+				s.call(t, "POST", "/api/v1/games/"+g.ID+"/actions", p.Token, `{"action":{"type":"draw"}}`, 200, &g)
+			}
+			var before, after map[string]any
+			s.call(t, "GET", "/api/v1/games/"+g.ID, p.Token, "", 200, &before)
+			s.call(t, "GET", "/readyz", "", "", 200, nil)
+			s.stop(t)
+			if !strings.Contains(s.logs.String(), "msg=stopped") {
+				t.Fatalf("no clean stop in the logs:\n%s", s.logs)
+			}
+
+			s2 := mustServe(t, env)
+			s2.call(t, "GET", "/api/v1/games/"+g.ID, p.Token, "", 200, &after)
+			if b, a := mustJSON(t, before), mustJSON(t, after); b != a || after["seq"] != float64(3) {
+				t.Fatalf("after a restart:\n%s\nwant\n%s", a, b)
+			}
+		})
+	}
+}
+
+func mustJSON(tb testing.TB, v any) string {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestServeServesTheClient(t *testing.T) {
+	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "c.db")})
+	res, err := http.Get(s.base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(strings.ToLower(string(body)), "<!doctype html>") {
+		t.Fatalf("GET /: %d %.80s", res.StatusCode, body)
+	}
+	s.call(t, "GET", "/api/v1/nothing", "", "", 404, nil)
+}
+
+func TestServeConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		env    map[string]string
+		check  func(c serveConfig) bool
+		failed bool
+	}{
+		{"defaults", nil, nil, func(c serveConfig) bool {
+			return c.addr == ":8080" && c.db == "" && c.commitWindow.String() == "2ms" && c.logFormat == "json"
+		}, false},
+		{"env", nil, map[string]string{"DSOL_ADDR": ":9000", "DATABASE_URL": "postgres://x/y", "DSOL_COMMIT_WINDOW": "5ms",
+			"DSOL_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.1", "DSOL_ALLOWED_ORIGINS": "https://a.example"}, func(c serveConfig) bool {
+			return c.addr == ":9000" && c.db == "postgres://x/y" && c.commitWindow.String() == "5ms" &&
+				len(c.proxies) == 2 && c.proxies[1].String() == "192.168.1.1/32" && c.origins[0] == "https://a.example"
+		}, false},
+		{"flags win", []string{"--addr", ":7000", "--commit-window", "1ms"}, map[string]string{"DSOL_ADDR": ":9000"}, func(c serveConfig) bool {
+			return c.addr == ":7000" && c.commitWindow.String() == "1ms"
+		}, false},
+		{"bad duration", nil, map[string]string{"DSOL_COMMIT_WINDOW": "soon"}, nil, true},
+		{"bad proxy", []string{"--trusted-proxies", "example.com"}, nil, nil, true},
+		{"bad log format", []string{"--log-format", "xml"}, nil, nil, true},
+		{"stray argument", []string{"now"}, nil, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseServe(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if tc.failed {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				return
+			}
+			if err != nil || !tc.check(c) {
+				t.Fatalf("config %+v, err %v", c, err)
+			}
+		})
+	}
+}
+
+func TestDBTarget(t *testing.T) {
+	for _, tc := range []struct{ in, kind, target string }{
+		{"", "sqlite", "dsol.db"},
+		{"sqlite:/tmp/x.db", "sqlite", "/tmp/x.db"},
+		{"data/x.db", "sqlite", "data/x.db"},
+		{"postgres://u@h/db", "postgres", "postgres://u@h/db"},
+		{"postgresql://u@h/db?sslmode=disable", "postgres", "postgresql://u@h/db?sslmode=disable"},
+	} {
+		if k, tg := dbTarget(tc.in); k != tc.kind || tg != tc.target {
+			t.Errorf("dbTarget(%q) = %s %s, want %s %s", tc.in, k, tg, tc.kind, tc.target)
+		}
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	var out bytes.Buffer
+	db := filepath.Join(t.TempDir(), "m.db")
+	if err := run(context.Background(), []string{"migrate", "--db", db}, func(string) string { return "" }, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "sqlite schema is up to date") {
+		t.Fatalf("output %q", out.String())
+	}
+	var ue *usageError
+	if err := run(context.Background(), []string{"migrate", "extra"}, func(string) string { return "" }, &out, io.Discard); !errors.As(err, &ue) {
+		t.Fatalf("stray argument: %v", err)
+	}
+	t.Run("postgres", func(t *testing.T) {
+		u := mustSchemaURL(t)
+		out.Reset()
+		getenv := func(k string) string {
+			if k == "DATABASE_URL" {
+				return u
+			}
+			return ""
+		}
+		if err := run(context.Background(), []string{"migrate"}, getenv, &out, io.Discard); err != nil || !strings.Contains(out.String(), "postgres schema is up to date") {
+			t.Fatalf("postgres migrate: %v %q", err, out.String())
+		}
+	})
+}
+
