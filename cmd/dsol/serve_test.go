@@ -288,4 +288,3 @@ func TestMigrate(t *testing.T) {
 		}
 	})
 }
-
