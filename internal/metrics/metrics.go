@@ -11,6 +11,12 @@
 //	dsol_commit_batch_actions                         actions written per group commit
 //	dsol_commit_errors_total                          failed group-commit writes
 //	dsol_live_tables                                  games in memory
+//	dsol_ws_connections                               open WebSocket sessions
+//	dsol_ws_messages_received_total{type}             client frames by type (action, ping, invalid)
+//	dsol_ws_messages_sent_total{type}                 server frames by type (state, event, ack, reject, presence, over, pong)
+//	dsol_ws_action_duration_seconds                   action frame read to its ack or reject written
+//	dsol_ws_rejects_total{code}                       rejects sent, by error code
+//	dsol_ws_slow_consumer_drops_total                 sessions dropped for not keeping up
 //
 // plus the Go runtime and process collectors.
 package metrics
@@ -36,6 +42,12 @@ type Metrics struct {
 	commitBatch  prometheus.Histogram
 	commitErrs   prometheus.Counter
 	liveTables   prometheus.Gauge
+	wsConns      prometheus.Gauge
+	wsIn         *prometheus.CounterVec
+	wsOut        *prometheus.CounterVec
+	wsAction     prometheus.Histogram
+	wsRejects    *prometheus.CounterVec
+	wsSlow       prometheus.Counter
 }
 
 // New builds the metrics on a fresh local registry.
@@ -75,6 +87,31 @@ func New() *Metrics {
 		liveTables: f.NewGauge(prometheus.GaugeOpts{
 			Name: "dsol_live_tables",
 			Help: "Games held in memory by their table goroutine.",
+		}),
+		wsConns: f.NewGauge(prometheus.GaugeOpts{
+			Name: "dsol_ws_connections",
+			Help: "Open WebSocket sessions.",
+		}),
+		wsIn: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsol_ws_messages_received_total",
+			Help: "WebSocket frames received by message type (invalid for anything unreadable or unknown).",
+		}, []string{"type"}),
+		wsOut: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsol_ws_messages_sent_total",
+			Help: "WebSocket frames sent by message type.",
+		}, []string{"type"}),
+		wsAction: f.NewHistogram(prometheus.HistogramOpts{
+			Name:    "dsol_ws_action_duration_seconds",
+			Help:    "Time from reading an action frame to writing its ack or reject.",
+			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		}),
+		wsRejects: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsol_ws_rejects_total",
+			Help: "WebSocket rejects sent, by error code.",
+		}, []string{"code"}),
+		wsSlow: f.NewCounter(prometheus.CounterOpts{
+			Name: "dsol_ws_slow_consumer_drops_total",
+			Help: "WebSocket sessions dropped because they did not read fast enough.",
 		}),
 	}
 }
@@ -119,3 +156,23 @@ func (m *Metrics) ObserveCommit(batchSize int, d time.Duration, err error) {
 
 // AddLiveTables moves the live tables gauge (table.Hooks.Live).
 func (m *Metrics) AddLiveTables(delta int) { m.liveTables.Add(float64(delta)) }
+
+// AddWSConnections moves the open WebSocket sessions gauge.
+func (m *Metrics) AddWSConnections(delta int) { m.wsConns.Add(float64(delta)) }
+
+// ObserveWSIn counts a received WebSocket frame; typ must come from a fixed
+// set (the known message types, or "invalid").
+func (m *Metrics) ObserveWSIn(typ string) { m.wsIn.WithLabelValues(typ).Inc() }
+
+// ObserveWSOut counts a sent WebSocket frame by its message type.
+func (m *Metrics) ObserveWSOut(typ string) { m.wsOut.WithLabelValues(typ).Inc() }
+
+// ObserveWSAction records the time from an action frame read to its answer
+// (ack or reject) written.
+func (m *Metrics) ObserveWSAction(d time.Duration) { m.wsAction.Observe(d.Seconds()) }
+
+// ObserveWSReject counts a reject sent, by error code.
+func (m *Metrics) ObserveWSReject(code string) { m.wsRejects.WithLabelValues(code).Inc() }
+
+// ObserveWSSlowDrop counts a session dropped as a slow consumer.
+func (m *Metrics) ObserveWSSlowDrop() { m.wsSlow.Inc() }

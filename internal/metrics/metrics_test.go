@@ -19,6 +19,12 @@ func TestCatalogue(t *testing.T) {
 	m.ObserveCommit(1, time.Millisecond, errors.New("down"))
 	m.AddLiveTables(2)
 	m.AddLiveTables(-1)
+	m.AddWSConnections(1)
+	m.ObserveWSIn("action")
+	m.ObserveWSOut("ack")
+	m.ObserveWSAction(80 * time.Microsecond)
+	m.ObserveWSReject("rate_limited")
+	m.ObserveWSSlowDrop()
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
@@ -32,6 +38,12 @@ func TestCatalogue(t *testing.T) {
 		`dsol_commit_batch_actions_sum 4`,
 		`dsol_commit_errors_total 1`,
 		`dsol_live_tables 1`,
+		`dsol_ws_connections 1`,
+		`dsol_ws_messages_received_total{type="action"} 1`,
+		`dsol_ws_messages_sent_total{type="ack"} 1`,
+		`dsol_ws_action_duration_seconds_bucket{le="0.0001"} 1`,
+		`dsol_ws_rejects_total{code="rate_limited"} 1`,
+		`dsol_ws_slow_consumer_drops_total 1`,
 		`go_goroutines`,
 		`process_start_time_seconds`,
 	} {
