@@ -46,7 +46,7 @@ type NewEngine func(g store.Game) (Engine, error)
 // DefaultEngines returns the engines of the game kinds this build plays, by
 // store.Game.Kind.
 func DefaultEngines() map[string]NewEngine {
-	return map[string]NewEngine{"solo": NewSolo}
+	return map[string]NewEngine{"solo": NewSolo, "race": NewRace}
 }
 
 // SoloView is the solo game view of PROTOCOL.md: the engine's view plus the

@@ -23,6 +23,8 @@ type Hooks struct {
 	Action func(actionType, code string)
 	// Live is called with +1 when a table starts and -1 when it stops.
 	Live func(delta int)
+	// Races is called with +1 when a race's table starts and -1 when it stops.
+	Races func(delta int)
 }
 
 // Config holds the dependencies and settings of a Registry.
@@ -45,6 +47,13 @@ type Config struct {
 	// StoreTimeout bounds the table's own store reads and header writes
 	// (default 10s).
 	StoreTimeout time.Duration
+	// AfterFunc runs f once d has passed on the table clock and returns a
+	// function that cancels it (default: time.AfterFunc). Races use it for
+	// the turn clock and the bot; tests pass a manual clock's.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
+	// Grace is how long a seated race player may stay disconnected before
+	// the opponent may claim the win (default 60s).
+	Grace time.Duration
 }
 
 // Registry finds live tables by game id, loads them on demand and evicts idle
@@ -85,6 +94,12 @@ func NewRegistry(cfg Config) *Registry {
 	}
 	if cfg.StoreTimeout <= 0 {
 		cfg.StoreTimeout = 10 * time.Second
+	}
+	if cfg.AfterFunc == nil {
+		cfg.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 60 * time.Second
 	}
 	r := &Registry{cfg: cfg, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
 	if cfg.IdleAfter > 0 {

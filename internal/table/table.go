@@ -55,10 +55,13 @@ type Result struct {
 }
 
 // Update is what a subscriber receives for every committed event: the event
-// and the subscriber's view right after it.
+// and the subscriber's view right after it. An Update with a Notice is not an
+// event (its Event is zero): it tells of a change outside the action log — a
+// seat's presence, or the end of a race — with the subscriber's view after it.
 type Update struct {
-	Event Event
-	View  any
+	Event  Event
+	View   any
+	Notice *Notice
 }
 
 // Table is one live game. Its methods are safe for concurrent use; all game
@@ -82,6 +85,7 @@ type Table struct {
 	subs      map[*Subscription]struct{}
 	last      time.Time // last activity
 	stopping  bool
+	rl        *raceLive // live state of a race (presence, clocks, bot); nil for solo
 }
 
 type clientKey struct {
@@ -235,6 +239,7 @@ func (s *Subscription) Close() {
 				delete(s.t.subs, s)
 				close(s.c)
 				s.t.touch()
+				s.t.racePresence()
 			}
 		})
 	})
@@ -254,6 +259,7 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 			s.Missed, s.Resumed = t.since(since), true
 		}
 		t.subs[s] = struct{}{}
+		t.racePresence()
 	})
 	if err != nil {
 		return nil, err
@@ -297,6 +303,7 @@ func (t *Table) run() {
 			break
 		}
 	}
+	t.raceStop()
 	why := t.err
 	if why == nil {
 		why = ErrStopped
@@ -417,6 +424,7 @@ func (t *Table) handle(batch []*doReq) {
 	if st := t.eng.Status(); st != statusBefore {
 		t.storeStatus(st)
 	}
+	t.raceAfter()
 }
 
 // dupResult answers a resent client id: the earlier event, the current view.
@@ -544,6 +552,7 @@ func (t *Table) rebuild(events []Event) error {
 		}
 	}
 	t.eng, t.events, t.seq, t.clientIDs = eng, events, int64(len(events)), ids
+	t.raceAttach()
 	return nil
 }
 
@@ -611,6 +620,9 @@ func newTable(ctx context.Context, cfg *Config, id string) (*Table, error) {
 		return nil, err
 	}
 	t.touch()
+	if err := t.raceInit(ctx); err != nil {
+		return nil, err
+	}
 	if st := t.eng.Status(); st != g.Status {
 		t.storeStatus(st) // a status write that failed after its commit
 	}

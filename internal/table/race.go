@@ -1,0 +1,667 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"dsol/internal/cards"
+	"dsol/internal/klondike"
+	"dsol/internal/race"
+	"dsol/internal/store"
+)
+
+// BotPlayerID and BotName are the player row of the server's bot, which holds
+// seat 2 of the races played against the computer.
+const (
+	BotPlayerID = "bot"
+	BotName     = "Computer"
+)
+
+// RaceOptions are a race's creation options as stored in store.Game.Options
+// (JSON). The first seat of an alternating race is drawn once, at creation,
+// and stored, so that a replay starts the same way.
+type RaceOptions struct {
+	Turns        string `json:"turns"`               // "simultaneous" or "alternating"
+	First        string `json:"first,omitempty"`     // "creator", "opponent" or "random"
+	FirstSeat    int    `json:"firstSeat,omitempty"` // the seat that starts (alternating)
+	SoloOutBonus bool   `json:"soloOutBonus"`
+	Series       int    `json:"series"`                // games in the series (1: a single game)
+	TurnSeconds  int    `json:"turnSeconds,omitempty"` // alternating turn clock; 0: none
+	Bot          string `json:"bot,omitempty"`         // speed of the server's bot in seat 2
+	Prev         string `json:"prev,omitempty"`        // the previous game of the series
+}
+
+// ParseRaceOptions reads stored race options (nil: the defaults).
+func ParseRaceOptions(b []byte) (RaceOptions, error) {
+	var o RaceOptions
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &o); err != nil {
+			return o, fmt.Errorf("table: race options: %w", err)
+		}
+	}
+	if o.Series < 1 {
+		o.Series = 1
+	}
+	return o, nil
+}
+
+// Engine returns the engine's options.
+func (o RaceOptions) Engine() (race.Options, error) {
+	t, ok := race.ParseTurns(o.Turns)
+	if !ok {
+		return race.Options{}, Errorf(BadRequest, "turns must be \"simultaneous\" or \"alternating\"")
+	}
+	opts := race.Options{Turns: t, SoloOutBonus: o.SoloOutBonus, Series: o.Series}
+	switch o.First {
+	case "", "random":
+		opts.First = race.FirstRandom
+	case "creator":
+		opts.First = race.FirstCreator
+	case "opponent":
+		opts.First = race.FirstOpponent
+	default:
+		return race.Options{}, Errorf(BadRequest, "first must be \"creator\", \"opponent\" or \"random\"")
+	}
+	if t == race.Alternating {
+		opts.FirstSeat = o.FirstSeat
+	}
+	return opts, nil
+}
+
+// PlayerRef names the player of a seat.
+type PlayerRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// RaceSeatView is one seat of the race view: the engine's seat view plus the
+// player, whether they are connected, and when the opponent may claim the win
+// if they are not.
+type RaceSeatView struct {
+	Player *PlayerRef `json:"player"`
+	race.SeatView
+	Online  bool       `json:"online"`
+	Bot     bool       `json:"bot,omitempty"`
+	ClaimAt *time.Time `json:"claimAt,omitempty"`
+}
+
+// SeriesView is the series a race belongs to: its length, the index of this
+// game (1-based) and each seat's cards on the foundations over the finished
+// games. Winner is set once the series is done (null: tied totals).
+type SeriesView struct {
+	ID     string `json:"id"`
+	Games  int    `json:"games"`
+	Index  int    `json:"index"`
+	Totals [2]int `json:"totals"`
+	Done   bool   `json:"done"`
+	Winner *int   `json:"winner,omitempty"`
+}
+
+// RaceView is the race view of PROTOCOL.md: the engine's view plus the game
+// id, the seq, the "waiting" status, the players, presence, the viewer's seat
+// (you: null for a spectator), the disconnect grace, the turn clock and the
+// series. Invite is set only in the creator's answer to POST /api/v1/races.
+type RaceView struct {
+	ID  string `json:"id"`
+	Seq int64  `json:"seq"`
+	race.View
+	Status       string         `json:"status"`
+	Seats        []RaceSeatView `json:"seats"`
+	You          *int           `json:"you"`
+	First        string         `json:"first,omitempty"`
+	GraceSeconds int            `json:"graceSeconds"`
+	ClaimAt      *time.Time     `json:"claimAt,omitempty"` // when the viewer may claim (opponent away)
+	TurnSeconds  int            `json:"turnSeconds,omitempty"`
+	TurnDeadline *time.Time     `json:"turnDeadline,omitempty"`
+	Bot          string         `json:"bot,omitempty"`
+	Series       SeriesView     `json:"series"`
+	Invite       string         `json:"invite,omitempty"`
+}
+
+// Notice is a message of a table that is not an event of the log, ready to be
+// sent as is on the WebSocket: {"type": "presence", "seat", "online",
+// "claimAt", "graceSeconds"} or {"type": "over", "result"}.
+type Notice struct {
+	Type         string          `json:"type"`
+	Seat         int             `json:"seat,omitempty"`
+	Online       *bool           `json:"online,omitempty"`
+	ClaimAt      *time.Time      `json:"claimAt,omitempty"`
+	GraceSeconds int             `json:"graceSeconds,omitempty"`
+	Result       json.RawMessage `json:"result,omitempty"`
+}
+
+// raceEngine adapts race.Race to Engine.
+type raceEngine struct {
+	r     *race.Race
+	opts  RaceOptions
+	turns int       // turn changes so far (alternating)
+	live  *raceLive // nil while the log replays: no clock rules then
+}
+
+// NewRace builds the engine of a race header.
+func NewRace(h store.Game) (Engine, error) {
+	code, err := cards.ParseCode(h.Code)
+	if err != nil {
+		return nil, err
+	}
+	if code.Kind != cards.Race {
+		return nil, fmt.Errorf("table: game %s: %s is not a race code", h.ID, h.Code)
+	}
+	o, err := ParseRaceOptions(h.Options)
+	if err != nil {
+		return nil, err
+	}
+	eo, err := o.Engine()
+	if err != nil {
+		return nil, err
+	}
+	r, err := race.New(code, eo)
+	if err != nil {
+		return nil, err
+	}
+	return &raceEngine{r: r, opts: o}, nil
+}
+
+var (
+	errWaiting = &klondike.Error{Code: klondike.NotYourTurn, Msg: "the race starts when the second player joins"}
+	errRaceOn  = &klondike.Error{Code: klondike.GameOver, Msg: "the race is over"}
+)
+
+func (e *raceEngine) waiting() bool { return e.live != nil && e.live.t.Game().Seats[1] == "" }
+
+func (e *raceEngine) Check(seat int) error {
+	if e.r.Status() == race.Over {
+		return errRaceOn
+	}
+	if e.waiting() {
+		return errWaiting
+	}
+	return nil
+}
+
+func (e *raceEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
+	if l := e.live; l != nil {
+		if e.waiting() {
+			return Outcome{}, errWaiting
+		}
+		if a.Type == klondike.Claim && e.r.Status() == race.Playing {
+			if err := l.mayClaim(seat); err != nil {
+				return Outcome{}, err
+			}
+		}
+	}
+	out, err := e.r.Apply(seat, a)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if out.TurnEnded {
+		e.turns++
+	}
+	if l := e.live; l != nil {
+		l.seen[seat-1] = l.now()
+	}
+	return Outcome{Action: out.Action}, nil
+}
+
+func (e *raceEngine) View(viewer int, id string, seq int64) any {
+	v := RaceView{ID: id, Seq: seq, View: e.r.View(viewer), Status: e.Status(),
+		Series: SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot}
+	if viewer == 1 || viewer == 2 {
+		you := viewer
+		v.You = &you
+	}
+	if v.Turns == "alternating" {
+		v.First = e.opts.First
+		if v.First == "" {
+			v.First = "random"
+		}
+		v.TurnSeconds = e.opts.TurnSeconds
+	}
+	v.Seats = make([]RaceSeatView, len(v.View.Seats))
+	for i := range v.Seats {
+		v.Seats[i] = RaceSeatView{SeatView: v.View.Seats[i]}
+	}
+	if l := e.live; l != nil {
+		l.fill(&v, viewer)
+	}
+	if v.Status == "waiting" {
+		v.Turn = nil
+	}
+	return v
+}
+
+func (e *raceEngine) Status() string {
+	if e.r.Status() == race.Over {
+		return "over"
+	}
+	if e.waiting() {
+		return "waiting"
+	}
+	return "playing"
+}
+
+func (e *raceEngine) Result() []byte {
+	if e.r.Status() != race.Over {
+		return nil
+	}
+	b, _ := json.Marshal(e.r.View(0).Result)
+	return b
+}
+
+// raceLive is the live side of a race table, owned by the table goroutine:
+// the players, which seats are connected, since when a seat is away, the turn
+// clock, the bot and the series totals. Nothing of it is in the log; the
+// actions it causes (a pass when the turn clock runs out, the bot's moves, a
+// claim) are.
+type raceLive struct {
+	t       *Table
+	players [2]PlayerRef
+	online  [2]bool
+	seen    [2]time.Time // last connection or action of each seat
+	started bool         // the race was playing when last looked at
+
+	turnCount   int // e.turns when the turn clock was last set
+	deadline    time.Time
+	clockStop   func() bool
+	bot         *race.Bot
+	botStop     func() bool
+	botGen      int
+	botIdle     int64 // seq at which the bot had nothing to do (simultaneous); -1 none
+	over        bool
+	prevTotals  [2]int
+	seriesID    string
+	seriesIndex int
+}
+
+func (l *raceLive) now() time.Time { return l.t.cfg.Clock() }
+
+func (l *raceLive) eng() *raceEngine { return l.t.eng.(*raceEngine) }
+
+// isBot reports whether seat is played by the server's bot.
+func (l *raceLive) isBot(seat int) bool {
+	return l.t.Game().Seats[seat-1] == BotPlayerID
+}
+
+// claimAt returns when the opponent may claim the win over an absent seat
+// (zero: the seat is connected, a bot, or the race is not in play).
+func (l *raceLive) claimAt(seat int) time.Time {
+	if l.online[seat-1] || l.isBot(seat) || l.eng().Status() != "playing" {
+		return time.Time{}
+	}
+	return l.seen[seat-1].Add(l.t.cfg.Grace)
+}
+
+// mayClaim refuses a claim by seat before the opponent's grace has run out.
+func (l *raceLive) mayClaim(seat int) error {
+	opp := 3 - seat
+	at := l.claimAt(opp)
+	switch {
+	case at.IsZero():
+		return Errorf(Conflict, "your opponent is connected: there is no win to claim")
+	case l.now().Before(at):
+		return Errorf(Conflict, "your opponent may still come back: you can claim the win from %s", at.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+// fill adds the live state to a view.
+func (l *raceLive) fill(v *RaceView, viewer int) {
+	v.GraceSeconds = int(l.t.cfg.Grace / time.Second)
+	for i := range v.Seats {
+		s := &v.Seats[i]
+		if l.players[i].ID != "" {
+			p := l.players[i]
+			s.Player = &p
+		}
+		s.Bot = l.isBot(i + 1)
+		s.Online = l.online[i] || s.Bot
+		if at := l.claimAt(i + 1); !at.IsZero() {
+			at = at.UTC()
+			s.ClaimAt = &at
+			if viewer == 2-i {
+				v.ClaimAt = &at
+			}
+		}
+	}
+	if !l.deadline.IsZero() && v.Status == "playing" {
+		d := l.deadline.UTC()
+		v.TurnDeadline = &d
+	}
+	v.Series.ID, v.Series.Index, v.Series.Totals = l.seriesID, l.seriesIndex, l.prevTotals
+	if res := l.eng().r.Result(); res.Reason != race.NotOver {
+		v.Series.Totals[0] += res.Counts[0]
+		v.Series.Totals[1] += res.Counts[1]
+		if v.Series.Index >= v.Series.Games {
+			v.Series.Done = true
+			if t := v.Series.Totals; t[0] != t[1] {
+				w := 1
+				if t[1] > t[0] {
+					w = 2
+				}
+				v.Series.Winner = &w
+			}
+		}
+	}
+}
+
+// raceInit sets up the live state of a race table just loaded: players,
+// presence, series totals, the turn clock and the bot.
+func (t *Table) raceInit(ctx context.Context) error {
+	g := t.Game()
+	if g.Kind != "race" {
+		return nil
+	}
+	l := &raceLive{t: t, botIdle: -1}
+	now := t.cfg.Clock()
+	l.seen = [2]time.Time{now, now}
+	t.rl = l
+	t.raceAttach()
+	if err := l.loadHeader(ctx, g); err != nil {
+		return err
+	}
+	if t.cfg.Hooks.Races != nil {
+		t.cfg.Hooks.Races(1)
+	}
+	l.over = t.eng.Status() == "over"
+	l.schedule()
+	return nil
+}
+
+// loadHeader reads the players' names and the series totals.
+func (l *raceLive) loadHeader(ctx context.Context, g store.Game) error {
+	ctx, cancel := context.WithTimeout(ctx, l.t.cfg.StoreTimeout)
+	defer cancel()
+	for i, id := range g.Seats {
+		switch id {
+		case "":
+			l.players[i] = PlayerRef{}
+		case BotPlayerID:
+			l.players[i] = PlayerRef{ID: id, Name: BotName}
+		default:
+			p, err := l.t.cfg.Store.Player(ctx, id)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			l.players[i] = PlayerRef{ID: id, Name: p.Name}
+		}
+	}
+	l.seriesID, l.seriesIndex = g.SeriesID, max(g.SeriesGame, 1)
+	l.prevTotals = [2]int{}
+	prev := l.eng().opts.Prev
+	for n := 0; prev != "" && n < 100; n++ {
+		pg, err := l.t.cfg.Store.Game(ctx, prev)
+		if errors.Is(err, store.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		var res struct {
+			Counts [2]int `json:"counts"`
+		}
+		if len(pg.Result) > 0 && json.Unmarshal(pg.Result, &res) == nil {
+			l.prevTotals[0] += res.Counts[0]
+			l.prevTotals[1] += res.Counts[1]
+		}
+		o, _ := ParseRaceOptions(pg.Options)
+		prev = o.Prev
+	}
+	return nil
+}
+
+// raceAttach gives a freshly built race engine the table's live state, once
+// its log has replayed.
+func (t *Table) raceAttach() {
+	if t.rl == nil {
+		return
+	}
+	if e, ok := t.eng.(*raceEngine); ok {
+		e.live = t.rl
+	}
+}
+
+// raceStop cancels the race timers when the table stops.
+func (t *Table) raceStop() {
+	l := t.rl
+	if l == nil {
+		return
+	}
+	l.stopClock()
+	l.stopBot()
+	if t.cfg.Hooks.Races != nil {
+		t.cfg.Hooks.Races(-1)
+	}
+	t.rl = nil
+}
+
+func (l *raceLive) stopClock() {
+	if l.clockStop != nil {
+		l.clockStop()
+		l.clockStop = nil
+	}
+}
+
+func (l *raceLive) stopBot() {
+	if l.botStop != nil {
+		l.botStop()
+		l.botStop = nil
+	}
+}
+
+// raceAfter runs after every handled batch: it tells subscribers of the end
+// of the race, sets the turn clock and wakes the bot.
+func (t *Table) raceAfter() {
+	l := t.rl
+	if l == nil {
+		return
+	}
+	if !l.over && t.eng.Status() == "over" {
+		l.over = true
+		t.notify(&Notice{Type: "over", Result: t.eng.Result()})
+	}
+	t.racePresence()
+	l.schedule()
+}
+
+// schedule sets or cancels the turn clock and the bot's next move.
+func (l *raceLive) schedule() {
+	t := l.t
+	e := l.eng()
+	playing := e.Status() == "playing"
+	if playing && !l.started {
+		// The race starts now (or the table was just loaded): the turn clock
+		// counts from here.
+		l.started = true
+		l.turnCount = -1
+	}
+	if !playing {
+		l.stopClock()
+		l.stopBot()
+		l.deadline = time.Time{}
+		return
+	}
+	if e.opts.TurnSeconds > 0 && e.r.Turn() != 0 && l.turnCount != e.turns {
+		l.stopClock()
+		l.turnCount = e.turns
+		d := time.Duration(e.opts.TurnSeconds) * time.Second
+		l.deadline = l.now().Add(d)
+		turns := e.turns
+		l.clockStop = t.cfg.AfterFunc(d, func() { _ = t.call(context.Background(), func() { l.turnClock(turns) }) })
+	}
+	if e.opts.Bot != "" && l.isBot(2) && l.botStop == nil && l.botIdle != t.seq {
+		if turn := e.r.Turn(); turn == 0 || turn == 2 {
+			speed, _ := race.ParseSpeed(e.opts.Bot)
+			if l.bot == nil {
+				l.bot = &race.Bot{Speed: speed}
+			}
+			l.botGen++
+			gen := l.botGen
+			l.botStop = t.cfg.AfterFunc(speed.Delay(), func() {
+				_ = t.call(context.Background(), func() {
+					if l.botStop != nil && l.botGen == gen && t.rl == l {
+						l.botStop = nil
+						l.botMove()
+					}
+				})
+			})
+		}
+	}
+}
+
+// turnClock passes for the seat on turn when its time ran out.
+func (l *raceLive) turnClock(turns int) {
+	t := l.t
+	if t.rl != l {
+		return
+	}
+	e := l.eng()
+	if e.turns != turns || e.Status() != "playing" {
+		return // the turn ended in time
+	}
+	if left := l.deadline.Sub(l.now()); left > 0 {
+		l.clockStop = t.cfg.AfterFunc(left, func() { _ = t.call(context.Background(), func() { l.turnClock(turns) }) })
+		return
+	}
+	l.clockStop = nil
+	l.turnCount = -2 // set a new deadline even if the pass is refused
+	t.serverAction(e.r.Turn(), klondike.Simple(klondike.Pass))
+}
+
+// botMove applies the bot's next action for seat 2.
+func (l *raceLive) botMove() {
+	t := l.t
+	e := l.eng()
+	a, ok := l.bot.Next(e.r, 2)
+	if !ok {
+		l.botIdle = t.seq // wait for the opponent's next action
+		return
+	}
+	if err := t.serverAction(2, a); err != nil {
+		l.botIdle = t.seq
+	}
+}
+
+// serverAction applies an action the server makes for a seat (turn clock,
+// bot) through the same path as a player's: committed, logged, published.
+func (t *Table) serverAction(seat int, a klondike.Action) error {
+	r := &doReq{ctx: context.Background(), cmd: Command{Seat: seat, Action: a}, reply: make(chan doReply, 1)}
+	t.handle([]*doReq{r})
+	rep := <-r.reply
+	if rep.err != nil && AsError(rep.err).Code != Conflict {
+		t.cfg.Logger.Warn("table: server action refused", "game", t.id, "seat", seat,
+			"action", a.Type.String(), "err", rep.err)
+	}
+	return rep.err
+}
+
+// racePresence recounts the seats' live subscriptions and tells every
+// subscriber of a change.
+func (t *Table) racePresence() {
+	l := t.rl
+	if l == nil {
+		return
+	}
+	for range 4 { // a notice may drop slow subscribers, which may change presence again
+		var on [2]bool
+		for s := range t.subs {
+			if s.viewer == 1 || s.viewer == 2 {
+				on[s.viewer-1] = true
+			}
+		}
+		changed := false
+		for i := range on {
+			if on[i] == l.online[i] {
+				continue
+			}
+			l.online[i] = on[i]
+			l.seen[i] = l.now()
+			changed = true
+			online := on[i]
+			n := &Notice{Type: "presence", Seat: i + 1, Online: &online,
+				GraceSeconds: int(t.cfg.Grace / time.Second)}
+			if at := l.claimAt(i + 1); !at.IsZero() {
+				at = at.UTC()
+				n.ClaimAt = &at
+			}
+			t.notify(n)
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// notify sends a notice with each subscriber's view; a full subscriber is
+// dropped.
+func (t *Table) notify(n *Notice) {
+	views := make(map[int]any, 3)
+	for s := range t.subs {
+		v, ok := views[s.viewer]
+		if !ok {
+			v = t.eng.View(s.viewer, t.id, t.seq)
+			views[s.viewer] = v
+		}
+		select {
+		case s.c <- Update{View: v, Notice: n}:
+		default:
+			t.drop(s, ErrSlow)
+		}
+	}
+}
+
+// Presence returns which seats of a race have a live subscription (the bot's
+// seat counts as connected).
+func (t *Table) Presence(ctx context.Context) ([2]bool, error) {
+	var on [2]bool
+	err := t.call(ctx, func() {
+		if l := t.rl; l != nil {
+			for i := range on {
+				on[i] = l.online[i] || l.isBot(i+1)
+			}
+		}
+	})
+	return on, err
+}
+
+// Joined tells a race's table that its header changed in the store (a
+// second player joined): it reloads the header, starts the race and tells
+// the subscribers.
+func (r *Registry) Joined(ctx context.Context, id string) error {
+	for {
+		t, err := r.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		var ierr error
+		err = t.call(ctx, func() {
+			g, err := t.cfg.Store.Game(ctx, id)
+			if err != nil {
+				ierr = err
+				return
+			}
+			t.touch()
+			t.game.Store(&g)
+			l := t.rl
+			if l == nil {
+				return
+			}
+			l.seen[1] = l.now()
+			if ierr = l.loadHeader(ctx, g); ierr != nil {
+				return
+			}
+			on := l.online[1] || l.isBot(2)
+			t.notify(&Notice{Type: "presence", Seat: 2, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
+			l.schedule()
+		})
+		if errors.Is(err, ErrStopped) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return ierr
+	}
+}
