@@ -65,14 +65,21 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			s.error(w, r, table.Errorf(table.Unauthorized, "sign in first: POST /api/v1/players gives a token"))
 			return
 		}
-		p, err := s.store.PlayerByTokenHash(r.Context(), hashToken(tok))
-		if errors.Is(err, store.ErrNotFound) {
-			s.error(w, r, table.Errorf(table.Unauthorized, "unknown token"))
-			return
-		}
-		if err != nil {
-			s.error(w, r, err)
-			return
+		h := hashToken(tok)
+		now := s.clock()
+		p, ok := s.auth.get(h, now)
+		if !ok {
+			var err error
+			p, err = s.store.PlayerByTokenHash(r.Context(), h)
+			if errors.Is(err, store.ErrNotFound) {
+				s.error(w, r, table.Errorf(table.Unauthorized, "unknown token"))
+				return
+			}
+			if err != nil {
+				s.error(w, r, err)
+				return
+			}
+			s.auth.put(h, p, now)
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), playerKey, p)))
 	})
@@ -198,5 +205,6 @@ func (s *server) patchMe(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
+	s.auth.rename(p.TokenHash, *in.Name)
 	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: *in.Name})
 }

@@ -144,12 +144,19 @@ type testServer struct {
 	once  sync.Once
 }
 
-// mustServer starts the API over st; cfg tweaks the HTTP settings.
+// mustServer starts the API over st with a 1ms group-commit window; cfg
+// tweaks the HTTP settings.
 func mustServer(tb testing.TB, st store.Store, cfg ...func(*Config)) *testServer {
+	tb.Helper()
+	return mustServerWindow(tb, st, time.Millisecond, cfg...)
+}
+
+// mustServerWindow is mustServer with a given group-commit window.
+func mustServerWindow(tb testing.TB, st store.Store, window time.Duration, cfg ...func(*Config)) *testServer {
 	tb.Helper()
 	clock := &fakeClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
 	m := metrics.New()
-	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
+	com := store.NewCommitter(st, window, 0, m.ObserveCommit)
 	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: clock.Now,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
 	c := Config{WriteBurst: 1 << 20} // the clock stands still: no refill

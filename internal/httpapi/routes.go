@@ -37,11 +37,22 @@ func (s *server) routes() chi.Router {
 			r.Get("/api/v1/games/{id}", s.getGame)
 			r.With(s.rateLimit).Post("/api/v1/games/{id}/actions", s.postAction)
 			r.Get("/api/v1/codes/{code}", s.getCode)
+			r.With(s.rateLimit).Post("/api/v1/races", s.createRace)
+			r.With(s.rateLimit).Post("/api/v1/races/{id}/join", s.joinRace)
+			r.With(s.rateLimit).Post("/api/v1/races/{id}/rematch", s.rematch)
+			r.Get("/api/v1/lobby", s.lobby)
 		})
 	})
 
-	// Long-lived routes (the WebSocket, GET /api/v1/games/{id}/ws) go in a
-	// group of their own: authenticated, never under the REST timeout.
+	// Long-lived routes: the WebSocket of a game (solo or race; the race path
+	// is an alias), authenticated like every call and never under the REST
+	// timeout. The ws handler checks the Origin and its own limits.
+	r.Group(func(r chi.Router) {
+		r.Use(s.authenticate)
+		sockets := s.socketHandler()
+		r.Method(http.MethodGet, "/api/v1/games/{id}/ws", sockets)
+		r.Method(http.MethodGet, "/api/v1/races/{id}/ws", sockets)
+	})
 
 	return r
 }

@@ -15,6 +15,7 @@ import (
 	"dsol/internal/metrics"
 	"dsol/internal/store"
 	"dsol/internal/table"
+	"dsol/internal/ws"
 )
 
 // Config holds the settings of the HTTP layer.
@@ -43,6 +44,9 @@ type Deps struct {
 	Store   store.Store
 	Tables  *table.Registry
 	Metrics *metrics.Metrics
+	// Sockets serves GET /api/v1/games/{id}/ws; nil builds one with the
+	// default limits (which nothing shuts down).
+	Sockets *ws.Handler
 	Clock   func() time.Time
 	Random  io.Reader // source of ids and tokens (crypto/rand.Reader in production)
 	Config  Config
@@ -53,11 +57,13 @@ type server struct {
 	log     *slog.Logger
 	store   store.Store
 	tables  *table.Registry
+	sockets *ws.Handler
 	metrics *metrics.Metrics
 	clock   func() time.Time
 	random  io.Reader
 	cfg     Config
 	limits  *limiter
+	auth    *authCache
 	csrf    *http.CrossOriginProtection
 	static  http.Handler // the web client, or nil
 }
@@ -85,11 +91,13 @@ func newServer(d Deps) *server {
 		log:     d.Logger,
 		store:   d.Store,
 		tables:  d.Tables,
+		sockets: d.Sockets,
 		metrics: d.Metrics,
 		clock:   d.Clock,
 		random:  d.Random,
 		cfg:     cfg,
 		limits:  newLimiter(cfg.WriteRate, cfg.WriteBurst),
+		auth:    newAuthCache(),
 		csrf:    http.NewCrossOriginProtection(),
 	}
 	if cfg.Static != nil {

@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"dsol/internal/klondike"
+	"dsol/internal/store"
+)
+
+// BenchmarkRESTActions measures accepted actions per second through the
+// whole REST path: HTTP, auth, the table goroutine, the group commit and
+// the store, with a commit window of 0 (write at once, batching only what
+// queued meanwhile) and of 2ms (dsol serve's default). "serial" is one client
+// playing one game; "parallel" is 8 clients per CPU, each on its own game, so
+// the committer batches the actions of many games.
+//
+//	go test -run '^$' -bench RESTActions -benchtime 3s ./internal/httpapi
+func BenchmarkRESTActions(b *testing.B) {
+	for _, s := range stores {
+		b.Run(s.name, func(b *testing.B) {
+			open := s.open(b)
+			st := open(b)
+			for _, w := range []time.Duration{0, 2 * time.Millisecond} {
+				b.Run(fmt.Sprintf("window=%v/serial", w), func(b *testing.B) { benchActions(b, st, w, 1) })
+				b.Run(fmt.Sprintf("window=%v/parallel", w), func(b *testing.B) { benchActions(b, st, w, 8) })
+			}
+		})
+	}
+}
+
+func benchActions(b *testing.B, st store.Store, window time.Duration, parallelism int) {
+	ts := mustServerWindow(b, st, window)
+	tr := ts.Client().Transport.(*http.Transport)
+	tr.MaxIdleConnsPerHost = 256
+	b.SetParallelism(parallelism)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		c := ts.mustPlayer(b)
+		const code = "DS1-D1N-AAAAAAB"
+		id := c.mustGame(b, code).ID
+		g := mustSolo(b, code)
+		url := ts.URL + "/api/v1/games/" + id + "/actions"
+		draw := []byte(`{"action":{"type":"draw"}}`)
+		recycle := []byte(`{"action":{"type":"recycle"}}`)
+		for pb.Next() {
+			body, a := draw, klondike.Simple(klondike.Draw)
+			if g.Board().NStock == 0 {
+				body, a = recycle, klondike.Simple(klondike.Recycle)
+			}
+			if _, err := g.Apply(a); err != nil {
+				panic(err)
+			}
+			req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+c.token)
+			res, err := ts.Client().Do(req)
+			if err != nil {
+				panic(err)
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				panic(fmt.Sprintf("status %d", res.StatusCode))
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}

@@ -1,0 +1,455 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"dsol/internal/cards"
+	"dsol/internal/race"
+	"dsol/internal/store"
+	"dsol/internal/table"
+)
+
+// Race limits.
+const (
+	maxSeries      = 9
+	maxTurnSeconds = 3600
+	minTurnSeconds = 5
+	lobbyLimit     = 50
+	inviteBytes    = 16
+)
+
+// raceRequest is the body of POST /api/v1/races.
+type raceRequest struct {
+	Code         *string `json:"code"`
+	Draw         *int    `json:"draw"`
+	Redeal       *string `json:"redeal"`
+	Decks        *string `json:"decks"`
+	Turns        *string `json:"turns"`
+	First        *string `json:"first"`
+	SoloOutBonus bool    `json:"soloOutBonus"`
+	Series       *int    `json:"series"`
+	Public       *bool   `json:"public"`
+	TurnSeconds  int     `json:"turnSeconds"`
+	Bot          *string `json:"bot"`
+}
+
+// raceCode reads the code or the draw, redeal and decks of a request; the
+// deal is random when no code is given.
+func (s *server) raceCode(in raceRequest) (cards.Code, error) {
+	if in.Code != nil {
+		if in.Draw != nil || in.Redeal != nil || in.Decks != nil {
+			return cards.Code{}, table.Errorf(table.BadRequest, "send either a code or draw, redeal and decks, not both")
+		}
+		c, err := cards.ParseCode(*in.Code)
+		if err != nil {
+			return cards.Code{}, err
+		}
+		if c.Kind != cards.Race || !c.Valid() {
+			return cards.Code{}, table.Errorf(table.BadCode, "%s is not a race code; races take DR1 codes", c)
+		}
+		return c, nil
+	}
+	code := cards.Code{Kind: cards.Race, Draw: 1}
+	if in.Draw != nil {
+		if *in.Draw != 1 && *in.Draw != 3 {
+			return code, table.Errorf(table.BadRequest, "draw must be 1 or 3")
+		}
+		code.Draw = *in.Draw
+	}
+	if in.Redeal != nil {
+		switch *in.Redeal {
+		case "unlimited":
+		case "single":
+			code.Single = true
+		default:
+			return code, table.Errorf(table.BadRequest, "redeal must be \"unlimited\" or \"single\"")
+		}
+	}
+	if in.Decks != nil {
+		switch *in.Decks {
+		case "independent":
+		case "mirrored":
+			code.Mirrored = true
+		default:
+			return code, table.Errorf(table.BadRequest, "decks must be \"independent\" or \"mirrored\"")
+		}
+	}
+	deal, err := s.randomDeal()
+	if err != nil {
+		return code, err
+	}
+	code.Deal = deal
+	return code, nil
+}
+
+// drawFirst draws the first seat of an alternating race once, from the
+// server's random source; the engine checks it against the rule.
+func (s *server) drawFirst(o *table.RaceOptions) error {
+	if o.Turns != "alternating" {
+		o.First, o.FirstSeat = "", 0
+		return nil
+	}
+	var b [1]byte
+	if _, err := io.ReadFull(s.random, b[:]); err != nil {
+		return err
+	}
+	eo, err := o.Engine()
+	if err != nil {
+		return err
+	}
+	o.FirstSeat = eo.First.Seat(func() int { return int(b[0] & 1) })
+	return nil
+}
+
+// createRace is POST /api/v1/races: a new race with the caller in seat 1 and,
+// for a race against the computer, the server's bot in seat 2. The answer
+// carries the secret invite, shown this once (only its hash is stored).
+func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	var in raceRequest
+	if err := decodeBody(r, &in, true); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	code, err := s.raceCode(in)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	o := table.RaceOptions{Turns: "simultaneous", First: "random", SoloOutBonus: in.SoloOutBonus, Series: 1, TurnSeconds: in.TurnSeconds}
+	if in.Turns != nil {
+		o.Turns = *in.Turns
+	}
+	if in.First != nil {
+		o.First = *in.First
+	}
+	if in.Series != nil {
+		if *in.Series < 1 || *in.Series > maxSeries {
+			s.error(w, r, table.Errorf(table.BadRequest, "a series has 1 to %d games", maxSeries))
+			return
+		}
+		o.Series = *in.Series
+	}
+	if _, err := o.Engine(); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < minTurnSeconds || o.TurnSeconds > maxTurnSeconds) {
+		s.error(w, r, table.Errorf(table.BadRequest, "turnSeconds (%d to %d) needs alternating turns", minTurnSeconds, maxTurnSeconds))
+		return
+	}
+	public := true
+	if in.Public != nil {
+		public = *in.Public
+	}
+	if in.Bot != nil {
+		if _, ok := race.ParseSpeed(*in.Bot); !ok || *in.Bot == "" {
+			s.error(w, r, table.Errorf(table.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\""))
+			return
+		}
+		o.Bot = *in.Bot
+		public = false
+		if err := s.ensureBot(r.Context()); err != nil {
+			s.error(w, r, err)
+			return
+		}
+	}
+	if err := s.drawFirst(&o); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	id, err := s.randomString(12)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	invite := ""
+	var inviteHash []byte
+	if o.Bot == "" {
+		if invite, err = s.randomString(inviteBytes); err != nil {
+			s.error(w, r, err)
+			return
+		}
+		inviteHash = hashToken(invite)
+	}
+	g, err := s.newRace(id, code, o, [2]string{p.ID}, public, inviteHash, id, 1)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if err := s.store.CreateGame(r.Context(), g); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	s.answerRace(w, r, http.StatusCreated, id, 1, invite)
+}
+
+// newRace builds a race header; a bot race is playing from the start.
+func (s *server) newRace(id string, code cards.Code, o table.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
+	eo, err := o.Engine()
+	if err != nil {
+		return store.Game{}, err
+	}
+	if _, err := race.New(code, eo); err != nil { // the engine has the last word on the options
+		return store.Game{}, err
+	}
+	opts, err := json.Marshal(o)
+	if err != nil {
+		return store.Game{}, err
+	}
+	status := "waiting"
+	if o.Bot != "" {
+		seats[1] = table.BotPlayerID
+	}
+	if seats[1] != "" {
+		status = "playing"
+	}
+	now := s.clock()
+	return store.Game{ID: id, Kind: "race", Code: code.String(), Options: opts, Status: status,
+		Seats: seats, Public: public && seats[1] == "", InviteHash: invite, SeriesID: series, SeriesGame: index,
+		CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// ensureBot creates the bot's player row once per database. Its token hash
+// is of random bytes nobody holds, so nobody can sign in as the bot.
+func (s *server) ensureBot(ctx context.Context) error {
+	_, err := s.store.Player(ctx, table.BotPlayerID)
+	if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	secret, err := s.randomString(32)
+	if err != nil {
+		return err
+	}
+	err = s.store.CreatePlayer(ctx, store.Player{ID: table.BotPlayerID, Name: table.BotName,
+		TokenHash: hashToken(secret), CreatedAt: s.clock()})
+	if errors.Is(err, store.ErrConflict) {
+		return nil // created meanwhile
+	}
+	return err
+}
+
+// answerRace writes a race view for a seat, with the invite when given.
+func (s *server) answerRace(w http.ResponseWriter, r *http.Request, status int, id string, seat int, invite string) {
+	_, view, err := s.tables.Snapshot(r.Context(), id, seat)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if v, ok := view.(table.RaceView); ok && invite != "" {
+		v.Invite = invite
+		view = v
+	}
+	if status == http.StatusCreated {
+		w.Header().Set("Location", "/api/v1/games/"+id)
+	}
+	writeJSON(w, status, view)
+}
+
+// raceHeader loads the race of the {id} in the path.
+func (s *server) raceHeader(r *http.Request) (store.Game, error) {
+	g, err := s.store.Game(r.Context(), chi.URLParam(r, "id"))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && g.Kind != "race") {
+		return store.Game{}, table.Errorf(table.NotFound, "no such race")
+	}
+	return g, err
+}
+
+// joinRace is POST /api/v1/races/{id}/join {"invite"}: seat 2. A public race
+// needs no invite. The creator cannot join their own race, nor can a third
+// player (409); a wrong invite is 403. Joining again as seat 2 answers the
+// view.
+func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	var in struct {
+		Invite *string `json:"invite"`
+	}
+	if err := decodeBody(r, &in, true); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	g, err := s.raceHeader(r)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	switch {
+	case g.Seats[0] == p.ID:
+		s.error(w, r, table.Errorf(table.Conflict, "this is your own race: share its invite with your opponent"))
+		return
+	case g.Seats[1] == p.ID:
+		s.answerRace(w, r, http.StatusOK, g.ID, 2, "")
+		return
+	case g.Seats[1] != "":
+		s.error(w, r, table.Errorf(table.Conflict, "the race already has two players"))
+		return
+	}
+	if in.Invite != nil {
+		if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashToken(*in.Invite), g.InviteHash) != 1 {
+			s.error(w, r, table.Errorf(table.Forbidden, "this invite does not open the race"))
+			return
+		}
+	} else if !g.Public {
+		s.error(w, r, table.Errorf(table.Forbidden, "this race is private: join it with its invite"))
+		return
+	}
+	if err := s.store.JoinGame(r.Context(), g.ID, p.ID, s.clock()); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			err = table.Errorf(table.Conflict, "the race already has two players")
+		}
+		s.error(w, r, err)
+		return
+	}
+	if err := s.tables.Joined(r.Context(), g.ID); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	s.answerRace(w, r, http.StatusOK, g.ID, 2, "")
+}
+
+// lobbyRace is one open race of the lobby.
+type lobbyRace struct {
+	ID           string          `json:"id"`
+	Code         string          `json:"code"`
+	Draw         int             `json:"draw"`
+	Redeal       string          `json:"redeal"`
+	Decks        string          `json:"decks"`
+	Turns        string          `json:"turns"`
+	First        string          `json:"first,omitempty"`
+	TurnSeconds  int             `json:"turnSeconds,omitempty"`
+	SoloOutBonus bool            `json:"soloOutBonus"`
+	Series       int             `json:"series"`
+	Creator      table.PlayerRef `json:"creator"`
+	CreatedAt    time.Time       `json:"createdAt"`
+}
+
+// lobby is GET /api/v1/lobby: the public races waiting for a second player,
+// oldest first.
+func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
+	gs, err := s.store.OpenRaces(r.Context(), lobbyLimit)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	out := struct {
+		Races []lobbyRace `json:"races"`
+	}{Races: make([]lobbyRace, 0, len(gs))}
+	names := map[string]string{}
+	for _, g := range gs {
+		c, err := cards.ParseCode(g.Code)
+		if err != nil {
+			continue
+		}
+		o, err := table.ParseRaceOptions(g.Options)
+		if err != nil {
+			continue
+		}
+		name, ok := names[g.Seats[0]]
+		if !ok {
+			if pl, err := s.store.Player(r.Context(), g.Seats[0]); err == nil {
+				name = pl.Name
+			}
+			names[g.Seats[0]] = name
+		}
+		lr := lobbyRace{ID: g.ID, Code: g.Code, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
+			Turns: o.Turns, TurnSeconds: o.TurnSeconds, SoloOutBonus: o.SoloOutBonus, Series: o.Series,
+			Creator: table.PlayerRef{ID: g.Seats[0], Name: name}, CreatedAt: g.CreatedAt}
+		if lr.Turns == "" {
+			lr.Turns = "simultaneous"
+		}
+		if lr.Turns == "alternating" {
+			lr.First = o.First
+		}
+		out.Races = append(out.Races, lr)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// nextRaceID is the id of the game that follows a race: derived from its id,
+// so that both players asking for a rematch get the same race.
+func nextRaceID(id string) string {
+	h := sha256.Sum256([]byte("dsol rematch\x00" + id))
+	return base64.RawURLEncoding.EncodeToString(h[:12])
+}
+
+// rematch is POST /api/v1/races/{id}/rematch: once the race is over, the next
+// game of its series (same series id, the next index, a new shuffle), or a new
+// series of the same settings when this one is done. Both players keep their
+// seats. Asking twice, or both players asking, gives the same race: 201 when
+// this call created it, 200 after.
+func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	g, err := s.raceHeader(r)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	seat := seatOf(g, p.ID)
+	if seat == 0 {
+		s.error(w, r, table.Errorf(table.Forbidden, "only the players of a race can ask for a rematch"))
+		return
+	}
+	t, err := s.tables.Get(r.Context(), g.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if t.Game().Status != "over" {
+		s.error(w, r, table.Errorf(table.Conflict, "the race is not over yet"))
+		return
+	}
+	next := nextRaceID(g.ID)
+	if _, err := s.store.Game(r.Context(), next); err == nil {
+		s.answerRace(w, r, http.StatusOK, next, seat, "")
+		return
+	} else if !errors.Is(err, store.ErrNotFound) {
+		s.error(w, r, err)
+		return
+	}
+	o, err := table.ParseRaceOptions(g.Options)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	series, index := next, 1
+	o.Prev = ""
+	if g.SeriesGame < o.Series {
+		series, index, o.Prev = g.SeriesID, g.SeriesGame+1, g.ID
+	}
+	code, err := cards.ParseCode(g.Code)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if code.Deal, err = s.randomDeal(); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if err := s.drawFirst(&o); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	ng, err := s.newRace(next, code, o, g.Seats, false, nil, series, index)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	status := http.StatusCreated
+	if err := s.store.CreateGame(r.Context(), ng); errors.Is(err, store.ErrConflict) {
+		status = http.StatusOK // the other player asked first
+	} else if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	s.answerRace(w, r, status, next, seat, "")
+}
