@@ -399,12 +399,12 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, table.Errorf(table.Forbidden, "only the players of a race can ask for a rematch"))
 		return
 	}
-	t, err := s.tables.Get(r.Context(), g.ID)
+	_, view, err := s.tables.Snapshot(r.Context(), g.ID, seat)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	if t.Game().Status != "over" {
+	if v, ok := view.(table.RaceView); !ok || v.Status != "over" {
 		s.error(w, r, table.Errorf(table.Conflict, "the race is not over yet"))
 		return
 	}

@@ -1,0 +1,599 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"net/http/httptest"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"dsol/internal/cards"
+	"dsol/internal/klondike"
+	"dsol/internal/metrics"
+	"dsol/internal/race"
+	"dsol/internal/store"
+	"dsol/internal/table"
+)
+
+// timerClock is a manual clock with timers: Advance runs the timers that
+// fall due, in order, in the caller's goroutine.
+type timerClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	at   time.Time
+	f    func()
+	done bool
+}
+
+func (c *timerClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *timerClock) AfterFunc(d time.Duration, f func()) func() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, t)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		was := !t.done
+		t.done = true
+		return was
+	}
+}
+
+// Advance moves the clock on by d and runs the timers due by then.
+func (c *timerClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*fakeTimer
+	keep := c.timers[:0]
+	for _, t := range c.timers {
+		switch {
+		case t.done:
+		case !t.at.After(c.now):
+			t.done = true
+			due = append(due, t)
+		default:
+			keep = append(keep, t)
+		}
+	}
+	c.timers = keep
+	c.mu.Unlock()
+	sort.SliceStable(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
+	for _, t := range due {
+		t.f()
+	}
+}
+
+// raceServer is a test server whose tables run on a timerClock.
+type raceServer struct {
+	*testServer
+	tc *timerClock
+}
+
+func mustRaceServer(tb testing.TB, st store.Store) *raceServer {
+	tb.Helper()
+	tc := &timerClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	m := metrics.New()
+	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
+	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: tc.Now, AfterFunc: tc.AfterFunc,
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
+	h := NewServer(Deps{Store: st, Tables: reg, Metrics: m, Clock: tc.Now, Random: rand.Reader,
+		Config: Config{WriteBurst: 1 << 20}})
+	ts := &testServer{Server: httptest.NewServer(h), store: st, reg: reg, com: com}
+	tb.Cleanup(ts.stop)
+	return &raceServer{testServer: ts, tc: tc}
+}
+
+// rview is the race view as the tests read it.
+type rview struct {
+	ID     string `json:"id"`
+	Seq    int64  `json:"seq"`
+	Kind   string `json:"kind"`
+	Code   string `json:"code"`
+	Status string `json:"status"`
+	Turn   *int   `json:"turn"`
+	You    *int   `json:"you"`
+	Invite string `json:"invite"`
+	Seats  []struct {
+		Player  *table.PlayerRef  `json:"player"`
+		Columns []race.ColumnView `json:"columns"`
+		Stock   int               `json:"stock"`
+		Waste   []string          `json:"waste"`
+		Count   int               `json:"count"`
+		Online  bool              `json:"online"`
+		ClaimAt *time.Time        `json:"claimAt"`
+	} `json:"seats"`
+	Foundations  [][]race.FoundationCard `json:"foundations"`
+	Result       *race.ResultView        `json:"result"`
+	ClaimAt      *time.Time              `json:"claimAt"`
+	GraceSeconds int                     `json:"graceSeconds"`
+	TurnDeadline *time.Time              `json:"turnDeadline"`
+	Series       table.SeriesView        `json:"series"`
+}
+
+func (c *client) mustRace(tb testing.TB, body any) rview {
+	tb.Helper()
+	var v rview
+	c.mustJSON(tb, "POST", "/api/v1/races", body, 201, &v)
+	return v
+}
+
+func (c *client) mustView(tb testing.TB, id string) rview {
+	tb.Helper()
+	var v rview
+	c.mustJSON(tb, "GET", "/api/v1/games/"+id, nil, 200, &v)
+	return v
+}
+
+func (c *client) act(tb testing.TB, id string, a klondike.Action) (int, []byte) {
+	tb.Helper()
+	return c.do(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]json.RawMessage{"action": a.AppendJSON(nil)})
+}
+
+func (c *client) mustRaceAct(tb testing.TB, id string, a klondike.Action) rview {
+	tb.Helper()
+	var v rview
+	c.mustJSON(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]json.RawMessage{"action": a.AppendJSON(nil)}, 200, &v)
+	return v
+}
+
+// mustNoHidden fails when a raw answer shows a card that is face down or in
+// a stock in the race's deal at any point: it compares every card text the
+// view shows against what may be visible.
+func mustNoHidden(tb testing.TB, raw []byte) {
+	tb.Helper()
+	var v rview
+	if err := json.Unmarshal(raw, &v); err != nil || v.Code == "" {
+		return
+	}
+	if v.Status == "over" {
+		return
+	}
+	// Every face-up card shown must sit where the view says, and no view
+	// may hold more cards than the deal's face-up ones allow: count checks.
+	for s, seat := range v.Seats {
+		shown := len(seat.Waste)
+		for _, c := range seat.Columns {
+			shown += len(c.Up)
+		}
+		total := shown + seat.Stock + seat.Count
+		for _, c := range seat.Columns {
+			total += c.Down
+		}
+		if total != race.CardsPerSeat {
+			tb.Fatalf("seat %d accounts for %d cards", s+1, total)
+		}
+	}
+	// Face-down cards of the deal never appear as text while still face down:
+	// in a fresh view, a column's down count equals the deal's hidden prefix.
+	code, err := cards.ParseCode(v.Code)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	deal := race.DealOf(code)
+	for s, seat := range v.Seats {
+		for i, c := range seat.Columns {
+			col := deal.Seats[s].Columns[i]
+			for _, hidden := range col[:min(c.Down, len(col))] {
+				if slices.Contains(c.Up, hidden) {
+					tb.Fatalf("seat %d column %d shows its face-down %s", s+1, i+1, hidden)
+				}
+			}
+		}
+	}
+	for _, key := range []string{"\"stockCards\"", "\"cards\""} {
+		if strings.Contains(string(raw), key) {
+			tb.Fatalf("view has %s: %s", key, raw)
+		}
+	}
+}
+
+func TestRaceCreateAndJoin(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+		ts := mustRaceServer(t, open(t))
+		ada, bob, cy := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
+
+		priv := ada.mustRace(t, map[string]any{"draw": 3, "redeal": "single", "decks": "mirrored", "public": false})
+		if priv.Invite == "" || priv.Status != "waiting" || priv.You == nil || *priv.You != 1 || priv.Kind != "race" {
+			t.Fatalf("created %+v", priv)
+		}
+		if !strings.HasPrefix(priv.Code, "DR1-D3SM-") {
+			t.Fatalf("code %s", priv.Code)
+		}
+		g, err := ts.store.Game(context.Background(), priv.ID)
+		if err != nil || string(g.InviteHash) == priv.Invite || len(g.InviteHash) != 32 {
+			t.Fatalf("stored invite %x (%v)", g.InviteHash, err)
+		}
+		if again := ada.mustView(t, priv.ID); again.Invite != "" {
+			t.Fatal("the invite is shown again")
+		}
+		path := "/api/v1/races/" + priv.ID + "/join"
+		ada.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, table.Conflict)
+		bob.mustError(t, "POST", path, map[string]string{"invite": "nope"}, 403, table.Forbidden)
+		bob.mustError(t, "POST", path, nil, 403, table.Forbidden)
+		var joined rview
+		bob.mustJSON(t, "POST", path, map[string]string{"invite": priv.Invite}, 200, &joined)
+		if joined.Status != "playing" || *joined.You != 2 || joined.Seats[1].Player == nil || joined.Seats[1].Player.ID != bob.id || joined.Seats[0].Player.Name != "Ada" {
+			t.Fatalf("joined %+v", joined)
+		}
+		cy.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, table.Conflict)
+		bob.mustJSON(t, "POST", path, nil, 200, nil) // joining again is harmless
+
+		pub := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "creator", "series": 3})
+		bot := ada.mustRace(t, map[string]any{"bot": "fast"})
+		if bot.Status != "playing" || bot.Seats[1].Player == nil || bot.Seats[1].Player.ID != table.BotPlayerID || bot.Invite != "" {
+			t.Fatalf("bot race %+v", bot)
+		}
+		var lobby struct {
+			Races []lobbyRace `json:"races"`
+		}
+		cy.mustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
+		if len(lobby.Races) != 1 || lobby.Races[0].ID != pub.ID || lobby.Races[0].Creator.Name != "Ada" ||
+			lobby.Races[0].Turns != "alternating" || lobby.Races[0].Series != 3 || lobby.Races[0].Draw != 1 {
+			t.Fatalf("lobby %+v", lobby)
+		}
+		cy.mustJSON(t, "POST", "/api/v1/races/"+pub.ID+"/join", nil, 200, nil)
+		cy.mustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
+		if len(lobby.Races) != 0 {
+			t.Fatalf("lobby after join %+v", lobby)
+		}
+
+		for _, bad := range []map[string]any{{"draw": 2}, {"code": "DS1-D1N-AAAAAAB"}, {"code": "DR1-D1UI-AAAAAAB", "draw": 1},
+			{"series": 0}, {"turns": "x"}, {"bot": "warp"}, {"turnSeconds": 30}, {"first": "me"}} {
+			code, raw := ada.do(t, "POST", "/api/v1/races", bad)
+			if code != 400 {
+				t.Errorf("%v: %d %s", bad, code, raw)
+			}
+		}
+		ada.mustError(t, "POST", "/api/v1/races/nope/join", nil, 404, table.NotFound)
+	})
+}
+
+// TestRaceAlternatingByREST plays an alternating race between two players
+// to its end, checking turns, spectators and hidden cards on every answer.
+func TestRaceAlternatingByREST(t *testing.T) {
+	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
+	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-QWERTYU", "turns": "alternating", "first": "creator"})
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	players := map[int]*client{1: ada, 2: bob}
+
+	code, _ := cards.ParseCode(v.Code)
+	shadow, err := race.New(code, race.Options{Turns: race.Alternating, First: race.FirstCreator, FirstSeat: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bot race.Bot
+	for i := 0; i < 5000 && shadow.Status() == race.Playing; i++ {
+		turn := shadow.Turn()
+		// The player off turn is refused.
+		if i%25 == 0 {
+			players[3-turn].mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
+				map[string]any{"action": map[string]string{"type": "draw"}}, 409, table.NotYourTurn)
+			eve.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
+				map[string]any{"action": map[string]string{"type": "draw"}}, 403, table.Forbidden)
+			_, raw := eve.do(t, "GET", "/api/v1/games/"+v.ID, nil)
+			mustNoHidden(t, raw)
+		}
+		a, ok := bot.Next(shadow, turn)
+		if !ok {
+			t.Fatal("no action on turn")
+		}
+		if _, err := shadow.Apply(turn, a); err != nil {
+			t.Fatal(err)
+		}
+		status, raw := players[turn].act(t, v.ID, a)
+		if status != 200 {
+			t.Fatalf("action %d %s: %d %s", i, a.AppendJSON(nil), status, raw)
+		}
+		mustNoHidden(t, raw)
+	}
+	end := eve.mustView(t, v.ID)
+	if end.Status != "over" || end.Result == nil || shadow.Status() != race.Over || end.Result.Counts != shadow.Result().Counts {
+		t.Fatalf("end %+v %+v", end.Result, shadow.Result())
+	}
+	ada.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "resign"}}, 409, table.GameOver)
+}
+
+// tooLateDeal finds a mirrored deal whose face-up tops hold an ace and the
+// two of its suit in both seats.
+func tooLateDeal(tb testing.TB) (string, int, int) {
+	for d := uint64(0); d < 5000; d++ {
+		code := cards.Code{Kind: cards.Race, Draw: 1, Mirrored: true, Deal: d}
+		deal := race.DealOf(code)
+		tops := map[string]int{}
+		for i, col := range deal.Seats[0].Columns {
+			tops[col[len(col)-1]] = i + 1
+		}
+		for _, s := range "SHDC" {
+			a, ok1 := tops["A"+string(s)]
+			two, ok2 := tops["2"+string(s)]
+			if ok1 && ok2 {
+				return code.String(), a, two
+			}
+		}
+	}
+	tb.Fatal("no deal")
+	return "", 0, 0
+}
+
+// TestRaceSimultaneousTooLate: both players send the same 2 onto the same
+// slot at once; one wins the spot, the other gets too_late.
+func TestRaceSimultaneousTooLate(t *testing.T) {
+	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
+	code, ace, two := tooLateDeal(t)
+	v := ada.mustRace(t, map[string]any{"code": code})
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	after := ada.mustRaceAct(t, v.ID, klondike.NewMove(klondike.ColPile(ace-1), klondike.AnyF, 1))
+	slot := -1
+	for i, f := range after.Foundations {
+		if len(f) == 1 {
+			slot = i
+		}
+	}
+	if slot < 0 {
+		t.Fatalf("ace not on a foundation: %+v", after.Foundations)
+	}
+	move := klondike.NewMove(klondike.ColPile(two-1), klondike.F1+klondike.Pile(slot), 1)
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	bodies := make([][]byte, 2)
+	for i, c := range []*client{ada, bob} {
+		wg.Go(func() { codes[i], bodies[i] = c.act(t, v.ID, move) })
+	}
+	wg.Wait()
+	slices.Sort(codes)
+	if codes[0] != 200 || codes[1] != 409 {
+		t.Fatalf("answers %v %s %s", codes, bodies[0], bodies[1])
+	}
+	late := bodies[0]
+	if strings.Contains(string(late), `"seq"`) {
+		late = bodies[1]
+	}
+	if !strings.Contains(string(late), `"too_late"`) {
+		t.Fatalf("loser got %s", late)
+	}
+}
+
+// TestRaceClaim: a claim is refused while the opponent is connected or
+// within the grace period, and wins the race after it.
+func TestRaceClaim(t *testing.T) {
+	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
+	v := ada.mustRace(t, map[string]any{})
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	claim := map[string]any{"action": map[string]string{"type": "claim"}}
+	path := "/api/v1/games/" + v.ID + "/actions"
+	ctx := context.Background()
+
+	tb, err := ts.reg.Get(ctx, v.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := tb.Subscribe(ctx, 2, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if on, _ := tb.Presence(ctx); on != [2]bool{false, true} {
+		t.Fatalf("presence %v", on)
+	}
+	if w := ada.mustView(t, v.ID); !w.Seats[1].Online || w.ClaimAt != nil || w.GraceSeconds != 60 {
+		t.Fatalf("view %+v", w)
+	}
+	ts.tc.Advance(2 * time.Minute)
+	ada.mustError(t, "POST", path, claim, 409, table.Conflict) // bob is connected
+	sub.Close()
+	w := ada.mustView(t, v.ID)
+	if w.Seats[1].Online || w.ClaimAt == nil || !w.ClaimAt.Equal(ts.tc.Now().Add(time.Minute)) {
+		t.Fatalf("claimAt %v, now %v", w.ClaimAt, ts.tc.Now())
+	}
+	ts.tc.Advance(59 * time.Second)
+	ada.mustError(t, "POST", path, claim, 409, table.Conflict)
+	ts.tc.Advance(time.Second)
+	var end rview
+	ada.mustJSON(t, "POST", path, claim, 200, &end)
+	if end.Status != "over" || end.Result == nil || end.Result.Reason != "forfeit" || *end.Result.Winner != 1 {
+		t.Fatalf("end %+v", end.Result)
+	}
+}
+
+// TestRacePresenceNotices: subscribers hear of presence changes and of the
+// end of the race.
+func TestRacePresenceNotices(t *testing.T) {
+	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
+	v := ada.mustRace(t, map[string]any{})
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	ctx := context.Background()
+	tb, _ := ts.reg.Get(ctx, v.ID)
+	s1, err := tb.Subscribe(ctx, 1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Close()
+	if u := <-s1.C; u.Notice == nil || u.Notice.Seat != 1 || !*u.Notice.Online {
+		t.Fatalf("own presence %+v", u.Notice)
+	}
+	s2, _ := tb.Subscribe(ctx, 2, -1)
+	u := <-s1.C
+	if u.Notice == nil || u.Notice.Type != "presence" || u.Notice.Seat != 2 || !*u.Notice.Online {
+		t.Fatalf("notice %+v", u.Notice)
+	}
+	s2.Close()
+	u = <-s1.C
+	if u.Notice == nil || *u.Notice.Online || u.Notice.ClaimAt == nil || u.Notice.GraceSeconds != 60 {
+		t.Fatalf("notice %+v", u.Notice)
+	}
+	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
+	if u = <-s1.C; u.Notice != nil || u.Event.Status != "over" {
+		t.Fatalf("event %+v", u)
+	}
+	u = <-s1.C
+	if u.Notice == nil || u.Notice.Type != "over" || !strings.Contains(string(u.Notice.Result), `"resign"`) {
+		t.Fatalf("over %+v", u.Notice)
+	}
+}
+
+// TestRaceTurnClock: when the turn clock runs out the server passes for the
+// seat on turn, in the log like any action.
+func TestRaceTurnClock(t *testing.T) {
+	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
+	v := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "opponent", "turnSeconds": 30})
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	w := ada.mustView(t, v.ID)
+	if *w.Turn != 2 || w.TurnDeadline == nil || !w.TurnDeadline.Equal(ts.tc.Now().Add(30*time.Second)) {
+		t.Fatalf("turn %v deadline %v", w.Turn, w.TurnDeadline)
+	}
+	ts.tc.Advance(29 * time.Second)
+	if w = ada.mustView(t, v.ID); *w.Turn != 2 {
+		t.Fatal("passed early")
+	}
+	ts.tc.Advance(time.Second)
+	w = ada.mustView(t, v.ID)
+	if *w.Turn != 1 || w.Seq != 1 || !w.TurnDeadline.Equal(ts.tc.Now().Add(30*time.Second)) {
+		t.Fatalf("after the clock: turn %v seq %d deadline %v", *w.Turn, w.Seq, w.TurnDeadline)
+	}
+	tb, _ := ts.reg.Get(context.Background(), v.ID)
+	evs, _ := tb.EventsSince(context.Background(), 0)
+	if len(evs) != 1 || evs[0].Seat != 2 || string(evs[0].Action) != `{"type":"pass"}` {
+		t.Fatalf("log %+v", evs)
+	}
+	ts.tc.Advance(30 * time.Second)
+	if w = ada.mustView(t, v.ID); *w.Turn != 2 || w.Seq != 2 {
+		t.Fatalf("second pass: turn %v seq %d", *w.Turn, w.Seq)
+	}
+}
+
+// TestRaceAgainstBot plays against the server's bot by REST to the end.
+func TestRaceAgainstBot(t *testing.T) {
+	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ada := ts.mustPlayer(t)
+	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-HELLOXY", "turns": "alternating", "first": "creator", "bot": "normal"})
+	code, _ := cards.ParseCode(v.Code)
+	shadow, err := race.New(code, race.Options{Turns: race.Alternating, First: race.FirstCreator, FirstSeat: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var me race.Bot
+	var applied int64
+	for i := 0; i < 20000; i++ {
+		tb, err := ts.reg.Get(ctx, v.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, err := tb.EventsSince(ctx, applied)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range evs {
+			a, err := klondike.DecodeAction(ev.Action)
+			if err == nil {
+				_, err = shadow.Apply(ev.Seat, a)
+			}
+			if err != nil {
+				t.Fatalf("replay seq %d: %v", ev.Seq, err)
+			}
+			applied = ev.Seq
+		}
+		if shadow.Status() == race.Over {
+			break
+		}
+		if shadow.Turn() == 2 {
+			ts.tc.Advance(time.Second) // the bot thinks for 900ms
+			continue
+		}
+		a, _ := me.Next(shadow, 1)
+		ada.mustRaceAct(t, v.ID, a)
+	}
+	end := ada.mustView(t, v.ID)
+	if end.Status != "over" || end.Result == nil || end.Result.Counts != shadow.Result().Counts || end.Seats[1].Player.Name != table.BotName {
+		t.Fatalf("end %+v", end)
+	}
+}
+
+// TestRaceRematchSeries: a rematch is the next game of the series for both
+// players, with the totals of the finished games.
+func TestRaceRematchSeries(t *testing.T) {
+	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
+	code, ace, _ := tooLateDeal(t)
+	v := ada.mustRace(t, map[string]any{"code": code, "series": 2})
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, table.Conflict)
+	ada.mustRaceAct(t, v.ID, klondike.NewMove(klondike.ColPile(ace-1), klondike.AnyF, 1))
+	end := bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
+	if end.Series.Index != 1 || end.Series.Games != 2 || end.Series.Totals != [2]int{1, 0} || end.Series.Done {
+		t.Fatalf("series %+v", end.Series)
+	}
+	eve.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 403, table.Forbidden)
+	var n1, n2 rview
+	ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &n1)
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 200, &n2)
+	if n1.ID != n2.ID || n1.ID == v.ID || n1.Status != "playing" || *n1.You != 1 || *n2.You != 2 ||
+		n1.Series.Index != 2 || n1.Series.ID != v.Series.ID || n1.Series.Totals != [2]int{1, 0} || n1.Code == v.Code {
+		t.Fatalf("rematch %+v / %+v", n1, n2)
+	}
+	g, _ := ts.store.Game(context.Background(), n1.ID)
+	if g.SeriesID != v.ID || g.SeriesGame != 2 || g.Seats != [2]string{ada.id, bob.id} {
+		t.Fatalf("header %+v", g)
+	}
+	last := ada.mustRaceAct(t, n1.ID, klondike.Simple(klondike.Resign))
+	if !last.Series.Done || last.Series.Winner == nil || *last.Series.Winner != 1 {
+		t.Fatalf("series end %+v", last.Series)
+	}
+	var n3 rview
+	bob.mustJSON(t, "POST", "/api/v1/races/"+n1.ID+"/rematch", nil, 201, &n3)
+	if n3.Series.Index != 1 || n3.Series.Totals != [2]int{} || n3.Series.ID != n3.ID {
+		t.Fatalf("new series %+v", n3.Series)
+	}
+}
+
+// TestRaceRestart: a new server on the same database rebuilds a race,
+// bot and turn clock included, identically.
+func TestRaceRestart(t *testing.T) {
+	forEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+		st := open(t)
+		ts := mustRaceServer(t, st)
+		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
+		v := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "random", "turnSeconds": 60})
+		bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+		for range 3 {
+			ts.tc.Advance(time.Minute) // passes by the clock
+		}
+		before := ada.mustView(t, v.ID)
+		if before.Seq != 3 {
+			t.Fatalf("seq %d", before.Seq)
+		}
+		ts.stop()
+
+		ts2 := mustRaceServer(t, st)
+		ada.ts = ts2.testServer
+		after := ada.mustView(t, v.ID)
+		// The turn clock and the grace count again from the restart.
+		for _, v := range []*rview{&before, &after} {
+			v.TurnDeadline, v.ClaimAt, v.Seats[0].ClaimAt, v.Seats[1].ClaimAt = nil, nil, nil, nil
+		}
+		b1, _ := json.Marshal(before)
+		b2, _ := json.Marshal(after)
+		if string(b1) != string(b2) {
+			t.Fatalf("rebuilt\n%s\nwant\n%s", b2, b1)
+		}
+	})
+}
