@@ -1,0 +1,389 @@
+package ws_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/jackc/pgx/v5"
+	"go.uber.org/goleak"
+
+	"dsol/internal/httpapi"
+	"dsol/internal/metrics"
+	"dsol/internal/store"
+	"dsol/internal/store/postgres"
+	"dsol/internal/store/sqlite"
+	"dsol/internal/table"
+	"dsol/internal/testenv"
+	"dsol/internal/ws"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"),
+	)
+}
+
+// wait bounds every wait of a test; it is a deadline against hangs, never an
+// assertion about speed.
+const wait = 20 * time.Second
+
+// stores are the stores every end-to-end test runs on.
+var stores = []struct {
+	name string
+	open func(tb testing.TB) store.Store
+}{
+	{"sqlite", func(tb testing.TB) store.Store {
+		s, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "dsol.db"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { s.Close() })
+		return s
+	}},
+	{"postgres", func(tb testing.TB) store.Store {
+		s, err := postgres.Open(context.Background(), mustSchemaURL(tb))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { s.Close() })
+		return s
+	}},
+}
+
+// forEachStore runs f on SQLite and on PostgreSQL (when configured).
+func forEachStore(t *testing.T, f func(t *testing.T, st store.Store)) {
+	for _, s := range stores {
+		t.Run(s.name, func(t *testing.T) { f(t, s.open(t)) })
+	}
+}
+
+// mustSchemaURL creates a fresh PostgreSQL schema for one test, dropped at
+// its end, and returns a URL whose search_path points at it.
+func mustSchemaURL(tb testing.TB) string {
+	tb.Helper()
+	base := testenv.PostgresURL(tb)
+	ctx := context.Background()
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "dsol_ws_" + hex.EncodeToString(b)
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		tb.Fatalf("connect to %s: %v", base, err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		tb.Fatalf("create schema: %v", err)
+	}
+	tb.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			tb.Errorf("connect to drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			tb.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// frozenClock stands still unless moved: rate limits never refill by
+// themselves.
+type frozenClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *frozenClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// env is the whole server (REST and WebSocket) over a real store.
+type env struct {
+	*httptest.Server
+	reg     *table.Registry
+	com     *store.Committer
+	sockets *ws.Handler
+	metrics *metrics.Metrics
+	once    sync.Once
+}
+
+// mustEnv starts a server over st; cfg tweaks the WebSocket limits and tcfg
+// the tables.
+func mustEnv(tb testing.TB, st store.Store, cfg func(*ws.Config), tcfg ...func(*table.Config)) *env {
+	tb.Helper()
+	clock := &frozenClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	m := metrics.New()
+	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
+	tc := table.Config{Store: st, Committer: com, Clock: time.Now,
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}
+	for _, f := range tcfg {
+		f(&tc)
+	}
+	reg := table.NewRegistry(tc)
+	wc := ws.Config{}
+	if cfg != nil {
+		cfg(&wc)
+	}
+	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Metrics: m, Clock: clock.Now, Config: wc})
+	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Metrics: m, Clock: time.Now,
+		Random: rand.Reader, Sockets: sockets, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
+	e := &env{Server: httptest.NewServer(h), reg: reg, com: com, sockets: sockets, metrics: m}
+	tb.Cleanup(e.stop)
+	return e
+}
+
+// stop shuts down as dsol serve does: sockets, HTTP, tables, committer.
+func (e *env) stop() {
+	e.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		e.sockets.Shutdown(ctx)
+		e.Server.Close()
+		e.reg.Close(ctx)
+		e.com.Close()
+	})
+}
+
+// player is a registered player.
+type player struct {
+	e     *env
+	id    string
+	token string
+}
+
+// mustPlayer registers a player over REST.
+func (e *env) mustPlayer(tb testing.TB) *player {
+	tb.Helper()
+	var p struct{ ID, Token string }
+	e.mustJSON(tb, "", "POST", "/api/v1/players", `{"name":"Ada"}`, 201, &p)
+	return &player{e: e, id: p.ID, token: p.Token}
+}
+
+// mustJSON sends a REST request with a token (or none) and decodes the
+// answer.
+func (e *env) mustJSON(tb testing.TB, token, method, path, body string, status int, out any) {
+	tb.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.URL+path, rd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := e.Client().Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode != status {
+		tb.Fatalf("%s %s: %d, want %d: %s", method, path, res.StatusCode, status, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
+		}
+	}
+}
+
+// mustSolo creates a solo game of a fixed deal and returns its id.
+func (p *player) mustSolo(tb testing.TB) string {
+	tb.Helper()
+	var v struct{ ID string }
+	p.e.mustJSON(tb, p.token, "POST", "/api/v1/games", `{"code":"DS1-D1N-AAAAAAB"}`, 201, &v)
+	return v.ID
+}
+
+// conn is a test client's socket.
+type conn struct {
+	tb testing.TB
+	c  *websocket.Conn
+}
+
+// dial opens a socket on a game; path is "" for the game's path.
+func (p *player) dial(ctx context.Context, path string, header http.Header) (*websocket.Conn, *http.Response, error) {
+	if header == nil {
+		header = http.Header{}
+	}
+	if p != nil && header.Get("Authorization") == "" {
+		header.Set("Authorization", "Bearer "+p.token)
+	}
+	u := "ws" + strings.TrimPrefix(p.e.URL, "http") + path
+	return websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: header, HTTPClient: p.e.Client()})
+}
+
+// mustDial opens a socket on /api/v1/games/{id}/ws with an optional query.
+func (p *player) mustDial(tb testing.TB, game, query string) *conn {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	c, res, err := p.dial(ctx, "/api/v1/games/"+game+"/ws"+query, nil)
+	if err != nil {
+		status := 0
+		if res != nil {
+			status = res.StatusCode
+		}
+		tb.Fatalf("dial %s: %v (status %d)", game, err, status)
+	}
+	tb.Cleanup(func() { c.CloseNow() })
+	return &conn{tb: tb, c: c}
+}
+
+// msg is any server frame.
+type msg struct {
+	Type   string          `json:"type"`
+	ID     string          `json:"id"`
+	Seq    int64           `json:"seq"`
+	Seat   int             `json:"seat"`
+	Action json.RawMessage `json:"action"`
+	Status string          `json:"status"`
+	Game   json.RawMessage `json:"game"`
+	Error  struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Online    *bool           `json:"online"`
+	Result    json.RawMessage `json:"result"`
+	Duplicate bool            `json:"duplicate"`
+	raw       []byte
+}
+
+// gameSeq is the seq inside a frame's game view.
+func (m msg) gameSeq(tb testing.TB) int64 {
+	var v struct{ Seq int64 }
+	if err := json.Unmarshal(m.Game, &v); err != nil {
+		tb.Fatalf("game of %s: %v", m.raw, err)
+	}
+	return v.Seq
+}
+
+// read reads the next frame.
+func (c *conn) read() (msg, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	_, b, err := c.c.Read(ctx)
+	if err != nil {
+		return msg{}, err
+	}
+	var m msg
+	if err := json.Unmarshal(b, &m); err != nil {
+		c.tb.Fatalf("frame %s: %v", b, err)
+	}
+	m.raw = b
+	return m, nil
+}
+
+// mustRead reads the next frame.
+func (c *conn) mustRead() msg {
+	c.tb.Helper()
+	m, err := c.read()
+	if err != nil {
+		c.tb.Fatalf("read: %v", err)
+	}
+	return m
+}
+
+// mustReadType reads the next frame and checks its type.
+func (c *conn) mustReadType(typ string) msg {
+	c.tb.Helper()
+	m := c.mustRead()
+	if m.Type != typ {
+		c.tb.Fatalf("got %s, want a %s", m.raw, typ)
+	}
+	return m
+}
+
+// send writes a text frame.
+func (c *conn) send(s string) {
+	c.tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if err := c.c.Write(ctx, websocket.MessageText, []byte(s)); err != nil {
+		c.tb.Fatalf("write: %v", err)
+	}
+}
+
+// act sends an action with a client id.
+func (c *conn) act(id, action string) {
+	c.tb.Helper()
+	c.send(`{"type":"action","id":"` + id + `","action":` + action + `}`)
+}
+
+// sync sends a ping and reads up to its pong, returning the frames before
+// it: the server answers in order, so this is everything it had to say.
+func (c *conn) sync() []msg {
+	c.tb.Helper()
+	c.send(`{"type":"ping"}`)
+	var out []msg
+	for {
+		m := c.mustRead()
+		if m.Type == "pong" {
+			return out
+		}
+		out = append(out, m)
+	}
+}
+
+// mustClose reads until the socket closes and returns its close code.
+func (c *conn) mustClose() (websocket.StatusCode, []msg) {
+	c.tb.Helper()
+	var seen []msg
+	for {
+		m, err := c.read()
+		if err != nil {
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) {
+				c.tb.Fatalf("closed without a close frame: %v", err)
+			}
+			return ce.Code, seen
+		}
+		seen = append(seen, m)
+	}
+}
+
+// errorCode reads the code of a JSON error answer.
+func errorCode(tb testing.TB, res *http.Response) string {
+	tb.Helper()
+	if res == nil {
+		tb.Fatal("no HTTP answer")
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var e struct {
+		Error struct{ Code string }
+	}
+	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&e); err != nil {
+		tb.Fatalf("error body %q: %v", raw, err)
+	}
+	return e.Error.Code
+}

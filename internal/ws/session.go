@@ -1,0 +1,582 @@
+package ws
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
+
+	"dsol/internal/klondike"
+	"dsol/internal/table"
+)
+
+// session is one open socket on one game.
+type session struct {
+	h      *Handler
+	conn   *websocket.Conn
+	game   string
+	kind   string // "solo" or "race"
+	viewer int    // the seat, or 0 for a spectator
+
+	ctx    context.Context // the session's life; never the request's
+	cancel context.CancelFunc
+	out    chan outMsg // answers to this client: ack, reject, pong
+
+	limit   *rate.Limiter // client frames
+	strikes *rate.Limiter // refused frames before the socket is closed
+
+	ending    bool // the read loop ignores frames: a close is queued
+	closeOnce sync.Once
+	bg        sync.WaitGroup // closes started from the writer or the reader
+}
+
+// outMsg is one encoded frame for the writer.
+type outMsg struct {
+	typ       string
+	code      string    // of a reject
+	closeCode int       // of a "close": the body is the reason
+	body      []byte    // the JSON frame
+	start     time.Time // when the action it answers was read, or zero
+}
+
+func newSession(h *Handler, c *websocket.Conn, game, kind string, viewer int) *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &session{
+		h: h, conn: c, game: game, kind: kind, viewer: viewer,
+		ctx: ctx, cancel: cancel,
+		out:     make(chan outMsg, h.cfg.SendQueue),
+		limit:   rate.NewLimiter(rate.Limit(h.cfg.MessageRate), h.cfg.MessageBurst),
+		strikes: rate.NewLimiter(1, h.cfg.MaxStrikes),
+	}
+}
+
+// close ends the socket with a close code (once; later calls do nothing).
+// It may block for the close handshake, a few seconds at most.
+func (s *session) close(code int, reason string) {
+	s.closeOnce.Do(func() {
+		s.conn.Close(websocket.StatusCode(code), reason)
+	})
+}
+
+// closeAsync closes the socket without waiting for the handshake; run waits
+// for it before returning.
+func (s *session) closeAsync(code int, reason string) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		s.close(code, reason)
+	}()
+}
+
+// run serves the socket until it closes: the writer and the heartbeat run
+// beside the read loop, which runs here.
+func (s *session) run(sub *table.Subscription) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.writer(sub) }()
+	go func() { defer wg.Done(); s.heartbeat() }()
+	s.readLoop()
+	s.cancel()
+	wg.Wait()
+	s.bg.Wait()
+	s.conn.CloseNow()
+}
+
+// ---- reading ----
+
+// inMsg is a client frame.
+type inMsg struct {
+	Type   string          `json:"type"`
+	ID     json.RawMessage `json:"id"`
+	Action json.RawMessage `json:"action"`
+	Seq    *int64          `json:"seq"`
+}
+
+// readLoop reads and handles frames one at a time, so that one client's
+// actions reach the table in the order it sent them. Once the session has
+// decided to close it reads on, ignoring frames, until the close handshake
+// ends the connection.
+func (s *session) readLoop() {
+	for {
+		typ, data, err := s.conn.Read(s.ctx)
+		if err != nil {
+			return
+		}
+		if s.ending {
+			continue
+		}
+		start := time.Now()
+		if !s.limit.AllowN(s.h.clock(), 1) {
+			s.h.metrics.ObserveWSIn("invalid")
+			if !s.strike() {
+				s.end(ClosePolicy, "too many messages")
+				continue
+			}
+			s.reject(idOf(data), table.Errorf(table.RateLimited, "too many messages; slow down"), time.Time{})
+			continue
+		}
+		if typ != websocket.MessageText {
+			s.bad("", "frames are JSON text", start)
+			continue
+		}
+		var m inMsg
+		if err := json.Unmarshal(data, &m); err != nil {
+			s.bad("", "a frame is one JSON object such as {\"type\": \"action\", ...}", start)
+			continue
+		}
+		switch m.Type {
+		case "action":
+			s.h.metrics.ObserveWSIn("action")
+			s.action(m, start)
+		case "ping":
+			s.h.metrics.ObserveWSIn("ping")
+			s.send(outMsg{typ: "pong", body: []byte(`{"type":"pong"}`)})
+		default:
+			s.bad(idOf(data), "unknown message type; send \"action\" or \"ping\"", start)
+		}
+	}
+}
+
+// end has the writer close the socket once it has written the frames queued
+// before: the rejects that explain the close arrive before it.
+func (s *session) end(code int, reason string) {
+	s.ending = true
+	s.send(outMsg{typ: "close", closeCode: code, body: []byte(reason)})
+}
+
+// strike takes one refused frame from the strike bucket, reporting whether
+// the client may go on.
+func (s *session) strike() bool { return s.strikes.AllowN(s.h.clock(), 1) }
+
+// bad rejects a malformed frame, or closes the socket when such frames keep
+// coming.
+func (s *session) bad(id, msg string, start time.Time) {
+	s.h.metrics.ObserveWSIn("invalid")
+	if !s.strike() {
+		s.end(ClosePolicy, "too many bad messages")
+		return
+	}
+	s.reject(id, table.Errorf(table.BadRequest, "%s", msg), start)
+}
+
+// idOf finds the client id of a frame that could not be handled, if any.
+func idOf(data []byte) string {
+	var m struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(data, &m) != nil || !validClientID(m.ID) {
+		return ""
+	}
+	return m.ID
+}
+
+// maxClientID bounds a client action id (as in the REST API).
+const maxClientID = 64
+
+// validClientID: 1 to 64 printable ASCII characters.
+func validClientID(id string) bool {
+	if len(id) < 1 || len(id) > maxClientID {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] > unicode.MaxASCII || !unicode.IsPrint(rune(id[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// action sends one action to the table and answers with ack or reject.
+func (s *session) action(m inMsg, start time.Time) {
+	id := ""
+	if len(m.ID) > 0 && string(m.ID) != "null" {
+		if json.Unmarshal(m.ID, &id) != nil || !validClientID(id) {
+			s.bad("", "an action id is a string of 1 to 64 printable ASCII characters", start)
+			return
+		}
+	}
+	a, inner, err := decodeAction(m.Action)
+	if err == nil && inner != "" {
+		if id != "" && inner != id {
+			err = table.Errorf(table.BadRequest, "two different action ids")
+		}
+		id = inner
+	}
+	if err == nil && m.Seq != nil && *m.Seq < 0 {
+		err = table.Errorf(table.BadRequest, "seq cannot be negative")
+	}
+	if err != nil {
+		s.h.metrics.ObserveAction("", string(table.AsError(err).Code))
+		s.bad(id, table.AsError(err).Msg, start)
+		return
+	}
+	if s.viewer == 0 {
+		s.reject(id, table.Errorf(table.Forbidden, "spectators cannot play"), start)
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
+	res, err := s.h.tables.Do(ctx, s.game, table.Command{Seat: s.viewer, Action: a, ClientID: id, Seq: m.Seq})
+	cancel()
+	if err != nil {
+		if s.ctx.Err() != nil {
+			return // the socket is closing
+		}
+		s.reject(id, err, start)
+		return
+	}
+	b, _ := json.Marshal(ackMsg{Type: "ack", ID: id, Seq: res.Seq, Duplicate: res.Duplicate})
+	s.send(outMsg{typ: "ack", body: b, start: start})
+}
+
+// decodeAction reads the action object of a frame strictly; a client id
+// inside it (as the REST API allows) is returned apart.
+func decodeAction(raw json.RawMessage) (klondike.Action, string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return klondike.Action{}, "", table.Errorf(table.BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return klondike.Action{}, "", table.Errorf(table.BadRequest, "action: %v", err)
+	}
+	id := ""
+	if v, ok := fields["id"]; ok {
+		if json.Unmarshal(v, &id) != nil || !validClientID(id) {
+			return klondike.Action{}, "", table.Errorf(table.BadRequest, "an action id is a string of 1 to 64 printable ASCII characters")
+		}
+		delete(fields, "id")
+		raw, _ = json.Marshal(fields)
+	}
+	a, err := klondike.DecodeAction(raw)
+	return a, id, err
+}
+
+// reject queues a reject; internal errors are logged, never detailed.
+func (s *session) reject(id string, err error, start time.Time) {
+	e := table.AsError(err)
+	switch e.Code {
+	case table.Internal:
+		s.h.log.Error("ws: internal error", "game", s.game, "err", err)
+	case table.Unavailable:
+		s.h.log.Warn("ws: unavailable", "game", s.game, "err", err)
+	}
+	b, _ := json.Marshal(rejectMsg{Type: "reject", ID: id, Error: errorJSON{Code: string(e.Code), Message: e.Msg}})
+	s.send(outMsg{typ: "reject", code: string(e.Code), body: b, start: start})
+}
+
+// send queues an answer; a client whose queue is full is too slow.
+func (s *session) send(m outMsg) {
+	select {
+	case s.out <- m:
+	default:
+		s.slow()
+	}
+}
+
+// slow drops a client that does not keep up: 1013 (try again later, the
+// close code of "unavailable"), so that it reconnects and resumes.
+func (s *session) slow() {
+	s.h.metrics.ObserveWSSlowDrop()
+	s.closeAsync(table.Unavailable.CloseCode(), "too slow")
+}
+
+// ---- heartbeat ----
+
+// heartbeat pings the client; no pong in time closes the socket.
+func (s *session) heartbeat() {
+	t := time.NewTicker(s.h.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.PongTimeout)
+			err := s.conn.Ping(ctx)
+			cancel()
+			if err != nil {
+				if s.ctx.Err() == nil {
+					s.conn.CloseNow() // no pong: the peer is gone
+				}
+				return
+			}
+		}
+	}
+}
+
+// ---- writing ----
+
+// Server frames.
+type (
+	stateMsg struct {
+		Type string `json:"type"` // "state"
+		Seq  int64  `json:"seq"`
+		Game any    `json:"game"`
+	}
+	eventMsg struct {
+		Type   string          `json:"type"` // "event"
+		Seq    int64           `json:"seq"`
+		Seat   int             `json:"seat"`
+		Action json.RawMessage `json:"action"`
+		Status string          `json:"status"`
+		At     time.Time       `json:"at"`
+		Game   any             `json:"game,omitempty"`
+	}
+	ackMsg struct {
+		Type      string `json:"type"` // "ack"
+		ID        string `json:"id"`
+		Seq       int64  `json:"seq"`
+		Duplicate bool   `json:"duplicate,omitempty"`
+	}
+	rejectMsg struct {
+		Type  string    `json:"type"` // "reject"
+		ID    string    `json:"id"`
+		Error errorJSON `json:"error"`
+	}
+	errorJSON struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	overMsg struct {
+		Type   string          `json:"type"` // "over"
+		Result json.RawMessage `json:"result"`
+	}
+)
+
+// writer writes the opening frames, then the answers and the events until
+// the session ends. It owns the subscription.
+func (s *session) writer(sub *table.Subscription) {
+	defer func() { sub.Close() }()
+	last, over, ok := s.open(sub)
+	if !ok {
+		return
+	}
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case m := <-s.out:
+			if m.typ == "close" {
+				s.close(m.closeCode, string(m.body))
+				return
+			}
+			if !s.write(m) {
+				return
+			}
+			if !m.start.IsZero() {
+				s.h.metrics.ObserveWSAction(time.Since(m.start))
+			}
+		case u, open := <-sub.C:
+			if !open {
+				next, err := s.resubscribe(sub, last)
+				if err != nil {
+					return
+				}
+				sub = next
+				if last, over, ok = s.resume(sub, last, over); !ok {
+					return
+				}
+				continue
+			}
+			if u.Notice != nil { // presence, or the end of a race
+				if u.Notice.Type == "over" {
+					if over {
+						continue
+					}
+					over = true
+				}
+				if !s.writeJSON(u.Notice.Type, u.Notice) {
+					return
+				}
+				continue
+			}
+			if u.Event.Seq <= last {
+				continue
+			}
+			if u.Event.Seq != last+1 { // never expected: resync on the view
+				s.h.log.Error("ws: event gap", "game", s.game, "after", last, "got", u.Event.Seq)
+				if !s.writeJSON("state", stateMsg{Type: "state", Seq: u.Event.Seq, Game: u.View}) {
+					return
+				}
+			} else if !s.writeEvent(u.Event, u.View) {
+				return
+			}
+			last = u.Event.Seq
+			if !over && s.kind != "race" && terminal(u.Event.Status) { // races: the table's notice
+				over = true
+				if !s.writeOver(u.Event.Status, u.View) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// open writes what a new connection needs: the missed events after its
+// since, or the state. It returns the seq the client is now at and whether
+// the game is over.
+func (s *session) open(sub *table.Subscription) (last int64, over bool, ok bool) {
+	st := statusOf(sub.View)
+	over = terminal(st)
+	if sub.Resumed && len(sub.Missed) <= s.h.cfg.MaxResume {
+		for i, ev := range sub.Missed {
+			var view any
+			if i == len(sub.Missed)-1 {
+				view = sub.View // the view at sub.Seq, which is this event's
+			}
+			if !s.writeEvent(ev, view) {
+				return 0, false, false
+			}
+		}
+		if n := len(sub.Missed); n > 0 && over && terminal(sub.Missed[n-1].Status) {
+			if !s.writeOver(st, sub.View) {
+				return 0, false, false
+			}
+		}
+		return sub.Seq, over, true
+	}
+	return sub.Seq, over, s.writeJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
+}
+
+// resubscribe follows the game after the table dropped the subscription:
+// a slow client is disconnected (1013), a stopped or reloaded table is
+// subscribed to again from the last seq sent, and when that fails the
+// socket closes with the error's close code (1012 when the server stops).
+func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subscription, error) {
+	err := old.Err()
+	if errors.Is(err, table.ErrSlow) {
+		s.slow()
+		return nil, err
+	}
+	if s.ctx.Err() != nil {
+		return nil, s.ctx.Err()
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
+	defer cancel()
+	for {
+		t, err := s.h.tables.Get(ctx, s.game)
+		if err == nil {
+			var sub *table.Subscription
+			sub, err = t.Subscribe(ctx, s.viewer, last)
+			if errors.Is(err, table.ErrStopped) {
+				continue
+			}
+			if err == nil {
+				return sub, nil
+			}
+		}
+		code := table.AsError(err).Code.CloseCode()
+		if errors.Is(err, table.ErrClosed) || table.AsError(err).Code == table.Unavailable {
+			code = CloseRestart
+		}
+		s.closeAsync(code, "the game cannot be followed; reconnect")
+		return nil, err
+	}
+}
+
+// resume writes what a client at seq last missed while the session
+// resubscribed.
+func (s *session) resume(sub *table.Subscription, last int64, over bool) (int64, bool, bool) {
+	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume {
+		ok := s.writeJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
+		return sub.Seq, over || terminal(statusOf(sub.View)), ok
+	}
+	for i, ev := range sub.Missed {
+		var view any
+		if i == len(sub.Missed)-1 {
+			view = sub.View
+		}
+		if !s.writeEvent(ev, view) {
+			return 0, false, false
+		}
+		if !over && terminal(ev.Status) {
+			over = true
+			if !s.writeOver(ev.Status, sub.View) {
+				return 0, false, false
+			}
+		}
+	}
+	return sub.Seq, over, true
+}
+
+func (s *session) writeEvent(ev table.Event, view any) bool {
+	return s.writeJSON("event", eventMsg{Type: "event", Seq: ev.Seq, Seat: ev.Seat,
+		Action: ev.Action, Status: ev.Status, At: ev.At, Game: view})
+}
+
+// writeOver writes {"type": "over", "result"}: the race's result from its
+// view, or for a solo game {"status", "score", "moves"}.
+func (s *session) writeOver(status string, view any) bool {
+	var v struct {
+		Result json.RawMessage `json:"result"`
+		Score  json.RawMessage `json:"score"`
+		Moves  json.RawMessage `json:"moves"`
+	}
+	if b, err := json.Marshal(view); err == nil {
+		json.Unmarshal(b, &v)
+	}
+	res := v.Result
+	if len(res) == 0 || string(res) == "null" {
+		r := map[string]any{"status": status}
+		if len(v.Score) > 0 {
+			r["score"] = v.Score
+		}
+		if len(v.Moves) > 0 {
+			r["moves"] = v.Moves
+		}
+		res, _ = json.Marshal(r)
+	}
+	return s.writeJSON("over", overMsg{Type: "over", Result: res})
+}
+
+// statusOf reads the status of a view.
+func statusOf(view any) string {
+	var v struct {
+		Status string `json:"status"`
+	}
+	if b, err := json.Marshal(view); err == nil {
+		json.Unmarshal(b, &v)
+	}
+	return v.Status
+}
+
+// terminal reports whether a game status ends the game.
+func terminal(status string) bool {
+	return status != "" && status != "playing" && status != "waiting"
+}
+
+func (s *session) writeJSON(typ string, v any) bool {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.h.log.Error("ws: encode", "type", typ, "err", err)
+		s.closeAsync(int(websocket.StatusInternalError), "internal error")
+		return false
+	}
+	return s.write(outMsg{typ: typ, body: b})
+}
+
+// write writes one frame within the write timeout. A write that times out
+// means a client that does not read: the library closes the connection.
+func (s *session) write(m outMsg) bool {
+	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.WriteTimeout)
+	err := s.conn.Write(ctx, websocket.MessageText, m.body)
+	timedOut := ctx.Err() == context.DeadlineExceeded
+	cancel()
+	if err != nil {
+		if timedOut && s.ctx.Err() == nil {
+			s.h.metrics.ObserveWSSlowDrop()
+		}
+		return false
+	}
+	s.h.metrics.ObserveWSOut(m.typ)
+	if m.typ == "reject" {
+		s.h.metrics.ObserveWSReject(m.code)
+	}
+	return true
+}

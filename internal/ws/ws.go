@@ -1,0 +1,409 @@
+// Package ws serves the WebSocket sessions of games (PROTOCOL.md,
+// WebSocket): GET /api/v1/games/{id}/ws for solo games and races.
+//
+// A session subscribes to the game's table and relays its events in seq
+// order, each with the view of the session's own viewer (a seat, or 0 for a
+// race spectator); it sends the actions the client writes to the table and
+// acknowledges them only once the table has committed them.
+//
+// Each connection has one read loop (the handler's goroutine), one writer
+// goroutine draining a bounded queue and the table subscription, with a
+// timeout on every write, and one heartbeat goroutine. Frames are bounded
+// (8 KiB by default), rate-limited per connection, and a client that keeps
+// breaking the rules, or that does not read fast enough, is disconnected with
+// a close code that says why. The package's README.md is the reference of the
+// messages, close codes and limits.
+package ws
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/go-chi/chi/v5"
+
+	"dsol/internal/metrics"
+	"dsol/internal/store"
+	"dsol/internal/table"
+)
+
+// Close codes of the sessions besides the library's (1009 for a frame over
+// the read limit) and the error table's (table.Code.CloseCode).
+const (
+	// ClosePolicy (1008) ends a session that keeps sending too many or
+	// malformed messages.
+	ClosePolicy = int(websocket.StatusPolicyViolation)
+	// CloseRestart (1012) ends every session when the server shuts down, and
+	// a session whose game could not be followed any more: reconnect (with
+	// ?since=) to continue.
+	CloseRestart = int(websocket.StatusServiceRestart)
+)
+
+// Config holds the limits of the sessions. Zero values take the defaults.
+type Config struct {
+	// OriginPatterns are the origins, besides the request's own host, whose
+	// pages may open a socket: host patterns ("app.example.com",
+	// "*.example.com") or "scheme://host" patterns, matched as by
+	// websocket.AcceptOptions.OriginPatterns. Default: same origin only.
+	OriginPatterns []string
+	// MaxMessageBytes is the read limit of a frame (default 8192); a larger
+	// frame closes the socket with 1009.
+	MaxMessageBytes int64
+	// MaxSocketsPerPlayer bounds one player's open sockets (default 8); the
+	// next upgrade is refused with 429 rate_limited.
+	MaxSocketsPerPlayer int
+	// SendQueue is the number of answers (acks, rejects, pongs) waiting to be
+	// written before the client is dropped as too slow (default 64). Events
+	// wait in the table subscription, bounded by table.Config.SubscriberBuffer.
+	SendQueue int
+	// WriteTimeout bounds every write (default 10s).
+	WriteTimeout time.Duration
+	// PingInterval is the heartbeat period (default 25s); PongTimeout how long
+	// a ping waits for its pong before the socket is closed (default 10s).
+	PingInterval time.Duration
+	PongTimeout  time.Duration
+	// MessageRate and MessageBurst are the token bucket of client frames per
+	// connection (default 20/s, burst 40); a frame over it gets a
+	// rate_limited reject.
+	MessageRate  float64
+	MessageBurst int
+	// MaxStrikes is the bucket of refused frames (rate-limited or malformed)
+	// a connection may send before it is closed with 1008 (default 20,
+	// refilled by one a second).
+	MaxStrikes int
+	// ActionTimeout bounds one action, from the table to the commit (default
+	// 10s).
+	ActionTimeout time.Duration
+	// MaxResume is the most missed events a reconnect replays; beyond it the
+	// session sends the state instead (default 500).
+	MaxResume int
+}
+
+func (c *Config) defaults() {
+	if c.MaxMessageBytes <= 0 {
+		c.MaxMessageBytes = 8192
+	}
+	if c.MaxSocketsPerPlayer <= 0 {
+		c.MaxSocketsPerPlayer = 8
+	}
+	if c.SendQueue <= 0 {
+		c.SendQueue = 64
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = 10 * time.Second
+	}
+	if c.PingInterval <= 0 {
+		c.PingInterval = 25 * time.Second
+	}
+	if c.PongTimeout <= 0 {
+		c.PongTimeout = 10 * time.Second
+	}
+	if c.MessageRate <= 0 {
+		c.MessageRate = 20
+	}
+	if c.MessageBurst <= 0 {
+		c.MessageBurst = 40
+	}
+	if c.MaxStrikes <= 0 {
+		c.MaxStrikes = 20
+	}
+	if c.ActionTimeout <= 0 {
+		c.ActionTimeout = 10 * time.Second
+	}
+	if c.MaxResume <= 0 {
+		c.MaxResume = 500
+	}
+}
+
+// Deps are the dependencies of a Handler.
+type Deps struct {
+	Tables *table.Registry
+	// Player returns the id of the authenticated player of a request, or an
+	// error (401 unauthorized) when there is none. The route runs behind the
+	// same authentication as every other call (Bearer token or cookie).
+	Player  func(r *http.Request) (playerID string, err error)
+	Logger  *slog.Logger
+	Metrics *metrics.Metrics
+	Clock   func() time.Time // for the rate limits
+	Config  Config
+}
+
+// Handler serves the WebSocket route of games and tracks its sessions so that
+// Shutdown can close them.
+type Handler struct {
+	tables  *table.Registry
+	player  func(r *http.Request) (string, error)
+	log     *slog.Logger
+	metrics *metrics.Metrics
+	clock   func() time.Time
+	cfg     Config
+
+	mu        sync.Mutex
+	closing   bool
+	sessions  map[*session]struct{}
+	perPlayer map[string]int
+	wg        sync.WaitGroup // one per admitted connection
+}
+
+// NewHandler returns the WebSocket handler. Mount it on GET
+// /api/v1/games/{id}/ws (and /api/v1/races/{id}/ws), outside any request
+// timeout.
+func NewHandler(d Deps) *Handler {
+	h := &Handler{
+		tables:    d.Tables,
+		player:    d.Player,
+		log:       d.Logger,
+		metrics:   d.Metrics,
+		clock:     d.Clock,
+		cfg:       d.Config,
+		sessions:  make(map[*session]struct{}),
+		perPlayer: make(map[string]int),
+	}
+	h.cfg.defaults()
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.metrics == nil {
+		h.metrics = metrics.New()
+	}
+	if h.clock == nil {
+		h.clock = time.Now
+	}
+	if h.player == nil {
+		h.player = func(*http.Request) (string, error) {
+			return "", table.Errorf(table.Unauthorized, "sign in first")
+		}
+	}
+	return h
+}
+
+// Open returns the number of open sessions.
+func (h *Handler) Open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sessions)
+}
+
+// Shutdown refuses new sockets, closes every open one with 1012 (service
+// restart: clients reconnect, to another node if need be) and waits for the
+// sessions to end, or for ctx, after which it drops the rest.
+func (h *Handler) Shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	h.closing = true
+	ss := make([]*session, 0, len(h.sessions))
+	for s := range h.sessions {
+		ss = append(ss, s)
+	}
+	h.mu.Unlock()
+	var closing sync.WaitGroup
+	for _, s := range ss {
+		closing.Add(1)
+		go func() {
+			defer closing.Done()
+			s.close(CloseRestart, "server restart")
+		}()
+	}
+	done := make(chan struct{})
+	go func() { h.wg.Wait(); closing.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		for _, s := range ss {
+			s.conn.CloseNow()
+		}
+		<-done
+		return ctx.Err()
+	}
+}
+
+// ServeHTTP is GET /api/v1/games/{id}/ws[?since=N]. Everything that can be
+// refused is refused before the upgrade, with the JSON error of the REST
+// API: 401 no player, 404 no game, 403 a solo game of someone else or a
+// foreign Origin, 400 a bad since, 429 too many sockets, 503 shutting down.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	pid, err := h.player(r)
+	if err != nil {
+		h.error(w, r, err)
+		return
+	}
+	if err := checkOrigin(r, h.cfg.OriginPatterns); err != nil {
+		h.error(w, r, table.Errorf(table.Forbidden, "%v", err))
+		return
+	}
+	since := int64(-1)
+	if q := r.URL.Query().Get("since"); q != "" {
+		n, err := strconv.ParseInt(q, 10, 64)
+		if err != nil || n < 0 {
+			h.error(w, r, table.Errorf(table.BadRequest, "since must be a seq (0 or more)"))
+			return
+		}
+		since = n
+	}
+	id := chi.URLParam(r, "id")
+	if id == "" {
+		id = r.PathValue("id")
+	}
+	sub, seat, kind, err := h.subscribe(r.Context(), id, pid, since)
+	if err != nil {
+		h.error(w, r, err)
+		return
+	}
+	if err := h.admit(pid); err != nil {
+		sub.Close()
+		h.error(w, r, err)
+		return
+	}
+	defer h.release(pid)
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		OriginPatterns:  h.cfg.OriginPatterns,
+		CompressionMode: websocket.CompressionDisabled,
+	})
+	if err != nil { // Accept has answered
+		sub.Close()
+		return
+	}
+	// From here on r.Context() is not used: the connection is hijacked.
+	c.SetReadLimit(h.cfg.MaxMessageBytes)
+	s := newSession(h, c, id, kind, seat)
+	if !h.track(s) {
+		sub.Close()
+		c.Close(websocket.StatusCode(CloseRestart), "server restart")
+		return
+	}
+	h.metrics.AddWSConnections(1)
+	defer func() {
+		h.untrack(s)
+		h.metrics.AddWSConnections(-1)
+	}()
+	s.run(sub)
+}
+
+// subscribe finds the game and the caller's seat and subscribes to it.
+func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (*table.Subscription, int, string, error) {
+	for {
+		t, err := h.tables.Get(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, 0, "", table.Errorf(table.NotFound, "no such game")
+		}
+		if err != nil {
+			return nil, 0, "", err
+		}
+		g := t.Game()
+		seat := seatOf(g, pid)
+		if seat == 0 && g.Kind == "solo" {
+			return nil, 0, "", table.Errorf(table.Forbidden, "this game is not yours")
+		}
+		sub, err := t.Subscribe(ctx, seat, since)
+		if errors.Is(err, table.ErrStopped) {
+			continue
+		}
+		return sub, seat, g.Kind, err
+	}
+}
+
+// seatOf returns a player's seat in a game (1 or 2), or 0 when not seated.
+func seatOf(g store.Game, playerID string) int {
+	for i, id := range g.Seats {
+		if id != "" && id == playerID {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// admit takes one of the player's socket slots.
+func (h *Handler) admit(pid string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return table.Errorf(table.Unavailable, "the server is restarting; reconnect")
+	}
+	if h.perPlayer[pid] >= h.cfg.MaxSocketsPerPlayer {
+		return table.Errorf(table.RateLimited, "too many open sockets (%d); close one", h.cfg.MaxSocketsPerPlayer)
+	}
+	h.perPlayer[pid]++
+	h.wg.Add(1)
+	return nil
+}
+
+// release gives the slot back.
+func (h *Handler) release(pid string) {
+	h.mu.Lock()
+	if h.perPlayer[pid]--; h.perPlayer[pid] <= 0 {
+		delete(h.perPlayer, pid)
+	}
+	h.mu.Unlock()
+	h.wg.Done()
+}
+
+// track registers an open session, unless the handler is shutting down.
+func (h *Handler) track(s *session) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return false
+	}
+	h.sessions[s] = struct{}{}
+	return true
+}
+
+func (h *Handler) untrack(s *session) {
+	h.mu.Lock()
+	delete(h.sessions, s)
+	h.mu.Unlock()
+}
+
+// checkOrigin applies the origin rule of websocket.Accept before the upgrade,
+// so that a refusal is the API's JSON 403: no Origin (not a browser) or the
+// request's own host passes, else a pattern must match.
+func checkOrigin(r *http.Request, patterns []string) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return errors.New("the Origin header is not a URL with a host")
+	}
+	if strings.EqualFold(r.Host, u.Host) {
+		return nil
+	}
+	for _, p := range patterns {
+		target := u.Host
+		if strings.Contains(p, "://") {
+			target = u.Scheme + "://" + u.Host
+		}
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(target)); ok {
+			return nil
+		}
+	}
+	return errors.New("this origin may not open a socket here")
+}
+
+// error answers a refused upgrade with the API's JSON error.
+func (h *Handler) error(w http.ResponseWriter, r *http.Request, err error) {
+	e := table.AsError(err)
+	switch e.Code {
+	case table.Internal:
+		h.log.Error("ws: internal error", "path", r.URL.Path, "err", err)
+	case table.Unavailable:
+		h.log.Warn("ws: unavailable", "path", r.URL.Path, "err", err)
+	case table.RateLimited:
+		w.Header().Set("Retry-After", "1")
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(e.Code.HTTPStatus())
+	w.Write(append(b, '\n'))
+}
