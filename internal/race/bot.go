@@ -58,20 +58,30 @@ func (s Speed) Delay() time.Duration {
 // moved to expose a card that goes to a foundation; a draw or recycle; once a
 // whole pass through the stock brought nothing, the first step of a path found
 // by klondike.Path; else, when it has nothing useful left, a pass (alternating)
-// or nothing (simultaneous). It is deterministic. One Bot may play both seats;
-// it remembers a little per seat, so use one Bot per race.
+// or nothing (simultaneous) — and a resignation once that lasted Patience
+// answers while the engine could not prove it blocked. It is deterministic.
+// One Bot may play both seats; it remembers a little per seat, so use one Bot
+// per race.
 type Bot struct {
 	Speed Speed
 	seats [Seats]botSeat
 }
 
 type botSeat struct {
-	mark [3]int // progress marker: foundation total, own face-down, stock+waste
-	idle int    // own draws, recycles and path steps since the marker changed
-	path []k.Step
-	pos  int
-	lost bool // the path search found nothing since the marker changed
+	mark  [3]int // progress marker: foundation total, own face-down, stock+waste
+	idle  int    // own draws, recycles and path steps since the marker changed
+	path  []k.Step
+	pos   int
+	lost  bool // the path search found nothing since the marker changed
+	waits int  // answers with nothing to do while not blocked, since the marker changed
 }
+
+// Patience is how many times in a row, with nothing changed on its board or
+// the foundations, a bot that has nothing to do but is not blocked (its path
+// search reached klondike.SearchLimit) answers "wait" or passes before it
+// resigns. Without it two such bots would wait for each other for ever: the
+// race ends by "both blocked" only when the search can prove it.
+const Patience = 40
 
 // Next returns the bot's next action for seat, or false when it has none: the
 // race is over, it is the other seat's turn, or (simultaneous) the seat has
@@ -84,7 +94,7 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 	b := &r.boards[seat-1]
 	mark := [3]int{r.found.Total(), b.FaceDown(), int(b.NStock) + int(b.NWaste)}
 	if mark != st.mark {
-		st.mark, st.idle, st.path, st.pos, st.lost = mark, 0, st.path[:0], 0, false
+		st.mark, st.idle, st.path, st.pos, st.lost, st.waits = mark, 0, st.path[:0], 0, false, 0
 	}
 	if a, ok := usefulMove(r, seat); ok {
 		return a, true
@@ -97,6 +107,9 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 		}
 		st.path, st.pos = st.path[:0], 0
 	}
+	if r.Blocked(seat) {
+		return bot.stuck(r, seat)
+	}
 	cycle := (int(b.NStock)+int(b.NWaste))/int(b.DrawCount) + 2
 	if st.idle < cycle {
 		if b.NStock > 0 {
@@ -108,7 +121,7 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 			return k.Simple(k.Recycle), true
 		}
 	}
-	if !st.lost && !r.Blocked(seat) {
+	if !st.lost {
 		var found bool
 		st.path, found = k.Path(b, &r.found, st.path)
 		st.lost = !found
@@ -121,6 +134,19 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 			}
 		}
 		st.path = st.path[:0]
+	}
+	return bot.stuck(r, seat)
+}
+
+// stuck is the bot's answer when it has nothing useful left: a pass in an
+// alternating race, nothing in a simultaneous one — or, once its Patience
+// ran out while the engine does not see it blocked, a resignation.
+func (bot *Bot) stuck(r *Race, seat int) (k.Action, bool) {
+	if st := &bot.seats[seat-1]; !r.Blocked(seat) {
+		st.waits++
+		if st.waits > Patience {
+			return k.Simple(k.Resign), true
+		}
 	}
 	if r.opts.Turns == Alternating {
 		return k.Simple(k.Pass), true

@@ -123,7 +123,21 @@ func (c *checker) check(seat int, a k.Action, out Outcome) {
 		}
 	}
 	c.prev = r.found
+	if debugCache {
+		for s := 0; s < Seats; s++ {
+			if r.blocked[s] != unknown {
+				fresh := k.Blocked(&r.boards[s], &r.found)
+				if fresh != (r.blocked[s] == isBlocked) {
+					c.fail("stale blocked cache for seat %d after seat %d's %s: cached %d, fresh %v", s+1, seat, a, r.blocked[s], fresh)
+				}
+			}
+		}
+	}
 }
+
+// debugCache (DSOL_CHECK_BLOCKED_CACHE=1) also compares every cached blocked
+// verdict with a fresh search after every action.
+var debugCache = os.Getenv("DSOL_CHECK_BLOCKED_CACHE") != ""
 
 // checkResult verifies the end of a finished race against the rules.
 func (c *checker) checkResult() {
@@ -176,7 +190,7 @@ func (c *checker) checkResult() {
 }
 
 type propStats struct {
-	races, actions, maxActions, out, blocked, draws, wins1, wins2 int
+	races, actions, maxActions, out, blocked, resigned, draws, wins1, wins2 int
 }
 
 // TestPropertyBotRaces plays bot-vs-bot races over random codes in both turn
@@ -211,6 +225,8 @@ func TestPropertyBotRaces(t *testing.T) {
 					st.out++
 				case BothBlocked:
 					st.blocked++
+				case Resigned:
+					st.resigned++
 				}
 				switch r.Result().Winner {
 				case 0:
@@ -221,8 +237,8 @@ func TestPropertyBotRaces(t *testing.T) {
 					st.wins2++
 				}
 			}
-			t.Logf("%d %s races: %d actions (mean %d, max %d); ended out %d, blocked %d; seat 1 won %d, seat 2 %d, draws %d",
-				st.races, turns, st.actions, st.actions/st.races, st.maxActions, st.out, st.blocked, st.wins1, st.wins2, st.draws)
+			t.Logf("%d %s races: %d actions (mean %d, max %d); ended out %d, blocked %d, bot resigned %d; seat 1 won %d, seat 2 %d, draws %d",
+				st.races, turns, st.actions, st.actions/st.races, st.maxActions, st.out, st.blocked, st.resigned, st.wins1, st.wins2, st.draws)
 		})
 	}
 }
