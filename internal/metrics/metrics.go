@@ -11,6 +11,7 @@
 //	dsol_commit_batch_actions                         actions written per group commit
 //	dsol_commit_errors_total                          failed group-commit writes
 //	dsol_live_tables                                  games in memory
+//	dsol_live_races                                   races in memory
 //	dsol_ws_connections                               open WebSocket sessions
 //	dsol_ws_messages_received_total{type}             client frames by type (action, ping, invalid)
 //	dsol_ws_messages_sent_total{type}                 server frames by type (state, event, ack, reject, presence, over, pong)
@@ -42,6 +43,7 @@ type Metrics struct {
 	commitBatch  prometheus.Histogram
 	commitErrs   prometheus.Counter
 	liveTables   prometheus.Gauge
+	liveRaces    prometheus.Gauge
 	wsConns      prometheus.Gauge
 	wsIn         *prometheus.CounterVec
 	wsOut        *prometheus.CounterVec
@@ -83,6 +85,10 @@ func New() *Metrics {
 		commitErrs: f.NewCounter(prometheus.CounterOpts{
 			Name: "dsol_commit_errors_total",
 			Help: "Group-commit writes that failed.",
+		}),
+		liveRaces: f.NewGauge(prometheus.GaugeOpts{
+			Name: "dsol_live_races",
+			Help: "Races held in memory by their table goroutine.",
 		}),
 		liveTables: f.NewGauge(prometheus.GaugeOpts{
 			Name: "dsol_live_tables",
@@ -156,6 +162,9 @@ func (m *Metrics) ObserveCommit(batchSize int, d time.Duration, err error) {
 
 // AddLiveTables moves the live tables gauge (table.Hooks.Live).
 func (m *Metrics) AddLiveTables(delta int) { m.liveTables.Add(float64(delta)) }
+
+// AddLiveRaces moves the live races gauge (table.Hooks.Races).
+func (m *Metrics) AddLiveRaces(delta int) { m.liveRaces.Add(float64(delta)) }
 
 // AddWSConnections moves the open WebSocket sessions gauge.
 func (m *Metrics) AddWSConnections(delta int) { m.wsConns.Add(float64(delta)) }
