@@ -232,7 +232,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Logger:    log,
 		Clock:     time.Now,
 		IdleAfter: cfg.idle,
-		Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables},
+		Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces},
 	})
 	handler := httpapi.NewServer(httpapi.Deps{
 		Logger:  log,
