@@ -21,6 +21,7 @@ import (
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
 	"dsol/internal/table"
+	"dsol/internal/ws"
 	"dsol/web"
 )
 
@@ -234,7 +235,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		IdleAfter: cfg.idle,
 		Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces},
 	})
+	sockets := ws.NewHandler(ws.Deps{
+		Tables:  reg,
+		Player:  httpapi.PlayerID,
+		Logger:  log,
+		Metrics: m,
+		Clock:   time.Now,
+		Config:  ws.Config{OriginPatterns: originHosts(cfg.origins)},
+	})
 	handler := httpapi.NewServer(httpapi.Deps{
+		Sockets: sockets,
 		Logger:  log,
 		Store:   st,
 		Tables:  reg,
@@ -281,6 +291,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
 	defer cancel()
+	// Hijacked WebSocket connections are not covered by srv.Shutdown: close
+	// them first with 1012 so that clients reconnect elsewhere.
+	sockets.Shutdown(sctx)
 	if serr := srv.Shutdown(sctx); serr != nil {
 		log.Warn("http shutdown", "err", serr)
 		srv.Close()
@@ -294,4 +307,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	return nil
+}
+
+// originHosts turns allowed origins (scheme://host[:port]) into the host
+// patterns the WebSocket handshake compares the Origin header with.
+func originHosts(origins []string) []string {
+	hosts := make([]string, 0, len(origins))
+	for _, o := range origins {
+		if i := strings.Index(o, "://"); i >= 0 {
+			o = o[i+3:]
+		}
+		hosts = append(hosts, strings.TrimSuffix(o, "/"))
+	}
+	return hosts
 }
