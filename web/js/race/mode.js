@@ -392,10 +392,12 @@ export class RaceMode {
       const r = el.getBoundingClientRect();
       const sx = b.rect.width / (r.width || 1);
       el.classList.add('last');
-      el.animate([
+      el.style.pointerEvents = 'none'; // a flying card must not catch the next tap
+      const a = el.animate([
         { transform: `translate(${b.rect.left - r.left}px,${b.rect.top - r.top}px) scale(${sx})`, transformOrigin: '0 0', zIndex: 30 },
         { transform: 'none', transformOrigin: '0 0', zIndex: 30 },
       ], { duration: board === 'f' && seat != this.seat ? 320 : 170, easing: 'ease-out' });
+      a.onfinish = a.oncancel = () => { el.style.pointerEvents = ''; };
     }
   }
 

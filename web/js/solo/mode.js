@@ -113,7 +113,10 @@ export class SoloMode {
         const r0 = from && (from[i] || from[from.length - 1]);
         if (r0 && el.animate) {
           const r = el.getBoundingClientRect();
-          el.animate([{ transform: `translate(${r0.left - r.left}px,${r0.top - r.top}px)` }, { transform: 'none' }], { duration: 170, easing: 'ease-out' });
+          // a flying card must not catch the next tap (quick taps on the stock)
+          el.style.pointerEvents = 'none';
+          const a = el.animate([{ transform: `translate(${r0.left - r.left}px,${r0.top - r.top}px)` }, { transform: 'none' }], { duration: 170, easing: 'ease-out' });
+          a.onfinish = a.oncancel = () => { el.style.pointerEvents = ''; };
         }
       });
     }
