@@ -387,17 +387,18 @@ export class RaceMode {
       const b = before.get(`${seat}:${el.dataset.card}`);
       const pile = el.closest('[data-pile]')?.dataset.pile;
       const board = el.closest('[data-board]')?.dataset.board || 'f';
-      const bBoard = b?.el.closest('[data-board]')?.dataset.board || 'f';
+      const bBoard = b?.board;
       if (!b || (b.pile === pile && bBoard === board) || !el.animate) continue;
       const r = el.getBoundingClientRect();
       const sx = b.rect.width / (r.width || 1);
       el.classList.add('last');
+      const ms = board === 'f' && seat != this.seat ? 320 : 170;
       el.style.pointerEvents = 'none'; // a flying card must not catch the next tap
-      const a = el.animate([
+      setTimeout(() => { el.style.pointerEvents = ''; }, ms); // also when no frame runs (hidden tab)
+      el.animate([
         { transform: `translate(${b.rect.left - r.left}px,${b.rect.top - r.top}px) scale(${sx})`, transformOrigin: '0 0', zIndex: 30 },
         { transform: 'none', transformOrigin: '0 0', zIndex: 30 },
-      ], { duration: board === 'f' && seat != this.seat ? 320 : 170, easing: 'ease-out' });
-      a.onfinish = a.oncancel = () => { el.style.pointerEvents = ''; };
+      ], { duration: ms, easing: 'ease-out' });
     }
   }
 
@@ -526,7 +527,8 @@ export class RaceMode {
     }
     this.say($('#dlg-result h2').textContent);
     const d = $('#dlg-result');
-    setTimeout(() => { if (!d.open && this.view === v) d.showModal(); }, now ? 0 : o.who === 'me' ? 700 : 300);
+    // a refresh may replace the view object meanwhile: still this race, still over
+    setTimeout(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') d.showModal(); }, now ? 0 : o.who === 'me' ? 700 : 300);
   }
 
   offer(v) {

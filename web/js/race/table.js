@@ -182,7 +182,9 @@ export function cardRects(root) {
   for (const el of root.querySelectorAll('.card.up[data-card]')) {
     const seat = el.dataset.seat || el.closest('[data-seat]')?.dataset.seat;
     const p = el.closest('[data-pile]')?.dataset.pile;
-    m.set(`${seat}:${el.dataset.card}`, { rect: el.getBoundingClientRect(), pile: p, el });
+    // the board is read now: a redraw takes the element out of its board
+    const board = el.closest('[data-board]')?.dataset.board || 'f';
+    m.set(`${seat}:${el.dataset.card}`, { rect: el.getBoundingClientRect(), pile: p, board, el });
   }
   return m;
 }

@@ -115,8 +115,8 @@ export class SoloMode {
           const r = el.getBoundingClientRect();
           // a flying card must not catch the next tap (quick taps on the stock)
           el.style.pointerEvents = 'none';
-          const a = el.animate([{ transform: `translate(${r0.left - r.left}px,${r0.top - r.top}px)` }, { transform: 'none' }], { duration: 170, easing: 'ease-out' });
-          a.onfinish = a.oncancel = () => { el.style.pointerEvents = ''; };
+          setTimeout(() => { el.style.pointerEvents = ''; }, 170); // also when no frame runs (hidden tab)
+          el.animate([{ transform: `translate(${r0.left - r.left}px,${r0.top - r.top}px)` }, { transform: 'none' }], { duration: 170, easing: 'ease-out' });
         }
       });
     }
