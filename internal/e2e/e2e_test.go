@@ -294,3 +294,7 @@ func (p *page) apiJSON(method, path string, body any, out any) {
 		}
 	}
 }
+
+func chromedpDo(p *page, acts ...chromedp.Action[chromedp.Void]) error {
+	return chromedp.Do(p.ctx, acts...)
+}
