@@ -393,12 +393,15 @@ export class RaceMode {
       const sx = b.rect.width / (r.width || 1);
       el.classList.add('last');
       const ms = board === 'f' && seat != this.seat ? 320 : 170;
-      el.style.pointerEvents = 'none'; // a flying card must not catch the next tap
-      setTimeout(() => { el.style.pointerEvents = ''; }, ms); // also when no frame runs (hidden tab)
+      // a flying card must not catch the next tap until it lands; the timer
+      // covers hidden tabs, where animations never finish
+      el.style.pointerEvents = 'none';
+      const land = () => { el.style.pointerEvents = ''; };
+      const timer = setTimeout(land, ms + 1000);
       el.animate([
         { transform: `translate(${b.rect.left - r.left}px,${b.rect.top - r.top}px) scale(${sx})`, transformOrigin: '0 0', zIndex: 30 },
         { transform: 'none', transformOrigin: '0 0', zIndex: 30 },
-      ], { duration: ms, easing: 'ease-out' });
+      ], { duration: ms, easing: 'ease-out' }).onfinish = () => { clearTimeout(timer); land(); };
     }
   }
 

@@ -114,9 +114,13 @@ export class SoloMode {
         if (r0 && el.animate) {
           const r = el.getBoundingClientRect();
           // a flying card must not catch the next tap (quick taps on the stock)
+          // until it lands: the animation may start late on a busy device, so
+          // a fixed delay is not enough; the timer covers hidden tabs.
           el.style.pointerEvents = 'none';
-          setTimeout(() => { el.style.pointerEvents = ''; }, 170); // also when no frame runs (hidden tab)
-          el.animate([{ transform: `translate(${r0.left - r.left}px,${r0.top - r.top}px)` }, { transform: 'none' }], { duration: 170, easing: 'ease-out' });
+          const land = () => { el.style.pointerEvents = ''; };
+          const timer = setTimeout(land, 1000);
+          el.animate([{ transform: `translate(${r0.left - r.left}px,${r0.top - r.top}px)` }, { transform: 'none' }], { duration: 170, easing: 'ease-out' })
+            .onfinish = () => { clearTimeout(timer); land(); };
         }
       });
     }
