@@ -19,8 +19,10 @@ const tableBits = 16 // visited set of 2^16 slots, at most ~30% full at SearchLi
 // section 3). The search is exact over the reachable positions and visits at
 // most SearchLimit of them; reaching the bound counts as not blocked.
 // Positions that differ only by which copy of a duplicate card sits where, or
-// by the order of columns without face-down cards, are the same position.
-// Board and foundations are not changed.
+// by the order of columns without face-down cards, are the same position, and
+// moves that cannot change what is reachable are not tried (see expand).
+// Before searching, a relaxed game (see hopeless) may prove the board blocked
+// at once. Board and foundations are not changed.
 func Blocked(b *Board, f *Foundations) bool {
 	s := searchPool.Get().(*search)
 	blocked := s.run(b, f)
@@ -54,6 +56,9 @@ type search struct {
 }
 
 func (s *search) run(b *Board, f *Foundations) bool {
+	if hopeless(b, f) {
+		return true
+	}
 	s.b, s.f = *b, f
 	s.gen++
 	if s.gen == 0 { // stamps wrapped: forget everything
@@ -118,6 +123,15 @@ func (s *search) apply(m smove) Step {
 
 // expand appends the moves of the current position and reports whether the
 // position itself is a goal (a foundation play or a flip is possible).
+//
+// Only moves that can matter are generated. Moving a run off a face-up card X
+// onto a column top Y changes nothing that matters unless X can then go to a
+// foundation: X and Y are then both tops of the same rank and colour, so they
+// accept the same cards, and each can leave with its run on the same terms;
+// only X's suit is new, and suits count only at the foundations, which are
+// frozen. So a part of a run moves only to uncover a foundation card, and for
+// the same reason a card or a run that may go on several equivalent tops (or
+// several empty columns) is tried on the first one only.
 func (s *search) expand() bool {
 	b := &s.b
 	n := int(b.NCols)
@@ -128,6 +142,7 @@ func (s *search) expand() bool {
 		for j := 0; j < n; j++ {
 			if b.Cols[j].Accepts(w) {
 				s.moves = append(s.moves, smove{kind: Move, from: Waste, to: Pile(j), count: 1})
+				break
 			}
 		}
 	}
@@ -139,21 +154,30 @@ func (s *search) expand() bool {
 		if s.f.FirstSlot(col.Cards[col.N-1]) >= 0 {
 			return true
 		}
-		for k := int(col.Down); k < int(col.N); k++ {
+		c := col.Cards[col.Down]
+		for j := 0; j < n; j++ {
+			if j == i || !b.Cols[j].Accepts(c) {
+				continue
+			}
+			if col.Down > 0 {
+				return true // the move turns a card over
+			}
+			if b.Cols[j].N == 0 {
+				continue // a whole column to an empty one: the same position
+			}
+			s.moves = append(s.moves, smove{kind: Move, from: Pile(i), to: Pile(j), count: col.N})
+			break
+		}
+		for k := int(col.Down) + 1; k < int(col.N); k++ {
+			if s.f.FirstSlot(col.Cards[k-1]) < 0 {
+				continue
+			}
 			c := col.Cards[k]
 			for j := 0; j < n; j++ {
-				if j == i || !b.Cols[j].Accepts(c) {
-					continue
+				if j != i && b.Cols[j].Accepts(c) {
+					s.moves = append(s.moves, smove{kind: Move, from: Pile(i), to: Pile(j), count: uint8(int(col.N) - k)})
+					break
 				}
-				if k == int(col.Down) {
-					if col.Down > 0 {
-						return true // the move turns a card over
-					}
-					if b.Cols[j].N == 0 {
-						continue // a whole column to an empty one: the same position
-					}
-				}
-				s.moves = append(s.moves, smove{kind: Move, from: Pile(i), to: Pile(j), count: uint8(int(col.N) - k)})
 			}
 		}
 	}

@@ -1,11 +1,12 @@
 package solo
 
 import (
+	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 )
 
 // naiveLimit bounds naiveSearch; positions that need more are not compared.
-const naiveLimit = 300000
+const naiveLimit = 30000
 
 // naiveSearch is the stuck rule written as plainly as possible: a breadth
 // first search over whole boards (no equivalences, no pruning), trying every
@@ -19,19 +20,18 @@ func naiveSearch(g *Game) (blocked, complete bool) {
 	for len(queue) > 0 {
 		b := queue[0]
 		queue = queue[1:]
-		t := k.Table{B: &b, F: &f}
-		if _, err := t.CheckMove(k.Waste, k.AnyF, 1); err == nil {
+		if w := b.WasteTop(); w != cards.None && f.FirstSlot(w) >= 0 {
 			return false, true
 		}
 		var next []k.Board
 		for i := 0; i < int(b.NCols); i++ {
-			if _, err := t.CheckMove(k.Pile(i), k.AnyF, 1); err == nil {
+			col := b.Cols[i]
+			if col.N > 0 && f.FirstSlot(col.Top()) >= 0 {
 				return false, true
 			}
-			col := b.Cols[i]
 			for n := 1; n <= int(col.N-col.Down); n++ {
 				for j := 0; j < int(b.NCols); j++ {
-					if _, err := t.CheckMove(k.Pile(i), k.Pile(j), n); err != nil {
+					if j == i || !b.Cols[j].Accepts(col.Cards[int(col.N)-n]) {
 						continue
 					}
 					nb := b
@@ -43,7 +43,7 @@ func naiveSearch(g *Game) (blocked, complete bool) {
 			}
 		}
 		for j := 0; j < int(b.NCols); j++ {
-			if _, err := t.CheckMove(k.Waste, k.Pile(j), 1); err == nil {
+			if b.NWaste > 0 && b.Cols[j].Accepts(b.WasteTop()) {
 				nb := b
 				(k.Table{B: &nb, F: &f}).DoMove(k.Waste, k.Pile(j), 1)
 				next = append(next, nb)
