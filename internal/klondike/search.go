@@ -51,11 +51,16 @@ type search struct {
 	gen    uint32
 	moves  []smove
 	frames []frame
-	path   []Step // with wantPath: the steps to the goal found, if any
+	needed [2 * 52]bool // the card goes to a foundation (they are frozen)
+	path   []Step       // with wantPath: the steps to the goal found, if any
 	want   bool
 }
 
 func (s *search) run(b *Board, f *Foundations) bool {
+	// needed stays valid for expand until the next run (rootGoal relies on it).
+	for c := range s.needed {
+		s.needed[c] = f.FirstSlot(cards.Card(c)) >= 0
+	}
 	if hopeless(b, f) {
 		return true
 	}
@@ -136,11 +141,11 @@ func (s *search) expand() bool {
 	b := &s.b
 	n := int(b.NCols)
 	if w := b.WasteTop(); w != cards.None {
-		if s.f.FirstSlot(w) >= 0 {
+		if s.needed[w] {
 			return true
 		}
 		for j := 0; j < n; j++ {
-			if b.Cols[j].Accepts(w) {
+			if accepts(&b.Cols[j], w) {
 				s.moves = append(s.moves, smove{kind: Move, from: Waste, to: Pile(j), count: 1})
 				break
 			}
@@ -151,12 +156,12 @@ func (s *search) expand() bool {
 		if col.N == 0 {
 			continue
 		}
-		if s.f.FirstSlot(col.Cards[col.N-1]) >= 0 {
+		if s.needed[col.Cards[col.N-1]] {
 			return true
 		}
 		c := col.Cards[col.Down]
 		for j := 0; j < n; j++ {
-			if j == i || !b.Cols[j].Accepts(c) {
+			if j == i || !accepts(&b.Cols[j], c) {
 				continue
 			}
 			if col.Down > 0 {
@@ -169,12 +174,12 @@ func (s *search) expand() bool {
 			break
 		}
 		for k := int(col.Down) + 1; k < int(col.N); k++ {
-			if s.f.FirstSlot(col.Cards[k-1]) < 0 {
+			if !s.needed[col.Cards[k-1]] {
 				continue
 			}
 			c := col.Cards[k]
 			for j := 0; j < n; j++ {
-				if j != i && b.Cols[j].Accepts(c) {
+				if j != i && accepts(&b.Cols[j], c) {
 					s.moves = append(s.moves, smove{kind: Move, from: Pile(i), to: Pile(j), count: uint8(int(col.N) - k)})
 					break
 				}
@@ -187,6 +192,28 @@ func (s *search) expand() bool {
 		s.moves = append(s.moves, smove{kind: Recycle})
 	}
 	return false
+}
+
+// cardKey is 2·rank + red of each card, parentKey the key of the cards it
+// builds on: lookups instead of Column.Accepts' divisions in the search.
+var cardKey, parentKey = func() (k, p [2 * 52]uint8) {
+	for c := range k {
+		r := 0
+		if cards.Card(c).Red() {
+			r = 1
+		}
+		rank := cards.Card(c).Rank()
+		k[c], p[c] = uint8(2*rank+r), uint8(2*(rank+1)+1-r)
+	}
+	return k, p
+}()
+
+// accepts is Column.Accepts by table lookup.
+func accepts(col *Column, c cards.Card) bool {
+	if col.N == 0 {
+		return cardKey[c]>>1 == 13
+	}
+	return col.N > col.Down && cardKey[col.Cards[col.N-1]] == parentKey[c]
 }
 
 const (

@@ -60,8 +60,32 @@ f8: AC 2C
 draw: 1 scoring: vegas score: 151
 `
 
+// mostStates is the position whose search visited the most positions (2,862)
+// among those of 20,000 mixed greedy and random games.
+const mostStates = `
+c2: KC QH JC TD 9C 8H 7S 6H
+c3: QS JH TC 9H 8S
+c4: KH QS
+c5: KS QH JC TH 9S 8H 7S
+c6: 9H 8C 7H 6S 5D
+c7: KS
+c8: QC JH TS 9D 8S
+c9: 7H
+w: 6C 8D 6S 5H 3H 9C 6D 7C JS 7D TC 4D 4S 4C QD 5H 2H 3C 5S 4H
+s: 6H JD KC KD TH KH 5C 9S JS QC TS
+f1: AS 2S 3S 4S 5S
+f2: AS 2S 3S
+f3: AH 2H 3H 4H
+f4: AH
+f5: AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD
+f6: AD 2D 3D
+f7: AC 2C 3C 4C 5C 6C 7C 8C
+f8: AC 2C
+draw: 1 scoring: vegas score: 146
+`
+
 func BenchmarkStuck(b *testing.B) {
-	for _, bc := range []struct{ name, pos string }{{"worst", worstStuck}, {"formerly-slowest", slowStuck}} {
+	for _, bc := range []struct{ name, pos string }{{"worst", worstStuck}, {"most-states", mostStates}, {"formerly-slowest", slowStuck}} {
 		b.Run(bc.name, func(b *testing.B) {
 			g := mustPosition(b, bc.pos)
 			b.ReportAllocs()
