@@ -22,7 +22,7 @@ func Path(b *Board, f *Foundations, buf []Step) (path []Step, found bool) {
 
 // rootGoal reports whether the board itself allows a foundation play or a flip.
 func (s *search) rootGoal(b *Board, f *Foundations) bool {
-	s.b, s.f = *b, f
+	s.prepare(b, f)
 	s.moves = s.moves[:0]
 	return s.expand()
 }

@@ -46,7 +46,7 @@ func TestPathReachesGoal(t *testing.T) {
 			}
 		}
 		var s search
-		s.b, s.f = b, &f
+		s.prepare(&b, &f)
 		if !s.expand() {
 			t.Fatalf("deal %d: the path of %d steps ends where nothing useful is available", deal, len(path))
 		}

@@ -56,15 +56,19 @@ type search struct {
 	want   bool
 }
 
-func (s *search) run(b *Board, f *Foundations) bool {
-	// needed stays valid for expand until the next run (rootGoal relies on it).
+// prepare loads a board and its foundations for expand.
+func (s *search) prepare(b *Board, f *Foundations) {
+	s.b, s.f = *b, f
 	for c := range s.needed {
 		s.needed[c] = f.FirstSlot(cards.Card(c)) >= 0
 	}
+}
+
+func (s *search) run(b *Board, f *Foundations) bool {
 	if hopeless(b, f) {
 		return true
 	}
-	s.b, s.f = *b, f
+	s.prepare(b, f)
 	s.gen++
 	if s.gen == 0 { // stamps wrapped: forget everything
 		s.stamps = [1 << tableBits]uint32{}
