@@ -39,6 +39,8 @@ type serveConfig struct {
 	requestTimeout  time.Duration
 	writeRate       float64
 	writeBurst      int
+	wsRate          float64
+	wsBurst         int
 	logFormat       string
 	logLevel        slog.Level
 }
@@ -125,6 +127,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}{
 		{&c.commitMax, "commit-max", "DSOL_COMMIT_MAX", 256, "most actions of one group commit"},
 		{&c.writeBurst, "write-burst", "DSOL_WRITE_BURST", 40, "burst of writes per player"},
+		{&c.wsBurst, "ws-burst", "DSOL_WS_BURST", 40, "burst of WebSocket messages per connection"},
 	}
 	for _, d := range ints {
 		v, err := strconv.Atoi(env(getenv, d.name, strconv.Itoa(d.def)))
@@ -138,6 +141,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return c, usagef("DSOL_WRITE_RATE: %v", err)
 	}
 	fs.Float64Var(&c.writeRate, "write-rate", rateDef, "writes per second per player (env DSOL_WRITE_RATE)")
+	wsRateDef, err := strconv.ParseFloat(env(getenv, "DSOL_WS_RATE", "20"), 64)
+	if err != nil {
+		return c, usagef("DSOL_WS_RATE: %v", err)
+	}
+	fs.Float64Var(&c.wsRate, "ws-rate", wsRateDef, "WebSocket messages per second per connection (env DSOL_WS_RATE)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -241,7 +249,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Logger:  log,
 		Metrics: m,
 		Clock:   time.Now,
-		Config:  ws.Config{OriginPatterns: originHosts(cfg.origins)},
+		Config: ws.Config{
+			OriginPatterns: originHosts(cfg.origins),
+			MessageRate:    cfg.wsRate,
+			MessageBurst:   cfg.wsBurst,
+		},
 	})
 	handler := httpapi.NewServer(httpapi.Deps{
 		Sockets: sockets,
