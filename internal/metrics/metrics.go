@@ -18,6 +18,7 @@
 //	dsol_ws_action_duration_seconds                   action frame read to its ack or reject written
 //	dsol_ws_rejects_total{code}                       rejects sent, by error code
 //	dsol_ws_slow_consumer_drops_total                 sessions dropped for not keeping up
+//	dsol_lobby_connections                            open lobby WebSocket sessions
 //
 // plus the Go runtime and process collectors.
 package metrics
@@ -50,6 +51,7 @@ type Metrics struct {
 	wsAction     prometheus.Histogram
 	wsRejects    *prometheus.CounterVec
 	wsSlow       prometheus.Counter
+	lobbyConns   prometheus.Gauge
 }
 
 // New builds the metrics on a fresh local registry.
@@ -119,6 +121,10 @@ func New() *Metrics {
 			Name: "dsol_ws_slow_consumer_drops_total",
 			Help: "WebSocket sessions dropped because they did not read fast enough.",
 		}),
+		lobbyConns: f.NewGauge(prometheus.GaugeOpts{
+			Name: "dsol_lobby_connections",
+			Help: "Open lobby WebSocket sessions.",
+		}),
 	}
 }
 
@@ -168,6 +174,9 @@ func (m *Metrics) AddLiveRaces(delta int) { m.liveRaces.Add(float64(delta)) }
 
 // AddWSConnections moves the open WebSocket sessions gauge.
 func (m *Metrics) AddWSConnections(delta int) { m.wsConns.Add(float64(delta)) }
+
+// AddLobbyConnections moves the open lobby WebSocket sessions gauge.
+func (m *Metrics) AddLobbyConnections(delta int) { m.lobbyConns.Add(float64(delta)) }
 
 // ObserveWSIn counts a received WebSocket frame; typ must come from a fixed
 // set (the known message types, or "invalid").

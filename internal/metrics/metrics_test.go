@@ -20,6 +20,8 @@ func TestCatalogue(t *testing.T) {
 	m.AddLiveTables(2)
 	m.AddLiveTables(-1)
 	m.AddWSConnections(1)
+	m.AddLobbyConnections(2)
+	m.AddLobbyConnections(-1)
 	m.ObserveWSIn("action")
 	m.ObserveWSOut("ack")
 	m.ObserveWSAction(80 * time.Microsecond)
@@ -39,6 +41,7 @@ func TestCatalogue(t *testing.T) {
 		`dsol_commit_errors_total 1`,
 		`dsol_live_tables 1`,
 		`dsol_ws_connections 1`,
+		`dsol_lobby_connections 1`,
 		`dsol_ws_messages_received_total{type="action"} 1`,
 		`dsol_ws_messages_sent_total{type="ack"} 1`,
 		`dsol_ws_action_duration_seconds_bucket{le="0.0001"} 1`,
