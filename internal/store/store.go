@@ -82,6 +82,11 @@ type Store interface {
 	// JoinGame sets seat 2 of a waiting race to playerID and its status to
 	// "playing", only if seat 2 is still empty (ErrConflict otherwise).
 	JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error
+	// CancelRace ends a race that is still waiting for a second player: its
+	// status becomes "over" (with no result) and it leaves the lobby, only if
+	// playerID holds seat 1 and seat 2 is still empty (ErrConflict otherwise;
+	// ErrNotFound for no such game).
+	CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error
 	// ListGames lists the games where playerID holds a seat, newest first,
 	// filtered by status when status is not "", at most limit rows.
 	ListGames(ctx context.Context, playerID, status string, limit int) ([]Game, error)

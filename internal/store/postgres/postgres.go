@@ -291,6 +291,24 @@ func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.T
 	return fmt.Errorf("postgres: join game: %w", store.ErrConflict)
 }
 
+// CancelRace implements store.Store.
+func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE games SET status = 'over', public = FALSE, result = NULL, updated_at = $1
+		WHERE id = $2 AND kind = 'race' AND status = 'waiting' AND seat1 = $3 AND seat2 IS NULL`,
+		at, gameID, playerID)
+	if err != nil {
+		return wrap("cancel race", err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	var one int
+	if err := s.pool.QueryRow(ctx, `SELECT 1 FROM games WHERE id = $1`, gameID).Scan(&one); err != nil {
+		return wrap("cancel race", err)
+	}
+	return fmt.Errorf("postgres: cancel race: %w", store.ErrConflict)
+}
+
 // ListGames implements store.Store. A limit <= 0 means no limit.
 func (s *Store) ListGames(ctx context.Context, playerID, status string, limit int) ([]store.Game, error) {
 	args := []any{playerID}

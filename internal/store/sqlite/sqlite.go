@@ -318,6 +318,24 @@ func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.T
 	return fmt.Errorf("sqlite: join game: %w", store.ErrConflict)
 }
 
+// CancelRace implements store.Store.
+func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE games SET status = 'over', public = 0, result = NULL, updated_at = ?
+		WHERE id = ? AND kind = 'race' AND status = 'waiting' AND seat1 = ? AND seat2 IS NULL`,
+		micros(at), gameID, playerID)
+	if err != nil {
+		return wrap("cancel race", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return wrap("cancel race", err)
+	}
+	var one int
+	if err := s.w.QueryRowContext(ctx, `SELECT 1 FROM games WHERE id = ?`, gameID).Scan(&one); err != nil {
+		return wrap("cancel race", err)
+	}
+	return fmt.Errorf("sqlite: cancel race: %w", store.ErrConflict)
+}
+
 // ListGames implements store.Store. A limit <= 0 means no limit.
 func (s *Store) ListGames(ctx context.Context, playerID, status string, limit int) ([]store.Game, error) {
 	if limit <= 0 {

@@ -22,6 +22,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("Players", func(t *testing.T) { testPlayers(t, open(t)) })
 	t.Run("Games", func(t *testing.T) { testGames(t, open(t)) })
 	t.Run("JoinRace", func(t *testing.T) { testJoinRace(t, open(t)) })
+	t.Run("CancelRace", func(t *testing.T) { testCancelRace(t, open(t)) })
 	t.Run("ListGames", func(t *testing.T) { testListGames(t, open(t)) })
 	t.Run("OpenRaces", func(t *testing.T) { testOpenRaces(t, open(t)) })
 	t.Run("Actions", func(t *testing.T) { testActions(t, open(t)) })
@@ -441,6 +442,38 @@ func testListGames(t *testing.T, s store.Store) {
 			t.Fatal(d)
 		}
 	})
+}
+
+func testCancelRace(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	for _, p := range []string{"alice", "bob", "carol"} {
+		mustCreatePlayer(t, s, NewPlayer(p))
+	}
+	mustCreateGame(t, s, NewRace("r1", "alice", true, base))
+	mustCreateGame(t, s, NewRace("r2", "alice", true, base))
+	mustCreateGame(t, s, NewSolo("solo", "alice", base))
+	if err := s.JoinGame(ctx, "r2", "bob", base); err != nil {
+		t.Fatal(err)
+	}
+	mustBeErr(t, "CancelRace(not the creator)", s.CancelRace(ctx, "r1", "bob", base), store.ErrConflict)
+	mustBeErr(t, "CancelRace(joined)", s.CancelRace(ctx, "r2", "alice", base), store.ErrConflict)
+	mustBeErr(t, "CancelRace(solo)", s.CancelRace(ctx, "solo", "alice", base), store.ErrConflict)
+	mustBeErr(t, "CancelRace(nope)", s.CancelRace(ctx, "nope", "alice", base), store.ErrNotFound)
+	at := base.Add(time.Minute)
+	if err := s.CancelRace(ctx, "r1", "alice", at); err != nil {
+		t.Fatal(err)
+	}
+	want := NewRace("r1", "alice", false, base)
+	want.Status, want.UpdatedAt = "over", at
+	if d := EqualGame(mustGame(t, s, "r1"), want); d != "" {
+		t.Fatal(d)
+	}
+	mustBeErr(t, "CancelRace(again)", s.CancelRace(ctx, "r1", "alice", at), store.ErrConflict)
+	mustBeErr(t, "JoinGame(cancelled)", s.JoinGame(ctx, "r1", "carol", at), store.ErrConflict)
+	if gs, err := s.OpenRaces(ctx, 10); err != nil || len(gs) != 0 {
+		t.Fatalf("OpenRaces = %v, %v; want none", gs, err)
+	}
 }
 
 func testOpenRaces(t *testing.T, s store.Store) {
