@@ -39,6 +39,7 @@ commands:
   serve [flags]   run the game server (dsol serve -h lists the flags)
   migrate [--db]  bring the database schema up to date
   deal <code>     print the full deal of a game code as JSON
+  load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
 `
 
 // run is the whole program: main only wires it to the process.
@@ -54,6 +55,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runMigrate(ctx, args[1:], getenv, stdout, stderr)
 	case "deal":
 		return runDeal(args[1:], stdout)
+	case "load":
+		return runLoad(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
