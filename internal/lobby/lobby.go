@@ -1,0 +1,332 @@
+// Package lobby is the list of open public races (PROTOCOL.md, Races: GET
+// /api/v1/lobby) and the in-process hub that keeps lobby sockets up to date.
+//
+// The hub reloads the list from the store when a handler of this node says it
+// changed (a public race created, joined or cancelled), at most once per
+// Debounce, and every Refresh besides, so that the lists of several nodes
+// converge on the changes made elsewhere. It runs only while somebody
+// listens. Every subscriber holds one slot: a new list replaces one its
+// reader has not taken yet, so a slow reader only ever gets the latest list
+// and never holds the hub up.
+package lobby
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"dsol/internal/cards"
+	"dsol/internal/race"
+	"dsol/internal/store"
+	"dsol/internal/table"
+)
+
+// DefaultLimit is the most races a lobby lists.
+const DefaultLimit = 50
+
+// Race is one open race of the lobby.
+type Race struct {
+	ID           string          `json:"id"`
+	Code         string          `json:"code"`
+	Draw         int             `json:"draw"`
+	Redeal       string          `json:"redeal"`
+	Decks        string          `json:"decks"`
+	Turns        string          `json:"turns"`
+	First        string          `json:"first,omitempty"`
+	TurnSeconds  int             `json:"turnSeconds,omitempty"`
+	SoloOutBonus bool            `json:"soloOutBonus"`
+	Series       int             `json:"series"`
+	Creator      table.PlayerRef `json:"creator"`
+	CreatedAt    time.Time       `json:"createdAt"`
+}
+
+// List loads the public races waiting for a second player, oldest first, at
+// most limit of them. Rows that do not parse are left out.
+func List(ctx context.Context, st store.Store, limit int) ([]Race, error) {
+	gs, err := st.OpenRaces(ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Race, 0, len(gs))
+	names := map[string]string{}
+	for _, g := range gs {
+		c, err := cards.ParseCode(g.Code)
+		if err != nil {
+			continue
+		}
+		o, err := table.ParseRaceOptions(g.Options)
+		if err != nil {
+			continue
+		}
+		name, ok := names[g.Seats[0]]
+		if !ok {
+			if pl, err := st.Player(ctx, g.Seats[0]); err == nil {
+				name = pl.Name
+			}
+			names[g.Seats[0]] = name
+		}
+		lr := Race{ID: g.ID, Code: g.Code, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
+			Turns: o.Turns, TurnSeconds: o.TurnSeconds, SoloOutBonus: o.SoloOutBonus, Series: o.Series,
+			Creator: table.PlayerRef{ID: g.Seats[0], Name: name}, CreatedAt: g.CreatedAt}
+		if lr.Turns == "" {
+			lr.Turns = "simultaneous"
+		}
+		if lr.Turns == "alternating" {
+			lr.First = o.First
+		}
+		out = append(out, lr)
+	}
+	return out, nil
+}
+
+// Message is the lobby socket's only server message: {"type": "lobby",
+// "races": […]}, the races as GET /api/v1/lobby lists them.
+type Message struct {
+	Type  string `json:"type"`
+	Races []Race `json:"races"`
+}
+
+// ErrClosed is returned by Subscribe once the hub is closed.
+var ErrClosed = errors.New("lobby: hub closed")
+
+// Config holds the store and the timings of a Hub. Zero values take the
+// defaults.
+type Config struct {
+	Store store.Store
+	// Limit is the most races listed (default DefaultLimit).
+	Limit int
+	// Debounce is the shortest time between two reloads caused by Changed
+	// (default 250ms).
+	Debounce time.Duration
+	// Refresh is the period of the reloads that pick up other nodes' changes
+	// (default 5s).
+	Refresh time.Duration
+	// LoadTimeout bounds one reload (default 5s).
+	LoadTimeout time.Duration
+	Logger      *slog.Logger
+}
+
+// Hub broadcasts the lobby list to its subscribers.
+type Hub struct {
+	cfg    Config
+	kick   chan struct{} // Changed: buffered (1)
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{} // closed by Close
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	subs   map[*Sub]struct{}
+	last   []byte        // the latest message sent, nil before the first load
+	stop   chan struct{} // closed to stop the running loop; nil when none runs
+	closed bool
+}
+
+// Sub is one subscriber of the hub.
+type Sub struct {
+	h *Hub
+	c chan []byte // one slot: the latest message not yet taken
+	// C delivers the encoded messages ({"type": "lobby", …}): the current
+	// list right away when the hub has one, then each new list. A list
+	// replaces the one still waiting in C.
+	C <-chan []byte
+}
+
+// NewHub returns a hub over cfg.Store. It starts no goroutine until the
+// first subscriber arrives.
+func NewHub(cfg Config) *Hub {
+	if cfg.Limit <= 0 {
+		cfg.Limit = DefaultLimit
+	}
+	if cfg.Debounce <= 0 {
+		cfg.Debounce = 250 * time.Millisecond
+	}
+	if cfg.Refresh <= 0 {
+		cfg.Refresh = 5 * time.Second
+	}
+	if cfg.LoadTimeout <= 0 {
+		cfg.LoadTimeout = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Hub{cfg: cfg, kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
+		done: make(chan struct{}), subs: make(map[*Sub]struct{})}
+}
+
+// List loads the current list from the store (GET /api/v1/lobby).
+func (h *Hub) List(ctx context.Context) ([]Race, error) {
+	return List(ctx, h.cfg.Store, h.cfg.Limit)
+}
+
+// Changed tells the hub that the list may have changed on this node; the
+// subscribers get the new list within Debounce. It never blocks.
+func (h *Hub) Changed() {
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Done is closed when the hub is closed.
+func (h *Hub) Done() <-chan struct{} { return h.done }
+
+// Subscribe adds a subscriber; Close it when done.
+func (h *Hub) Subscribe() (*Sub, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	s := &Sub{h: h, c: make(chan []byte, 1)}
+	s.C = s.c
+	if h.last != nil {
+		s.c <- h.last
+	}
+	h.subs[s] = struct{}{}
+	if h.stop == nil {
+		h.stop = make(chan struct{})
+		h.wg.Add(1)
+		go h.run(h.stop)
+	}
+	return s, nil
+}
+
+// Close ends the subscription; the hub stops reloading with the last one.
+func (s *Sub) Close() {
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.subs[s]; !ok {
+		return
+	}
+	delete(h.subs, s)
+	if len(h.subs) == 0 {
+		h.halt()
+	}
+}
+
+// halt stops the running loop; its list is stale from now on. h.mu is held.
+func (h *Hub) halt() {
+	if h.stop != nil {
+		close(h.stop)
+		h.stop = nil
+	}
+	h.last = nil
+}
+
+// Close stops the hub: Subscribe fails from now on, Done is closed (lobby
+// sockets close with 1012) and Close waits for the loop to end.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if !h.closed {
+		h.closed = true
+		h.halt()
+		clear(h.subs)
+		close(h.done)
+	}
+	h.mu.Unlock()
+	h.cancel()
+	h.wg.Wait()
+}
+
+// Subscribers returns the number of subscribers.
+func (h *Hub) Subscribers() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
+}
+
+// run is the reload loop of one stretch with subscribers: a load at once,
+// then on Changed (debounced) and every Refresh, until stop is closed.
+func (h *Hub) run(stop chan struct{}) {
+	defer h.wg.Done()
+	refresh := time.NewTicker(h.cfg.Refresh)
+	defer refresh.Stop()
+	var timer *time.Timer
+	var fire <-chan time.Time
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	var loaded time.Time
+	load := func() {
+		loaded = time.Now()
+		h.load(stop)
+	}
+	load()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-refresh.C:
+			load()
+		case <-h.kick:
+			if fire != nil {
+				continue // a reload is already due
+			}
+			wait := h.cfg.Debounce - time.Since(loaded)
+			if wait <= 0 {
+				load()
+				continue
+			}
+			timer = time.NewTimer(wait)
+			fire = timer.C
+		case <-fire:
+			fire = nil
+			load()
+		}
+	}
+}
+
+// load reloads the list and, when it differs from the last one, offers it to
+// every subscriber. A failed load keeps the last list until the next one.
+func (h *Hub) load(stop chan struct{}) {
+	ctx, cancel := context.WithTimeout(h.ctx, h.cfg.LoadTimeout)
+	races, err := h.List(ctx)
+	cancel()
+	if err != nil {
+		if h.ctx.Err() == nil {
+			h.cfg.Logger.Warn("lobby: load the open races", "err", err)
+		}
+		return
+	}
+	b, err := json.Marshal(Message{Type: "lobby", Races: races})
+	if err != nil {
+		h.cfg.Logger.Error("lobby: encode", "err", err)
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stop != stop || bytes.Equal(b, h.last) {
+		return // stopped meanwhile, or nothing new
+	}
+	h.last = b
+	for s := range h.subs {
+		s.offer(b)
+	}
+}
+
+// offer puts a message in the subscriber's slot, replacing one not yet
+// taken. Only the hub sends, under h.mu, so it never blocks.
+func (s *Sub) offer(b []byte) {
+	select {
+	case s.c <- b:
+		return
+	default:
+	}
+	select {
+	case <-s.c:
+	default:
+	}
+	select {
+	case s.c <- b:
+	default:
+	}
+}
