@@ -119,6 +119,9 @@ type RaceView struct {
 	Bot          string         `json:"bot,omitempty"`
 	Series       SeriesView     `json:"series"`
 	Invite       string         `json:"invite,omitempty"`
+	// Cancelled is set on a race its creator cancelled while it waited: its
+	// status is "over" and it has no result.
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 // Notice is a message of a table that is not an event of the log, ready to be
@@ -170,10 +173,23 @@ var (
 	errRaceOn  = &klondike.Error{Code: klondike.GameOver, Msg: "the race is over"}
 )
 
-func (e *raceEngine) waiting() bool { return e.live != nil && e.live.t.Game().Seats[1] == "" }
+func (e *raceEngine) waiting() bool {
+	return e.live != nil && e.live.t.Game().Seats[1] == "" && !e.cancelled()
+}
+
+// cancelled reports whether the creator cancelled the race while it waited
+// (store.Store.CancelRace): the header says over, nobody took seat 2 and the
+// log did not end it.
+func (e *raceEngine) cancelled() bool {
+	if e.live == nil || e.r.Status() == race.Over {
+		return false
+	}
+	g := e.live.t.Game()
+	return g.Status == "over" && g.Seats[1] == ""
+}
 
 func (e *raceEngine) Check(seat int) error {
-	if e.r.Status() == race.Over {
+	if e.r.Status() == race.Over || e.cancelled() {
 		return errRaceOn
 	}
 	if e.waiting() {
@@ -227,14 +243,15 @@ func (e *raceEngine) View(viewer int, id string, seq int64) any {
 	if l := e.live; l != nil {
 		l.fill(&v, viewer)
 	}
-	if v.Status == "waiting" {
+	if v.Status == "waiting" || e.cancelled() {
 		v.Turn = nil
 	}
+	v.Cancelled = e.cancelled()
 	return v
 }
 
 func (e *raceEngine) Status() string {
-	if e.r.Status() == race.Over {
+	if e.r.Status() == race.Over || e.cancelled() {
 		return "over"
 	}
 	if e.waiting() {
