@@ -9,11 +9,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/cards"
+	"dsol/internal/lobby"
 	"dsol/internal/race"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -24,7 +24,6 @@ const (
 	maxSeries      = 9
 	maxTurnSeconds = 3600
 	minTurnSeconds = 5
-	lobbyLimit     = 50
 	inviteBytes    = 16
 )
 
@@ -191,6 +190,9 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
+	if g.Public {
+		s.lobbyWS.Hub().Changed()
+	}
 	s.answerRace(w, r, http.StatusCreated, id, 1, invite)
 }
 
@@ -293,6 +295,9 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 	case g.Seats[1] != "":
 		s.error(w, r, table.Errorf(table.Conflict, "the race already has two players"))
 		return
+	case g.Status != "waiting":
+		s.error(w, r, table.Errorf(table.Conflict, "the race was cancelled by its creator"))
+		return
 	}
 	if in.Invite != nil {
 		if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashToken(*in.Invite), g.InviteHash) != 1 {
@@ -310,6 +315,9 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
+	if g.Public {
+		s.lobbyWS.Hub().Changed()
+	}
 	if err := s.tables.Joined(r.Context(), g.ID); err != nil {
 		s.error(w, r, err)
 		return
@@ -317,62 +325,17 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 	s.answerRace(w, r, http.StatusOK, g.ID, 2, "")
 }
 
-// lobbyRace is one open race of the lobby.
-type lobbyRace struct {
-	ID           string          `json:"id"`
-	Code         string          `json:"code"`
-	Draw         int             `json:"draw"`
-	Redeal       string          `json:"redeal"`
-	Decks        string          `json:"decks"`
-	Turns        string          `json:"turns"`
-	First        string          `json:"first,omitempty"`
-	TurnSeconds  int             `json:"turnSeconds,omitempty"`
-	SoloOutBonus bool            `json:"soloOutBonus"`
-	Series       int             `json:"series"`
-	Creator      table.PlayerRef `json:"creator"`
-	CreatedAt    time.Time       `json:"createdAt"`
-}
-
 // lobby is GET /api/v1/lobby: the public races waiting for a second player,
-// oldest first.
+// oldest first (lobby.Race; the lobby socket sends the same list).
 func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
-	gs, err := s.store.OpenRaces(r.Context(), lobbyLimit)
+	races, err := s.lobbyWS.Hub().List(r.Context())
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	out := struct {
-		Races []lobbyRace `json:"races"`
-	}{Races: make([]lobbyRace, 0, len(gs))}
-	names := map[string]string{}
-	for _, g := range gs {
-		c, err := cards.ParseCode(g.Code)
-		if err != nil {
-			continue
-		}
-		o, err := table.ParseRaceOptions(g.Options)
-		if err != nil {
-			continue
-		}
-		name, ok := names[g.Seats[0]]
-		if !ok {
-			if pl, err := s.store.Player(r.Context(), g.Seats[0]); err == nil {
-				name = pl.Name
-			}
-			names[g.Seats[0]] = name
-		}
-		lr := lobbyRace{ID: g.ID, Code: g.Code, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
-			Turns: o.Turns, TurnSeconds: o.TurnSeconds, SoloOutBonus: o.SoloOutBonus, Series: o.Series,
-			Creator: table.PlayerRef{ID: g.Seats[0], Name: name}, CreatedAt: g.CreatedAt}
-		if lr.Turns == "" {
-			lr.Turns = "simultaneous"
-		}
-		if lr.Turns == "alternating" {
-			lr.First = o.First
-		}
-		out.Races = append(out.Races, lr)
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, struct {
+		Races []lobby.Race `json:"races"`
+	}{races})
 }
 
 // nextRaceID is the id of the game that follows a race: derived from its id,

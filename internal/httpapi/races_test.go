@@ -14,6 +14,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/race"
 	"dsol/internal/store"
@@ -239,7 +240,7 @@ func TestRaceCreateAndJoin(t *testing.T) {
 			t.Fatalf("bot race %+v", bot)
 		}
 		var lobby struct {
-			Races []lobbyRace `json:"races"`
+			Races []lobby.Race `json:"races"`
 		}
 		cy.mustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
 		if len(lobby.Races) != 1 || lobby.Races[0].ID != pub.ID || lobby.Races[0].Creator.Name != "Ada" ||

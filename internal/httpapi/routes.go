@@ -40,18 +40,20 @@ func (s *server) routes() chi.Router {
 			r.With(s.rateLimit).Post("/api/v1/races", s.createRace)
 			r.With(s.rateLimit).Post("/api/v1/races/{id}/join", s.joinRace)
 			r.With(s.rateLimit).Post("/api/v1/races/{id}/rematch", s.rematch)
+			r.With(s.rateLimit).Post("/api/v1/races/{id}/cancel", s.cancelRace)
 			r.Get("/api/v1/lobby", s.lobby)
 		})
 	})
 
 	// Long-lived routes: the WebSocket of a game (solo or race; the race path
-	// is an alias), authenticated like every call and never under the REST
-	// timeout. The ws handler checks the Origin and its own limits.
+	// is an alias) and the lobby's, authenticated like every call and never under the REST
+	// timeout. The ws handlers check the Origin and their own limits.
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate)
 		sockets := s.socketHandler()
 		r.Method(http.MethodGet, "/api/v1/games/{id}/ws", sockets)
 		r.Method(http.MethodGet, "/api/v1/races/{id}/ws", sockets)
+		r.Method(http.MethodGet, "/api/v1/lobby/ws", s.lobbyWS)
 	})
 
 	return r

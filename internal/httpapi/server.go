@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"time"
 
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -47,9 +48,13 @@ type Deps struct {
 	// Sockets serves GET /api/v1/games/{id}/ws; nil builds one with the
 	// default limits (which nothing shuts down).
 	Sockets *ws.Handler
-	Clock   func() time.Time
-	Random  io.Reader // source of ids and tokens (crypto/rand.Reader in production)
-	Config  Config
+	// Lobby serves GET /api/v1/lobby/ws and its hub hears of the races
+	// created, joined and cancelled; nil builds one with the default limits
+	// over Store (which runs only while sockets are open).
+	Lobby  *ws.LobbyHandler
+	Clock  func() time.Time
+	Random io.Reader // source of ids and tokens (crypto/rand.Reader in production)
+	Config Config
 }
 
 // server holds the dependencies shared by the handlers.
@@ -58,6 +63,7 @@ type server struct {
 	store   store.Store
 	tables  *table.Registry
 	sockets *ws.Handler
+	lobbyWS *ws.LobbyHandler
 	metrics *metrics.Metrics
 	clock   func() time.Time
 	random  io.Reader
@@ -92,6 +98,7 @@ func newServer(d Deps) *server {
 		store:   d.Store,
 		tables:  d.Tables,
 		sockets: d.Sockets,
+		lobbyWS: d.Lobby,
 		metrics: d.Metrics,
 		clock:   d.Clock,
 		random:  d.Random,
@@ -108,6 +115,11 @@ func newServer(d Deps) *server {
 	}
 	if s.metrics == nil {
 		s.metrics = metrics.New()
+	}
+	if s.lobbyWS == nil {
+		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: s.store, Logger: s.log}),
+			Player: PlayerID, Logger: s.log, Metrics: s.metrics, Clock: s.clock,
+			Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if err := s.csrf.AddTrustedOrigin(o); err != nil {
