@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"dsol/internal/httpapi"
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
@@ -255,8 +256,21 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			MessageBurst:   cfg.wsBurst,
 		},
 	})
+	lobbySockets := ws.NewLobbyHandler(ws.LobbyDeps{
+		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),
+		Player:  httpapi.PlayerID,
+		Logger:  log,
+		Metrics: m,
+		Clock:   time.Now,
+		Config: ws.Config{
+			OriginPatterns: originHosts(cfg.origins),
+			MessageRate:    cfg.wsRate,
+			MessageBurst:   cfg.wsBurst,
+		},
+	})
 	handler := httpapi.NewServer(httpapi.Deps{
 		Sockets: sockets,
+		Lobby:   lobbySockets,
 		Logger:  log,
 		Store:   st,
 		Tables:  reg,
@@ -303,9 +317,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
 	defer cancel()
-	// Hijacked WebSocket connections are not covered by srv.Shutdown: close
-	// them first with 1012 so that clients reconnect elsewhere.
+	// Hijacked WebSocket connections (games and lobby) are not covered by
+	// srv.Shutdown: close them first with 1012 so that clients reconnect
+	// elsewhere.
 	sockets.Shutdown(sctx)
+	lobbySockets.Shutdown(sctx)
 	if serr := srv.Shutdown(sctx); serr != nil {
 		log.Warn("http shutdown", "err", serr)
 		srv.Close()
