@@ -370,6 +370,9 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	if v, ok := view.(table.RaceView); !ok || v.Status != "over" {
 		s.error(w, r, table.Errorf(table.Conflict, "the race is not over yet"))
 		return
+	} else if v.Cancelled {
+		s.error(w, r, table.Errorf(table.Conflict, "the race was cancelled: create a new one"))
+		return
 	}
 	next := nextRaceID(g.ID)
 	if _, err := s.store.Game(r.Context(), next); err == nil {

@@ -152,6 +152,7 @@ func TestLobbySocket(t *testing.T) {
 		}
 		e.mustJSON(t, cy.token, "POST", "/api/v1/races/"+second+"/cancel", "", 200, nil) // again: harmless
 		e.mustJSON(t, ada.token, "POST", "/api/v1/races/"+second+"/join", "", 409, nil)
+		e.mustJSON(t, cy.token, "POST", "/api/v1/races/"+second+"/rematch", "", 409, nil)
 		e.mustJSON(t, cy.token, "GET", "/api/v1/games/"+second, "", 200, &v)
 		if v.Status != "over" || !v.Cancelled {
 			t.Fatalf("cancelled race reloaded %+v", v)
