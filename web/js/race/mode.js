@@ -145,8 +145,8 @@ export class RaceMode {
       this.cursor = { pile: p.dataset.pile, i: e.target.dataset.i != null ? +e.target.dataset.i : 0 };
     });
     const q = (id) => $(`[data-testid=${id}]`, sec);
-    q('to-lobby').onclick = () => this.toLobby();
-    q('wait-lobby').onclick = () => this.toLobby();
+    q('to-lobby').onclick = () => this.leave();
+    q('wait-lobby').onclick = () => this.leave();
     q('resign').onclick = () => this.askResign();
     q('help').onclick = () => $('#dlg-help').showModal();
     q('settings').onclick = () => $('#b-set').click();
@@ -201,6 +201,22 @@ export class RaceMode {
     this.lobby.show();
     document.body.dataset.status = 'lobby';
     document.body.dataset.ready = '1';
+  }
+
+  /** leave goes back to the lobby; the creator leaving the waiting room
+   * cancels the race, so that it leaves the lobby too. Someone who joined
+   * meanwhile wins: the race stays and starts. */
+  async leave() {
+    const v = this.view;
+    if (v && v.status === 'waiting' && this.seat === 1 && !this.game.hidden) {
+      try {
+        await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/cancel`);
+      } catch (e) {
+        if (e.code === 'conflict') { this.ui.toast(errText(e)); this.conn?.refresh(); return; }
+        // anything else (offline, gone): leave anyway
+      }
+    }
+    this.toLobby();
   }
 
   async create(body) {
@@ -412,7 +428,7 @@ export class RaceMode {
     $('.rthem .nm', this.sec).textContent = this.name(them);
     $('.rme', this.sec).dataset.seat = me;
     $('.rthem', this.sec).dataset.seat = them;
-    q('show-result').hidden = v.status !== 'over';
+    q('show-result').hidden = v.status !== 'over' || !v.result; // a cancelled race has none
     q('count-me').textContent = c[me - 1];
     q('count-them').textContent = c[them - 1];
     q('count-me').setAttribute('aria-label', t('race.countOf', { name: this.name(me), n: c[me - 1] }));
