@@ -4,19 +4,16 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"net/url"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"go.uber.org/goleak"
 
 	"dsol/internal/cards"
@@ -77,7 +74,7 @@ var stores = []struct {
 		}
 	}},
 	{"postgres", func(tb testing.TB) func(testing.TB) store.Store {
-		u := mustSchemaURL(tb)
+		u := testenv.PostgresSchemaURL(tb)
 		return func(tb testing.TB) store.Store {
 			s, err := postgres.Open(context.Background(), u)
 			if err != nil {
@@ -94,44 +91,6 @@ func forEachStore(t *testing.T, f func(t *testing.T, open func(testing.TB) store
 	for _, s := range stores {
 		t.Run(s.name, func(t *testing.T) { f(t, s.open(t)) })
 	}
-}
-
-// mustSchemaURL creates a fresh PostgreSQL schema for one test, dropped at
-// its end, and returns a URL whose search_path points at it.
-func mustSchemaURL(tb testing.TB) string {
-	tb.Helper()
-	base := testenv.PostgresURL(tb)
-	ctx := context.Background()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "dsol_http_" + hex.EncodeToString(b)
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatalf("connect to %s: %v", base, err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		tb.Fatalf("create schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			tb.Errorf("connect to drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			tb.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // testServer is a whole API over a store, on an httptest server.

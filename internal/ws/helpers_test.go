@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,7 +16,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/jackc/pgx/v5"
 	"go.uber.org/goleak"
 
 	"dsol/internal/httpapi"
@@ -55,7 +52,7 @@ var stores = []struct {
 		return s
 	}},
 	{"postgres", func(tb testing.TB) store.Store {
-		s, err := postgres.Open(context.Background(), mustSchemaURL(tb))
+		s, err := postgres.Open(context.Background(), testenv.PostgresSchemaURL(tb))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -69,44 +66,6 @@ func forEachStore(t *testing.T, f func(t *testing.T, st store.Store)) {
 	for _, s := range stores {
 		t.Run(s.name, func(t *testing.T) { f(t, s.open(t)) })
 	}
-}
-
-// mustSchemaURL creates a fresh PostgreSQL schema for one test, dropped at
-// its end, and returns a URL whose search_path points at it.
-func mustSchemaURL(tb testing.TB) string {
-	tb.Helper()
-	base := testenv.PostgresURL(tb)
-	ctx := context.Background()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "dsol_ws_" + hex.EncodeToString(b)
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatalf("connect to %s: %v", base, err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		tb.Fatalf("create schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			tb.Errorf("connect to drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			tb.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // frozenClock stands still unless moved: rate limits never refill by

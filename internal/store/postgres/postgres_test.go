@@ -2,60 +2,16 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"net/url"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/storetest"
 	"dsol/internal/testenv"
 )
-
-// mustSchemaURL creates a fresh schema for one test, dropped at its end, and
-// returns a URL whose search_path points at it, so tests (and test packages)
-// running in parallel never see each other's tables.
-func mustSchemaURL(tb testing.TB) string {
-	tb.Helper()
-	base := testenv.PostgresURL(tb)
-	ctx := context.Background()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "dsol_test_" + hex.EncodeToString(b)
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatalf("connect to %s: %v", base, err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		tb.Fatalf("create schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			tb.Errorf("connect to drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			tb.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatalf("DSOL_TEST_POSTGRES_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
 
 func mustOpen(tb testing.TB, url string) *postgres.Store {
 	tb.Helper()
@@ -69,13 +25,13 @@ func mustOpen(tb testing.TB, url string) *postgres.Store {
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
-		return mustOpen(t, mustSchemaURL(t))
+		return mustOpen(t, testenv.PostgresSchemaURL(t))
 	})
 }
 
 func TestReopen(t *testing.T) {
 	ctx := context.Background()
-	u := mustSchemaURL(t)
+	u := testenv.PostgresSchemaURL(t)
 	s := mustOpen(t, u)
 	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
 		t.Fatal(err)
@@ -101,7 +57,7 @@ func TestReopen(t *testing.T) {
 func TestConcurrentMigrations(t *testing.T) {
 	// Several replicas starting at once: the advisory lock lets one migrate
 	// while the others wait, and all of them come up.
-	u := mustSchemaURL(t)
+	u := testenv.PostgresSchemaURL(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
@@ -132,7 +88,7 @@ func TestUnavailable(t *testing.T) {
 		t.Fatalf("Open on a closed port: %v, want ErrUnavailable", err)
 	}
 
-	s := mustOpen(t, mustSchemaURL(t))
+	s := mustOpen(t, testenv.PostgresSchemaURL(t))
 	s.Close()
 	err = s.Ping(ctx)
 	if err == nil {
