@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"dsol/internal/apitest"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/store"
@@ -18,7 +19,7 @@ import (
 
 func TestWholeSoloGame(t *testing.T) {
 	code, n := winnable(t)
-	forEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		ts := mustServer(t, open(t))
 		c := ts.mustPlayer(t)
 		v := c.mustGame(t, code)
@@ -62,7 +63,7 @@ func TestWholeSoloGame(t *testing.T) {
 
 func TestRestartGivesTheSameGame(t *testing.T) {
 	code, _ := winnable(t)
-	forEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		st := open(t)
 		ts := mustServer(t, st)
 		c := ts.mustPlayer(t)
@@ -99,7 +100,7 @@ func TestRestartGivesTheSameGame(t *testing.T) {
 }
 
 func TestResentActionAppliesOnce(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t))
+	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.mustPlayer(t)
 	v := c.mustGame(t, "DS1-D1N-AAAAAAB")
 	path := "/api/v1/games/" + v.ID + "/actions"
@@ -135,7 +136,7 @@ func TestResentActionAppliesOnce(t *testing.T) {
 }
 
 func TestConcurrentActionsAreTotallyOrdered(t *testing.T) {
-	forEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		ts := mustServer(t, open(t), func(c *Config) { c.WriteBurst = 100 })
 		c := ts.mustPlayer(t)
 		v := c.mustGame(t, "DS1-D1N-AAAAAAB")
@@ -177,7 +178,7 @@ func TestConcurrentActionsAreTotallyOrdered(t *testing.T) {
 }
 
 func TestAuthAndOwnership(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t))
+	ts := mustServer(t, apitest.SQLite(t))
 	alice, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	g := alice.mustGame(t, "DS1-D3V-AAAAAAB").ID
 	nobody := ts.anon()
@@ -270,7 +271,7 @@ func TestAuthAndOwnership(t *testing.T) {
 }
 
 func TestCrossOriginCookieRequests(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t), func(c *Config) { c.AllowedOrigins = []string{"https://friend.example"} })
+	ts := mustServer(t, apitest.SQLite(t), func(c *Config) { c.AllowedOrigins = []string{"https://friend.example"} })
 	alice := ts.mustPlayer(t)
 	g := alice.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	path := "/api/v1/games/" + g + "/actions"
@@ -295,7 +296,7 @@ func TestCrossOriginCookieRequests(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t), func(c *Config) { c.WriteRate, c.WriteBurst = 1, 3 })
+	ts := mustServer(t, apitest.SQLite(t), func(c *Config) { c.WriteRate, c.WriteBurst = 1, 3 })
 	c := ts.mustPlayer(t) // one token of the IP bucket
 	g := c.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	path := "/api/v1/games/" + g + "/actions"
@@ -303,7 +304,7 @@ func TestRateLimit(t *testing.T) {
 	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
 	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, table.RateLimited)
 	c.mustJSON(t, "GET", "/api/v1/games/"+g, nil, 200, nil) // reads are not limited
-	ts.clock.Add(1e9)                                       // one second: one token
+	ts.clock.Advance(1e9)                                   // one second: one token
 	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
 	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, table.RateLimited)
 	other := ts.mustPlayer(t) // another player has a bucket of its own
@@ -311,7 +312,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t))
+	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.mustPlayer(t)
 	g := c.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	big := `{"action":{"type":"draw"},"id":"` + strings.Repeat("x", 17<<10) + `"}`
@@ -362,7 +363,7 @@ func TestClientIP(t *testing.T) {
 }
 
 func TestOperatorEndpoints(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t))
+	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.anon()
 	c.mustJSON(t, "GET", "/healthz", nil, 200, nil)
 	c.mustJSON(t, "GET", "/readyz", nil, 200, nil)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/apitest"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 )
@@ -21,16 +22,13 @@ import (
 //
 //	go test -run '^$' -bench RESTActions -benchtime 3s ./internal/httpapi
 func BenchmarkRESTActions(b *testing.B) {
-	for _, s := range stores {
-		b.Run(s.name, func(b *testing.B) {
-			open := s.open(b)
-			st := open(b)
-			for _, w := range []time.Duration{0, 2 * time.Millisecond} {
-				b.Run(fmt.Sprintf("window=%v/serial", w), func(b *testing.B) { benchActions(b, st, w, 1) })
-				b.Run(fmt.Sprintf("window=%v/parallel", w), func(b *testing.B) { benchActions(b, st, w, 8) })
-			}
-		})
-	}
+	apitest.ForEachStore(b, func(b *testing.B, open func(testing.TB) store.Store) {
+		st := open(b)
+		for _, w := range []time.Duration{0, 2 * time.Millisecond} {
+			b.Run(fmt.Sprintf("window=%v/serial", w), func(b *testing.B) { benchActions(b, st, w, 1) })
+			b.Run(fmt.Sprintf("window=%v/parallel", w), func(b *testing.B) { benchActions(b, st, w, 8) })
+		}
+	})
 }
 
 func benchActions(b *testing.B, st store.Store, window time.Duration, parallelism int) {

@@ -9,22 +9,19 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
+	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
 	"dsol/internal/metrics"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/store/postgres"
-	"dsol/internal/store/sqlite"
 	"dsol/internal/table"
-	"dsol/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -35,71 +32,13 @@ func TestMain(m *testing.M) {
 	)
 }
 
-// fakeClock is a settable clock.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
-// opener opens a fresh, empty store; calling it again with the same key
-// reopens the same database.
-type opener func(tb testing.TB) (open func(tb testing.TB) store.Store)
-
-// stores are the stores every end-to-end test runs on.
-var stores = []struct {
-	name string
-	open opener
-}{
-	{"sqlite", func(tb testing.TB) func(testing.TB) store.Store {
-		path := filepath.Join(tb.TempDir(), "dsol.db")
-		return func(tb testing.TB) store.Store {
-			s, err := sqlite.Open(context.Background(), path)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			tb.Cleanup(func() { s.Close() })
-			return s
-		}
-	}},
-	{"postgres", func(tb testing.TB) func(testing.TB) store.Store {
-		u := testenv.PostgresSchemaURL(tb)
-		return func(tb testing.TB) store.Store {
-			s, err := postgres.Open(context.Background(), u)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			tb.Cleanup(func() { s.Close() })
-			return s
-		}
-	}},
-}
-
-// forEachStore runs f on SQLite and on PostgreSQL (when configured).
-func forEachStore(t *testing.T, f func(t *testing.T, open func(testing.TB) store.Store)) {
-	for _, s := range stores {
-		t.Run(s.name, func(t *testing.T) { f(t, s.open(t)) })
-	}
-}
-
 // testServer is a whole API over a store, on an httptest server.
 type testServer struct {
 	*httptest.Server
 	store store.Store
 	reg   *table.Registry
 	com   *store.Committer
-	clock *fakeClock
+	clock *apitest.Clock
 	once  sync.Once
 }
 
@@ -113,11 +52,22 @@ func mustServer(tb testing.TB, st store.Store, cfg ...func(*Config)) *testServer
 // mustServerWindow is mustServer with a given group-commit window.
 func mustServerWindow(tb testing.TB, st store.Store, window time.Duration, cfg ...func(*Config)) *testServer {
 	tb.Helper()
-	clock := &fakeClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	return startServer(tb, st, window, false, cfg...)
+}
+
+// startServer starts the API over st on a test clock; with timers, the
+// tables' timers run on that clock too (ts.clock.Advance fires them).
+func startServer(tb testing.TB, st store.Store, window time.Duration, timers bool, cfg ...func(*Config)) *testServer {
+	tb.Helper()
+	clock := apitest.NewClock()
 	m := metrics.New()
 	com := store.NewCommitter(st, window, 0, m.ObserveCommit)
-	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: clock.Now,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
+	tc := table.Config{Store: st, Committer: com, Clock: clock.Now,
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}
+	if timers {
+		tc.AfterFunc = clock.AfterFunc
+	}
+	reg := table.NewRegistry(tc)
 	c := Config{WriteBurst: 1 << 20} // the clock stands still: no refill
 	for _, f := range cfg {
 		f(&c)

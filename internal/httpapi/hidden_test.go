@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
@@ -88,7 +89,7 @@ func checkNoHidden(tb testing.TB, what string, raw []byte, allowed map[string]in
 // alike, and checks every JSON answer: its columns hold exactly the face-up
 // cards by position, and no card is named that the player cannot see.
 func TestNoHiddenCardLeaves(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t))
+	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.mustPlayer(t)
 	const code = "DS1-D3N-BCDEFGH"
 	raw := c.mustJSON(t, "POST", "/api/v1/games", map[string]string{"code": code}, 201, nil)

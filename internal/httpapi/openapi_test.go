@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"dsol/internal/apitest"
 	"dsol/internal/table"
 )
 
@@ -71,7 +72,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 }
 
 func TestOpenAPIServed(t *testing.T) {
-	ts := mustServer(t, stores[0].open(t)(t))
+	ts := mustServer(t, apitest.SQLite(t))
 	var doc map[string]any
 	ts.anon().mustJSON(t, "GET", "/api/v1/openapi.json", nil, 200, &doc)
 	if doc["openapi"] != "3.1.0" {

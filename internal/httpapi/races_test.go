@@ -2,101 +2,32 @@ package httpapi
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
-	"net/http/httptest"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
 	"dsol/internal/lobby"
-	"dsol/internal/metrics"
 	"dsol/internal/race"
 	"dsol/internal/store"
 	"dsol/internal/table"
 )
 
-// timerClock is a manual clock with timers: Advance runs the timers that
-// fall due, in order, in the caller's goroutine.
-type timerClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func (c *timerClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *timerClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.done
-		t.done = true
-		return was
-	}
-}
-
-// Advance moves the clock on by d and runs the timers due by then.
-func (c *timerClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.done:
-		case !t.at.After(c.now):
-			t.done = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	sort.SliceStable(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
-	for _, t := range due {
-		t.f()
-	}
-}
-
-// raceServer is a test server whose tables run on a timerClock.
+// raceServer is a test server whose tables run their timers on its clock.
 type raceServer struct {
 	*testServer
-	tc *timerClock
+	tc *apitest.Clock
 }
 
 func mustRaceServer(tb testing.TB, st store.Store) *raceServer {
 	tb.Helper()
-	tc := &timerClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
-	m := metrics.New()
-	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
-	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: tc.Now, AfterFunc: tc.AfterFunc,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
-	h := NewServer(Deps{Store: st, Tables: reg, Metrics: m, Clock: tc.Now, Random: rand.Reader,
-		Config: Config{WriteBurst: 1 << 20}})
-	ts := &testServer{Server: httptest.NewServer(h), store: st, reg: reg, com: com}
-	tb.Cleanup(ts.stop)
-	return &raceServer{testServer: ts, tc: tc}
+	ts := startServer(tb, st, time.Millisecond, true)
+	return &raceServer{testServer: ts, tc: ts.clock}
 }
 
 // rview is the race view as the tests read it.
@@ -204,7 +135,7 @@ func mustNoHidden(tb testing.TB, raw []byte) {
 }
 
 func TestRaceCreateAndJoin(t *testing.T) {
-	forEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		ts := mustRaceServer(t, open(t))
 		ada, bob, cy := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
 
@@ -267,7 +198,7 @@ func TestRaceCreateAndJoin(t *testing.T) {
 // TestRaceAlternatingByREST plays an alternating race between two players
 // to its end, checking turns, spectators and hidden cards on every answer.
 func TestRaceAlternatingByREST(t *testing.T) {
-	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-QWERTYU", "turns": "alternating", "first": "creator"})
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
@@ -335,7 +266,7 @@ func tooLateDeal(tb testing.TB) (string, int, int) {
 // TestRaceSimultaneousTooLate: both players send the same 2 onto the same
 // slot at once; one wins the spot, the other gets too_late.
 func TestRaceSimultaneousTooLate(t *testing.T) {
-	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	code, ace, two := tooLateDeal(t)
 	v := ada.mustRace(t, map[string]any{"code": code})
@@ -374,7 +305,7 @@ func TestRaceSimultaneousTooLate(t *testing.T) {
 // TestRaceClaim: a claim is refused while the opponent is connected or
 // within the grace period, and wins the race after it.
 func TestRaceClaim(t *testing.T) {
-	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{})
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
@@ -416,7 +347,7 @@ func TestRaceClaim(t *testing.T) {
 // TestRacePresenceNotices: subscribers hear of presence changes and of the
 // end of the race.
 func TestRacePresenceNotices(t *testing.T) {
-	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{})
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
@@ -453,7 +384,7 @@ func TestRacePresenceNotices(t *testing.T) {
 // TestRaceTurnClock: when the turn clock runs out the server passes for the
 // seat on turn, in the log like any action.
 func TestRaceTurnClock(t *testing.T) {
-	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "opponent", "turnSeconds": 30})
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
@@ -483,7 +414,7 @@ func TestRaceTurnClock(t *testing.T) {
 
 // TestRaceAgainstBot plays against the server's bot by REST to the end.
 func TestRaceAgainstBot(t *testing.T) {
-	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada := ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-HELLOXY", "turns": "alternating", "first": "creator", "bot": "normal"})
 	code, _ := cards.ParseCode(v.Code)
@@ -532,7 +463,7 @@ func TestRaceAgainstBot(t *testing.T) {
 // TestRaceRematchSeries: a rematch is the next game of the series for both
 // players, with the totals of the finished games.
 func TestRaceRematchSeries(t *testing.T) {
-	ts := mustRaceServer(t, stores[0].open(t)(t))
+	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
 	code, ace, _ := tooLateDeal(t)
 	v := ada.mustRace(t, map[string]any{"code": code, "series": 2})
@@ -569,7 +500,7 @@ func TestRaceRematchSeries(t *testing.T) {
 // TestRaceRestart: a new server on the same database rebuilds a race,
 // bot and turn clock included, identically.
 func TestRaceRestart(t *testing.T) {
-	forEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		st := open(t)
 		ts := mustRaceServer(t, st)
 		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)

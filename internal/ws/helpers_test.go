@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,13 +17,11 @@ import (
 	"github.com/coder/websocket"
 	"go.uber.org/goleak"
 
+	"dsol/internal/apitest"
 	"dsol/internal/httpapi"
 	"dsol/internal/metrics"
 	"dsol/internal/store"
-	"dsol/internal/store/postgres"
-	"dsol/internal/store/sqlite"
 	"dsol/internal/table"
-	"dsol/internal/testenv"
 	"dsol/internal/ws"
 )
 
@@ -38,47 +35,9 @@ func TestMain(m *testing.M) {
 // assertion about speed.
 const wait = 20 * time.Second
 
-// stores are the stores every end-to-end test runs on.
-var stores = []struct {
-	name string
-	open func(tb testing.TB) store.Store
-}{
-	{"sqlite", func(tb testing.TB) store.Store {
-		s, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "dsol.db"))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { s.Close() })
-		return s
-	}},
-	{"postgres", func(tb testing.TB) store.Store {
-		s, err := postgres.Open(context.Background(), testenv.PostgresSchemaURL(tb))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { s.Close() })
-		return s
-	}},
-}
-
 // forEachStore runs f on SQLite and on PostgreSQL (when configured).
 func forEachStore(t *testing.T, f func(t *testing.T, st store.Store)) {
-	for _, s := range stores {
-		t.Run(s.name, func(t *testing.T) { f(t, s.open(t)) })
-	}
-}
-
-// frozenClock stands still unless moved: rate limits never refill by
-// themselves.
-type frozenClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *frozenClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) { f(t, open(t)) })
 }
 
 // env is the whole server (REST and WebSocket) over a real store.
@@ -95,7 +54,7 @@ type env struct {
 // the tables.
 func mustEnv(tb testing.TB, st store.Store, cfg func(*ws.Config), tcfg ...func(*table.Config)) *env {
 	tb.Helper()
-	clock := &frozenClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	clock := apitest.NewClock() // stands still: rate limits never refill by themselves
 	m := metrics.New()
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
 	tc := table.Config{Store: st, Committer: com, Clock: time.Now,

@@ -3,11 +3,11 @@ package ws_test
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"sync"
 	"testing"
 	"time"
 
+	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
@@ -15,63 +15,6 @@ import (
 	"dsol/internal/table"
 	"dsol/internal/ws"
 )
-
-// timerClock is a manual clock with timers for the tables: Advance runs the
-// timers that fall due, in order, in the caller's goroutine.
-type timerClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func (c *timerClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *timerClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.done
-		t.done = true
-		return was
-	}
-}
-
-func (c *timerClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.done:
-		case !t.at.After(c.now):
-			t.done = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	sort.SliceStable(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
-	for _, t := range due {
-		t.f()
-	}
-}
 
 // raceJSON is what the tests read of a race answer.
 type raceJSON struct {
@@ -229,7 +172,7 @@ func TestRaceTooLate(t *testing.T) {
 // TestRaceSeats: a spectator follows but cannot act; a player acts only for
 // their own seat and only on their turn in alternating mode.
 func TestRaceSeats(t *testing.T) {
-	e := mustEnv(t, stores[0].open(t), nil)
+	e := mustEnv(t, apitest.SQLite(t), nil)
 	ada, bob, eve := e.mustPlayer(t), e.mustPlayer(t), e.mustPlayer(t)
 	r := ada.mustRace(t, `{"code":"DR1-D1UI-QWERTYU","turns":"alternating","first":"creator"}`)
 	bob.mustJoin(t, r)
@@ -271,9 +214,9 @@ func TestRaceSeats(t *testing.T) {
 // TestRaceAgainstBot: a client plays seat 1 over the WebSocket with the
 // engine's bot against the server's bot in seat 2 until the race is over.
 func TestRaceAgainstBot(t *testing.T) {
-	tc := &timerClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	tc := apitest.NewClock()
 	// The rate clock of the sockets stands still: a burst for the whole race.
-	e := mustEnv(t, stores[0].open(t), func(c *ws.Config) { c.MessageBurst = 1 << 20 },
+	e := mustEnv(t, apitest.SQLite(t), func(c *ws.Config) { c.MessageBurst = 1 << 20 },
 		func(c *table.Config) { c.Clock, c.AfterFunc = tc.Now, tc.AfterFunc })
 	ada := e.mustPlayer(t)
 	r := ada.mustRace(t, `{"code":"DR1-D1UI-HELLOXY","turns":"alternating","first":"creator","bot":"normal"}`)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"dsol/internal/apitest"
 	"dsol/internal/store"
 	"dsol/internal/ws"
 )
@@ -154,7 +155,7 @@ func TestResume(t *testing.T) {
 }
 
 func TestRefusedBeforeUpgrade(t *testing.T) {
-	st := stores[0].open(t)
+	st := apitest.SQLite(t)
 	e := mustEnv(t, st, func(c *ws.Config) { c.OriginPatterns = []string{"https://app.example.com"} })
 	p := e.mustPlayer(t)
 	q := e.mustPlayer(t)
@@ -200,7 +201,7 @@ func TestRefusedBeforeUpgrade(t *testing.T) {
 }
 
 func TestBadFrames(t *testing.T) {
-	st := stores[0].open(t)
+	st := apitest.SQLite(t)
 	e := mustEnv(t, st, func(c *ws.Config) { c.MaxStrikes = 5 })
 	p := e.mustPlayer(t)
 	g := p.mustSolo(t)
@@ -261,7 +262,7 @@ func TestBadFrames(t *testing.T) {
 }
 
 func TestFlood(t *testing.T) {
-	st := stores[0].open(t)
+	st := apitest.SQLite(t)
 	// The rate clock stands still: 5 frames pass, then every frame is
 	// refused; the third refusal beyond the strikes closes the socket.
 	e := mustEnv(t, st, func(c *ws.Config) { c.MessageBurst, c.MessageRate, c.MaxStrikes = 5, 1, 3 })
@@ -299,7 +300,7 @@ func TestFlood(t *testing.T) {
 }
 
 func TestSocketCap(t *testing.T) {
-	st := stores[0].open(t)
+	st := apitest.SQLite(t)
 	e := mustEnv(t, st, func(c *ws.Config) { c.MaxSocketsPerPlayer = 2 })
 	p := e.mustPlayer(t)
 	q := e.mustPlayer(t)
@@ -321,7 +322,7 @@ func TestSocketCap(t *testing.T) {
 }
 
 func TestShutdown(t *testing.T) {
-	st := stores[0].open(t)
+	st := apitest.SQLite(t)
 	e := mustEnv(t, st, nil)
 	p := e.mustPlayer(t)
 	g := p.mustSolo(t)
@@ -361,7 +362,7 @@ func TestShutdown(t *testing.T) {
 // TestActionLatency reports the time from an action frame to its ack on a
 // real store (not an assertion; run with -v to see it).
 func TestActionLatency(t *testing.T) {
-	st := stores[0].open(t)
+	st := apitest.SQLite(t)
 	e := mustEnv(t, st, nil)
 	p := e.mustPlayer(t)
 	c := p.mustDial(t, p.mustSolo(t), "")
