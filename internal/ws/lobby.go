@@ -42,12 +42,7 @@ type LobbyHandler struct {
 	metrics *metrics.Metrics
 	clock   func() time.Time
 	cfg     Config
-
-	mu        sync.Mutex
-	closing   bool
-	sessions  map[*lobbySession]struct{}
-	perPlayer map[string]int
-	wg        sync.WaitGroup // one per admitted connection
+	socks   *sockets[*lobbySession]
 }
 
 // NewLobbyHandler returns the lobby socket handler over a hub. Mount it on
@@ -55,8 +50,9 @@ type LobbyHandler struct {
 // too.
 func NewLobbyHandler(d LobbyDeps) *LobbyHandler {
 	h := &LobbyHandler{hub: d.Hub, player: d.Player, log: d.Logger, metrics: d.Metrics, clock: d.Clock,
-		cfg: d.Config, sessions: make(map[*lobbySession]struct{}), perPlayer: make(map[string]int)}
+		cfg: d.Config}
 	h.cfg.defaults()
+	h.socks = newSockets[*lobbySession]("lobby sockets", h.cfg.MaxSocketsPerPlayer)
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -79,42 +75,12 @@ func NewLobbyHandler(d LobbyDeps) *LobbyHandler {
 func (h *LobbyHandler) Hub() *lobby.Hub { return h.hub }
 
 // Open returns the number of open lobby sockets.
-func (h *LobbyHandler) Open() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.sessions)
-}
+func (h *LobbyHandler) Open() int { return h.socks.count() }
 
 // Shutdown refuses new sockets, closes every open one with 1012, waits for
 // them (or for ctx, after which it drops the rest) and closes the hub.
 func (h *LobbyHandler) Shutdown(ctx context.Context) error {
-	h.mu.Lock()
-	h.closing = true
-	ss := make([]*lobbySession, 0, len(h.sessions))
-	for s := range h.sessions {
-		ss = append(ss, s)
-	}
-	h.mu.Unlock()
-	var closing sync.WaitGroup
-	for _, s := range ss {
-		closing.Add(1)
-		go func() {
-			defer closing.Done()
-			s.close(CloseRestart, "server restart")
-		}()
-	}
-	done := make(chan struct{})
-	go func() { h.wg.Wait(); closing.Wait(); close(done) }()
-	var err error
-	select {
-	case <-done:
-	case <-ctx.Done():
-		for _, s := range ss {
-			s.conn.CloseNow()
-		}
-		<-done
-		err = ctx.Err()
-	}
+	err := h.socks.shutdown(ctx)
 	h.hub.Close()
 	return err
 }
@@ -132,11 +98,11 @@ func (h *LobbyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.error(w, r, table.Errorf(table.Forbidden, "%v", err))
 		return
 	}
-	if err := h.admit(pid); err != nil {
+	if err := h.socks.admit(pid); err != nil {
 		h.error(w, r, err)
 		return
 	}
-	defer h.release(pid)
+	defer h.socks.release(pid)
 	sub, err := h.hub.Subscribe()
 	if err != nil {
 		h.error(w, r, table.Errorf(table.Unavailable, "the server is restarting; reconnect"))
@@ -153,58 +119,16 @@ func (h *LobbyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// From here on r.Context() is not used: the connection is hijacked.
 	c.SetReadLimit(h.cfg.MaxMessageBytes)
 	s := newLobbySession(h, c)
-	if !h.track(s) {
+	if !h.socks.track(s) {
 		c.Close(websocket.StatusCode(CloseRestart), "server restart")
 		return
 	}
 	h.metrics.AddLobbyConnections(1)
 	defer func() {
-		h.untrack(s)
+		h.socks.untrack(s)
 		h.metrics.AddLobbyConnections(-1)
 	}()
 	s.run(sub)
-}
-
-// admit takes one of the player's lobby socket slots.
-func (h *LobbyHandler) admit(pid string) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closing {
-		return table.Errorf(table.Unavailable, "the server is restarting; reconnect")
-	}
-	if h.perPlayer[pid] >= h.cfg.MaxSocketsPerPlayer {
-		return table.Errorf(table.RateLimited, "too many open lobby sockets (%d); close one", h.cfg.MaxSocketsPerPlayer)
-	}
-	h.perPlayer[pid]++
-	h.wg.Add(1)
-	return nil
-}
-
-// release gives the slot back.
-func (h *LobbyHandler) release(pid string) {
-	h.mu.Lock()
-	if h.perPlayer[pid]--; h.perPlayer[pid] <= 0 {
-		delete(h.perPlayer, pid)
-	}
-	h.mu.Unlock()
-	h.wg.Done()
-}
-
-// track registers an open session, unless the handler is shutting down.
-func (h *LobbyHandler) track(s *lobbySession) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closing {
-		return false
-	}
-	h.sessions[s] = struct{}{}
-	return true
-}
-
-func (h *LobbyHandler) untrack(s *lobbySession) {
-	h.mu.Lock()
-	delete(h.sessions, s)
-	h.mu.Unlock()
 }
 
 // error answers a refused upgrade with the API's JSON error.
@@ -243,6 +167,8 @@ func newLobbySession(h *LobbyHandler, c *websocket.Conn) *lobbySession {
 func (s *lobbySession) close(code int, reason string) {
 	s.closeOnce.Do(func() { s.conn.Close(websocket.StatusCode(code), reason) })
 }
+
+func (s *lobbySession) closeNow() { s.conn.CloseNow() }
 
 // closeAsync closes without waiting for the handshake; run waits for it.
 func (s *lobbySession) closeAsync(code int, reason string) {

@@ -64,6 +64,8 @@ func (s *session) close(code int, reason string) {
 	})
 }
 
+func (s *session) closeNow() { s.conn.CloseNow() }
+
 // closeAsync closes the socket without waiting for the handshake; run waits
 // for it before returning.
 func (s *session) closeAsync(code int, reason string) {

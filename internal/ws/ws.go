@@ -25,7 +25,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -146,12 +145,7 @@ type Handler struct {
 	metrics *metrics.Metrics
 	clock   func() time.Time
 	cfg     Config
-
-	mu        sync.Mutex
-	closing   bool
-	sessions  map[*session]struct{}
-	perPlayer map[string]int
-	wg        sync.WaitGroup // one per admitted connection
+	socks   *sockets[*session]
 }
 
 // NewHandler returns the WebSocket handler. Mount it on GET
@@ -159,16 +153,15 @@ type Handler struct {
 // timeout.
 func NewHandler(d Deps) *Handler {
 	h := &Handler{
-		tables:    d.Tables,
-		player:    d.Player,
-		log:       d.Logger,
-		metrics:   d.Metrics,
-		clock:     d.Clock,
-		cfg:       d.Config,
-		sessions:  make(map[*session]struct{}),
-		perPlayer: make(map[string]int),
+		tables:  d.Tables,
+		player:  d.Player,
+		log:     d.Logger,
+		metrics: d.Metrics,
+		clock:   d.Clock,
+		cfg:     d.Config,
 	}
 	h.cfg.defaults()
+	h.socks = newSockets[*session]("sockets", h.cfg.MaxSocketsPerPlayer)
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -187,44 +180,12 @@ func NewHandler(d Deps) *Handler {
 }
 
 // Open returns the number of open sessions.
-func (h *Handler) Open() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.sessions)
-}
+func (h *Handler) Open() int { return h.socks.count() }
 
 // Shutdown refuses new sockets, closes every open one with 1012 (service
 // restart: clients reconnect, to another node if need be) and waits for the
 // sessions to end, or for ctx, after which it drops the rest.
-func (h *Handler) Shutdown(ctx context.Context) error {
-	h.mu.Lock()
-	h.closing = true
-	ss := make([]*session, 0, len(h.sessions))
-	for s := range h.sessions {
-		ss = append(ss, s)
-	}
-	h.mu.Unlock()
-	var closing sync.WaitGroup
-	for _, s := range ss {
-		closing.Add(1)
-		go func() {
-			defer closing.Done()
-			s.close(CloseRestart, "server restart")
-		}()
-	}
-	done := make(chan struct{})
-	go func() { h.wg.Wait(); closing.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		for _, s := range ss {
-			s.conn.CloseNow()
-		}
-		<-done
-		return ctx.Err()
-	}
-}
+func (h *Handler) Shutdown(ctx context.Context) error { return h.socks.shutdown(ctx) }
 
 // ServeHTTP is GET /api/v1/games/{id}/ws[?since=N]. Everything that can be
 // refused is refused before the upgrade, with the JSON error of the REST
@@ -258,12 +219,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.error(w, r, err)
 		return
 	}
-	if err := h.admit(pid); err != nil {
+	if err := h.socks.admit(pid); err != nil {
 		sub.Close()
 		h.error(w, r, err)
 		return
 	}
-	defer h.release(pid)
+	defer h.socks.release(pid)
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
 		OriginPatterns:  h.cfg.OriginPatterns,
 		CompressionMode: websocket.CompressionDisabled,
@@ -275,14 +236,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// From here on r.Context() is not used: the connection is hijacked.
 	c.SetReadLimit(h.cfg.MaxMessageBytes)
 	s := newSession(h, c, id, kind, seat)
-	if !h.track(s) {
+	if !h.socks.track(s) {
 		sub.Close()
 		c.Close(websocket.StatusCode(CloseRestart), "server restart")
 		return
 	}
 	h.metrics.AddWSConnections(1)
 	defer func() {
-		h.untrack(s)
+		h.socks.untrack(s)
 		h.metrics.AddWSConnections(-1)
 	}()
 	s.run(sub)
@@ -319,48 +280,6 @@ func seatOf(g store.Game, playerID string) int {
 		}
 	}
 	return 0
-}
-
-// admit takes one of the player's socket slots.
-func (h *Handler) admit(pid string) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closing {
-		return table.Errorf(table.Unavailable, "the server is restarting; reconnect")
-	}
-	if h.perPlayer[pid] >= h.cfg.MaxSocketsPerPlayer {
-		return table.Errorf(table.RateLimited, "too many open sockets (%d); close one", h.cfg.MaxSocketsPerPlayer)
-	}
-	h.perPlayer[pid]++
-	h.wg.Add(1)
-	return nil
-}
-
-// release gives the slot back.
-func (h *Handler) release(pid string) {
-	h.mu.Lock()
-	if h.perPlayer[pid]--; h.perPlayer[pid] <= 0 {
-		delete(h.perPlayer, pid)
-	}
-	h.mu.Unlock()
-	h.wg.Done()
-}
-
-// track registers an open session, unless the handler is shutting down.
-func (h *Handler) track(s *session) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closing {
-		return false
-	}
-	h.sessions[s] = struct{}{}
-	return true
-}
-
-func (h *Handler) untrack(s *session) {
-	h.mu.Lock()
-	delete(h.sessions, s)
-	h.mu.Unlock()
 }
 
 // checkOrigin applies the origin rule of websocket.Accept before the upgrade,
