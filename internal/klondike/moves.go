@@ -174,6 +174,26 @@ func (t Table) Undo(st Step) {
 	}
 }
 
+// Resolve turns a Move, Tap or DTap action into the move it makes: its source,
+// its destination (a tap's or double tap's target, or the checked "to" of a
+// move) and its number of cards (at least 1). It changes nothing.
+func (t Table) Resolve(a Action) (from, to Pile, count int, err error) {
+	from, to, count = a.From, a.To, int(a.Count)
+	if count < 1 {
+		count = 1
+	}
+	switch a.Type {
+	case Tap:
+		to, err = t.TapTarget(from)
+		count = 1
+	case DTap:
+		to, err = t.DTapTarget(from, count)
+	default:
+		to, err = t.CheckMove(from, to, count)
+	}
+	return from, to, count, err
+}
+
 // TapTarget resolves a tap: the first foundation slot that takes the top card
 // of a column or of the waste.
 func (t Table) TapTarget(from Pile) (Pile, error) {

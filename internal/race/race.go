@@ -373,20 +373,7 @@ func (r *Race) Apply(seat int, a k.Action) (Outcome, error) {
 	switch a.Type {
 	case k.Move, k.Tap, k.DTap:
 		t := r.table(seat)
-		from, to, count := a.From, a.To, int(a.Count)
-		if count < 1 {
-			count = 1
-		}
-		var err error
-		switch a.Type {
-		case k.Tap:
-			to, err = t.TapTarget(from)
-			count = 1
-		case k.DTap:
-			to, err = t.DTapTarget(from, count)
-		default:
-			to, err = t.CheckMove(from, to, count)
-		}
+		from, to, count, err := t.Resolve(a)
 		if err != nil {
 			if r.tooLate(seat, a) {
 				return Outcome{}, errTooLate

@@ -127,20 +127,7 @@ func (g *Game) Apply(a k.Action) (Outcome, error) {
 	var st k.Step
 	switch a.Type {
 	case k.Move, k.Tap, k.DTap:
-		from, to, count := a.From, a.To, int(a.Count)
-		if count < 1 {
-			count = 1
-		}
-		var err error
-		switch a.Type {
-		case k.Tap:
-			to, err = t.TapTarget(from)
-			count = 1
-		case k.DTap:
-			to, err = t.DTapTarget(from, count)
-		default:
-			to, err = t.CheckMove(from, to, count)
-		}
+		from, to, count, err := t.Resolve(a)
 		if err != nil {
 			return Outcome{}, err
 		}
