@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"errors"
+
+	"dsol/internal/store"
 )
 
 // Cancelled tells a race's table that its creator cancelled it while it
@@ -10,6 +12,20 @@ import (
 // race is over with no result, and sends its subscribers {"type": "over"}
 // with the view.
 func (r *Registry) Cancelled(ctx context.Context, id string) error {
+	return r.headerChanged(ctx, id, func(t *Table, l *raceLive, _ store.Game) error {
+		if l.over || t.eng.Status() != "over" {
+			return nil
+		}
+		l.over = true
+		t.notify(&Notice{Type: "over"})
+		l.schedule()
+		return nil
+	})
+}
+
+// headerChanged reloads the header of a game's table from the store, in the
+// table's goroutine, and then, for a race, runs f there.
+func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table, l *raceLive, g store.Game) error) error {
 	for {
 		t, err := r.Get(ctx, id)
 		if err != nil {
@@ -24,13 +40,9 @@ func (r *Registry) Cancelled(ctx context.Context, id string) error {
 			}
 			t.touch()
 			t.game.Store(&g)
-			l := t.rl
-			if l == nil || l.over || t.eng.Status() != "over" {
-				return
+			if t.rl != nil {
+				ierr = f(t, t.rl, g)
 			}
-			l.over = true
-			t.notify(&Notice{Type: "over"})
-			l.schedule()
 		})
 		if errors.Is(err, ErrStopped) {
 			continue

@@ -647,38 +647,14 @@ func (t *Table) Presence(ctx context.Context) ([2]bool, error) {
 // second player joined): it reloads the header, starts the race and tells
 // the subscribers.
 func (r *Registry) Joined(ctx context.Context, id string) error {
-	for {
-		t, err := r.Get(ctx, id)
-		if err != nil {
+	return r.headerChanged(ctx, id, func(t *Table, l *raceLive, g store.Game) error {
+		l.seen[1] = l.now()
+		if err := l.loadHeader(ctx, g); err != nil {
 			return err
 		}
-		var ierr error
-		err = t.call(ctx, func() {
-			g, err := t.cfg.Store.Game(ctx, id)
-			if err != nil {
-				ierr = err
-				return
-			}
-			t.touch()
-			t.game.Store(&g)
-			l := t.rl
-			if l == nil {
-				return
-			}
-			l.seen[1] = l.now()
-			if ierr = l.loadHeader(ctx, g); ierr != nil {
-				return
-			}
-			on := l.online[1] || l.isBot(2)
-			t.notify(&Notice{Type: "presence", Seat: 2, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
-			l.schedule()
-		})
-		if errors.Is(err, ErrStopped) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		return ierr
-	}
+		on := l.online[1] || l.isBot(2)
+		t.notify(&Notice{Type: "presence", Seat: 2, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
+		l.schedule()
+		return nil
+	})
 }
