@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"time"
-	"unicode"
 
 	"github.com/go-chi/chi/v5"
 
@@ -208,9 +207,6 @@ func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// maxClientID bounds a client action id.
-const maxClientID = 64
-
 // actionRequest is the body of POST /api/v1/games/{id}/actions.
 type actionRequest struct {
 	Action json.RawMessage `json:"action"`
@@ -250,8 +246,8 @@ func parseAction(r *http.Request) (klondike.Action, string, *int64, error) {
 		delete(fields, "id")
 		raw, _ = json.Marshal(fields)
 	}
-	if (in.ID != nil || cid != "") && !validClientID(cid) {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "an action id has 1 to %d printable ASCII characters", maxClientID)
+	if (in.ID != nil || cid != "") && !table.ValidClientID(cid) {
+		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "an action id has 1 to %d printable ASCII characters", table.MaxClientID)
 	}
 	a, err := klondike.DecodeAction(raw)
 	if err != nil {
@@ -261,18 +257,6 @@ func parseAction(r *http.Request) (klondike.Action, string, *int64, error) {
 		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "seq cannot be negative")
 	}
 	return a, cid, in.Seq, nil
-}
-
-func validClientID(id string) bool {
-	if len(id) < 1 || len(id) > maxClientID {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] > unicode.MaxASCII || !unicode.IsPrint(rune(id[i])) {
-			return false
-		}
-	}
-	return true
 }
 
 // postAction is POST /api/v1/games/{id}/actions: one action for the

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
@@ -172,33 +171,17 @@ func idOf(data []byte) string {
 	var m struct {
 		ID string `json:"id"`
 	}
-	if json.Unmarshal(data, &m) != nil || !validClientID(m.ID) {
+	if json.Unmarshal(data, &m) != nil || !table.ValidClientID(m.ID) {
 		return ""
 	}
 	return m.ID
-}
-
-// maxClientID bounds a client action id (as in the REST API).
-const maxClientID = 64
-
-// validClientID: 1 to 64 printable ASCII characters.
-func validClientID(id string) bool {
-	if len(id) < 1 || len(id) > maxClientID {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] > unicode.MaxASCII || !unicode.IsPrint(rune(id[i])) {
-			return false
-		}
-	}
-	return true
 }
 
 // action sends one action to the table and answers with ack or reject.
 func (s *session) action(m inMsg, start time.Time) {
 	id := ""
 	if len(m.ID) > 0 && string(m.ID) != "null" {
-		if json.Unmarshal(m.ID, &id) != nil || !validClientID(id) {
+		if json.Unmarshal(m.ID, &id) != nil || !table.ValidClientID(id) {
 			s.bad("", "an action id is a string of 1 to 64 printable ASCII characters", start)
 			return
 		}
@@ -249,7 +232,7 @@ func decodeAction(raw json.RawMessage) (klondike.Action, string, error) {
 	}
 	id := ""
 	if v, ok := fields["id"]; ok {
-		if json.Unmarshal(v, &id) != nil || !validClientID(id) {
+		if json.Unmarshal(v, &id) != nil || !table.ValidClientID(id) {
 			return klondike.Action{}, "", table.Errorf(table.BadRequest, "an action id is a string of 1 to 64 printable ASCII characters")
 		}
 		delete(fields, "id")
