@@ -42,6 +42,7 @@ type CodeError struct {
 	Part  string
 }
 
+// Error implements error: the code and the part of it that is wrong.
 func (e *CodeError) Error() string {
 	return fmt.Sprintf("cards: bad game code %q: %s", e.Input, e.Part)
 }

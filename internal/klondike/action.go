@@ -271,6 +271,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error implements error with the message for people.
 func (e *Error) Error() string { return "klondike: " + e.Msg }
 
 // Errorf builds an *Error.

@@ -98,6 +98,7 @@ type Error struct {
 	Err  error // the cause; not shown to clients
 }
 
+// Error implements error: the code, the message and the cause, for logs.
 func (e *Error) Error() string {
 	if e.Err != nil {
 		return "table: " + string(e.Code) + ": " + e.Msg + ": " + e.Err.Error()
