@@ -249,10 +249,21 @@ func (s *Subscription) Close() {
 // spectator). With since >= 0 it also returns the events after since, when it
 // still has them (see Subscription.Missed). The feed is bounded: a subscriber
 // that does not drain C is dropped, it never slows the table.
+//
+// A new subscriber is how a game moves between nodes (clients reconnect with
+// since= to the node the proxy now routes to), so Subscribe first checks the
+// store: a table that another node wrote past, or whose seats changed, stops
+// (its subscribers get ErrReloaded) and Subscribe returns ErrStopped, so that
+// the caller gets the game rebuilt from the store.
 func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscription, error) {
 	s := &Subscription{t: t, viewer: viewer, c: make(chan Update, t.cfg.SubscriberBuffer)}
 	s.C = s.c
+	stale := false
 	err := t.call(ctx, func() {
+		if stale = t.stale(ctx); stale {
+			t.err, t.stopping = ErrReloaded, true
+			return
+		}
 		t.touch()
 		s.Seq, s.View = t.seq, t.eng.View(viewer, t.id, t.seq)
 		if since >= 0 && since <= t.seq {
@@ -261,10 +272,32 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 		t.subs[s] = struct{}{}
 		t.racePresence()
 	})
+	if err == nil && stale {
+		<-t.done
+		return nil, ErrStopped
+	}
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// stale reports whether the store holds actions after the table's seq or
+// other seats than the table's header: another node wrote the game. A store
+// that cannot answer leaves the table as it is (its next commit is still
+// fenced by the (game_id, seq) key).
+func (t *Table) stale(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
+	defer cancel()
+	g, err := t.cfg.Store.Game(ctx, t.id)
+	if err != nil {
+		return false
+	}
+	if g.Seats != t.game.Load().Seats {
+		return true
+	}
+	acts, err := t.cfg.Store.Actions(ctx, t.id, t.seq)
+	return err == nil && len(acts) > 0
 }
 
 // drop ends a subscription from the table's side.
