@@ -217,7 +217,7 @@ func TestServeConfig(t *testing.T) {
 		failed bool
 	}{
 		{"defaults", nil, nil, func(c serveConfig) bool {
-			return c.addr == ":8080" && c.db == "" && c.commitWindow.String() == "2ms" && c.logFormat == "json"
+			return c.addr == ":8080" && c.db == "" && c.commitWindow == 0 && c.logFormat == "json"
 		}, false},
 		{"env", nil, map[string]string{"DSOL_ADDR": ":9000", "DATABASE_URL": "postgres://x/y", "DSOL_COMMIT_WINDOW": "5ms",
 			"DSOL_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.1", "DSOL_ALLOWED_ORIGINS": "https://a.example"}, func(c serveConfig) bool {
