@@ -36,6 +36,7 @@ import (
 	"dsol/internal/race"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
+	"dsol/internal/testenv"
 )
 
 // ---- the proxy ----
@@ -510,7 +511,7 @@ func mustJSONs(v any) string { b, _ := json.Marshal(v); return string(b) }
 // clusterNodes starts n dsol nodes on one fresh PostgreSQL schema.
 func clusterNodes(t *testing.T, n int) ([]*server, string) {
 	t.Helper()
-	db := mustSchemaURL(t)
+	db := testenv.PostgresSchemaURL(t)
 	env := map[string]string{"DATABASE_URL": db, "DSOL_LOG_FORMAT": "text", "DSOL_SHUTDOWN_TIMEOUT": "5s"}
 	nodes := make([]*server, n)
 	for i := range nodes {

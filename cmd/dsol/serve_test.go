@@ -3,19 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/testenv"
 )
@@ -113,38 +108,6 @@ func (s *server) call(tb testing.TB, method, path, token, body string, status in
 	}
 }
 
-// mustSchemaURL creates a fresh PostgreSQL schema for one test.
-func mustSchemaURL(tb testing.TB) string {
-	tb.Helper()
-	base := testenv.PostgresURL(tb)
-	ctx := context.Background()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "dsol_cmd_" + hex.EncodeToString(b)
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			tb.Error(err)
-			return
-		}
-		defer conn.Close(ctx)
-		conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
-	})
-	u, _ := url.Parse(base)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
 func TestServeRestartKeepsGames(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -152,7 +115,7 @@ func TestServeRestartKeepsGames(t *testing.T) {
 	}{
 		{"sqlite", func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "g.db") }},
 		{"plain path", func(t *testing.T) string { return filepath.Join(t.TempDir(), "g.db") }},
-		{"postgres", func(t *testing.T) string { return mustSchemaURL(t) }},
+		{"postgres", func(t *testing.T) string { return testenv.PostgresSchemaURL(t) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := map[string]string{"DATABASE_URL": tc.db(t), "DSOL_LOG_FORMAT": "text"}
@@ -275,7 +238,7 @@ func TestMigrate(t *testing.T) {
 		t.Fatalf("stray argument: %v", err)
 	}
 	t.Run("postgres", func(t *testing.T) {
-		u := mustSchemaURL(t)
+		u := testenv.PostgresSchemaURL(t)
 		out.Reset()
 		getenv := func(k string) string {
 			if k == "DATABASE_URL" {

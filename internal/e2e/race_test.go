@@ -214,7 +214,7 @@ func TestRaceTwoPlayersAndSpectator(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		after = a.raceView(v.ID)
-		if after.Foundations[slot-1] != nil && len(after.Foundations[slot-1]) == 2 || time.Now().After(deadline) {
+		if len(after.Foundations[slot-1]) == 2 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
