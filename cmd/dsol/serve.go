@@ -199,11 +199,20 @@ func openStore(ctx context.Context, db string) (store.Store, string, error) {
 }
 
 func newLogger(format string, level slog.Level, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: durationText}
 	if format == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// durationText writes durations as "2ms" rather than nanosecond counts, so
+// JSON logs read like the flags that set them.
+func durationText(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		a.Value = slog.StringValue(a.Value.Duration().String())
+	}
+	return a
 }
 
 type readyKey struct{}
