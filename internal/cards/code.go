@@ -51,7 +51,7 @@ func (e *CodeError) Error() string {
 // `DR1-<D1|D3><U|S><I|M>-<7 letters>`, case-insensitively.
 func ParseCode(s string) (Code, error) {
 	in := s
-	s = upperASCII(strings.TrimSpace(s))
+	s = upperASCII(strings.Trim(s, asciiSpace))
 	bad := func(part string) (Code, error) { return Code{}, &CodeError{Input: in, Part: part} }
 	parts := strings.Split(s, "-")
 	if len(parts) != 3 {
@@ -158,6 +158,10 @@ func pick(b bool, yes, no string) string {
 	}
 	return no
 }
+
+// asciiSpace is the white space ParseCode trims: ASCII only, so that no
+// non-ASCII text passes as part of a code.
+const asciiSpace = " \t\n\v\f\r"
 
 // upperASCII upper-cases ASCII letters only: strings.ToUpper would also map
 // letters such as 'ſ' or 'ı' to 'S' and 'I' and let them pass as code text.
