@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 )
 
@@ -133,7 +134,9 @@ func DecodeAction(data []byte) (Action, error) {
 	if err := dec.Decode(&w); err != nil {
 		return Action{}, Errorf(BadRequest, "action is not valid JSON of the form {\"type\": ...}: %v", err)
 	}
-	if dec.More() {
+	// dec.More reports false before a stray ']' or '}': read the next token
+	// instead, which must be the end of the input.
+	if _, err := dec.Token(); err != io.EOF {
 		return Action{}, Errorf(BadRequest, "action has trailing data")
 	}
 	return w.action()

@@ -1,6 +1,7 @@
 package klondike
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 )
@@ -34,7 +35,7 @@ func TestDecodeAction(t *testing.T) {
 		`{"type":"move","to":"c1"}`, `{"type":"move","from":"c0","to":"c1"}`, `{"type":"move","from":"c1","to":"f9"}`,
 		`{"type":"move","from":"c1","to":"c2","count":0}`, `{"type":"move","from":"c1","to":"c2","count":14}`,
 		`{"type":"tap","from":"c1","to":"f"}`, `{"type":"tap","from":"c1","count":1}`, `{"type":"draw","seat":1}`,
-		`{"type":"draw","extra":1}`, `{"type":"draw"} {}`, `{"type":"draw"`, `{"type":"move","from":"C1","to":"c2"}`,
+		`{"type":"draw","extra":1}`, `{"type":"draw"} {}`, `{"type":"draw"}]`, `{"type":"draw"}}`, `{"type":"draw"`, `{"type":"move","from":"C1","to":"c2"}`,
 	}
 	for _, in := range bad {
 		_, err := DecodeAction([]byte(in))
@@ -71,6 +72,9 @@ func FuzzDecodeAction(f *testing.F) {
 				t.Fatalf("error %v is not a bad_request", err)
 			}
 			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("DecodeAction accepted %q, which is not one JSON value", data)
 		}
 		b := a.AppendJSON(nil)
 		again, err := DecodeAction(b)
