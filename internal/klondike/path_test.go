@@ -45,9 +45,7 @@ func TestPathReachesGoal(t *testing.T) {
 				tb.DoMove(st.From, st.To, int(st.Count))
 			}
 		}
-		var s search
-		s.prepare(&b, &f)
-		if !s.expand() {
+		if !directGoal(&b, &f) {
 			t.Fatalf("deal %d: the path of %d steps ends where nothing useful is available", deal, len(path))
 		}
 	}
