@@ -69,6 +69,20 @@ func (f FirstPlayer) String() string {
 	return "random"
 }
 
+// ParseFirst reads "random", "creator" or "opponent" (the empty string is
+// the default, random).
+func ParseFirst(s string) (FirstPlayer, bool) {
+	switch s {
+	case "", "random":
+		return FirstRandom, true
+	case "creator":
+		return FirstCreator, true
+	case "opponent":
+		return FirstOpponent, true
+	}
+	return FirstRandom, false
+}
+
 // Seat returns the seat that starts: 1 for the creator, 2 for the opponent;
 // for random, coin decides — coin() returns 0 or 1 and comes from the caller's
 // random source, so the engine itself stays deterministic. The caller stores

@@ -54,17 +54,11 @@ func (o RaceOptions) Engine() (race.Options, error) {
 	if !ok {
 		return race.Options{}, Errorf(BadRequest, "turns must be \"simultaneous\" or \"alternating\"")
 	}
-	opts := race.Options{Turns: t, SoloOutBonus: o.SoloOutBonus, Series: o.Series}
-	switch o.First {
-	case "", "random":
-		opts.First = race.FirstRandom
-	case "creator":
-		opts.First = race.FirstCreator
-	case "opponent":
-		opts.First = race.FirstOpponent
-	default:
+	first, ok := race.ParseFirst(o.First)
+	if !ok {
 		return race.Options{}, Errorf(BadRequest, "first must be \"creator\", \"opponent\" or \"random\"")
 	}
+	opts := race.Options{Turns: t, First: first, SoloOutBonus: o.SoloOutBonus, Series: o.Series}
 	if t == race.Alternating {
 		opts.FirstSeat = o.FirstSeat
 	}

@@ -1,0 +1,75 @@
+package table
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+// FuzzValidClientID checks that an accepted client action id is 1 to
+// MaxClientID printable ASCII characters, and that JSON carries it unchanged.
+func FuzzValidClientID(f *testing.F) {
+	for _, s := range []string{"a", "abc-123", "", " ", "x y", "\x7f", "é", "\x00", "id\n",
+		"0123456789012345678901234567890123456789012345678901234567890123",
+		"01234567890123456789012345678901234567890123456789012345678901234"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !ValidClientID(s) {
+			return
+		}
+		if len(s) < 1 || len(s) > MaxClientID {
+			t.Fatalf("ValidClientID(%q): length %d", s, len(s))
+		}
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 || s[i] > 0x7e {
+				t.Fatalf("ValidClientID(%q): byte %#x is not printable ASCII", s, s[i])
+			}
+		}
+		b, _ := json.Marshal(s)
+		var again string
+		if err := json.Unmarshal(b, &again); err != nil || again != s {
+			t.Fatalf("%q → %s → %q, %v", s, b, again, err)
+		}
+	})
+}
+
+// FuzzRaceOptions checks the stored race options: ParseRaceOptions never
+// panics, what it accepts encodes to JSON that parses to the same options,
+// and Engine either maps them or refuses them with bad_request.
+func FuzzRaceOptions(f *testing.F) {
+	for _, s := range []string{``, `null`, `{}`, `{"turns":"simultaneous","soloOutBonus":false,"series":1}`,
+		`{"turns":"alternating","first":"creator","firstSeat":1,"series":3,"turnSeconds":30}`,
+		`{"turns":"alternating","first":"random","firstSeat":2,"bot":"fast","prev":"abc"}`,
+		`{"turns":"sideways"}`, `{"first":"me"}`, `{"series":-4}`, `{"turns":1}`, `[]`, `{"turns":"alternating"}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		o, err := ParseRaceOptions(b)
+		if err != nil {
+			return
+		}
+		if o.Series < 1 {
+			t.Fatalf("ParseRaceOptions(%q): series %d", b, o.Series)
+		}
+		enc, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := ParseRaceOptions(enc)
+		if err != nil || again != o {
+			t.Fatalf("%q → %+v → %s → %+v, %v", b, o, enc, again, err)
+		}
+		eo, err := o.Engine()
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Code != BadRequest {
+				t.Fatalf("Engine(%+v): %v is not a bad_request", o, err)
+			}
+			return
+		}
+		if eo.Turns.String() != o.Turns && o.Turns != "" || eo.First.String() != o.First && o.First != "" {
+			t.Fatalf("Engine(%+v) = %+v", o, eo)
+		}
+	})
+}
