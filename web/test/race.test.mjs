@@ -164,3 +164,11 @@ test('race layout: phone portrait and desktop', () => {
   assert.ok(d.oppH + 3.5 * d.me.ch <= 790);
   assert.ok(9 * d.me.cw + 8 * d.me.gap + 2 * d.f.cw + 4 * d.pad <= 1440);
 });
+
+test('cancelled: over, no result, flagged', () => {
+  assert.equal(M.cancelled({ status: 'over', result: null, cancelled: true }), true);
+  assert.equal(M.cancelled({ status: 'over', result: { winner: 1 }, cancelled: true }), false);
+  assert.equal(M.cancelled({ status: 'over', result: null }), false);
+  assert.equal(M.cancelled({ status: 'waiting', cancelled: true }), false);
+  assert.equal(M.cancelled(null), false);
+});

@@ -22,6 +22,7 @@ export default {
     open: 'Open races', none: 'No open races right now. Create one!', join: 'Join', someone: 'Someone', nobody: 'Nobody yet', full: 'This race already has two players; you are watching.',
     waiting: 'Waiting for an opponent', invite: 'Invite link', copy: 'Copy', copied: 'Link copied', waitNote: 'Send the link to a friend. The race starts as soon as they join.',
     you: 'You', myBoard: 'Your board', theirBoard: 'Board of {name}', found: 'Shared foundations', countOf: '{name}: {n} cards on the foundations',
+    cancelled: 'The race was cancelled', cancelledNote: 'Its creator cancelled it before anyone joined.',
     go: 'Race on!', watching: 'Watching', over: 'Race over', yourTurn: 'Your turn', theirTurn: 'Turn of {name}', pass: 'Pass',
     blocked: 'Blocked', offline: 'Offline', resign: 'Resign', resignQ: 'Resign this race?', resignNote: 'Your opponent wins this game.',
     claim: 'Claim the win', dropped: '{name} lost the connection. You can claim the win in {time}.', droppedLong: '{name} did not come back.',

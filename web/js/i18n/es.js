@@ -22,6 +22,7 @@ export default {
     open: 'Carreras abiertas', none: 'Ahora no hay carreras abiertas. ¡Crea una!', join: 'Unirse', someone: 'Alguien', nobody: 'Nadie aún', full: 'Esta carrera ya tiene dos jugadores; la estás mirando.',
     waiting: 'Esperando a un rival', invite: 'Enlace de invitación', copy: 'Copiar', copied: 'Enlace copiado', waitNote: 'Envía el enlace a un amigo. La carrera empieza en cuanto se una.',
     you: 'Tú', myBoard: 'Tu tablero', theirBoard: 'Tablero de {name}', found: 'Fundaciones compartidas', countOf: '{name}: {n} cartas en las fundaciones',
+    cancelled: 'La carrera se ha cancelado', cancelledNote: 'Quien la creó la canceló antes de que se uniera nadie.',
     go: '¡A correr!', watching: 'Mirando', over: 'Carrera terminada', yourTurn: 'Tu turno', theirTurn: 'Turno de {name}', pass: 'Pasar',
     blocked: 'Bloqueado', offline: 'Desconectado', resign: 'Rendirse', resignQ: '¿Rendirse en esta carrera?', resignNote: 'Tu rival gana esta partida.',
     claim: 'Reclamar la victoria', dropped: '{name} perdió la conexión. Podrás reclamar la victoria en {time}.', droppedLong: '{name} no ha vuelto.',

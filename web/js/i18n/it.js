@@ -22,6 +22,7 @@ export default {
     open: 'Sfide aperte', none: 'Nessuna sfida aperta al momento. Creane una!', join: 'Partecipa', someone: 'Qualcuno', nobody: 'Ancora nessuno', full: 'Questa sfida ha già due giocatori; la stai guardando.',
     waiting: 'In attesa di un avversario', invite: 'Link di invito', copy: 'Copia', copied: 'Link copiato', waitNote: 'Manda il link a un amico. La sfida parte appena entra.',
     you: 'Tu', myBoard: 'Il tuo tavolo', theirBoard: 'Tavolo di {name}', found: 'Fondazioni comuni', countOf: '{name}: {n} carte sulle fondazioni',
+    cancelled: 'La sfida è stata annullata', cancelledNote: 'Chi l’ha creata l’ha annullata prima che entrasse qualcuno.',
     go: 'Via!', watching: 'Stai guardando', over: 'Sfida finita', yourTurn: 'Tocca a te', theirTurn: 'Tocca a {name}', pass: 'Passa',
     blocked: 'Bloccato', offline: 'Disconnesso', resign: 'Abbandona', resignQ: 'Abbandonare la sfida?', resignNote: 'Il tuo avversario vince questa partita.',
     claim: 'Reclama la vittoria', dropped: '{name} ha perso la connessione. Potrai reclamare la vittoria tra {time}.', droppedLong: '{name} non è tornato.',

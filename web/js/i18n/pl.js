@@ -22,6 +22,7 @@ export default {
     open: 'Otwarte wyścigi', none: 'Teraz nie ma otwartych wyścigów. Utwórz własny!', join: 'Dołącz', someone: 'Ktoś', nobody: 'Jeszcze nikt', full: 'Ten wyścig ma już dwóch graczy; oglądasz go.',
     waiting: 'Czekamy na przeciwnika', invite: 'Link z zaproszeniem', copy: 'Kopiuj', copied: 'Link skopiowany', waitNote: 'Wyślij link znajomemu. Wyścig zacznie się, gdy tylko dołączy.',
     you: 'Ty', myBoard: 'Twoja plansza', theirBoard: 'Plansza: {name}', found: 'Wspólne stosy końcowe', countOf: '{name}: {n} kart na stosach końcowych',
+    cancelled: 'Wyścig został odwołany', cancelledNote: 'Jego twórca odwołał go, zanim ktokolwiek dołączył.',
     go: 'Start!', watching: 'Oglądasz', over: 'Koniec wyścigu', yourTurn: 'Twój ruch', theirTurn: 'Ruch: {name}', pass: 'Pas',
     blocked: 'Zablokowany', offline: 'Rozłączony', resign: 'Poddaj się', resignQ: 'Poddać ten wyścig?', resignNote: 'Przeciwnik wygra tę grę.',
     claim: 'Odbierz zwycięstwo', dropped: '{name} stracił połączenie. Zwycięstwo odbierzesz za {time}.', droppedLong: '{name} nie wrócił.',

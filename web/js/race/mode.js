@@ -178,7 +178,7 @@ export class RaceMode {
         } catch (e) {
           if (e.code !== 'conflict' && e.code !== 'forbidden') throw e;
           v = await api('GET', `/api/v1/games/${encodeURIComponent(id)}`); // already seated, or full
-          if (M.mySeat(v, this.me.id) == null) this.ui.toast(t('race.full'));
+          if (M.mySeat(v, this.me.id) == null && !M.cancelled(v)) this.ui.toast(t('race.full'));
         }
         return this.open(v);
       }
@@ -311,17 +311,28 @@ export class RaceMode {
     const had = this.mine.some((e) => e.id === id && e.opt);
     this.mine = this.mine.filter((e) => e.id !== id);
     if (this.pendingDrop) this.settleDrop(true);
-    if (code === 'too_late') this.tooLate();
-    else if (code !== 'illegal_move') this.ui.toast(errText({ code }));
+    if (code !== 'too_late' && code !== 'illegal_move') this.ui.toast(errText({ code }));
     if (had || code === 'too_late') this.paint(this.shown);
+    if (code === 'too_late') this.tooLate(action);
   }
 
-  tooLate() {
+  /** tooLate flashes a mark on the card that went back (or over my board). */
+  tooLate(action) {
     const el = $('[data-testid=too-late]', this.sec);
     el.textContent = t('race.tooLate');
+    el.hidden = true;
+    const tb = this.table.getBoundingClientRect();
+    const pile = action?.from && this.board.querySelector(`[data-pile="${action.from}"]`);
+    const card = pile && (pile.querySelector('.card.up.top') || [...pile.querySelectorAll('.card')].pop());
+    const r = (card || this.board).getBoundingClientRect();
     el.hidden = false;
+    const w = el.offsetWidth / 2 + 4, h = el.offsetHeight / 2 + 4;
+    const x = Math.min(Math.max(r.left + r.width / 2 - tb.left, w), tb.width - w);
+    const y = Math.min(Math.max((card ? r.top + Math.min(r.height / 2, 28) : r.top + r.height / 2) - tb.top, h), tb.height - h);
+    el.style.left = x + 'px';
+    el.style.top = y + 'px';
     clearTimeout(this.lateTimer);
-    this.lateTimer = setTimeout(() => { el.hidden = true; }, 1600);
+    this.lateTimer = setTimeout(() => { el.hidden = true; }, 1200);
   }
 
   /** display is the confirmed view with my pending moves applied on top. */
@@ -439,8 +450,9 @@ export class RaceMode {
     const turn = q('turn');
     const alt = v.turns === 'alternating';
     let txt;
+    const gone = M.cancelled(v);
     if (v.status === 'waiting') txt = t('race.waiting');
-    else if (v.status === 'over') txt = t('race.over');
+    else if (v.status === 'over') txt = t(gone ? 'race.cancelled' : 'race.over');
     else if (!alt) txt = seated ? t('race.go') : t('race.watching');
     else if (v.turn === this.seat) txt = t('race.yourTurn');
     else txt = t('race.theirTurn', { name: this.name(v.turn) });
@@ -457,13 +469,18 @@ export class RaceMode {
 
     // waiting room
     const wait = q('waiting');
-    wait.hidden = v.status !== 'waiting';
+    wait.hidden = v.status !== 'waiting' && !gone;
+    wait.classList.toggle('gone', gone);
+    if (gone && !this.goneSaid) this.say(t('race.cancelled'));
+    this.goneSaid = gone;
     if (!wait.hidden) {
+      $('h2', wait).textContent = t(gone ? 'race.cancelled' : 'race.waiting');
+      $('.wnote', wait).textContent = t(gone ? 'race.cancelledNote' : 'race.waitNote');
       $('.wrules', wait).textContent = describe(v);
       const inv = q('invite-link');
       const url = this.invite ? `${location.origin}/?race=${encodeURIComponent(v.id)}&invite=${encodeURIComponent(this.invite)}` : `${location.origin}/?race=${encodeURIComponent(v.id)}`;
       inv.value = url;
-      $('.winv', wait).hidden = !seated;
+      $('.winv', wait).hidden = !seated || gone;
     }
     clearInterval(this.waitPoll);
     if (v.status === 'waiting') this.waitPoll = setInterval(() => this.conn?.refresh(), 3000);

@@ -24,6 +24,9 @@ export function counts(v) {
   return [0, 1].map((i) => (typeof s[i]?.count === 'number' ? s[i].count : n[i]));
 }
 
+/** cancelled tells a race its creator cancelled while it waited: over, no result. */
+export const cancelled = (v) => v?.status === 'over' && !v.result && !!v.cancelled;
+
 /**
  * outcome explains a finished race from the viewer's side:
  * {who: 'me'|'them'|'draw'|1|2, reason, tiebreak: null|'last'|'none'|'bonus', mine, theirs}.
