@@ -18,9 +18,11 @@ const tableBits = 16 // visited set of 2^16 slots, at most ~30% full at SearchLi
 // card can go to a foundation or a face-down card is turned over (RULES.md
 // section 3). The search is exact over the reachable positions and visits at
 // most SearchLimit of them; reaching the bound counts as not blocked.
-// Positions that differ only by which copy of a duplicate card sits where, or
-// by the order of columns without face-down cards, are the same position, and
+// Positions whose columns differ only by which copy of a duplicate card sits
+// where, or by the order of columns without face-down cards, are the same
+// position (the talon is told apart by which of its cards were played), and
 // moves that cannot change what is reachable are not tried (see expand).
+// Positions are remembered by a 64-bit hash, kept up to date move by move.
 // Before searching, a relaxed game (see hopeless) may prove the board blocked
 // at once. Board and foundations are not changed.
 func Blocked(b *Board, f *Foundations) bool {
