@@ -328,7 +328,10 @@ export class RaceMode {
     el.hidden = false;
     const w = el.offsetWidth / 2 + 4, h = el.offsetHeight / 2 + 4;
     const x = Math.min(Math.max(r.left + r.width / 2 - tb.left, w), tb.width - w);
-    const y = Math.min(Math.max((card ? r.top + Math.min(r.height / 2, 28) : r.top + r.height / 2) - tb.top, h), tb.height - h);
+    // just above the card, so that its face stays readable; below it if there is no room
+    let y = card ? r.top - tb.top - h + 8 : r.top + r.height / 2 - tb.top;
+    if (card && y < h) y = r.bottom - tb.top + h - 8;
+    y = Math.min(Math.max(y, h), tb.height - h);
     el.style.left = x + 'px';
     el.style.top = y + 'px';
     clearTimeout(this.lateTimer);
