@@ -4,14 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -85,47 +82,6 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// decodeBody reads a JSON body strictly into v; an empty body leaves v as it is
-// when allowEmpty.
-func decodeBody(r *http.Request, v any, allowEmpty bool) error {
-	b, err := io.ReadAll(r.Body)
-	if err != nil {
-		return err
-	}
-	if len(strings.TrimSpace(string(b))) == 0 {
-		if allowEmpty {
-			return nil
-		}
-		return table.Errorf(table.BadRequest, "the request needs a JSON body")
-	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %v", err)
-	}
-	if dec.More() {
-		return table.Errorf(table.BadRequest, "the body has trailing data")
-	}
-	return nil
-}
-
-// checkName validates a player name: 1 to 24 printable characters.
-func checkName(name string) error {
-	n := utf8.RuneCountInString(name)
-	if !utf8.ValidString(name) || n < 1 || n > 24 {
-		return table.Errorf(table.BadRequest, "a name has 1 to 24 characters")
-	}
-	for _, c := range name {
-		if !unicode.IsPrint(c) {
-			return table.Errorf(table.BadRequest, "a name has printable characters only")
-		}
-	}
-	if strings.TrimSpace(name) == "" {
-		return table.Errorf(table.BadRequest, "a name cannot be blank")
-	}
-	return nil
-}
-
 type playerJSON struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
@@ -135,10 +91,13 @@ type playerJSON struct {
 // createPlayer is POST /api/v1/players: a new player, its token (shown once)
 // and the session cookie.
 func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Name *string `json:"name"`
+	b, err := readBody(r)
+	if err != nil {
+		s.error(w, r, err)
+		return
 	}
-	if err := decodeBody(r, &in, true); err != nil {
+	name, given, err := decodeName(b, false)
+	if err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -147,13 +106,8 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	name := "Player " + id[:4]
-	if in.Name != nil {
-		if err := checkName(*in.Name); err != nil {
-			s.error(w, r, err)
-			return
-		}
-		name = *in.Name
+	if !given {
+		name = "Player " + id[:4]
 	}
 	tok, err := s.randomString(tokenBytes)
 	if err != nil {
@@ -186,25 +140,20 @@ func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 // patchMe is PATCH /api/v1/me {"name"}.
 func (s *server) patchMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	var in struct {
-		Name *string `json:"name"`
-	}
-	if err := decodeBody(r, &in, false); err != nil {
+	b, err := readBody(r)
+	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	if in.Name == nil {
-		s.error(w, r, table.Errorf(table.BadRequest, "nothing to change: send {\"name\": ...}"))
-		return
-	}
-	if err := checkName(*in.Name); err != nil {
+	name, _, err := decodeName(b, true)
+	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	if err := s.store.RenamePlayer(r.Context(), p.ID, *in.Name); err != nil {
+	if err := s.store.RenamePlayer(r.Context(), p.ID, name); err != nil {
 		s.error(w, r, err)
 		return
 	}
-	s.auth.rename(p.TokenHash, *in.Name)
-	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: *in.Name})
+	s.auth.rename(p.TokenHash, name)
+	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: name})
 }

@@ -1,10 +1,8 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -52,50 +50,18 @@ func (s *server) randomDeal() (uint64, error) {
 // createGame is POST /api/v1/games: {"draw", "scoring"} or {"code"}.
 func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	var in struct {
-		Draw    *int    `json:"draw"`
-		Scoring *string `json:"scoring"`
-		Code    *string `json:"code"`
-	}
-	if err := decodeBody(r, &in, true); err != nil {
+	b, err := readBody(r)
+	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	var code cards.Code
-	if in.Code != nil {
-		if in.Draw != nil || in.Scoring != nil {
-			s.error(w, r, table.Errorf(table.BadRequest, "send either a code or draw and scoring, not both"))
-			return
-		}
-		c, err := cards.ParseCode(*in.Code)
-		if err != nil {
-			s.error(w, r, err)
-			return
-		}
-		if c.Kind != cards.Solo {
-			s.error(w, r, table.Errorf(table.BadCode, "%s is a race code; solo games take DS1 codes", c))
-			return
-		}
-		code = c
-	} else {
-		code = cards.Code{Kind: cards.Solo, Draw: 1}
-		if in.Draw != nil {
-			if *in.Draw != 1 && *in.Draw != 3 {
-				s.error(w, r, table.Errorf(table.BadRequest, "draw must be 1 or 3"))
-				return
-			}
-			code.Draw = *in.Draw
-		}
-		if in.Scoring != nil {
-			switch *in.Scoring {
-			case "normal":
-			case "vegas":
-				code.Vegas = true
-			default:
-				s.error(w, r, table.Errorf(table.BadRequest, "scoring must be \"normal\" or \"vegas\""))
-				return
-			}
-		}
+	spec, err := decodeCreateGame(b)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	code := spec.code
+	if spec.random {
 		deal, err := s.randomDeal()
 		if err != nil {
 			s.error(w, r, err)
@@ -207,56 +173,13 @@ func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// actionRequest is the body of POST /api/v1/games/{id}/actions.
-type actionRequest struct {
-	Action json.RawMessage `json:"action"`
-	Seq    *int64          `json:"seq"`
-	ID     *string         `json:"id"`
-}
-
-// parseAction reads an action request: the client id may come as a top-level
-// "id" or as "id" inside the action; it is stripped before the action is
-// decoded strictly.
+// parseAction reads an action request (decodeActionEnvelope).
 func parseAction(r *http.Request) (klondike.Action, string, *int64, error) {
-	var in actionRequest
-	if err := decodeBody(r, &in, false); err != nil {
-		return klondike.Action{}, "", nil, err
-	}
-	raw := bytes.TrimSpace(in.Action)
-	if len(raw) == 0 || raw[0] != '{' {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action: %v", err)
-	}
-	var cid string
-	if in.ID != nil {
-		cid = *in.ID
-	}
-	if v, ok := fields["id"]; ok {
-		var inner string
-		if err := json.Unmarshal(v, &inner); err != nil {
-			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action id must be a string")
-		}
-		if in.ID != nil && inner != cid {
-			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "two different action ids")
-		}
-		cid = inner
-		delete(fields, "id")
-		raw, _ = json.Marshal(fields)
-	}
-	if (in.ID != nil || cid != "") && !table.ValidClientID(cid) {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "an action id has 1 to %d printable ASCII characters", table.MaxClientID)
-	}
-	a, err := klondike.DecodeAction(raw)
+	b, err := readBody(r)
 	if err != nil {
 		return klondike.Action{}, "", nil, err
 	}
-	if in.Seq != nil && *in.Seq < 0 {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "seq cannot be negative")
-	}
-	return a, cid, in.Seq, nil
+	return decodeActionEnvelope(b)
 }
 
 // postAction is POST /api/v1/games/{id}/actions: one action for the

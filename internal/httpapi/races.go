@@ -19,77 +19,8 @@ import (
 	"dsol/internal/table"
 )
 
-// Race limits.
-const (
-	maxSeries      = 9
-	maxTurnSeconds = 3600
-	minTurnSeconds = 5
-	inviteBytes    = 16
-)
-
-// raceRequest is the body of POST /api/v1/races.
-type raceRequest struct {
-	Code         *string `json:"code"`
-	Draw         *int    `json:"draw"`
-	Redeal       *string `json:"redeal"`
-	Decks        *string `json:"decks"`
-	Turns        *string `json:"turns"`
-	First        *string `json:"first"`
-	SoloOutBonus bool    `json:"soloOutBonus"`
-	Series       *int    `json:"series"`
-	Public       *bool   `json:"public"`
-	TurnSeconds  int     `json:"turnSeconds"`
-	Bot          *string `json:"bot"`
-}
-
-// raceCode reads the code or the draw, redeal and decks of a request; the
-// deal is random when no code is given.
-func (s *server) raceCode(in raceRequest) (cards.Code, error) {
-	if in.Code != nil {
-		if in.Draw != nil || in.Redeal != nil || in.Decks != nil {
-			return cards.Code{}, table.Errorf(table.BadRequest, "send either a code or draw, redeal and decks, not both")
-		}
-		c, err := cards.ParseCode(*in.Code)
-		if err != nil {
-			return cards.Code{}, err
-		}
-		if c.Kind != cards.Race || !c.Valid() {
-			return cards.Code{}, table.Errorf(table.BadCode, "%s is not a race code; races take DR1 codes", c)
-		}
-		return c, nil
-	}
-	code := cards.Code{Kind: cards.Race, Draw: 1}
-	if in.Draw != nil {
-		if *in.Draw != 1 && *in.Draw != 3 {
-			return code, table.Errorf(table.BadRequest, "draw must be 1 or 3")
-		}
-		code.Draw = *in.Draw
-	}
-	if in.Redeal != nil {
-		switch *in.Redeal {
-		case "unlimited":
-		case "single":
-			code.Single = true
-		default:
-			return code, table.Errorf(table.BadRequest, "redeal must be \"unlimited\" or \"single\"")
-		}
-	}
-	if in.Decks != nil {
-		switch *in.Decks {
-		case "independent":
-		case "mirrored":
-			code.Mirrored = true
-		default:
-			return code, table.Errorf(table.BadRequest, "decks must be \"independent\" or \"mirrored\"")
-		}
-	}
-	deal, err := s.randomDeal()
-	if err != nil {
-		return code, err
-	}
-	code.Deal = deal
-	return code, nil
-}
+// inviteBytes is the length of a race invite before encoding.
+const inviteBytes = 16
 
 // drawFirst draws the first seat of an alternating race once, from the
 // server's random source; the engine checks it against the rule.
@@ -115,49 +46,24 @@ func (s *server) drawFirst(o *table.RaceOptions) error {
 // carries the secret invite, shown this once (only its hash is stored).
 func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	var in raceRequest
-	if err := decodeBody(r, &in, true); err != nil {
-		s.error(w, r, err)
-		return
-	}
-	code, err := s.raceCode(in)
+	b, err := readBody(r)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	o := table.RaceOptions{Turns: "simultaneous", First: "random", SoloOutBonus: in.SoloOutBonus, Series: 1, TurnSeconds: in.TurnSeconds}
-	if in.Turns != nil {
-		o.Turns = *in.Turns
-	}
-	if in.First != nil {
-		o.First = *in.First
-	}
-	if in.Series != nil {
-		if *in.Series < 1 || *in.Series > maxSeries {
-			s.error(w, r, table.Errorf(table.BadRequest, "a series has 1 to %d games", maxSeries))
-			return
-		}
-		o.Series = *in.Series
-	}
-	if _, err := o.Engine(); err != nil {
+	spec, err := decodeCreateRace(b)
+	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	if o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < minTurnSeconds || o.TurnSeconds > maxTurnSeconds) {
-		s.error(w, r, table.Errorf(table.BadRequest, "turnSeconds (%d to %d) needs alternating turns", minTurnSeconds, maxTurnSeconds))
-		return
-	}
-	public := true
-	if in.Public != nil {
-		public = *in.Public
-	}
-	if in.Bot != nil {
-		if _, ok := race.ParseSpeed(*in.Bot); !ok || *in.Bot == "" {
-			s.error(w, r, table.Errorf(table.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\""))
+	code, o, public := spec.code, spec.opts, spec.public
+	if spec.random {
+		if code.Deal, err = s.randomDeal(); err != nil {
+			s.error(w, r, err)
 			return
 		}
-		o.Bot = *in.Bot
-		public = false
+	}
+	if o.Bot != "" {
 		if err := s.ensureBot(r.Context()); err != nil {
 			s.error(w, r, err)
 			return
@@ -273,10 +179,13 @@ func (s *server) raceHeader(r *http.Request) (store.Game, error) {
 // view.
 func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	var in struct {
-		Invite *string `json:"invite"`
+	b, err := readBody(r)
+	if err != nil {
+		s.error(w, r, err)
+		return
 	}
-	if err := decodeBody(r, &in, true); err != nil {
+	invite, err := decodeJoin(b)
+	if err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -299,8 +208,8 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, table.Errorf(table.Conflict, "the race was cancelled by its creator"))
 		return
 	}
-	if in.Invite != nil {
-		if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashToken(*in.Invite), g.InviteHash) != 1 {
+	if invite != nil {
+		if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashToken(*invite), g.InviteHash) != 1 {
 			s.error(w, r, table.Errorf(table.Forbidden, "this invite does not open the race"))
 			return
 		}

@@ -1,0 +1,335 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"dsol/internal/cards"
+	"dsol/internal/klondike"
+	"dsol/internal/race"
+	"dsol/internal/table"
+)
+
+// The request bodies of the API, each read by a pure function from the raw
+// body to the checked request, so that the handlers only act and the fuzz
+// targets (decode_fuzz_test.go) reach every decoder without a server.
+
+// readBody reads the whole request body; limitBody bounds it (an
+// *http.MaxBytesError becomes too_large in server.error).
+func readBody(r *http.Request) ([]byte, error) { return io.ReadAll(r.Body) }
+
+// jsonSpace is the white space of JSON (RFC 8259): a body of nothing else is
+// empty.
+const jsonSpace = " \t\r\n"
+
+// decodeJSON reads a JSON body strictly into v: unknown fields and anything
+// after the value are errors. An empty body leaves v as it is when
+// allowEmpty.
+func decodeJSON(b []byte, v any, allowEmpty bool) error {
+	if len(bytes.Trim(b, jsonSpace)) == 0 {
+		if allowEmpty {
+			return nil
+		}
+		return table.Errorf(table.BadRequest, "the request needs a JSON body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %v", err)
+	}
+	// dec.More reports false before a stray ']' or '}': the next token must
+	// be the end of the body.
+	if _, err := dec.Token(); err != io.EOF {
+		return table.Errorf(table.BadRequest, "the body has trailing data")
+	}
+	return nil
+}
+
+// maxName is the longest player name, in characters.
+const maxName = 24
+
+// checkName validates a player name: 1 to 24 printable characters.
+func checkName(name string) error {
+	n := utf8.RuneCountInString(name)
+	if !utf8.ValidString(name) || n < 1 || n > maxName {
+		return table.Errorf(table.BadRequest, "a name has 1 to %d characters", maxName)
+	}
+	for _, c := range name {
+		if !unicode.IsPrint(c) {
+			return table.Errorf(table.BadRequest, "a name has printable characters only")
+		}
+	}
+	if strings.TrimSpace(name) == "" {
+		return table.Errorf(table.BadRequest, "a name cannot be blank")
+	}
+	return nil
+}
+
+// nameRequest is the body of POST /api/v1/players and PATCH /api/v1/me.
+type nameRequest struct {
+	Name *string `json:"name"`
+}
+
+// decodeName reads {"name"}: for PATCH /api/v1/me (required) the name must
+// be there; for POST /api/v1/players the body and the name are optional
+// (given reports whether a name came).
+func decodeName(body []byte, required bool) (name string, given bool, err error) {
+	var in nameRequest
+	if err := decodeJSON(body, &in, !required); err != nil {
+		return "", false, err
+	}
+	if in.Name == nil {
+		if required {
+			return "", false, table.Errorf(table.BadRequest, "nothing to change: send {\"name\": ...}")
+		}
+		return "", false, nil
+	}
+	if err := checkName(*in.Name); err != nil {
+		return "", false, err
+	}
+	return *in.Name, true, nil
+}
+
+// gameRequest is the body of POST /api/v1/games.
+type gameRequest struct {
+	Draw    *int    `json:"draw"`
+	Scoring *string `json:"scoring"`
+	Code    *string `json:"code"`
+}
+
+// gameSpec is a checked POST /api/v1/games: the game's code; with random,
+// the server draws its deal (code.Deal is then 0).
+type gameSpec struct {
+	code   cards.Code
+	random bool
+}
+
+// decodeCreateGame reads {"draw", "scoring"} (each optional) or {"code"}.
+func decodeCreateGame(body []byte) (gameSpec, error) {
+	var in gameRequest
+	if err := decodeJSON(body, &in, true); err != nil {
+		return gameSpec{}, err
+	}
+	if in.Code != nil {
+		if in.Draw != nil || in.Scoring != nil {
+			return gameSpec{}, table.Errorf(table.BadRequest, "send either a code or draw and scoring, not both")
+		}
+		c, err := cards.ParseCode(*in.Code)
+		if err != nil {
+			return gameSpec{}, err
+		}
+		if c.Kind != cards.Solo {
+			return gameSpec{}, table.Errorf(table.BadCode, "%s is a race code; solo games take DS1 codes", c)
+		}
+		return gameSpec{code: c}, nil
+	}
+	code := cards.Code{Kind: cards.Solo, Draw: 1}
+	if in.Draw != nil {
+		if *in.Draw != 1 && *in.Draw != 3 {
+			return gameSpec{}, table.Errorf(table.BadRequest, "draw must be 1 or 3")
+		}
+		code.Draw = *in.Draw
+	}
+	if in.Scoring != nil {
+		switch *in.Scoring {
+		case "normal":
+		case "vegas":
+			code.Vegas = true
+		default:
+			return gameSpec{}, table.Errorf(table.BadRequest, "scoring must be \"normal\" or \"vegas\"")
+		}
+	}
+	return gameSpec{code: code, random: true}, nil
+}
+
+// actionRequest is the body of POST /api/v1/games/{id}/actions.
+type actionRequest struct {
+	Action json.RawMessage `json:"action"`
+	Seq    *int64          `json:"seq"`
+	ID     *string         `json:"id"`
+}
+
+// decodeActionEnvelope reads an action request: the client id may come as a
+// top-level "id" or as "id" inside the action; it is stripped before the
+// action is decoded strictly.
+func decodeActionEnvelope(body []byte) (klondike.Action, string, *int64, error) {
+	var in actionRequest
+	if err := decodeJSON(body, &in, false); err != nil {
+		return klondike.Action{}, "", nil, err
+	}
+	raw := bytes.TrimSpace(in.Action)
+	if len(raw) == 0 || raw[0] != '{' {
+		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action: %v", err)
+	}
+	var cid string
+	if in.ID != nil {
+		cid = *in.ID
+	}
+	if v, ok := fields["id"]; ok {
+		var inner string
+		if err := json.Unmarshal(v, &inner); err != nil {
+			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action id must be a string")
+		}
+		if in.ID != nil && inner != cid {
+			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "two different action ids")
+		}
+		cid = inner
+		delete(fields, "id")
+		raw, _ = json.Marshal(fields)
+	}
+	if (in.ID != nil || cid != "") && !table.ValidClientID(cid) {
+		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "an action id has 1 to %d printable ASCII characters", table.MaxClientID)
+	}
+	a, err := klondike.DecodeAction(raw)
+	if err != nil {
+		return klondike.Action{}, "", nil, err
+	}
+	if in.Seq != nil && *in.Seq < 0 {
+		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "seq cannot be negative")
+	}
+	return a, cid, in.Seq, nil
+}
+
+// Race limits.
+const (
+	maxSeries      = 9
+	maxTurnSeconds = 3600
+	minTurnSeconds = 5
+)
+
+// raceRequest is the body of POST /api/v1/races.
+type raceRequest struct {
+	Code         *string `json:"code"`
+	Draw         *int    `json:"draw"`
+	Redeal       *string `json:"redeal"`
+	Decks        *string `json:"decks"`
+	Turns        *string `json:"turns"`
+	First        *string `json:"first"`
+	SoloOutBonus bool    `json:"soloOutBonus"`
+	Series       *int    `json:"series"`
+	Public       *bool   `json:"public"`
+	TurnSeconds  int     `json:"turnSeconds"`
+	Bot          *string `json:"bot"`
+}
+
+// raceSpec is a checked POST /api/v1/races: the code (with random, the
+// server draws its deal), the options before the first seat is drawn, and
+// whether the race is listed in the lobby.
+type raceSpec struct {
+	code   cards.Code
+	random bool
+	opts   table.RaceOptions
+	public bool
+}
+
+// raceCode reads the code or the draw, redeal and decks of a request; random
+// reports that no code was given, so the deal is the server's to draw.
+func raceCode(in raceRequest) (code cards.Code, random bool, err error) {
+	if in.Code != nil {
+		if in.Draw != nil || in.Redeal != nil || in.Decks != nil {
+			return cards.Code{}, false, table.Errorf(table.BadRequest, "send either a code or draw, redeal and decks, not both")
+		}
+		c, err := cards.ParseCode(*in.Code)
+		if err != nil {
+			return cards.Code{}, false, err
+		}
+		if c.Kind != cards.Race || !c.Valid() {
+			return cards.Code{}, false, table.Errorf(table.BadCode, "%s is not a race code; races take DR1 codes", c)
+		}
+		return c, false, nil
+	}
+	code = cards.Code{Kind: cards.Race, Draw: 1}
+	if in.Draw != nil {
+		if *in.Draw != 1 && *in.Draw != 3 {
+			return code, false, table.Errorf(table.BadRequest, "draw must be 1 or 3")
+		}
+		code.Draw = *in.Draw
+	}
+	if in.Redeal != nil {
+		switch *in.Redeal {
+		case "unlimited":
+		case "single":
+			code.Single = true
+		default:
+			return code, false, table.Errorf(table.BadRequest, "redeal must be \"unlimited\" or \"single\"")
+		}
+	}
+	if in.Decks != nil {
+		switch *in.Decks {
+		case "independent":
+		case "mirrored":
+			code.Mirrored = true
+		default:
+			return code, false, table.Errorf(table.BadRequest, "decks must be \"independent\" or \"mirrored\"")
+		}
+	}
+	return code, true, nil
+}
+
+// decodeCreateRace reads and checks the body of POST /api/v1/races. A race
+// against the server's bot is never public.
+func decodeCreateRace(body []byte) (raceSpec, error) {
+	var in raceRequest
+	if err := decodeJSON(body, &in, true); err != nil {
+		return raceSpec{}, err
+	}
+	code, random, err := raceCode(in)
+	if err != nil {
+		return raceSpec{}, err
+	}
+	o := table.RaceOptions{Turns: "simultaneous", First: "random", SoloOutBonus: in.SoloOutBonus, Series: 1, TurnSeconds: in.TurnSeconds}
+	if in.Turns != nil {
+		o.Turns = *in.Turns
+	}
+	if in.First != nil {
+		o.First = *in.First
+	}
+	if in.Series != nil {
+		if *in.Series < 1 || *in.Series > maxSeries {
+			return raceSpec{}, table.Errorf(table.BadRequest, "a series has 1 to %d games", maxSeries)
+		}
+		o.Series = *in.Series
+	}
+	if _, err := o.Engine(); err != nil {
+		return raceSpec{}, err
+	}
+	if o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < minTurnSeconds || o.TurnSeconds > maxTurnSeconds) {
+		return raceSpec{}, table.Errorf(table.BadRequest, "turnSeconds (%d to %d) needs alternating turns", minTurnSeconds, maxTurnSeconds)
+	}
+	public := true
+	if in.Public != nil {
+		public = *in.Public
+	}
+	if in.Bot != nil {
+		if _, ok := race.ParseSpeed(*in.Bot); !ok || *in.Bot == "" {
+			return raceSpec{}, table.Errorf(table.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\"")
+		}
+		o.Bot = *in.Bot
+		public = false
+	}
+	return raceSpec{code: code, random: random, opts: o, public: public}, nil
+}
+
+// joinRequest is the body of POST /api/v1/races/{id}/join.
+type joinRequest struct {
+	Invite *string `json:"invite"`
+}
+
+// decodeJoin reads {"invite"}; the body and the invite are optional (a
+// public race needs none).
+func decodeJoin(body []byte) (*string, error) {
+	var in joinRequest
+	if err := decodeJSON(body, &in, true); err != nil {
+		return nil, err
+	}
+	return in.Invite, nil
+}

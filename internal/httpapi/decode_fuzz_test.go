@@ -1,0 +1,260 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"dsol/internal/cards"
+	"dsol/internal/table"
+)
+
+// The fuzz targets of the request-body decoders (decode.go). Each checks
+// that the decoder never panics, refuses with a client error (bad_request or
+// bad_code, never internal), accepts only a body that is empty or one JSON
+// value, and that what it accepts re-encodes to a body that decodes to the
+// same request.
+
+// checkRefusal fails unless err is a client error of the API.
+func checkRefusal(t *testing.T, body []byte, err error) {
+	t.Helper()
+	e := table.AsError(err)
+	if e.Code != table.BadRequest && e.Code != table.BadCode || e.Msg == "" {
+		t.Fatalf("%q: refused with %v (code %s), want bad_request or bad_code", body, err, e.Code)
+	}
+}
+
+// checkAccepted fails unless an accepted body is blank or one JSON value.
+func checkAccepted(t *testing.T, body []byte) {
+	t.Helper()
+	if len(bytes.Trim(body, jsonSpace)) != 0 && !json.Valid(body) {
+		t.Fatalf("%q: accepted, but it is not one JSON value", body)
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// FuzzDecodeJSON checks the strict body reader all the decoders share.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{``, ` `, "\t\r\n", "\v", "\u00a0", `{}`, `{"name":"Ada"}`, `{"name":"Ada"} `,
+		`{"name":"Ada"}]`, `{"name":"Ada"}}`, `{"name":"Ada"} {}`, `{"name":"Ada"`, `{"nom":"Ada"}`, `null`, `[]`, `"x"`, `1`} {
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, allowEmpty bool) {
+		var in nameRequest
+		if err := decodeJSON(body, &in, allowEmpty); err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		if !allowEmpty && len(bytes.Trim(body, jsonSpace)) == 0 {
+			t.Fatalf("%q: an empty body was accepted where a body is needed", body)
+		}
+	})
+}
+
+// FuzzDecodeName checks POST /api/v1/players and PATCH /api/v1/me: an
+// accepted name has 1 to 24 printable characters and is not blank.
+func FuzzDecodeName(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"name":"Ada"}`, `{"name":"Zoë Åström"}`, `{"name":"匿名のプレイヤー"}`,
+		`{"name":""}`, `{"name":"   "}`, `{"name":"a\u0000b"}`, `{"name":"tab\there"}`, `{"name":"\u200b"}`,
+		`{"name":"123456789012345678901234"}`, `{"name":"1234567890123456789012345"}`, `{"name":"\ud800"}`,
+		`{"name":null}`, `{"name":1}`, `{"name":"Ada","x":1}`, `{"NAME":"Ada"}`, `{"name":"Ada"}]`, "{\"name\":\"\xff\"}"} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, required bool) {
+		name, given, err := decodeName(body, required)
+		if err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		if !given {
+			if required || name != "" {
+				t.Fatalf("%q: no name given, yet %q (required %v)", body, name, required)
+			}
+			return
+		}
+		n := utf8.RuneCountInString(name)
+		if !utf8.ValidString(name) || n < 1 || n > 24 {
+			t.Fatalf("%q: accepted name %q of %d characters", body, name, n)
+		}
+		blank := true
+		for _, c := range name {
+			if !unicode.IsPrint(c) {
+				t.Fatalf("%q: accepted name %q with the unprintable %U", body, name, c)
+			}
+			blank = blank && unicode.IsSpace(c)
+		}
+		if blank {
+			t.Fatalf("%q: accepted the blank name %q", body, name)
+		}
+		again, given, err := decodeName(mustMarshal(t, nameRequest{Name: &name}), required)
+		if err != nil || !given || again != name {
+			t.Fatalf("%q: name %q re-encoded decodes to %q, %v, %v", body, name, again, given, err)
+		}
+	})
+}
+
+// FuzzDecodeCreateGame checks POST /api/v1/games.
+func FuzzDecodeCreateGame(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"draw":1}`, `{"draw":3,"scoring":"vegas"}`, `{"scoring":"normal"}`,
+		`{"code":"DS1-D1N-AAAAAAB"}`, `{"code":"ds1-d3v-zzzzzzz"}`, `{"code":"DR1-D1UI-AAAAAAB"}`, `{"code":"DS1-D1N-AAAAAAB","draw":1}`,
+		`{"code":""}`, `{"code":null}`, `{"draw":2}`, `{"draw":1.5}`, `{"draw":"1"}`, `{"scoring":"Vegas"}`, `{"decks":"mirrored"}`,
+		`{"draw":3} x`, `{"draw":3}]`, `[]`, `null`, "{\"code\":\"\\u00a0DS1-D1N-AAAAAAB\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		spec, err := decodeCreateGame(body)
+		if err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		c := spec.code
+		if c.Kind != cards.Solo || !c.Valid() || spec.random && c.Deal != 0 {
+			t.Fatalf("%q: accepted %+v", body, spec)
+		}
+		var again gameRequest
+		if spec.random {
+			scoring := "normal"
+			if c.Vegas {
+				scoring = "vegas"
+			}
+			again = gameRequest{Draw: &c.Draw, Scoring: &scoring}
+		} else {
+			code := c.String()
+			again = gameRequest{Code: &code}
+		}
+		enc := mustMarshal(t, again)
+		got, err := decodeCreateGame(enc)
+		if err != nil || got != spec {
+			t.Fatalf("%q → %+v → %s → %+v, %v", body, spec, enc, got, err)
+		}
+	})
+}
+
+// FuzzDecodeActionEnvelope checks the body of POST /api/v1/games/{id}/actions.
+func FuzzDecodeActionEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"action":{"type":"draw"}}`, `{"action":{"type":"draw"},"seq":0}`, `{"action":{"type":"draw"},"seq":12,"id":"a1"}`,
+		`{"action":{"type":"move","from":"c3","count":2,"to":"c7"},"id":"x"}`, `{"action":{"type":"tap","from":"w","id":"in"}}`,
+		`{"action":{"type":"undo","id":"same"},"id":"same"}`, `{"action":{"type":"undo","id":"a"},"id":"b"}`,
+		`{"action":{"type":"draw"},"id":""}`, `{"action":{"type":"draw","id":""}}`, `{"action":{"type":"draw","id":7}}`,
+		`{"action":{"type":"draw"},"id":"é"}`, `{"action":{"type":"draw"},"seq":-1}`, `{"action":{"type":"draw"},"seq":1e3}`,
+		`{"action":"draw"}`, `{"action":null}`, `{"action":[]}`, `{}`, ``, `null`, `{"action":{"type":"draw"}}]`,
+		`{"action":{"type":"draw","id":"a","id":"b"}}`, `{"action":{"type":"draw"},"seq":9223372036854775807}`,
+		`{"action":{"type":"draw","Id":"a"}}`, `{"ACTION":{"type":"draw"},"ID":"a"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		a, cid, seq, err := decodeActionEnvelope(body)
+		if err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		if cid != "" && !table.ValidClientID(cid) || seq != nil && *seq < 0 {
+			t.Fatalf("%q: accepted id %q, seq %v", body, cid, seq)
+		}
+		in := actionRequest{Action: a.AppendJSON(nil), Seq: seq}
+		if cid != "" {
+			in.ID = &cid
+		}
+		enc := mustMarshal(t, in)
+		a2, cid2, seq2, err := decodeActionEnvelope(enc)
+		if err != nil || a2 != a || cid2 != cid || (seq == nil) != (seq2 == nil) || seq != nil && *seq != *seq2 {
+			t.Fatalf("%q → %v %q %v → %s → %v %q %v, %v", body, a, cid, seq, enc, a2, cid2, seq2, err)
+		}
+	})
+}
+
+// FuzzDecodeCreateRace checks POST /api/v1/races.
+func FuzzDecodeCreateRace(f *testing.F) {
+	for _, s := range []string{
+		``, `{}`, `{"draw":3,"redeal":"single","decks":"mirrored","turns":"simultaneous","soloOutBonus":false,"series":1,"public":true}`,
+		`{"code":"DR1-D3SM-HELLOXY","turns":"alternating","first":"creator","turnSeconds":30}`, `{"code":"DS1-D1N-AAAAAAB"}`,
+		`{"code":"DR1-D1UI-AAAAAAB","draw":1}`, `{"turns":"alternating","first":"opponent","series":9,"public":false}`,
+		`{"bot":"fast"}`, `{"bot":"slow","public":true}`, `{"bot":""}`, `{"bot":"turbo"}`, `{"series":0}`, `{"series":10}`,
+		`{"turns":"sideways"}`, `{"first":"me"}`, `{"turnSeconds":30}`, `{"turns":"alternating","turnSeconds":4}`,
+		`{"turns":"alternating","turnSeconds":3601}`, `{"turns":"","first":""}`, `{"redeal":"twice"}`, `{"decks":"shared"}`,
+		`{"draw":2}`, `{"invite":"x"}`, `{"public":null}`, `{"series":1}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		spec, err := decodeCreateRace(body)
+		if err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		c, o := spec.code, spec.opts
+		if c.Kind != cards.Race || !c.Valid() || spec.random && c.Deal != 0 {
+			t.Fatalf("%q: accepted code %+v (random %v)", body, c, spec.random)
+		}
+		if _, err := o.Engine(); err != nil || o.Series < 1 || o.Series > maxSeries ||
+			o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < minTurnSeconds || o.TurnSeconds > maxTurnSeconds) ||
+			o.Bot != "" && spec.public || o.FirstSeat != 0 || o.Prev != "" {
+			t.Fatalf("%q: accepted options %+v (public %v, engine: %v)", body, o, spec.public, err)
+		}
+		in := raceRequest{Turns: &o.Turns, First: &o.First, SoloOutBonus: o.SoloOutBonus, Series: &o.Series,
+			Public: &spec.public, TurnSeconds: o.TurnSeconds}
+		if o.Bot != "" {
+			in.Bot = &o.Bot
+		}
+		if spec.random {
+			redeal, decks := "unlimited", "independent"
+			if c.Single {
+				redeal = "single"
+			}
+			if c.Mirrored {
+				decks = "mirrored"
+			}
+			in.Draw, in.Redeal, in.Decks = &c.Draw, &redeal, &decks
+		} else {
+			code := c.String()
+			in.Code = &code
+		}
+		enc := mustMarshal(t, in)
+		got, err := decodeCreateRace(enc)
+		if err != nil || got != spec {
+			t.Fatalf("%q → %+v → %s → %+v, %v", body, spec, enc, got, err)
+		}
+	})
+}
+
+// FuzzDecodeJoin checks POST /api/v1/races/{id}/join.
+func FuzzDecodeJoin(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"invite":"abc"}`, `{"invite":""}`, `{"invite":null}`, `{"invite":1}`,
+		`{"invite":"abc","seat":2}`, `{"invite":"\u00e9\ud800"}`, `{"invite":"a"}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		invite, err := decodeJoin(body)
+		if err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		if invite == nil {
+			return
+		}
+		enc := mustMarshal(t, joinRequest{Invite: invite})
+		again, err := decodeJoin(enc)
+		if err != nil || again == nil || *again != *invite {
+			t.Fatalf("%q → %q → %s → %v, %v", body, *invite, enc, again, err)
+		}
+	})
+}
