@@ -122,26 +122,84 @@ func (s *session) readLoop() {
 			s.reject(idOf(data), table.Errorf(table.RateLimited, "too many messages; slow down"), time.Time{})
 			continue
 		}
-		if typ != websocket.MessageText {
-			s.bad("", "frames are JSON text", start)
-			continue
-		}
-		var m inMsg
-		if err := json.Unmarshal(data, &m); err != nil {
-			s.bad("", "a frame is one JSON object such as {\"type\": \"action\", ...}", start)
-			continue
-		}
-		switch m.Type {
-		case "action":
+		f, ferr := decodeFrame(typ, data)
+		if f.typ == "action" {
 			s.h.metrics.ObserveWSIn("action")
-			s.action(m, start)
+		}
+		if ferr != nil {
+			if f.counted {
+				s.h.metrics.ObserveAction("", string(ferr.Code))
+			}
+			s.bad(f.id, ferr.Msg, start)
+			continue
+		}
+		switch f.typ {
+		case "action":
+			s.action(f, start)
 		case "ping":
 			s.h.metrics.ObserveWSIn("ping")
 			s.send(outMsg{typ: "pong", body: []byte(`{"type":"pong"}`)})
-		default:
-			s.bad(idOf(data), "unknown message type; send \"action\" or \"ping\"", start)
 		}
 	}
+}
+
+// frame is a decoded client frame.
+type frame struct {
+	typ    string // "action" or "ping"; for a refused frame, "action" or ""
+	id     string // the client action id; for a refused frame, the id to reject it with
+	action klondike.Action
+	seq    *int64
+	// counted marks an action frame refused for its action or seq (not its
+	// id): the action metrics count it.
+	counted bool
+}
+
+// decodeFrame reads a client frame: {"type": "ping"} or {"type": "action",
+// "id", "action", "seq"}. Whatever the frame, a refusal is a bad_request,
+// never anything that closes the socket: the read loop rejects it (and
+// counts a strike).
+func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
+	if typ != websocket.MessageText {
+		return frame{}, table.Errorf(table.BadRequest, "frames are JSON text")
+	}
+	var m inMsg
+	if err := json.Unmarshal(data, &m); err != nil {
+		return frame{}, table.Errorf(table.BadRequest, "a frame is one JSON object such as {\"type\": \"action\", ...}")
+	}
+	switch m.Type {
+	case "action":
+		return decodeActionFrame(m)
+	case "ping":
+		return frame{typ: "ping"}, nil
+	}
+	return frame{id: idOf(data)}, table.Errorf(table.BadRequest, "unknown message type; send \"action\" or \"ping\"")
+}
+
+// decodeActionFrame reads the id, action and seq of an action frame; the
+// client id may come beside the action or inside it (as the REST API allows).
+func decodeActionFrame(m inMsg) (frame, *table.Error) {
+	f := frame{typ: "action"}
+	if len(m.ID) > 0 && string(m.ID) != "null" {
+		if json.Unmarshal(m.ID, &f.id) != nil || !table.ValidClientID(f.id) {
+			return frame{typ: "action"}, table.Errorf(table.BadRequest, "an action id is a string of 1 to 64 printable ASCII characters")
+		}
+	}
+	a, inner, err := decodeAction(m.Action)
+	if err == nil && inner != "" {
+		if f.id != "" && inner != f.id {
+			err = table.Errorf(table.BadRequest, "two different action ids")
+		}
+		f.id = inner
+	}
+	if err == nil && m.Seq != nil && *m.Seq < 0 {
+		err = table.Errorf(table.BadRequest, "seq cannot be negative")
+	}
+	if err != nil {
+		f.counted = true
+		return f, table.Errorf(table.BadRequest, "%s", table.AsError(err).Msg)
+	}
+	f.action, f.seq = a, m.Seq
+	return f, nil
 }
 
 // end has the writer close the socket once it has written the frames queued
@@ -177,36 +235,16 @@ func idOf(data []byte) string {
 	return m.ID
 }
 
-// action sends one action to the table and answers with ack or reject.
-func (s *session) action(m inMsg, start time.Time) {
-	id := ""
-	if len(m.ID) > 0 && string(m.ID) != "null" {
-		if json.Unmarshal(m.ID, &id) != nil || !table.ValidClientID(id) {
-			s.bad("", "an action id is a string of 1 to 64 printable ASCII characters", start)
-			return
-		}
-	}
-	a, inner, err := decodeAction(m.Action)
-	if err == nil && inner != "" {
-		if id != "" && inner != id {
-			err = table.Errorf(table.BadRequest, "two different action ids")
-		}
-		id = inner
-	}
-	if err == nil && m.Seq != nil && *m.Seq < 0 {
-		err = table.Errorf(table.BadRequest, "seq cannot be negative")
-	}
-	if err != nil {
-		s.h.metrics.ObserveAction("", string(table.AsError(err).Code))
-		s.bad(id, table.AsError(err).Msg, start)
-		return
-	}
+// action sends one decoded action to the table and answers with ack or
+// reject.
+func (s *session) action(f frame, start time.Time) {
+	id, a := f.id, f.action
 	if s.viewer == 0 {
 		s.reject(id, table.Errorf(table.Forbidden, "spectators cannot play"), start)
 		return
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
-	res, err := s.h.tables.Do(ctx, s.game, table.Command{Seat: s.viewer, Action: a, ClientID: id, Seq: m.Seq})
+	res, err := s.h.tables.Do(ctx, s.game, table.Command{Seat: s.viewer, Action: a, ClientID: id, Seq: f.seq})
 	cancel()
 	if err != nil {
 		if s.ctx.Err() != nil {
