@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
-	"golang.org/x/time/rate"
 
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
@@ -36,38 +34,16 @@ type LobbyDeps struct {
 // every change. The client may send {"type": "ping"} (answered with
 // {"type": "pong"}) and nothing else.
 type LobbyHandler struct {
-	hub     *lobby.Hub
-	player  func(r *http.Request) (string, error)
-	log     *slog.Logger
-	metrics *metrics.Metrics
-	clock   func() time.Time
-	cfg     Config
-	socks   *sockets[*lobbySession]
+	front[*lobbySession]
+	hub *lobby.Hub
 }
 
 // NewLobbyHandler returns the lobby socket handler over a hub. Mount it on
 // GET /api/v1/lobby/ws, outside any request timeout; Shutdown closes the hub
 // too.
 func NewLobbyHandler(d LobbyDeps) *LobbyHandler {
-	h := &LobbyHandler{hub: d.Hub, player: d.Player, log: d.Logger, metrics: d.Metrics, clock: d.Clock,
-		cfg: d.Config}
-	h.cfg.defaults()
-	h.socks = newSockets[*lobbySession]("lobby sockets", h.cfg.MaxSocketsPerPlayer)
-	if h.log == nil {
-		h.log = slog.New(slog.DiscardHandler)
-	}
-	if h.metrics == nil {
-		h.metrics = metrics.New()
-	}
-	if h.clock == nil {
-		h.clock = time.Now
-	}
-	if h.player == nil {
-		h.player = func(*http.Request) (string, error) {
-			return "", table.Errorf(table.Unauthorized, "sign in first")
-		}
-	}
-	return h
+	return &LobbyHandler{front: newFront[*lobbySession]("lobby sockets", d.Player, d.Logger, d.Metrics, d.Clock, d.Config),
+		hub: d.Hub}
 }
 
 // Hub returns the hub the handler follows, for the handlers that change the
@@ -109,15 +85,11 @@ func (h *LobbyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sub.Close()
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
-		OriginPatterns:  h.cfg.OriginPatterns,
-		CompressionMode: websocket.CompressionDisabled,
-	})
+	c, err := h.accept(w, r)
 	if err != nil { // Accept has answered
 		return
 	}
 	// From here on r.Context() is not used: the connection is hijacked.
-	c.SetReadLimit(h.cfg.MaxMessageBytes)
 	s := newLobbySession(h, c)
 	if !h.socks.track(s) {
 		c.Close(websocket.StatusCode(CloseRestart), "server restart")
@@ -131,71 +103,29 @@ func (h *LobbyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.run(sub)
 }
 
-// error answers a refused upgrade with the API's JSON error.
-func (h *LobbyHandler) error(w http.ResponseWriter, r *http.Request, err error) {
-	(&Handler{log: h.log}).error(w, r, err)
-}
-
 // lobbySession is one open lobby socket: the read loop (the handler's
 // goroutine) answers pings, the writer sends the hub's lists and the
 // answers, the heartbeat pings.
 type lobbySession struct {
-	h    *LobbyHandler
-	conn *websocket.Conn
-
-	ctx    context.Context // the session's life; never the request's
-	cancel context.CancelFunc
-	out    chan outMsg // pongs, rejects and a queued close
-
-	limit   *rate.Limiter
-	strikes *rate.Limiter
-
-	ending    bool
-	closeOnce sync.Once
-	bg        sync.WaitGroup
+	*connection
+	h *LobbyHandler
 }
 
 func newLobbySession(h *LobbyHandler, c *websocket.Conn) *lobbySession {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &lobbySession{h: h, conn: c, ctx: ctx, cancel: cancel,
-		out:     make(chan outMsg, h.cfg.SendQueue),
-		limit:   rate.NewLimiter(rate.Limit(h.cfg.MessageRate), h.cfg.MessageBurst),
-		strikes: rate.NewLimiter(1, h.cfg.MaxStrikes)}
-}
-
-// close ends the socket with a close code (once).
-func (s *lobbySession) close(code int, reason string) {
-	s.closeOnce.Do(func() { s.conn.Close(websocket.StatusCode(code), reason) })
-}
-
-func (s *lobbySession) closeNow() { s.conn.CloseNow() }
-
-// closeAsync closes without waiting for the handshake; run waits for it.
-func (s *lobbySession) closeAsync(code int, reason string) {
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		s.close(code, reason)
-	}()
+	s := &lobbySession{connection: newConnection(c, &h.cfg, h.metrics, h.clock), h: h}
+	s.dropEnded = true
+	return s
 }
 
 func (s *lobbySession) run(sub *lobby.Sub) {
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); s.writer(sub) }()
-	go func() { defer wg.Done(); s.heartbeat() }()
-	s.readLoop()
-	s.cancel()
-	wg.Wait()
-	s.bg.Wait()
-	s.conn.CloseNow()
+	s.connection.run(func() { s.writer(sub) }, s.readLoop)
 }
 
 // readLoop answers pings; anything else is a refused frame, and a client
 // that keeps sending them is closed with 1008.
 func (s *lobbySession) readLoop() {
 	for {
-		typ, data, err := s.conn.Read(s.ctx)
+		typ, data, err := s.ws.Read(s.ctx)
 		if err != nil {
 			return
 		}
@@ -206,7 +136,7 @@ func (s *lobbySession) readLoop() {
 			Type string `json:"type"`
 		}
 		switch {
-		case !s.limit.AllowN(s.h.clock(), 1):
+		case !s.allow():
 			s.refuse(table.Errorf(table.RateLimited, "too many messages; slow down"))
 		case typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.Type != "ping":
 			s.refuse(table.Errorf(table.BadRequest, "the lobby socket only takes {\"type\": \"ping\"}"))
@@ -220,7 +150,7 @@ func (s *lobbySession) readLoop() {
 // refuse rejects a frame, or closes the socket when such frames keep coming.
 func (s *lobbySession) refuse(err *table.Error) {
 	s.h.metrics.ObserveWSIn("invalid")
-	if !s.strikes.AllowN(s.h.clock(), 1) {
+	if !s.strike() {
 		s.ending = true
 		s.send(outMsg{typ: "close", closeCode: ClosePolicy, body: []byte("too many bad messages")})
 		return
@@ -235,8 +165,7 @@ func (s *lobbySession) send(m outMsg) {
 	case s.out <- m:
 	default:
 		s.ending = true
-		s.h.metrics.ObserveWSSlowDrop()
-		s.closeAsync(table.Unavailable.CloseCode(), "too slow")
+		s.slow()
 	}
 }
 
@@ -265,44 +194,4 @@ func (s *lobbySession) writer(sub *lobby.Sub) {
 			}
 		}
 	}
-}
-
-// heartbeat pings the client; a ping without a pong drops the connection.
-func (s *lobbySession) heartbeat() {
-	tick := time.NewTicker(s.h.cfg.PingInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-tick.C:
-			ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.PongTimeout)
-			err := s.conn.Ping(ctx)
-			cancel()
-			if err != nil {
-				s.conn.CloseNow()
-				return
-			}
-		}
-	}
-}
-
-// write writes one frame within the write timeout; a write that times out
-// means a client that does not read, and the library drops the connection.
-func (s *lobbySession) write(m outMsg) bool {
-	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.WriteTimeout)
-	err := s.conn.Write(ctx, websocket.MessageText, m.body)
-	timedOut := ctx.Err() == context.DeadlineExceeded
-	cancel()
-	if err != nil {
-		if timedOut && s.ctx.Err() == nil {
-			s.h.metrics.ObserveWSSlowDrop()
-		}
-		return false
-	}
-	s.h.metrics.ObserveWSOut(m.typ)
-	if m.typ == "reject" {
-		s.h.metrics.ObserveWSReject(m.code)
-	}
-	return true
 }

@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
-	"golang.org/x/time/rate"
 
 	"dsol/internal/klondike"
 	"dsol/internal/table"
@@ -17,22 +15,11 @@ import (
 
 // session is one open socket on one game.
 type session struct {
+	*connection
 	h      *Handler
-	conn   *websocket.Conn
 	game   string
 	kind   string // "solo" or "race"
 	viewer int    // the seat, or 0 for a spectator
-
-	ctx    context.Context // the session's life; never the request's
-	cancel context.CancelFunc
-	out    chan outMsg // answers to this client: ack, reject, pong
-
-	limit   *rate.Limiter // client frames
-	strikes *rate.Limiter // refused frames before the socket is closed
-
-	ending    bool // the read loop ignores frames: a close is queued
-	closeOnce sync.Once
-	bg        sync.WaitGroup // closes started from the writer or the reader
 }
 
 // outMsg is one encoded frame for the writer.
@@ -45,48 +32,13 @@ type outMsg struct {
 }
 
 func newSession(h *Handler, c *websocket.Conn, game, kind string, viewer int) *session {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &session{
-		h: h, conn: c, game: game, kind: kind, viewer: viewer,
-		ctx: ctx, cancel: cancel,
-		out:     make(chan outMsg, h.cfg.SendQueue),
-		limit:   rate.NewLimiter(rate.Limit(h.cfg.MessageRate), h.cfg.MessageBurst),
-		strikes: rate.NewLimiter(1, h.cfg.MaxStrikes),
-	}
+	return &session{connection: newConnection(c, &h.cfg, h.metrics, h.clock),
+		h: h, game: game, kind: kind, viewer: viewer}
 }
 
-// close ends the socket with a close code (once; later calls do nothing).
-// It may block for the close handshake, a few seconds at most.
-func (s *session) close(code int, reason string) {
-	s.closeOnce.Do(func() {
-		s.conn.Close(websocket.StatusCode(code), reason)
-	})
-}
-
-func (s *session) closeNow() { s.conn.CloseNow() }
-
-// closeAsync closes the socket without waiting for the handshake; run waits
-// for it before returning.
-func (s *session) closeAsync(code int, reason string) {
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		s.close(code, reason)
-	}()
-}
-
-// run serves the socket until it closes: the writer and the heartbeat run
-// beside the read loop, which runs here.
+// run serves the socket until it closes.
 func (s *session) run(sub *table.Subscription) {
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); s.writer(sub) }()
-	go func() { defer wg.Done(); s.heartbeat() }()
-	s.readLoop()
-	s.cancel()
-	wg.Wait()
-	s.bg.Wait()
-	s.conn.CloseNow()
+	s.connection.run(func() { s.writer(sub) }, s.readLoop)
 }
 
 // ---- reading ----
@@ -105,7 +57,7 @@ type inMsg struct {
 // ends the connection.
 func (s *session) readLoop() {
 	for {
-		typ, data, err := s.conn.Read(s.ctx)
+		typ, data, err := s.ws.Read(s.ctx)
 		if err != nil {
 			return
 		}
@@ -113,7 +65,7 @@ func (s *session) readLoop() {
 			continue
 		}
 		start := time.Now()
-		if !s.limit.AllowN(s.h.clock(), 1) {
+		if !s.allow() {
 			s.h.metrics.ObserveWSIn("invalid")
 			if !s.strike() {
 				s.end(ClosePolicy, "too many messages")
@@ -209,10 +161,6 @@ func (s *session) end(code int, reason string) {
 	s.send(outMsg{typ: "close", closeCode: code, body: []byte(reason)})
 }
 
-// strike takes one refused frame from the strike bucket, reporting whether
-// the client may go on.
-func (s *session) strike() bool { return s.strikes.AllowN(s.h.clock(), 1) }
-
 // bad rejects a malformed frame, or closes the socket when such frames keep
 // coming.
 func (s *session) bad(id, msg string, start time.Time) {
@@ -299,37 +247,6 @@ func (s *session) send(m outMsg) {
 	case s.out <- m:
 	default:
 		s.slow()
-	}
-}
-
-// slow drops a client that does not keep up: 1013 (try again later, the
-// close code of "unavailable"), so that it reconnects and resumes.
-func (s *session) slow() {
-	s.h.metrics.ObserveWSSlowDrop()
-	s.closeAsync(table.Unavailable.CloseCode(), "too slow")
-}
-
-// ---- heartbeat ----
-
-// heartbeat pings the client; no pong in time closes the socket.
-func (s *session) heartbeat() {
-	t := time.NewTicker(s.h.cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-t.C:
-			ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.PongTimeout)
-			err := s.conn.Ping(ctx)
-			cancel()
-			if err != nil {
-				if s.ctx.Err() == nil {
-					s.conn.CloseNow() // no pong: the peer is gone
-				}
-				return
-			}
-		}
 	}
 }
 
@@ -582,24 +499,4 @@ func (s *session) writeJSON(typ string, v any) bool {
 		return false
 	}
 	return s.write(outMsg{typ: typ, body: b})
-}
-
-// write writes one frame within the write timeout. A write that times out
-// means a client that does not read: the library closes the connection.
-func (s *session) write(m outMsg) bool {
-	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.WriteTimeout)
-	err := s.conn.Write(ctx, websocket.MessageText, m.body)
-	timedOut := ctx.Err() == context.DeadlineExceeded
-	cancel()
-	if err != nil {
-		if timedOut && s.ctx.Err() == nil {
-			s.h.metrics.ObserveWSSlowDrop()
-		}
-		return false
-	}
-	s.h.metrics.ObserveWSOut(m.typ)
-	if m.typ == "reject" {
-		s.h.metrics.ObserveWSReject(m.code)
-	}
-	return true
 }

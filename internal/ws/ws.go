@@ -139,44 +139,63 @@ type Deps struct {
 // Handler serves the WebSocket route of games and tracks its sessions so that
 // Shutdown can close them.
 type Handler struct {
-	tables  *table.Registry
-	player  func(r *http.Request) (string, error)
-	log     *slog.Logger
-	metrics *metrics.Metrics
-	clock   func() time.Time
-	cfg     Config
-	socks   *sockets[*session]
+	front[*session]
+	tables *table.Registry
 }
 
 // NewHandler returns the WebSocket handler. Mount it on GET
 // /api/v1/games/{id}/ws (and /api/v1/races/{id}/ws), outside any request
 // timeout.
 func NewHandler(d Deps) *Handler {
-	h := &Handler{
-		tables:  d.Tables,
-		player:  d.Player,
-		log:     d.Logger,
-		metrics: d.Metrics,
-		clock:   d.Clock,
-		cfg:     d.Config,
+	return &Handler{front: newFront[*session]("sockets", d.Player, d.Logger, d.Metrics, d.Clock, d.Config),
+		tables: d.Tables}
+}
+
+// front is what the game and lobby socket handlers share: the player of a
+// request, the log, the metrics, the clock, the limits and the open sockets.
+type front[S socket] struct {
+	player  func(r *http.Request) (string, error)
+	log     *slog.Logger
+	metrics *metrics.Metrics
+	clock   func() time.Time
+	cfg     Config
+	socks   *sockets[S]
+}
+
+// newFront fills in the defaults; what names the sockets in the refusal of
+// one too many.
+func newFront[S socket](what string, player func(*http.Request) (string, error), log *slog.Logger,
+	m *metrics.Metrics, clock func() time.Time, cfg Config) front[S] {
+	f := front[S]{player: player, log: log, metrics: m, clock: clock, cfg: cfg}
+	f.cfg.defaults()
+	f.socks = newSockets[S](what, f.cfg.MaxSocketsPerPlayer)
+	if f.log == nil {
+		f.log = slog.New(slog.DiscardHandler)
 	}
-	h.cfg.defaults()
-	h.socks = newSockets[*session]("sockets", h.cfg.MaxSocketsPerPlayer)
-	if h.log == nil {
-		h.log = slog.New(slog.DiscardHandler)
+	if f.metrics == nil {
+		f.metrics = metrics.New()
 	}
-	if h.metrics == nil {
-		h.metrics = metrics.New()
+	if f.clock == nil {
+		f.clock = time.Now
 	}
-	if h.clock == nil {
-		h.clock = time.Now
-	}
-	if h.player == nil {
-		h.player = func(*http.Request) (string, error) {
+	if f.player == nil {
+		f.player = func(*http.Request) (string, error) {
 			return "", table.Errorf(table.Unauthorized, "sign in first")
 		}
 	}
-	return h
+	return f
+}
+
+// accept upgrades the request, with the read limit of a frame.
+func (f *front[S]) accept(w http.ResponseWriter, r *http.Request) (*websocket.Conn, error) {
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+		OriginPatterns:  f.cfg.OriginPatterns,
+		CompressionMode: websocket.CompressionDisabled,
+	})
+	if err == nil {
+		c.SetReadLimit(f.cfg.MaxMessageBytes)
+	}
+	return c, err
 }
 
 // Open returns the number of open sessions.
@@ -225,16 +244,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.socks.release(pid)
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
-		OriginPatterns:  h.cfg.OriginPatterns,
-		CompressionMode: websocket.CompressionDisabled,
-	})
+	c, err := h.accept(w, r)
 	if err != nil { // Accept has answered
 		sub.Close()
 		return
 	}
 	// From here on r.Context() is not used: the connection is hijacked.
-	c.SetReadLimit(h.cfg.MaxMessageBytes)
 	s := newSession(h, c, id, kind, seat)
 	if !h.socks.track(s) {
 		sub.Close()
@@ -310,7 +325,7 @@ func checkOrigin(r *http.Request, patterns []string) error {
 }
 
 // error answers a refused upgrade with the API's JSON error.
-func (h *Handler) error(w http.ResponseWriter, r *http.Request, err error) {
+func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
 	e := table.AsError(err)
 	switch e.Code {
 	case table.Internal:

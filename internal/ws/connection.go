@@ -1,0 +1,141 @@
+package ws
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
+
+	"dsol/internal/metrics"
+	"dsol/internal/table"
+)
+
+// connection is what a game session and a lobby session share of an open
+// socket: its life, the queue of answers, the client-frame limits, the
+// close-once, the heartbeat and the writes within the write timeout.
+type connection struct {
+	ws      *websocket.Conn
+	cfg     *Config
+	metrics *metrics.Metrics
+	clock   func() time.Time
+
+	ctx    context.Context // the session's life; never the request's
+	cancel context.CancelFunc
+	out    chan outMsg // answers to this client: ack, reject, pong, a queued close
+
+	limit   *rate.Limiter // client frames
+	strikes *rate.Limiter // refused frames before the socket is closed
+
+	// dropEnded has the heartbeat drop the connection on a failed ping even
+	// once the session has ended (the lobby's); else a ping that failed
+	// because the session ended leaves the connection to run.
+	dropEnded bool
+
+	ending    bool // the read loop ignores frames: a close is queued
+	closeOnce sync.Once
+	bg        sync.WaitGroup // closes started from the writer or the reader
+}
+
+func newConnection(c *websocket.Conn, cfg *Config, m *metrics.Metrics, clock func() time.Time) *connection {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &connection{
+		ws: c, cfg: cfg, metrics: m, clock: clock,
+		ctx: ctx, cancel: cancel,
+		out:     make(chan outMsg, cfg.SendQueue),
+		limit:   rate.NewLimiter(rate.Limit(cfg.MessageRate), cfg.MessageBurst),
+		strikes: rate.NewLimiter(1, cfg.MaxStrikes),
+	}
+}
+
+// close ends the socket with a close code (once; later calls do nothing).
+// It may block for the close handshake, a few seconds at most.
+func (c *connection) close(code int, reason string) {
+	c.closeOnce.Do(func() {
+		c.ws.Close(websocket.StatusCode(code), reason)
+	})
+}
+
+func (c *connection) closeNow() { c.ws.CloseNow() }
+
+// closeAsync closes the socket without waiting for the handshake; run waits
+// for it before returning.
+func (c *connection) closeAsync(code int, reason string) {
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		c.close(code, reason)
+	}()
+}
+
+// run serves the socket until it closes: the writer and the heartbeat run
+// beside the read loop, which runs here.
+func (c *connection) run(writer, readLoop func()) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); writer() }()
+	go func() { defer wg.Done(); c.heartbeat() }()
+	readLoop()
+	c.cancel()
+	wg.Wait()
+	c.bg.Wait()
+	c.ws.CloseNow()
+}
+
+// allow takes one client frame from the rate limit, reporting whether it
+// may be handled.
+func (c *connection) allow() bool { return c.limit.AllowN(c.clock(), 1) }
+
+// strike takes one refused frame from the strike bucket, reporting whether
+// the client may go on.
+func (c *connection) strike() bool { return c.strikes.AllowN(c.clock(), 1) }
+
+// slow drops a client that does not keep up: 1013 (try again later, the
+// close code of "unavailable"), so that it reconnects and resumes.
+func (c *connection) slow() {
+	c.metrics.ObserveWSSlowDrop()
+	c.closeAsync(table.Unavailable.CloseCode(), "too slow")
+}
+
+// heartbeat pings the client; no pong in time closes the socket.
+func (c *connection) heartbeat() {
+	t := time.NewTicker(c.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(c.ctx, c.cfg.PongTimeout)
+			err := c.ws.Ping(ctx)
+			cancel()
+			if err != nil {
+				if c.dropEnded || c.ctx.Err() == nil {
+					c.ws.CloseNow() // no pong: the peer is gone
+				}
+				return
+			}
+		}
+	}
+}
+
+// write writes one frame within the write timeout. A write that times out
+// means a client that does not read: the library closes the connection.
+func (c *connection) write(m outMsg) bool {
+	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.WriteTimeout)
+	err := c.ws.Write(ctx, websocket.MessageText, m.body)
+	timedOut := ctx.Err() == context.DeadlineExceeded
+	cancel()
+	if err != nil {
+		if timedOut && c.ctx.Err() == nil {
+			c.metrics.ObserveWSSlowDrop()
+		}
+		return false
+	}
+	c.metrics.ObserveWSOut(m.typ)
+	if m.typ == "reject" {
+		c.metrics.ObserveWSReject(m.code)
+	}
+	return true
+}
