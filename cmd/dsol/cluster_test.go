@@ -610,7 +610,9 @@ func TestClusterFailover(t *testing.T) {
 			// the node that served the creation does when it is not the
 			// race's node: the survivor starts from a stale table.
 			game, code, tok1, tok2 := raceSetup(t, front.URL, nodes...)
-			ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+			// A bound on waiting, not a speed check: with -race and browser
+			// tests beside it on two cores, a race of ~200 actions may take a while.
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			var acks atomic.Int64
 			wsBase := "ws" + strings.TrimPrefix(front.URL, "http")
