@@ -122,15 +122,25 @@ func asKError(err error, target **k.Error) bool {
 // and without the settings line: what a "want" position is compared on.
 func piles(g *Game) string {
 	var sb strings.Builder
+	writePiles(&sb, g, false)
+	return sb.String()
+}
+
+// writePiles writes the piles of g in the notation: face-down cards as "##",
+// or with faces as "#" and the card.
+func writePiles(sb *strings.Builder, g *Game, faces bool) {
 	b := &g.board
 	for i := 0; i < int(b.NCols); i++ {
 		col := &b.Cols[i]
-		fmt.Fprintf(&sb, "c%d:", i+1)
+		fmt.Fprintf(sb, "c%d:", i+1)
 		for j := 0; j < int(col.N); j++ {
-			if j < int(col.Down) {
-				sb.WriteString(" ##")
-			} else {
+			switch {
+			case j >= int(col.Down):
 				sb.WriteString(" " + col.Cards[j].String())
+			case faces:
+				sb.WriteString(" #" + col.Cards[j].String())
+			default:
+				sb.WriteString(" ##")
 			}
 		}
 		sb.WriteByte('\n')
@@ -146,14 +156,13 @@ func piles(g *Game) string {
 	sb.WriteByte('\n')
 	for i := 0; i < 8; i++ {
 		if g.found.N[i] > 0 {
-			fmt.Fprintf(&sb, "f%d:", i+1)
+			fmt.Fprintf(sb, "f%d:", i+1)
 			for _, c := range g.found.Piles[i][:g.found.N[i]] {
 				sb.WriteString(" " + c.String())
 			}
 			sb.WriteByte('\n')
 		}
 	}
-	return sb.String()
 }
 
 // wantPiles fails the test unless g shows the piles of the position want.

@@ -245,38 +245,7 @@ func mustPosition(tb testing.TB, text string) *Game {
 // so that parsePosition(formatPosition(g)) places every face where g has it.
 func formatPosition(g *Game) string {
 	var sb strings.Builder
-	b := &g.board
-	for i := 0; i < int(b.NCols); i++ {
-		col := &b.Cols[i]
-		fmt.Fprintf(&sb, "c%d:", i+1)
-		for j := 0; j < int(col.N); j++ {
-			if j < int(col.Down) {
-				sb.WriteString(" #")
-			} else {
-				sb.WriteString(" ")
-			}
-			sb.WriteString(col.Cards[j].String())
-		}
-		sb.WriteByte('\n')
-	}
-	sb.WriteString("w:")
-	for _, c := range b.Waste[:b.NWaste] {
-		sb.WriteString(" " + c.String())
-	}
-	sb.WriteString("\ns:")
-	for _, c := range b.StockCards() {
-		sb.WriteString(" " + c.String())
-	}
-	sb.WriteByte('\n')
-	for i := 0; i < 8; i++ {
-		if g.found.N[i] > 0 {
-			fmt.Fprintf(&sb, "f%d:", i+1)
-			for _, c := range g.found.Piles[i][:g.found.N[i]] {
-				sb.WriteString(" " + c.String())
-			}
-			sb.WriteByte('\n')
-		}
-	}
+	writePiles(&sb, g, true)
 	fmt.Fprintf(&sb, "draw: %d scoring: %s score: %d\n", g.code.Draw, Scoring(g.code), g.score)
 	return sb.String()
 }
