@@ -1,5 +1,6 @@
 // Card text, colours and the DOM for a card. Shared by every mode.
 import { cardName, t } from './i18n.js';
+import { columnSteps } from './layout.js';
 
 export const RANKS = 'A23456789TJQK';
 export const SUITS = 'SHDC';
@@ -61,4 +62,35 @@ export function slotEl(suit) {
   el.className = 'card slot';
   if (suit) el.append(suitIcon(suit, 'pip'));
   return el;
+}
+
+/**
+ * fillColumn draws column c (number n) into its pile element p: the backs,
+ * the last one with the count and a step of at least badge after it, then
+ * the face-up cards, stepped by columnSteps for the layout L to fit the
+ * height colH() gives once p is emptied.
+ */
+export function fillColumn(p, c, n, L, badge, colH) {
+  p.replaceChildren();
+  p.dataset.down = c.down;
+  p.dataset.count = c.down + c.up.length;
+  p.setAttribute('aria-label', `${t('pile.column', { n })}, ${c.down ? t('pile.down', { n: c.down }) + ', ' : ''}${t('pile.cards', { n: c.up.length })}`);
+  const st = columnSteps(c.down, c.up.length, L, colH() - (c.down ? badge : 0));
+  let y = 0;
+  for (let d = 0; d < c.down; d++) {
+    const b = backEl(d === c.down - 1 ? c.down : null);
+    b.style.top = y + 'px';
+    y += d < c.down - 1 ? st.down : Math.max(st.down, badge);
+    p.append(b);
+  }
+  if (!c.down && !c.up.length) p.append(slotEl());
+  c.up.forEach((card, j) => {
+    const el = cardEl(card);
+    el.dataset.i = j;
+    el.tabIndex = -1;
+    el.style.top = y + 'px';
+    y += st.up;
+    if (j === c.up.length - 1) el.classList.add('top');
+    p.append(el);
+  });
 }

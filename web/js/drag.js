@@ -67,12 +67,38 @@ function lift(els) {
   return { layer, els, clones, dx: 0, dy: 0 };
 }
 
+/**
+ * pickCards is the pick of a press on a face-up card of pile: in a column the
+ * card and those on it, elsewhere the top card alone (else null).
+ */
+export function pickCards(pile, card) {
+  const pileEl = card.closest('[data-pile]');
+  if (pile[0] === 'c') {
+    const i = +card.dataset.i;
+    return { pile, index: i, els: [...pileEl.querySelectorAll('.card.up')].filter((e) => +e.dataset.i >= i) };
+  }
+  if (!card.classList.contains('top')) return null;
+  return { pile, index: +card.dataset.i, els: [card] };
+}
+
+/** drop removes the floating copy and shows the cards again. */
+function drop(d) { d.layer.remove(); d.els.forEach((el) => el.classList.remove('lifted')); }
+
 /** snapBack returns the floating copy to where the cards were. */
 export function snapBack(d, animate = true) {
-  const done = () => { d.layer.remove(); d.els.forEach((el) => el.classList.remove('lifted')); };
+  const done = () => drop(d);
   if (!animate || reducedMotion() || !d.layer.animate) return done();
   d.layer.animate([{ transform: `translate(${d.dx}px,${d.dy}px)` }, { transform: 'translate(0,0)' }], { duration: 160, easing: 'ease-out' }).onfinish = done;
   d.layer.style.transform = 'translate(0,0)';
+}
+
+/**
+ * settle removes the floating copy of a drop the mode kept: back to its place
+ * (while the cards it copies are still shown), or simply away.
+ */
+export function settle(d, back) {
+  if (back && d.els.every((el) => el.isConnected)) snapBack(d);
+  else drop(d);
 }
 
 function hitTest(root, x, y, d) {

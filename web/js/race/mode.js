@@ -3,7 +3,7 @@
 // server; the opponent's board and the shared foundations update live.
 import { api } from '../api.js';
 import { GameConn } from '../conn.js';
-import { attachDrag, snapBack } from '../drag.js';
+import { attachDrag, pickCards, settle } from '../drag.js';
 import { TapTracker, DOUBLE_MS, dropTarget, tapAction, moveAction } from '../gesture.js';
 import { t } from '../i18n.js';
 import { reducedMotion } from '../settings.js';
@@ -621,13 +621,7 @@ export class RaceMode {
     if (card && !this.board.contains(card)) return null;
     if (pile === 's') return { pile, els: [] };
     if (pile === 'f' || pile[0] === 'f' || !card || !card.classList.contains('up')) return null;
-    const pileEl = card.closest('[data-pile]');
-    if (pile[0] === 'c') {
-      const i = +card.dataset.i;
-      return { pile, index: i, els: [...pileEl.querySelectorAll('.card.up')].filter((e) => +e.dataset.i >= i) };
-    }
-    if (!card.classList.contains('top')) return null;
-    return { pile, index: +card.dataset.i, els: [card] };
+    return pickCards(pile, card);
   }
 
   bv() { return M.boardView(this.shown, this.seat); }
@@ -673,8 +667,7 @@ export class RaceMode {
     if (!d) return;
     this.pendingDrop = null;
     clearTimeout(this.dropTimer);
-    if (back && d.els.every((el) => el.isConnected)) snapBack(d);
-    else { d.layer.remove(); d.els.forEach((el) => el.classList.remove('lifted')); }
+    settle(d, back);
   }
 
   // ---- keyboard ----

@@ -1,7 +1,7 @@
 // Drawing a race view: two boards and the shared foundations. Each board is a
 // [data-seat] container holding its own [data-pile] s, w and c1…c7.
-import { cardEl, backEl, slotEl, SUITS } from '../cards.js';
-import { columnSteps, wasteFan } from '../layout.js';
+import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
+import { wasteFan } from '../layout.js';
 import { t } from '../i18n.js';
 import { cardOf, seatOf } from './model.js';
 
@@ -113,31 +113,7 @@ export function renderBoard(el, b, o) {
   w.setAttribute('aria-label', `${t('pile.waste')}, ${b.waste.length ? t('pile.cards', { n: b.waste.length }) : t('pile.empty')}`);
 
   const badge = Math.round(Math.max(12, S.cw * 0.3));
-  b.columns.forEach((c, i) => {
-    const p = q('c' + (i + 1));
-    p.replaceChildren();
-    p.dataset.down = c.down;
-    p.dataset.count = c.down + c.up.length;
-    p.setAttribute('aria-label', `${t('pile.column', { n: i + 1 })}, ${c.down ? t('pile.down', { n: c.down }) + ', ' : ''}${t('pile.cards', { n: c.up.length })}`);
-    const st = columnSteps(c.down, c.up.length, S, o.colH - (c.down ? badge : 0));
-    let y = 0;
-    for (let d = 0; d < c.down; d++) {
-      const bk = backEl(d === c.down - 1 ? c.down : null);
-      bk.style.top = px(y);
-      y += d < c.down - 1 ? st.down : Math.max(st.down, c.up.length ? badge : 0);
-      p.append(bk);
-    }
-    if (!c.down && !c.up.length) p.append(slotEl());
-    c.up.forEach((card, j) => {
-      const e = cardEl(card);
-      e.dataset.i = j;
-      e.tabIndex = -1;
-      e.style.top = px(y);
-      y += st.up;
-      if (j === c.up.length - 1) e.classList.add('top');
-      p.append(e);
-    });
-  });
+  b.columns.forEach((c, i) => fillColumn(q('c' + (i + 1)), c, i + 1, S, badge, () => o.colH));
 
   const tag = el.querySelector('.rtag');
   tag.querySelector('.nm').textContent = o.name;

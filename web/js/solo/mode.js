@@ -1,7 +1,7 @@
 // Solo mode: one player, one Double Klondike game. Draws what the server
 // answers, turns pointer and keyboard input into actions.
 import { GameConn } from '../conn.js';
-import { attachDrag, snapBack } from '../drag.js';
+import { attachDrag, pickCards, settle } from '../drag.js';
 import { TapTracker, DOUBLE_MS, dropTarget, tapAction, moveAction } from '../gesture.js';
 import { changes } from '../diff.js';
 import { t, formatScore, formatTime } from '../i18n.js';
@@ -170,13 +170,7 @@ export class SoloMode {
     if (!v || v.status === 'won') return null;
     if (pile === 's') return { pile, els: [] };
     if (pile === 'f' || !card || !card.classList.contains('up')) return null;
-    const pileEl = card.closest('[data-pile]');
-    if (pile[0] === 'c') {
-      const i = +card.dataset.i;
-      return { pile, index: i, els: [...pileEl.querySelectorAll('.card.up')].filter((e) => +e.dataset.i >= i) };
-    }
-    if (!card.classList.contains('top')) return null;
-    return { pile, index: +card.dataset.i, els: [card] };
+    return pickCards(pile, card);
   }
 
   tap(p, x, y, ts) {
@@ -208,8 +202,7 @@ export class SoloMode {
     if (!d) return;
     this.pendingDrop = null;
     clearTimeout(this.dropTimer);
-    if (back && d.els.every((el) => el.isConnected)) snapBack(d);
-    else { d.layer.remove(); d.els.forEach((el) => el.classList.remove('lifted')); }
+    settle(d, back);
   }
 
   // ---- keyboard ----

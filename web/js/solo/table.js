@@ -1,7 +1,7 @@
 // Drawing a solo view onto the table. The table's skeleton is in index.html;
 // this fills each pile ([data-pile]) with cards positioned from the layout.
-import { cardEl, backEl, slotEl, SUITS } from '../cards.js';
-import { computeLayout, columnSteps, wasteFan } from '../layout.js';
+import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
+import { computeLayout, wasteFan } from '../layout.js';
 import { t } from '../i18n.js';
 
 /** layoutTable sizes the cards to the table area and returns the layout. */
@@ -90,32 +90,10 @@ export function renderTable(root, v, L) {
   });
 
   // columns
+  const badge = Math.round(Math.max(14, L.cw * 0.3));
   v.columns.forEach((c, i) => {
     const p = pileEl(root, 'c' + (i + 1));
-    p.replaceChildren();
-    p.dataset.down = c.down;
-    p.dataset.count = c.down + c.up.length;
-    p.setAttribute('aria-label', `${t('pile.column', { n: i + 1 })}, ${c.down ? t('pile.down', { n: c.down }) + ', ' : ''}${t('pile.cards', { n: c.up.length })}`);
-    const badge = Math.round(Math.max(14, L.cw * 0.3));
-    const st = columnSteps(c.down, c.up.length, L, (p.clientHeight || L.ch * 4) - (c.down ? badge : 0));
-    let y = 0;
-    for (let d = 0; d < c.down; d++) {
-      const b = backEl(d === c.down - 1 ? c.down : null);
-      b.style.top = px(y);
-      if (d < c.down - 1) y += st.down;
-      else y += Math.max(st.down, badge);
-      p.append(b);
-    }
-    if (!c.down && !c.up.length) p.append(slotEl());
-    c.up.forEach((card, j) => {
-      const el = cardEl(card);
-      el.dataset.i = j;
-      el.tabIndex = -1;
-      el.style.top = px(y);
-      y += st.up;
-      if (j === c.up.length - 1) el.classList.add('top');
-      p.append(el);
-    });
+    fillColumn(p, c, i + 1, L, badge, () => p.clientHeight || L.ch * 4);
   });
 }
 
