@@ -139,7 +139,10 @@ func (t *Table) Do(ctx context.Context, cmd Command) (Result, error) {
 	}
 }
 
-// call runs f on the table's goroutine and waits for it.
+// call runs f on the table's goroutine and waits for it. The ops channel is
+// unbuffered and the goroutine runs an op as soon as it receives it, so once
+// f is handed over call waits for it to finish: returning earlier would let f
+// write the caller's variables while the caller reads them.
 func (t *Table) call(ctx context.Context, f func()) error {
 	ran := make(chan struct{})
 	op := func() { f(); close(ran) }
@@ -150,19 +153,8 @@ func (t *Table) call(ctx context.Context, f func()) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	select {
-	case <-ran:
-		return nil
-	case <-t.done:
-		select {
-		case <-ran:
-			return nil
-		default:
-		}
-		return ErrStopped
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	<-ran
+	return nil
 }
 
 // Snapshot returns the current seq and the viewer's view (a seat, or 0 for
