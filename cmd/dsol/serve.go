@@ -32,6 +32,7 @@ type serveConfig struct {
 	addr            string
 	db              string
 	commitWindow    time.Duration
+	grace           time.Duration
 	commitMax       int
 	origins         []string
 	proxies         []netip.Prefix
@@ -112,6 +113,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.idle, "idle-evict", "DSOL_IDLE_EVICT", "10m", "evict a game from memory after this long without requests or subscribers"},
 		{&c.shutdownTimeout, "shutdown-timeout", "DSOL_SHUTDOWN_TIMEOUT", "15s", "bound on a graceful shutdown"},
 		{&c.requestTimeout, "request-timeout", "DSOL_REQUEST_TIMEOUT", "10s", "bound on one REST request"},
+		{&c.grace, "grace", "DSOL_GRACE", "60s", "how long a race player may stay disconnected before the opponent may claim the win"},
 	}
 	for _, d := range durations {
 		v, err := time.ParseDuration(env(getenv, d.name, d.def))
@@ -251,6 +253,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Logger:    log,
 		Clock:     time.Now,
 		IdleAfter: cfg.idle,
+		Grace:     cfg.grace,
 		Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces},
 	})
 	sockets := ws.NewHandler(ws.Deps{

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"dsol/internal/testenv"
 )
@@ -180,8 +181,11 @@ func TestServeConfig(t *testing.T) {
 		failed bool
 	}{
 		{"defaults", nil, nil, func(c serveConfig) bool {
-			return c.addr == ":8080" && c.db == "" && c.commitWindow == 0 && c.logFormat == "json"
+			return c.addr == ":8080" && c.db == "" && c.commitWindow == 0 && c.logFormat == "json" && c.grace == time.Minute
 		}, false},
+		{"grace", []string{"--grace", "90s"}, nil, func(c serveConfig) bool { return c.grace == 90*time.Second }, false},
+		{"grace from env", nil, map[string]string{"DSOL_GRACE": "2m"}, func(c serveConfig) bool { return c.grace == 2*time.Minute }, false},
+		{"bad grace", nil, map[string]string{"DSOL_GRACE": "soon"}, nil, true},
 		{"env", nil, map[string]string{"DSOL_ADDR": ":9000", "DATABASE_URL": "postgres://x/y", "DSOL_COMMIT_WINDOW": "5ms",
 			"DSOL_TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.1", "DSOL_ALLOWED_ORIGINS": "https://a.example"}, func(c serveConfig) bool {
 			return c.addr == ":9000" && c.db == "postgres://x/y" && c.commitWindow.String() == "5ms" &&
