@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"net/http"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
 )
 
@@ -22,14 +19,7 @@ func TestServeLobbySocket(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	url := "ws" + strings.TrimPrefix(s.base, "http") + "/api/v1/lobby/ws"
-	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + p.Token}},
-	})
-	if err != nil {
-		t.Fatalf("dial: %v\n%s", err, s.logs)
-	}
-	defer c.CloseNow()
+	c := s.mustDial(ctx, t, "/api/v1/lobby/ws", p.Token)
 	type list struct {
 		Type  string
 		Races []struct{ ID string }
@@ -45,9 +35,5 @@ func TestServeLobbySocket(t *testing.T) {
 	}
 
 	s.stop(t)
-	var m map[string]any
-	err = wsjson.Read(ctx, c, &m)
-	if got := websocket.CloseStatus(err); got != websocket.StatusServiceRestart {
-		t.Fatalf("after shutdown: %v (close status %d), want 1012", err, got)
-	}
+	mustRestartClose(ctx, t, c)
 }

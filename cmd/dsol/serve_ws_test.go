@@ -23,14 +23,7 @@ func TestServeWebSocket(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	url := "ws" + strings.TrimPrefix(s.base, "http") + "/api/v1/games/" + g.ID + "/ws"
-	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + p.Token}},
-	})
-	if err != nil {
-		t.Fatalf("dial: %v\n%s", err, s.logs)
-	}
-	defer c.CloseNow()
+	c := s.mustDial(ctx, t, "/api/v1/games/"+g.ID+"/ws", p.Token)
 	var first struct {
 		Type string
 		Seq  int64
@@ -61,9 +54,29 @@ func TestServeWebSocket(t *testing.T) {
 	}
 
 	s.stop(t)
+	mustRestartClose(ctx, t, c)
+}
+
+// mustDial opens a WebSocket on the served path with a player's token.
+func (s *server) mustDial(ctx context.Context, tb testing.TB, path, token string) *websocket.Conn {
+	tb.Helper()
+	url := "ws" + strings.TrimPrefix(s.base, "http") + path
+	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + token}},
+	})
+	if err != nil {
+		tb.Fatalf("dial %s: %v\n%s", path, err, s.logs)
+	}
+	tb.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// mustRestartClose checks that the server closed c with 1012 (service restart).
+func mustRestartClose(ctx context.Context, tb testing.TB, c *websocket.Conn) {
+	tb.Helper()
 	var m map[string]any
-	err = wsjson.Read(ctx, c, &m)
+	err := wsjson.Read(ctx, c, &m)
 	if got := websocket.CloseStatus(err); got != websocket.StatusServiceRestart {
-		t.Fatalf("after shutdown: %v (close status %d), want 1012", err, got)
+		tb.Fatalf("after shutdown: %v (close status %d), want 1012", err, got)
 	}
 }
