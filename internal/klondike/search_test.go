@@ -7,108 +7,14 @@ import (
 	"dsol/internal/cards"
 )
 
-// plainLimit bounds plainSearch; positions that need more are not compared.
+// plainLimit bounds PlainBlocked in the tests; positions that need more are
+// not compared.
 const plainLimit = 40000
-
-// plainSearch is the blocked rule written as plainly as possible: a breadth
-// first search over whole boards (no equivalences, no pruning), trying every
-// column-to-column move of every run, every waste-to-column move, draws and
-// recycles, until some position allows a foundation play or a flip. It
-// reports blocked, and complete = false when it gave up at plainLimit.
-func plainSearch(start *Board, f *Foundations) (blocked, complete bool) {
-	seen := map[Board]bool{canonical(start): true}
-	queue := []Board{*start}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		if directGoal(&b, f) {
-			return false, true
-		}
-		var next []Board
-		for i := 0; i < int(b.NCols); i++ {
-			col := &b.Cols[i]
-			for n := 1; n <= int(col.N-col.Down); n++ {
-				for j := 0; j < int(b.NCols); j++ {
-					if j == i || !b.Cols[j].Accepts(col.Cards[int(col.N)-n]) {
-						continue
-					}
-					nb := b
-					(Table{B: &nb, F: f}).DoMove(Pile(i), Pile(j), n)
-					next = append(next, nb)
-				}
-			}
-		}
-		for j := 0; j < int(b.NCols); j++ {
-			if b.NWaste > 0 && b.Cols[j].Accepts(b.WasteTop()) {
-				nb := b
-				(Table{B: &nb, F: f}).DoMove(Waste, Pile(j), 1)
-				next = append(next, nb)
-			}
-		}
-		if b.NStock > 0 {
-			nb := b
-			nb.DrawCards()
-			next = append(next, nb)
-		} else if b.NWaste > 0 && b.CanRecycle {
-			nb := b
-			nb.RecycleWaste()
-			next = append(next, nb)
-		}
-		for _, nb := range next {
-			key := canonical(&nb)
-			if !seen[key] {
-				if len(seen) >= plainLimit {
-					return false, false
-				}
-				seen[key] = true
-				queue = append(queue, nb)
-			}
-		}
-	}
-	return true, true
-}
-
-// canonical clears the unused ends of a board's arrays.
-func canonical(b *Board) Board {
-	c := *b
-	for i := range c.Cols {
-		col := &c.Cols[i]
-		clear(col.Cards[col.N:])
-	}
-	clear(c.Stock[c.NStock:])
-	clear(c.Waste[c.NWaste:])
-	return c
-}
-
-// directGoal reports whether a foundation play or a flip is available on b
-// as it stands.
-func directGoal(b *Board, f *Foundations) bool {
-	if w := b.WasteTop(); w != cards.None && f.FirstSlot(w) >= 0 {
-		return true
-	}
-	for i := 0; i < int(b.NCols); i++ {
-		col := &b.Cols[i]
-		if col.N == 0 {
-			continue
-		}
-		if f.FirstSlot(col.Top()) >= 0 {
-			return true
-		}
-		if col.Down > 0 {
-			for j := 0; j < int(b.NCols); j++ {
-				if j != i && b.Cols[j].Accepts(col.Cards[col.Down]) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
 
 // randomPosition deals a race (7 columns, 24-card stock) or solo (9 columns,
 // 59-card stock) board with a random draw and recycle rule, plays random
 // legal moves (foundation plays included) and then thins it so that
-// plainSearch can finish: parts of the talon and of the columns' face-up
+// PlainBlocked can finish: parts of the talon and of the columns' face-up
 // runs leave the game.
 func randomPosition(r *rand.Rand) (Board, Foundations) {
 	var b Board
@@ -194,7 +100,7 @@ func colPiles(n int) []Pile {
 	return ps
 }
 
-// TestBlockedMatchesPlainSearch compares Blocked and Path with plainSearch on
+// TestBlockedMatchesPlainSearch compares Blocked and Path with PlainBlocked on
 // random race and solo positions, draw 1 and 3, with and without recycling.
 // Whenever the plain search finishes, Blocked must agree, and Path must find
 // a way out exactly when there is one; following it must reach a position
@@ -210,7 +116,7 @@ func TestBlockedMatchesPlainSearch(t *testing.T) {
 	var buf []Step
 	for p := 0; p < positions; p++ {
 		b, f := randomPosition(r)
-		want, complete := plainSearch(&b, &f)
+		want, complete := PlainBlocked(&b, &f, plainLimit)
 		if !complete {
 			continue
 		}
