@@ -84,7 +84,7 @@ func TestUniformLimit(t *testing.T) {
 
 func TestSoloDeckIsAPermutation(t *testing.T) {
 	for _, deal := range []uint64{0, 1, DealCount - 1} {
-		d := SoloDeck(deal)
+		d := SoloDeck(Code{Deal: deal})
 		var seen [104]bool
 		for _, c := range d {
 			if seen[c] {
@@ -93,7 +93,7 @@ func TestSoloDeckIsAPermutation(t *testing.T) {
 			seen[c] = true
 		}
 	}
-	d := SoloDeck(0)
+	d := SoloDeck(Code{})
 	if got := Texts(d[:4]); got != "3H 8C JS 6S" { // from the independent script
 		t.Errorf("deal 0 starts %s", got)
 	}
@@ -164,7 +164,7 @@ func TestParseCode(t *testing.T) {
 		{"", "three parts"},
 		{"DS1-D1N", "three parts"},
 		{"DS1-D1N-AAAAAAA-B", "three parts"},
-		{"DS2-D1N-AAAAAAA", "prefix"},
+		{"DS3-D1N-AAAAAAA", "prefix"},
 		{"XS1-D1N-AAAAAAA", "prefix"},
 		{"DS1-D2N-AAAAAAA", "draw"},
 		{"DS1-X1N-AAAAAAA", "draw"},
@@ -209,7 +209,8 @@ func TestCodeDealNumbers(t *testing.T) {
 }
 
 func FuzzParseCode(f *testing.F) {
-	for _, s := range []string{"DS1-D1N-AAAAAAB", "ds1-d3v-zzzzzzz", "DR1-D3SM-HELLOXY", "DS1-D1N-AAAAAA", "dſ1-d1n-aaaaaaa", " DS1-D1V-QWERTYZ ", "DR1-D1UI-A"} {
+	for _, s := range []string{"DS1-D1N-AAAAAAB", "ds1-d3v-zzzzzzz", "DR1-D3SM-HELLOXY", "DS1-D1N-AAAAAA", "dſ1-d1n-aaaaaaa", " DS1-D1V-QWERTYZ ", "DR1-D1UI-A",
+		"DR2-D1UI-" + strings.Repeat("0", 64), "ds2-d3v-" + strings.Repeat("aB", 32), "DR2-D3SM-" + strings.Repeat("F", 63)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -1,11 +1,12 @@
 package cards
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
 
-// Kind tells a solo game code (DS1) from a race code (DR1).
+// Kind tells a solo game code (DS1, DS2) from a race code (DR1, DR2).
 type Kind uint8
 
 // The two kinds of game.
@@ -25,15 +26,23 @@ func (k Kind) String() string {
 // DealCount is the number of distinct deals a code can name: 26^7.
 const DealCount = 26 * 26 * 26 * 26 * 26 * 26 * 26
 
+// SecretBytes is the length of the secret of a DS2/DR2 code.
+const SecretBytes = 32
+
 // Code is a parsed game code. Solo codes use Vegas; race codes use Single and
-// Mirrored. The zero Code is not valid; build one with Parse or by hand.
+// Mirrored. A DS1/DR1 code names its deal by number (Deal); a secret DS2/DR2
+// code (Secret set) by 32 random bytes (Key), so that nobody can find it from
+// the cards of its deal. The zero Code is not valid; build one with ParseCode
+// or by hand.
 type Code struct {
 	Kind     Kind
-	Draw     int    // 1 or 3
-	Vegas    bool   // solo: Vegas scoring instead of Normal
-	Single   bool   // race: a single pass through the stock instead of unlimited
-	Mirrored bool   // race: both seats get seat 1's shuffle
-	Deal     uint64 // 0 … DealCount−1
+	Draw     int               // 1 or 3
+	Vegas    bool              // solo: Vegas scoring instead of Normal
+	Single   bool              // race: a single pass through the stock instead of unlimited
+	Mirrored bool              // race: both seats get seat 1's shuffle
+	Deal     uint64            // DS1/DR1: 0 … DealCount−1
+	Secret   bool              // a DS2/DR2 code: the deal follows from Key
+	Key      [SecretBytes]byte // DS2/DR2: the secret
 }
 
 // CodeError is a malformed game code; Part names what is wrong.
@@ -47,8 +56,10 @@ func (e *CodeError) Error() string {
 	return fmt.Sprintf("cards: bad game code %q: %s", e.Input, e.Part)
 }
 
-// ParseCode reads `DS1-<D1|D3><N|V>-<7 letters>` or
-// `DR1-<D1|D3><U|S><I|M>-<7 letters>`, case-insensitively.
+// ParseCode reads `DS1-<D1|D3><N|V>-<7 letters>`,
+// `DR1-<D1|D3><U|S><I|M>-<7 letters>`, and the secret `DS2-<D1|D3><N|V>-<64
+// hex digits>` and `DR2-<D1|D3><U|S><I|M>-<64 hex digits>`,
+// case-insensitively.
 func ParseCode(s string) (Code, error) {
 	in := s
 	s = upperASCII(strings.Trim(s, asciiSpace))
@@ -63,8 +74,12 @@ func ParseCode(s string) (Code, error) {
 		c.Kind = Solo
 	case "DR1":
 		c.Kind = Race
+	case "DS2":
+		c.Kind, c.Secret = Solo, true
+	case "DR2":
+		c.Kind, c.Secret = Race, true
 	default:
-		return bad("prefix must be DS1 (solo) or DR1 (race)")
+		return bad("prefix must be DS1 or DS2 (solo), DR1 or DR2 (race)")
 	}
 	opts := parts[1]
 	want := 3
@@ -106,6 +121,15 @@ func ParseCode(s string) (Code, error) {
 		}
 	}
 	deal := parts[2]
+	if c.Secret {
+		if len(deal) != 2*SecretBytes {
+			return bad("secret must be 64 hexadecimal digits")
+		}
+		if _, err := hex.Decode(c.Key[:], []byte(deal)); err != nil {
+			return bad("secret must be 64 hexadecimal digits")
+		}
+		return c, nil
+	}
 	if len(deal) != 7 {
 		return bad("deal must be 7 letters A-Z")
 	}
@@ -120,12 +144,17 @@ func ParseCode(s string) (Code, error) {
 
 // String returns the canonical upper-case code.
 func (c Code) String() string {
-	var b [16]byte
+	var b [9 + 2*SecretBytes]byte
 	n := 0
 	put := func(s string) { n += copy(b[n:], s) }
-	if c.Kind == Race {
+	switch {
+	case c.Kind == Race && c.Secret:
+		put("DR2-D")
+	case c.Kind == Race:
 		put("DR1-D")
-	} else {
+	case c.Secret:
+		put("DS2-D")
+	default:
 		put("DS1-D")
 	}
 	b[n] = byte('0' + c.Draw)
@@ -138,6 +167,14 @@ func (c Code) String() string {
 	}
 	b[n] = '-'
 	n++
+	if c.Secret {
+		const digits = "0123456789ABCDEF"
+		for _, x := range c.Key {
+			b[n], b[n+1] = digits[x>>4], digits[x&15]
+			n += 2
+		}
+		return string(b[:n])
+	}
 	d := c.Deal % DealCount
 	for i := 6; i >= 0; i-- {
 		b[n+i] = byte('A' + d%26)
@@ -147,9 +184,10 @@ func (c Code) String() string {
 	return string(b[:n])
 }
 
-// Valid reports whether the code can be played: draw 1 or 3, deal in range.
+// Valid reports whether the code can be played: draw 1 or 3, and a deal
+// number in range (DS1/DR1) or none (DS2/DR2).
 func (c Code) Valid() bool {
-	return (c.Draw == 1 || c.Draw == 3) && c.Deal < DealCount
+	return (c.Draw == 1 || c.Draw == 3) && c.Deal < DealCount && (!c.Secret || c.Deal == 0)
 }
 
 func pick(b bool, yes, no string) string {

@@ -3,9 +3,11 @@ package httpapi
 import (
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -209,7 +211,8 @@ func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res.View)
 }
 
-// codeJSON describes a game code.
+// codeJSON describes a game code. Deal is the deal number of a DS1/DR1
+// code, or the 64 hexadecimal digits of a secret DS2/DR2 code (Secret).
 type codeJSON struct {
 	Code    string `json:"code"`
 	Kind    string `json:"kind"`
@@ -217,7 +220,8 @@ type codeJSON struct {
 	Scoring string `json:"scoring,omitempty"`
 	Redeal  string `json:"redeal,omitempty"`
 	Decks   string `json:"decks,omitempty"`
-	Deal    uint64 `json:"deal"`
+	Deal    any    `json:"deal"`
+	Secret  bool   `json:"secret"`
 }
 
 // getCode is GET /api/v1/codes/{code}: what a code means (never its cards).
@@ -230,7 +234,10 @@ func (s *server) getCode(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	out := codeJSON{Code: c.String(), Kind: c.Kind.String(), Draw: c.Draw, Deal: c.Deal}
+	out := codeJSON{Code: c.String(), Kind: c.Kind.String(), Draw: c.Draw, Deal: c.Deal, Secret: c.Secret}
+	if c.Secret {
+		out.Deal = strings.ToUpper(hex.EncodeToString(c.Key[:]))
+	}
 	if c.Kind == cards.Solo {
 		out.Scoring = solo.Scoring(c)
 	} else {

@@ -15,7 +15,7 @@ func TestPathReachesGoal(t *testing.T) {
 	for deal := uint64(0); deal < 300; deal++ {
 		var b Board
 		var f Foundations
-		deck := cards.RaceDeck(deal, 0, false)
+		deck := cards.RaceDecks(cards.Code{Kind: cards.Race, Deal: deal})[0]
 		b.Deal(deck[:], 7, 1+2*int(deal%2), deal%3 != 0)
 		path, found := Path(&b, &f, buf)
 		buf = path

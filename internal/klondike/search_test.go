@@ -21,10 +21,10 @@ func randomPosition(r *rand.Rand) (Board, Foundations) {
 	var f Foundations
 	draw, recycle := 1+2*r.IntN(2), r.IntN(3) != 0
 	if r.IntN(2) == 0 {
-		deck := cards.RaceDeck(r.Uint64(), r.IntN(2), r.IntN(2) == 0)
+		deck := cards.RaceDecks(cards.Code{Kind: cards.Race, Deal: r.Uint64N(cards.DealCount), Mirrored: r.IntN(2) == 0})[r.IntN(2)]
 		b.Deal(deck[:], 7, draw, recycle)
 	} else {
-		deck := cards.SoloDeck(r.Uint64())
+		deck := cards.SoloDeck(cards.Code{Deal: r.Uint64N(cards.DealCount)})
 		b.Deal(deck[:], 9, draw, recycle)
 	}
 	t := Table{B: &b, F: &f}

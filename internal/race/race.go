@@ -202,15 +202,15 @@ type Race struct {
 	actions int32
 }
 
-// New deals the race of a DR1 code with the given options.
+// New deals the race of a DR1 or DR2 code with the given options.
 func New(code cards.Code, opts Options) (*Race, error) {
 	r := &Race{}
 	if err := r.init(code, opts); err != nil {
 		return nil, err
 	}
-	for s := 0; s < Seats; s++ {
-		deck := cards.RaceDeck(code.Deal, s, code.Mirrored)
-		r.boards[s].Deal(deck[:], Columns, code.Draw, !code.Single)
+	decks := cards.RaceDecks(code)
+	for s := range decks {
+		r.boards[s].Deal(decks[s][:], Columns, code.Draw, !code.Single)
 	}
 	r.checkEnd()
 	return r, nil

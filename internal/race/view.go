@@ -147,14 +147,13 @@ type Deal struct {
 	Seats []SeatDeal `json:"seats"`
 }
 
-// DealOf lists both seats' deals of a race code: seat 1 shuffled with seed
-// 2·deal, seat 2 with 2·deal+1 (or seat 1's shuffle when mirrored).
+// DealOf lists both seats' deals of a race code (cards.RaceDecks).
 func DealOf(code cards.Code) Deal {
 	d := Deal{Code: code.String(), Seats: make([]SeatDeal, Seats)}
+	decks := cards.RaceDecks(code)
 	for s := range d.Seats {
 		var b k.Board
-		deck := cards.RaceDeck(code.Deal, s, code.Mirrored)
-		b.Deal(deck[:], Columns, code.Draw, !code.Single)
+		b.Deal(decks[s][:], Columns, code.Draw, !code.Single)
 		sd := SeatDeal{Columns: make([][]string, Columns), Stock: texts(b.StockCards())}
 		for i := range sd.Columns {
 			sd.Columns[i] = texts(b.Cols[i].Cards[:b.Cols[i].N])

@@ -68,7 +68,7 @@ func New(code cards.Code) (*Game, error) {
 		return nil, k.Errorf(k.BadRequest, "%s is not a solo game code", code)
 	}
 	g := &Game{code: code}
-	deck := cards.SoloDeck(code.Deal)
+	deck := cards.SoloDeck(code)
 	g.board.Deal(deck[:], Columns, code.Draw, !code.Vegas)
 	if code.Vegas {
 		g.score = VegasStart

@@ -88,7 +88,7 @@ type Deal struct {
 // draw order.
 func DealOf(code cards.Code) Deal {
 	var b k.Board
-	deck := cards.SoloDeck(code.Deal)
+	deck := cards.SoloDeck(code)
 	b.Deal(deck[:], Columns, code.Draw, !code.Vegas)
 	d := Deal{Code: code.String(), Columns: make([][]string, Columns), Stock: Texts(b.StockCards())}
 	for i := range d.Columns {
