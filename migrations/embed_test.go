@@ -1,10 +1,12 @@
 package migrations_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"testing"
@@ -111,5 +113,60 @@ func TestDialects(t *testing.T) {
 	}
 	if _, err := migrations.Dialect("mysql"); err == nil {
 		t.Error("unknown dialect accepted")
+	}
+}
+
+// TestRaceSaltMigration: races stored before the salt column get a salt of
+// 16 random bytes each, and solo games none.
+func TestRaceSaltMigration(t *testing.T) {
+	for _, tc := range []struct {
+		dialect string
+		open    func(testing.TB) *sql.DB
+		ph      func(int) string
+		now     string
+	}{
+		{migrations.SQLite, mustSQLite, func(int) string { return "?" }, "0"},
+		{migrations.Postgres, mustPostgres, func(i int) string { return fmt.Sprintf("$%d", i) }, "now()"},
+	} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db := tc.open(t)
+			p, err := migrations.NewProvider(ctx, db, tc.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.UpTo(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, `INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'P', 'h', `+tc.now+`)`); err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range [][2]string{{"r1", "race"}, {"r2", "race"}, {"s1", "solo"}} {
+				q := fmt.Sprintf(`INSERT INTO games (id, kind, code, status, seat1, created_at, updated_at) VALUES (%s, %s, 'DR1-D1UI-AAAAAAB', 'over', 'p', %s, %[3]s)`, tc.ph(1), tc.ph(2), tc.now)
+				if _, err := db.ExecContext(ctx, q, g[0], g[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := p.Up(ctx); err != nil {
+				t.Fatal(err)
+			}
+			salts := map[string][]byte{}
+			rows, err := db.QueryContext(ctx, `SELECT id, salt FROM games ORDER BY id`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var id string
+				var salt []byte
+				if err := rows.Scan(&id, &salt); err != nil {
+					t.Fatal(err)
+				}
+				salts[id] = salt
+			}
+			if len(salts["r1"]) != 16 || len(salts["r2"]) != 16 || bytes.Equal(salts["r1"], salts["r2"]) || salts["s1"] != nil {
+				t.Fatalf("salts after the migration: %x", salts)
+			}
+		})
 	}
 }

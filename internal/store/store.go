@@ -46,8 +46,11 @@ type Game struct {
 	SeriesID   string // id shared by the games of one race series ("" for solo)
 	SeriesGame int    // 1-based index of the game in its series
 	Result     []byte // JSON of the race result once over; nil otherwise
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Salt is a race's secret salt, fixed at creation (at least 16 random
+	// bytes): the race commits to its code with it and shows it once over.
+	Salt      []byte
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Action is one accepted action of a game's log.

@@ -235,24 +235,24 @@ func affected(op string, tag pgconn.CommandTag, err error) error {
 // CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
 func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
 	_, err := s.pool.Exec(ctx, `INSERT INTO games
-		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at, salt)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		g.ID, g.Kind, g.Code, nullBytes(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
 		g.Public, nullBytes(g.InviteHash), nullString(g.SeriesID), g.SeriesGame, nullBytes(g.Result),
-		g.CreatedAt, g.UpdatedAt)
+		g.CreatedAt, g.UpdatedAt, nullBytes(g.Salt))
 	return wrap("create game", err)
 }
 
 const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at`
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt`
 
 func scanGame(row pgx.Row) (store.Game, error) {
 	var g store.Game
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
-		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt); err != nil {
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt, &g.Salt); err != nil {
 		return store.Game{}, err
 	}
-	g.Options, g.InviteHash, g.Result = nullBytes(g.Options), nullBytes(g.InviteHash), nullBytes(g.Result)
+	g.Options, g.InviteHash, g.Result, g.Salt = nullBytes(g.Options), nullBytes(g.InviteHash), nullBytes(g.Result), nullBytes(g.Salt)
 	g.CreatedAt, g.UpdatedAt = g.CreatedAt.UTC(), g.UpdatedAt.UTC()
 	return g, nil
 }

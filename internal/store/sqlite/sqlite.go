@@ -258,16 +258,16 @@ func affected(op string, res sql.Result, err error) error {
 // CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
 func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
 	_, err := s.w.ExecContext(ctx, `INSERT INTO games
-		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at, salt)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Kind, g.Code, nullText(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
 		g.Public, nullBlob(g.InviteHash), nullString(g.SeriesID), g.SeriesGame, nullText(g.Result),
-		micros(g.CreatedAt), micros(g.UpdatedAt))
+		micros(g.CreatedAt), micros(g.UpdatedAt), nullBlob(g.Salt))
 	return wrap("create game", err)
 }
 
 const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at`
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -275,10 +275,10 @@ func scanGame(row scanner) (store.Game, error) {
 	var g store.Game
 	var created, updated int64
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
-		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &created, &updated); err != nil {
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &created, &updated, &g.Salt); err != nil {
 		return store.Game{}, err
 	}
-	g.Options, g.InviteHash, g.Result = emptyNil(g.Options), emptyNil(g.InviteHash), emptyNil(g.Result)
+	g.Options, g.InviteHash, g.Result, g.Salt = emptyNil(g.Options), emptyNil(g.InviteHash), emptyNil(g.Result), emptyNil(g.Salt)
 	g.CreatedAt, g.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return g, nil
 }

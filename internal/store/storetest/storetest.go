@@ -65,6 +65,7 @@ func NewRace(id, player string, public bool, created time.Time) store.Game {
 		Options: []byte(`{"turns":"simultaneous","series":3}`),
 		Seats:   [2]string{player, ""}, Public: public, InviteHash: h[:],
 		SeriesID: "series-" + id, SeriesGame: 1, CreatedAt: created, UpdatedAt: created,
+		Salt: h[:16],
 	}
 }
 
@@ -154,12 +155,12 @@ func EqualGame(got, want store.Game) string {
 		!bytes.Equal(got.Options, want.Options) || got.Status != want.Status || got.Seats != want.Seats ||
 		got.Public != want.Public || !bytes.Equal(got.InviteHash, want.InviteHash) ||
 		got.SeriesID != want.SeriesID || got.SeriesGame != want.SeriesGame ||
-		!bytes.Equal(got.Result, want.Result) ||
+		!bytes.Equal(got.Result, want.Result) || !bytes.Equal(got.Salt, want.Salt) ||
 		!got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) {
 		return fmt.Sprintf("got %+v,\nwant %+v", got, want)
 	}
 	if (got.Options == nil) != (want.Options == nil) || (got.Result == nil) != (want.Result == nil) ||
-		(got.InviteHash == nil) != (want.InviteHash == nil) {
+		(got.InviteHash == nil) != (want.InviteHash == nil) || (got.Salt == nil) != (want.Salt == nil) {
 		return fmt.Sprintf("nil-ness differs: got %+v,\nwant %+v", got, want)
 	}
 	return ""
