@@ -11,15 +11,17 @@ import (
 	"testing"
 )
 
-// TestDealSolo prints solo deals byte for byte as the solo package's golden
-// files hold them (written by an independent implementation of the deal).
+// TestDealSolo prints solo and race deals, DS1/DR1 and secret DS2/DR2, byte
+// for byte as the solo and race packages' golden files hold them (written by
+// independent implementations of the deals).
 func TestDealSolo(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "internal", "solo", "testdata", "DS1-*.json"))
-	if err != nil || len(files) < 5 {
-		t.Fatalf("golden deals: %d files, %v", len(files), err)
+	files, err := filepath.Glob(filepath.Join("..", "..", "internal", "solo", "testdata", "DS?-*.json"))
+	race, err2 := filepath.Glob(filepath.Join("..", "..", "internal", "race", "testdata", "deal-DR?-*.json"))
+	if err != nil || err2 != nil || len(files) < 7 || len(race) < 8 {
+		t.Fatalf("golden deals: %d solo, %d race files, %v %v", len(files), len(race), err, err2)
 	}
-	for _, file := range files {
-		code := strings.TrimSuffix(filepath.Base(file), ".json")
+	for _, file := range append(files, race...) {
+		code := strings.TrimPrefix(strings.TrimSuffix(filepath.Base(file), ".json"), "deal-")
 		for _, arg := range []string{code, strings.ToLower(code)} {
 			t.Run(arg, func(t *testing.T) {
 				want, err := os.ReadFile(file)

@@ -1,6 +1,7 @@
 package cards
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -182,6 +183,15 @@ func (c Code) String() string {
 	}
 	n += 7
 	return string(b[:n])
+}
+
+// Commitment is the lowercase hexadecimal SHA-256 of code + ":" + the salt
+// in lowercase hexadecimal: a race shows it from creation on and its code and
+// salt once over, so that anyone can check that the deal was fixed before
+// the first move without learning it before the end.
+func Commitment(code string, salt []byte) string {
+	h := sha256.Sum256([]byte(code + ":" + hex.EncodeToString(salt)))
+	return hex.EncodeToString(h[:])
 }
 
 // Valid reports whether the code can be played: draw 1 or 3, and a deal

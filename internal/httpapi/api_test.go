@@ -258,12 +258,12 @@ func TestAuthAndOwnership(t *testing.T) {
 	t.Run("codes", func(t *testing.T) {
 		var got codeJSON
 		bob.mustJSON(t, "GET", "/api/v1/codes/ds1-d3v-aaaaaab", nil, 200, &got)
-		if got != (codeJSON{Code: "DS1-D3V-AAAAAAB", Kind: "solo", Draw: 3, Scoring: "vegas", Deal: 1}) {
+		if got != (codeJSON{Code: "DS1-D3V-AAAAAAB", Kind: "solo", Draw: 3, Scoring: "vegas", Deal: float64(1)}) {
 			t.Fatalf("code %+v", got)
 		}
 		got = codeJSON{}
 		bob.mustJSON(t, "GET", "/api/v1/codes/DR1-D1SM-AAAAABA", nil, 200, &got)
-		if got != (codeJSON{Code: "DR1-D1SM-AAAAABA", Kind: "race", Draw: 1, Redeal: "single", Decks: "mirrored", Deal: 26}) {
+		if got != (codeJSON{Code: "DR1-D1SM-AAAAABA", Kind: "race", Draw: 1, Redeal: "single", Decks: "mirrored", Deal: float64(26)}) {
 			t.Fatalf("code %+v", got)
 		}
 		bob.mustError(t, "GET", "/api/v1/codes/DS1-D1N-AAAAAA", nil, 400, table.BadCode)

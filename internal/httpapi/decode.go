@@ -243,7 +243,7 @@ func raceCode(in raceRequest) (code cards.Code, random bool, err error) {
 			return cards.Code{}, false, err
 		}
 		if c.Kind != cards.Race || !c.Valid() {
-			return cards.Code{}, false, table.Errorf(table.BadCode, "%s is not a race code; races take DR1 codes", c)
+			return cards.Code{}, false, table.Errorf(table.BadCode, "%s is not a race code; races take DR1 or DR2 codes", c)
 		}
 		return c, false, nil
 	}

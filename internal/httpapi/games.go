@@ -136,11 +136,12 @@ func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, view)
 }
 
-// gameSummary is one game of a listing.
+// gameSummary is one game of a listing. A race's code is there only once
+// the race is over: it tells the deal.
 type gameSummary struct {
 	ID        string    `json:"id"`
 	Kind      string    `json:"kind"`
-	Code      string    `json:"code"`
+	Code      string    `json:"code,omitempty"`
 	Status    string    `json:"status"`
 	Seat      int       `json:"seat"`
 	CreatedAt time.Time `json:"createdAt"`
@@ -169,8 +170,11 @@ func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 		Games []gameSummary `json:"games"`
 	}{Games: make([]gameSummary, len(gs))}
 	for i, g := range gs {
-		out.Games[i] = gameSummary{ID: g.ID, Kind: g.Kind, Code: g.Code, Status: g.Status,
+		out.Games[i] = gameSummary{ID: g.ID, Kind: g.Kind, Status: g.Status,
 			Seat: seatOf(g, p.ID), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+		if g.Kind != "race" || g.Status == "over" {
+			out.Games[i].Code = g.Code
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

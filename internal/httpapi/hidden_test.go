@@ -1,16 +1,19 @@
 package httpapi
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 	"testing"
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
+	"dsol/internal/store"
 )
 
 // cardWord finds card names inside free text (error messages).
@@ -194,4 +197,40 @@ func legalOf(g *solo.Game, cands []klondike.Action, rng *rand.Rand) (klondike.Ac
 		return klondike.Action{}, false
 	}
 	return ok[rng.IntN(len(ok))], true
+}
+
+// mustNotName fails when raw, sent while the race of header g is in play,
+// names anything its deal follows from: the code, the code's deal part (the
+// deal letters or the secret, in either case), or the salt; or has a "code"
+// or "salt" key anywhere.
+func mustNotName(tb testing.TB, raw []byte, g store.Game) {
+	tb.Helper()
+	text := strings.ToLower(string(raw))
+	parts := strings.Split(g.Code, "-")
+	for what, s := range map[string]string{"code": g.Code, "deal": parts[len(parts)-1], "salt": hex.EncodeToString(g.Salt)} {
+		if s != "" && strings.Contains(text, strings.ToLower(s)) {
+			tb.Fatalf("an answer during play names the race's %s %s: %s", what, s, raw)
+		}
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return // not JSON: the text check above is all
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if k == "code" || k == "salt" {
+					tb.Fatalf("an answer during play has a %q key: %s", k, raw)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
 }

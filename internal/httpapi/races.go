@@ -58,10 +58,12 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 	}
 	code, o, public := spec.code, spec.opts, spec.public
 	if spec.random {
-		if code.Deal, err = s.randomDeal(); err != nil {
+		if err := s.secretDeal(&code); err != nil {
 			s.error(w, r, err)
 			return
 		}
+	} else {
+		o.Chosen = true
 	}
 	if o.Bot != "" {
 		if err := s.ensureBot(r.Context()); err != nil {
@@ -102,10 +104,26 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 	s.answerRace(w, r, http.StatusCreated, id, 1, invite)
 }
 
-// newRace builds a race header; a bot race is playing from the start.
+// saltBytes is the length of a race's secret salt.
+const saltBytes = 16
+
+// secretDeal gives a race code a secret deal (DR2) drawn from the server's
+// random source: nobody can find it from the cards they see.
+func (s *server) secretDeal(c *cards.Code) error {
+	c.Secret, c.Deal = true, 0
+	_, err := io.ReadFull(s.random, c.Key[:])
+	return err
+}
+
+// newRace builds a race header with a fresh secret salt; a bot race is
+// playing from the start.
 func (s *server) newRace(id string, code cards.Code, o table.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
 	eo, err := o.Engine()
 	if err != nil {
+		return store.Game{}, err
+	}
+	salt := make([]byte, saltBytes)
+	if _, err := io.ReadFull(s.random, salt); err != nil {
 		return store.Game{}, err
 	}
 	if _, err := race.New(code, eo); err != nil { // the engine has the last word on the options
@@ -125,7 +143,7 @@ func (s *server) newRace(id string, code cards.Code, o table.RaceOptions, seats 
 	now := s.clock()
 	return store.Game{ID: id, Kind: "race", Code: code.String(), Options: opts, Status: status,
 		Seats: seats, Public: public && seats[1] == "", InviteHash: invite, SeriesID: series, SeriesGame: index,
-		CreatedAt: now, UpdatedAt: now}, nil
+		Salt: salt, CreatedAt: now, UpdatedAt: now}, nil
 }
 
 // ensureBot creates the bot's player row once per database. Its token hash
@@ -255,8 +273,8 @@ func nextRaceID(id string) string {
 }
 
 // rematch is POST /api/v1/races/{id}/rematch: once the race is over, the next
-// game of its series (same series id, the next index, a new shuffle), or a new
-// series of the same settings when this one is done. Both players keep their
+// game of its series (same series id, the next index, a new secret deal and
+// salt), or a new series of the same settings when this one is done. Both players keep their
 // seats. Asking twice, or both players asking, gives the same race: 201 when
 // this call created it, 200 after.
 func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
@@ -297,7 +315,7 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	series, index := next, 1
-	o.Prev = ""
+	o.Prev, o.Chosen = "", false
 	if g.SeriesGame < o.Series {
 		series, index, o.Prev = g.SeriesID, g.SeriesGame+1, g.ID
 	}
@@ -306,7 +324,7 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	if code.Deal, err = s.randomDeal(); err != nil {
+	if err := s.secretDeal(&code); err != nil {
 		s.error(w, r, err)
 		return
 	}

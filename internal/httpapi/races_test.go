@@ -36,6 +36,9 @@ type rview struct {
 	Seq    int64  `json:"seq"`
 	Kind   string `json:"kind"`
 	Code   string `json:"code"`
+	Salt   string `json:"salt"`
+	Commit string `json:"commitment"`
+	Chosen bool   `json:"chosenDeal"`
 	Status string `json:"status"`
 	Turn   *int   `json:"turn"`
 	You    *int   `json:"you"`
@@ -83,17 +86,41 @@ func (c *client) mustRaceAct(tb testing.TB, id string, a klondike.Action) rview 
 	return v
 }
 
-// mustNoHidden fails when a raw answer shows a card that is face down or in
-// a stock in the race's deal at any point: it compares every card text the
-// view shows against what may be visible.
-func mustNoHidden(tb testing.TB, raw []byte) {
+// storedCode is the code of a stored race, which its views do not show
+// before it is over.
+func (ts *testServer) storedCode(tb testing.TB, id string) cards.Code {
+	tb.Helper()
+	g, err := ts.store.Game(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := cards.ParseCode(g.Code)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// mustNoHidden fails when a raw answer of a race in play names its code,
+// its secret or its salt, or shows a card that is face down or in a stock in
+// the race's deal: it compares every card text the view shows against what
+// may be visible.
+func mustNoHidden(tb testing.TB, ts *testServer, raw []byte) {
 	tb.Helper()
 	var v rview
-	if err := json.Unmarshal(raw, &v); err != nil || v.Code == "" {
-		return
+	if err := json.Unmarshal(raw, &v); err != nil || v.Kind != "race" {
+		tb.Fatalf("not a race view: %v: %s", err, raw)
 	}
 	if v.Status == "over" {
 		return
+	}
+	g, err := ts.store.Game(context.Background(), v.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mustNotName(tb, raw, g)
+	if v.Commit != cards.Commitment(g.Code, g.Salt) {
+		tb.Fatalf("commitment %q does not bind the stored code and salt", v.Commit)
 	}
 	// Every face-up card shown must sit where the view says, and no view
 	// may hold more cards than the deal's face-up ones allow: count checks.
@@ -112,7 +139,7 @@ func mustNoHidden(tb testing.TB, raw []byte) {
 	}
 	// Face-down cards of the deal never appear as text while still face down:
 	// in a fresh view, a column's down count equals the deal's hidden prefix.
-	code, err := cards.ParseCode(v.Code)
+	code, err := cards.ParseCode(g.Code)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -143,8 +170,11 @@ func TestRaceCreateAndJoin(t *testing.T) {
 		if priv.Invite == "" || priv.Status != "waiting" || priv.You == nil || *priv.You != 1 || priv.Kind != "race" {
 			t.Fatalf("created %+v", priv)
 		}
-		if !strings.HasPrefix(priv.Code, "DR1-D3SM-") {
-			t.Fatalf("code %s", priv.Code)
+		if priv.Code != "" || priv.Salt != "" || priv.Chosen {
+			t.Fatalf("a waiting race shows code %q, salt %q, chosen %v", priv.Code, priv.Salt, priv.Chosen)
+		}
+		if c := ts.storedCode(t, priv.ID); !c.Secret || !strings.HasPrefix(c.String(), "DR2-D3SM-") {
+			t.Fatalf("the server dealt %s, not a secret deal", c)
 		}
 		g, err := ts.store.Game(context.Background(), priv.ID)
 		if err != nil || string(g.InviteHash) == priv.Invite || len(g.InviteHash) != 32 {
@@ -204,7 +234,7 @@ func TestRaceAlternatingByREST(t *testing.T) {
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	players := map[int]*client{1: ada, 2: bob}
 
-	code, _ := cards.ParseCode(v.Code)
+	code := ts.storedCode(t, v.ID)
 	shadow, err := race.New(code, race.Options{Turns: race.Alternating, First: race.FirstCreator, FirstSeat: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +249,7 @@ func TestRaceAlternatingByREST(t *testing.T) {
 			eve.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
 				map[string]any{"action": map[string]string{"type": "draw"}}, 403, table.Forbidden)
 			_, raw := eve.do(t, "GET", "/api/v1/games/"+v.ID, nil)
-			mustNoHidden(t, raw)
+			mustNoHidden(t, ts.testServer, raw)
 		}
 		a, ok := bot.Next(shadow, turn)
 		if !ok {
@@ -232,7 +262,7 @@ func TestRaceAlternatingByREST(t *testing.T) {
 		if status != 200 {
 			t.Fatalf("action %d %s: %d %s", i, a.AppendJSON(nil), status, raw)
 		}
-		mustNoHidden(t, raw)
+		mustNoHidden(t, ts.testServer, raw)
 	}
 	end := eve.mustView(t, v.ID)
 	if end.Status != "over" || end.Result == nil || shadow.Status() != race.Over || end.Result.Counts != shadow.Result().Counts {
@@ -417,7 +447,7 @@ func TestRaceAgainstBot(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada := ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-HELLOXY", "turns": "alternating", "first": "creator", "bot": "normal"})
-	code, _ := cards.ParseCode(v.Code)
+	code := ts.storedCode(t, v.ID)
 	shadow, err := race.New(code, race.Options{Turns: race.Alternating, First: race.FirstCreator, FirstSeat: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -479,7 +509,8 @@ func TestRaceRematchSeries(t *testing.T) {
 	ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &n1)
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 200, &n2)
 	if n1.ID != n2.ID || n1.ID == v.ID || n1.Status != "playing" || *n1.You != 1 || *n2.You != 2 ||
-		n1.Series.Index != 2 || n1.Series.ID != v.Series.ID || n1.Series.Totals != [2]int{1, 0} || n1.Code == v.Code {
+		n1.Series.Index != 2 || n1.Series.ID != v.Series.ID || n1.Series.Totals != [2]int{1, 0} ||
+		ts.storedCode(t, n1.ID) == ts.storedCode(t, v.ID) || !ts.storedCode(t, n1.ID).Secret || n1.Chosen {
 		t.Fatalf("rematch %+v / %+v", n1, n2)
 	}
 	g, _ := ts.store.Game(context.Background(), n1.ID)

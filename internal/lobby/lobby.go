@@ -28,10 +28,13 @@ import (
 // DefaultLimit is the most races a lobby lists.
 const DefaultLimit = 50
 
-// Race is one open race of the lobby.
+// Race is one open race of the lobby. It never names the race's code (the
+// code tells the deal): Commitment binds it, and ChosenDeal tells a joiner
+// that the creator chose the deal (and so may know it).
 type Race struct {
 	ID           string          `json:"id"`
-	Code         string          `json:"code"`
+	Commitment   string          `json:"commitment"`
+	ChosenDeal   bool            `json:"chosenDeal"`
 	Draw         int             `json:"draw"`
 	Redeal       string          `json:"redeal"`
 	Decks        string          `json:"decks"`
@@ -69,7 +72,7 @@ func List(ctx context.Context, st store.Store, limit int) ([]Race, error) {
 			}
 			names[g.Seats[0]] = name
 		}
-		lr := Race{ID: g.ID, Code: g.Code, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
+		lr := Race{ID: g.ID, Commitment: cards.Commitment(c.String(), g.Salt), ChosenDeal: o.Chosen, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
 			Turns: o.Turns, TurnSeconds: o.TurnSeconds, SoloOutBonus: o.SoloOutBonus, Series: o.Series,
 			Creator: table.PlayerRef{ID: g.Seats[0], Name: name}, CreatedAt: g.CreatedAt}
 		if lr.Turns == "" {

@@ -101,7 +101,7 @@ func TestDealSeeds(t *testing.T) {
 	for _, s := range append(goldenCodes, "DR1-D1UI-BANANAS", "DR1-D3SM-QQQQQQQ") {
 		code := mustCode(t, s)
 		d := DealOf(code)
-		for seat := 0; seat < 2; seat++ {
+		for seat := 0; seat < 2 && !code.Secret; seat++ { // the DR2 golden files come from their own script
 			seed := 2 * code.Deal
 			if !code.Mirrored {
 				seed += uint64(seat)

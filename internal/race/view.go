@@ -35,12 +35,13 @@ type ResultView struct {
 	Counts [2]int `json:"counts"`
 }
 
-// View is what a viewer sees of a race (PROTOCOL.md's race view, without the
-// id, seq, players, presence and the "waiting" status that the server adds).
-// Face-down cards and the order of either stock never appear in it.
+// View is what a viewer sees of a race (the race view without the id, seq,
+// players, presence, the "waiting" status and the code's commitment that the
+// server adds). Face-down cards, the order of either stock and the race's
+// code never appear in it: the code tells the whole deal, so the server
+// shows it only once the race is over.
 type View struct {
 	Kind         string             `json:"kind"`
-	Code         string             `json:"code"`
 	Draw         int                `json:"draw"`
 	Redeal       string             `json:"redeal"`
 	Decks        string             `json:"decks"`
@@ -78,7 +79,6 @@ func (r *Race) View(viewer int) View {
 	_ = viewer
 	v := View{
 		Kind:         "race",
-		Code:         r.code.String(),
 		Draw:         r.code.Draw,
 		Redeal:       Redeal(r.code),
 		Decks:        Decks(r.code),

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,9 @@ type RaceOptions struct {
 	TurnSeconds  int    `json:"turnSeconds,omitempty"` // alternating turn clock; 0: none
 	Bot          string `json:"bot,omitempty"`         // speed of the server's bot in seat 2
 	Prev         string `json:"prev,omitempty"`        // the previous game of the series
+	// Chosen marks a race created from a code its creator chose (not dealt
+	// by the server): the creator may know the deal, and the view says so.
+	Chosen bool `json:"chosen,omitempty"`
 }
 
 // ParseRaceOptions reads stored race options (nil: the defaults).
@@ -65,10 +69,11 @@ func (o RaceOptions) Engine() (race.Options, error) {
 	return opts, nil
 }
 
-// PlayerRef names the player of a seat.
+// PlayerRef names the player of a seat; Bot marks the server's bot.
 type PlayerRef struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	Bot  bool   `json:"bot"`
 }
 
 // RaceSeatView is one seat of the race view: the engine's seat view plus the
@@ -94,13 +99,24 @@ type SeriesView struct {
 	Winner *int   `json:"winner,omitempty"`
 }
 
-// RaceView is the race view of PROTOCOL.md: the engine's view plus the game
-// id, the seq, the "waiting" status, the players, presence, the viewer's seat
-// (you: null for a spectator), the disconnect grace, the turn clock and the
-// series. Invite is set only in the creator's answer to POST /api/v1/races.
+// RaceView is the race view: the engine's view plus the game id, the seq,
+// the "waiting" status, the players, presence, the viewer's seat (you: null
+// for a spectator), the disconnect grace, the turn clock, the series and the
+// fairness keys. Invite is set only in the creator's answer to POST
+// /api/v1/races.
+//
+// Commitment is SHA-256 of the code and the race's secret salt
+// (cards.Commitment), shown from creation on; Code and Salt are shown only
+// once the race is over, so that nothing sent during play tells the deal and
+// anyone can check afterwards that it was fixed before the first move.
+// ChosenDeal marks a race created from a code its creator chose.
 type RaceView struct {
-	ID  string `json:"id"`
-	Seq int64  `json:"seq"`
+	ID         string `json:"id"`
+	Seq        int64  `json:"seq"`
+	Code       string `json:"code,omitempty"`
+	Salt       string `json:"salt,omitempty"`
+	Commitment string `json:"commitment"`
+	ChosenDeal bool   `json:"chosenDeal"`
 	race.View
 	Status       string         `json:"status"`
 	Seats        []RaceSeatView `json:"seats"`
@@ -132,10 +148,12 @@ type Notice struct {
 
 // raceEngine adapts race.Race to Engine.
 type raceEngine struct {
-	r     *race.Race
-	opts  RaceOptions
-	turns int       // turn changes so far (alternating)
-	live  *raceLive // nil while the log replays: no clock rules then
+	r          *race.Race
+	opts       RaceOptions
+	code, salt string // shown once the race is over
+	commitment string
+	turns      int       // turn changes so far (alternating)
+	live       *raceLive // nil while the log replays: no clock rules then
 }
 
 // NewRace builds the engine of a race header.
@@ -159,7 +177,9 @@ func NewRace(h store.Game) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &raceEngine{r: r, opts: o}, nil
+	salt := hex.EncodeToString(h.Salt)
+	return &raceEngine{r: r, opts: o, code: code.String(), salt: salt,
+		commitment: cards.Commitment(code.String(), h.Salt)}, nil
 }
 
 var (
@@ -218,7 +238,11 @@ func (e *raceEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 
 func (e *raceEngine) View(viewer int, id string, seq int64) any {
 	v := RaceView{ID: id, Seq: seq, View: e.r.View(viewer), Status: e.Status(),
-		Series: SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot}
+		Series: SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot,
+		Commitment: e.commitment, ChosenDeal: e.opts.Chosen}
+	if v.Status == "over" {
+		v.Code, v.Salt = e.code, e.salt
+	}
 	if viewer == 1 || viewer == 2 {
 		you := viewer
 		v.You = &you
@@ -328,6 +352,9 @@ func (l *raceLive) fill(v *RaceView, viewer int) {
 			s.Player = &p
 		}
 		s.Bot = l.isBot(i + 1)
+		if s.Player != nil {
+			s.Player.Bot = s.Bot
+		}
 		s.Online = l.online[i] || s.Bot
 		if at := l.claimAt(i + 1); !at.IsZero() {
 			at = at.UTC()
