@@ -178,7 +178,10 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 	seats := map[int]*player{1: ada, 2: bob}
 
 	// Errors: a spectator acting, bad bodies, a bad frame, a third join.
-	for _, req := range []struct{ who *player; method, path, body string }{
+	for _, req := range []struct {
+		who                *player
+		method, path, body string
+	}{
 		{eve, "POST", "/api/v1/games/" + id + "/actions", `{"action":{"type":"draw","id":"x1"}}`},
 		{ada, "POST", "/api/v1/games/" + id + "/actions", `{"action":{"type":"move","from":"c9","to":"f"}}`},
 		{ada, "POST", "/api/v1/games/" + id + "/actions", `{"action":`},
