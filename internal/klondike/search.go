@@ -150,6 +150,7 @@ func (s *search) shift(i, j, count int) {
 }
 
 func (s *search) run(b *Board, f *Foundations) bool {
+	s.path = s.path[:0]
 	if hopeless(b, f) {
 		return true
 	}
@@ -160,7 +161,6 @@ func (s *search) run(b *Board, f *Foundations) bool {
 		s.gen = 1
 	}
 	s.moves, s.frames = s.moves[:0], s.frames[:0]
-	s.path = s.path[:0]
 	if s.expand() {
 		s.goalStep(0)
 		return false
