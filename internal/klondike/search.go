@@ -47,7 +47,6 @@ type frame struct {
 
 type search struct {
 	b      Board
-	f      *Foundations
 	keys   [1 << tableBits]uint64
 	stamps [1 << tableBits]uint32
 	gen    uint32
@@ -72,7 +71,7 @@ type search struct {
 
 // prepare loads a board and its foundations for expand.
 func (s *search) prepare(b *Board, f *Foundations) {
-	s.b, s.f = *b, f
+	s.b = *b
 	for c := range s.needed {
 		s.needed[c] = f.FirstSlot(cards.Card(c)) >= 0
 	}
