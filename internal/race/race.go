@@ -200,17 +200,30 @@ type Race struct {
 	result  Result
 	blocked [Seats]int8 // cache: unknown, isBlocked, notBlocked
 	actions int32
+	// recycled: the seat has turned its waste over at least once, so its
+	// stock is known to both players (see klondike.Seen).
+	recycled [Seats]bool
 }
 
 // New deals the race of a DR1 code with the given options.
 func New(code cards.Code, opts Options) (*Race, error) {
+	var decks [Seats][CardsPerSeat]cards.Card
+	for s := range decks {
+		decks[s] = cards.RaceDeck(code.Deal, s, code.Mirrored)
+	}
+	return deal(code, opts, decks)
+}
+
+// deal starts a race of code's rules with the given options on explicit
+// decks, each in dealing order (see klondike.Board.Deal) and holding its
+// seat's own 52 cards.
+func deal(code cards.Code, opts Options, decks [Seats][CardsPerSeat]cards.Card) (*Race, error) {
 	r := &Race{}
 	if err := r.init(code, opts); err != nil {
 		return nil, err
 	}
-	for s := 0; s < Seats; s++ {
-		deck := cards.RaceDeck(code.Deal, s, code.Mirrored)
-		r.boards[s].Deal(deck[:], Columns, code.Draw, !code.Single)
+	for s := range decks {
+		r.boards[s].Deal(decks[s][:], Columns, code.Draw, !code.Single)
 	}
 	r.checkEnd()
 	return r, nil
@@ -428,6 +441,7 @@ func (r *Race) Apply(seat int, a k.Action) (Outcome, error) {
 		}
 		b.RecycleWaste()
 		r.blocked[i] = unknown
+		r.recycled[i] = true
 	case k.Pass:
 		if r.opts.Turns != Alternating {
 			return Outcome{}, errPassSim
