@@ -409,7 +409,7 @@ func (r *racer) maybeSend(ctx context.Context, c *websocket.Conn) error {
 		if r.over || r.last < r.needSeq {
 			return nil
 		}
-		a, ok := r.bot.Next(r.shadow, r.seat)
+		a, ok := r.bot.Next(r.shadow.Seen(r.seat))
 		if !ok {
 			return nil
 		}

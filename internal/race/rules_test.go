@@ -648,7 +648,7 @@ func TestPositionRoundTrip(t *testing.T) {
 	r := mustRace(t, "DR1-D1UI-QWERTYU", alt1)
 	var bot Bot
 	for i := 0; i < 40; i++ {
-		a, ok := bot.Next(r, r.Turn())
+		a, ok := bot.Next(r.Seen(r.Turn()))
 		if !ok {
 			break
 		}
