@@ -39,24 +39,31 @@ type Seen struct {
 // Seen masks the board for its own player (or anyone watching it): recycled
 // tells whether the waste has been turned over at least once since the deal.
 func (b *Board) Seen(recycled bool) Seen {
-	s := Seen{StockKnown: recycled || b.NStock == 0}
+	s := Seen{Board: noCards, StockKnown: recycled || b.NStock == 0}
 	m := &s.Board
 	m.NCols, m.DrawCount, m.CanRecycle = b.NCols, b.DrawCount, b.CanRecycle
 	for i := range m.Cols {
 		col, src := &m.Cols[i], &b.Cols[i]
 		col.N, col.Down = src.N, src.Down
-		for j := range col.Cards {
-			col.Cards[j] = cards.None
-		}
 		copy(col.Cards[src.Down:src.N], src.Cards[src.Down:src.N])
 	}
 	m.NStock, m.NWaste = b.NStock, b.NWaste
-	for j := range m.Stock {
-		m.Stock[j], m.Waste[j] = cards.None, cards.None
-	}
 	if s.StockKnown {
 		copy(m.Stock[:b.NStock], b.Stock[:b.NStock])
 	}
 	copy(m.Waste[:b.NWaste], b.Waste[:b.NWaste])
 	return s
 }
+
+// noCards is a board with cards.None in every place.
+var noCards = func() (b Board) {
+	for i := range b.Cols {
+		for j := range b.Cols[i].Cards {
+			b.Cols[i].Cards[j] = cards.None
+		}
+	}
+	for j := range b.Stock {
+		b.Stock[j], b.Waste[j] = cards.None, cards.None
+	}
+	return b
+}()
