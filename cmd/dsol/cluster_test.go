@@ -409,7 +409,7 @@ func (r *racer) maybeSend(ctx context.Context, c *websocket.Conn) error {
 		if r.over || r.last < r.needSeq {
 			return nil
 		}
-		a, ok := r.bot.Next(r.shadow, r.seat)
+		a, ok := r.bot.Next(r.shadow.Seen(r.seat))
 		if !ok {
 			return nil
 		}
@@ -577,7 +577,7 @@ func checkLog(t *testing.T, acts []store.Action, code string, acked map[string]i
 
 // raceSetup creates a race through base (the proxy or a node) and seats two
 // players; warm lists nodes that load the race before the second player joins.
-func raceSetup(t *testing.T, base string, warm ...*server) (game, code, tok1, tok2 string) {
+func raceSetup(t *testing.T, db, base string, warm ...*server) (game, code, tok1, tok2 string) {
 	t.Helper()
 	api := &server{base: base}
 	var p1, p2 struct{ Token string }
@@ -589,7 +589,24 @@ func raceSetup(t *testing.T, base string, warm ...*server) (game, code, tok1, to
 		n.call(t, "GET", "/api/v1/games/"+v.ID, p1.Token, "", 200, nil)
 	}
 	api.call(t, "POST", "/api/v1/races/"+v.ID+"/join", p2.Token, `{"invite":"`+v.Invite+`"}`, 200, nil)
-	return v.ID, v.Code, p1.Token, p2.Token
+	return v.ID, storedCode(t, db, v.ID), p1.Token, p2.Token
+}
+
+// storedCode reads a race's code from the database: its views do not show
+// it before the race is over.
+func storedCode(t *testing.T, db, game string) string {
+	t.Helper()
+	ctx := context.Background()
+	st, err := postgres.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	g, err := st.Game(ctx, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Code
 }
 
 // TestClusterFailover plays races through a hashing proxy in front of two
@@ -609,7 +626,7 @@ func TestClusterFailover(t *testing.T) {
 			// Both nodes load the race before the second player joins, as
 			// the node that served the creation does when it is not the
 			// race's node: the survivor starts from a stale table.
-			game, code, tok1, tok2 := raceSetup(t, front.URL, nodes...)
+			game, code, tok1, tok2 := raceSetup(t, db, front.URL, nodes...)
 			// A bound on waiting, not a speed check: with -race and browser
 			// tests beside it on two cores, a race of ~200 actions may take a while.
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -736,7 +753,7 @@ func restAction(t *testing.T, n *server, game, token, id, typ string) (int, stri
 func TestClusterFence(t *testing.T) {
 	nodes, db := clusterNodes(t, 2)
 	a, b := nodes[0], nodes[1]
-	game, code, tok1, tok2 := raceSetup(t, a.base)
+	game, code, tok1, tok2 := raceSetup(t, db, a.base)
 	for _, n := range nodes {
 		n.call(t, "GET", "/api/v1/games/"+game, tok1, "", 200, nil)
 	}

@@ -251,7 +251,7 @@ func TestRaceAlternatingByREST(t *testing.T) {
 			_, raw := eve.do(t, "GET", "/api/v1/games/"+v.ID, nil)
 			mustNoHidden(t, ts.testServer, raw)
 		}
-		a, ok := bot.Next(shadow, turn)
+		a, ok := bot.Next(shadow.Seen(turn))
 		if !ok {
 			t.Fatal("no action on turn")
 		}
@@ -481,7 +481,7 @@ func TestRaceAgainstBot(t *testing.T) {
 			ts.tc.Advance(time.Second) // the bot thinks for 900ms
 			continue
 		}
-		a, _ := me.Next(shadow, 1)
+		a, _ := me.Next(shadow.Seen(1))
 		ada.mustRaceAct(t, v.ID, a)
 	}
 	end := ada.mustView(t, v.ID)

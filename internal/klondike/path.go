@@ -1,5 +1,7 @@
 package klondike
 
+import "dsol/internal/cards"
+
 // Path is Blocked's search run to give a way out instead of a verdict: the
 // player's own non-foundation steps (column and waste-to-column moves, draws,
 // recycles) that lead from this board to a position where a card can go to a
@@ -8,8 +10,15 @@ package klondike
 // found is false when the board is blocked or when the search reached
 // SearchLimit without a goal. Board and foundations are not changed.
 // Applying the steps in order with Table.DoMove, Board.DrawCards and
-// Board.RecycleWaste reaches the goal position.
+// Board.RecycleWaste reaches the goal position. The search draws through the
+// stock, so the stock must hold real cards: Path panics on the masked stock
+// of a Seen whose StockKnown is false.
 func Path(b *Board, f *Foundations, buf []Step) (path []Step, found bool) {
+	for _, c := range b.Stock[:b.NStock] {
+		if c == cards.None {
+			panic("klondike: Path over a stock that was never shown")
+		}
+	}
 	s := searchPool.Get().(*search)
 	s.want = true
 	blocked := s.run(b, f)

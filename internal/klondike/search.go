@@ -47,7 +47,6 @@ type frame struct {
 
 type search struct {
 	b      Board
-	f      *Foundations
 	keys   [1 << tableBits]uint64
 	stamps [1 << tableBits]uint32
 	gen    uint32
@@ -72,7 +71,7 @@ type search struct {
 
 // prepare loads a board and its foundations for expand.
 func (s *search) prepare(b *Board, f *Foundations) {
-	s.b, s.f = *b, f
+	s.b = *b
 	for c := range s.needed {
 		s.needed[c] = f.FirstSlot(cards.Card(c)) >= 0
 	}
@@ -150,6 +149,7 @@ func (s *search) shift(i, j, count int) {
 }
 
 func (s *search) run(b *Board, f *Foundations) bool {
+	s.path = s.path[:0]
 	if hopeless(b, f) {
 		return true
 	}
@@ -160,7 +160,6 @@ func (s *search) run(b *Board, f *Foundations) bool {
 		s.gen = 1
 	}
 	s.moves, s.frames = s.moves[:0], s.frames[:0]
-	s.path = s.path[:0]
 	if s.expand() {
 		s.goalStep(0)
 		return false

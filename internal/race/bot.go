@@ -53,15 +53,18 @@ func (s Speed) Delay() time.Duration {
 	return 900 * time.Millisecond
 }
 
-// Bot is a heuristic race player. Its choice, in order: a foundation play; a
-// move that turns a face-down card over; a waste card to a column, or a run
-// moved to expose a card that goes to a foundation; a draw or recycle; once a
-// whole pass through the stock brought nothing, the first step of a path found
-// by klondike.Path; else, when it has nothing useful left, a pass (alternating)
+// Bot is a heuristic race player. It decides only from what its seat has
+// seen (Seen): never from a face-down card or an unseen stock card, its own
+// or the opponent's. Its choice, in order: a foundation play; a move that
+// turns a face-down card over; a waste card to a column, or a run moved to
+// expose a card that goes to a foundation; a draw or recycle; once a whole
+// pass through the stock brought nothing, the first step of a path found by
+// klondike.Path (which needs the stock known: after a recycle, a pass has
+// shown it all); else, when it has nothing useful left, a pass (alternating)
 // or nothing (simultaneous) — and a resignation once that lasted Patience
-// answers while the engine could not prove it blocked. It is deterministic.
-// One Bot may play both seats; it remembers a little per seat, so use one Bot
-// per race.
+// answers while the race did not show it blocked. It is deterministic: the
+// same Seens in the same order give the same actions. One Bot may play both
+// seats; it remembers a little per seat, so use one Bot per race.
 type Bot struct {
 	Speed Speed
 	seats [Seats]botSeat
@@ -83,32 +86,33 @@ type botSeat struct {
 // race ends by "both blocked" only when the search can prove it.
 const Patience = 40
 
-// Next returns the bot's next action for seat, or false when it has none: the
-// race is over, it is the other seat's turn, or (simultaneous) the seat has
-// nothing useful left to do and waits.
-func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
-	if r.status == Over || (r.opts.Turns == Alternating && int(r.turn) != seat) {
+// Next returns the bot's next action for the seat of s (use Race.Seen), or
+// false when it has none: the race is over, it is the other seat's turn, or
+// (simultaneous) the seat has nothing useful left to do and waits.
+func (bot *Bot) Next(s Seen) (k.Action, bool) {
+	if s.Status == Over || (s.Options.Turns == Alternating && s.Turn != s.Seat) {
 		return k.Action{}, false
 	}
-	st := &bot.seats[seat-1]
-	b := &r.boards[seat-1]
-	mark := [3]int{r.found.Total(), b.FaceDown(), int(b.NStock) + int(b.NWaste)}
+	st := &bot.seats[s.Seat-1]
+	own := &s.Boards[s.Seat-1]
+	b, f := &own.Board, &s.Found
+	mark := [3]int{f.Total(), b.FaceDown(), int(b.NStock) + int(b.NWaste)}
 	if mark != st.mark {
 		st.mark, st.idle, st.path, st.pos, st.lost, st.waits = mark, 0, st.path[:0], 0, false, 0
 	}
-	if a, ok := usefulMove(r, seat); ok {
+	if a, ok := usefulMove(b, f); ok {
 		return a, true
 	}
 	if st.pos < len(st.path) {
-		if a, ok := stepAction(r, seat, st.path[st.pos]); ok {
+		if a, ok := stepAction(b, f, st.path[st.pos]); ok {
 			st.pos++
 			st.idle++
 			return a, true
 		}
 		st.path, st.pos = st.path[:0], 0
 	}
-	if r.Blocked(seat) {
-		return bot.stuck(r, seat)
+	if s.Blocked[s.Seat-1] {
+		return bot.stuck(&s)
 	}
 	cycle := (int(b.NStock)+int(b.NWaste))/int(b.DrawCount) + 2
 	if st.idle < cycle {
@@ -121,13 +125,15 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 			return k.Simple(k.Recycle), true
 		}
 	}
-	if !st.lost {
+	// A whole pass through the stock came first, so it has been recycled
+	// (and is known) or is empty; the guard keeps Path off a masked stock.
+	if !st.lost && own.StockKnown {
 		var found bool
-		st.path, found = k.Path(b, &r.found, st.path)
+		st.path, found = k.Path(b, f, st.path)
 		st.lost = !found
 		st.pos = 0
 		if found && len(st.path) > 0 {
-			if a, ok := stepAction(r, seat, st.path[0]); ok {
+			if a, ok := stepAction(b, f, st.path[0]); ok {
 				st.pos = 1
 				st.idle++
 				return a, true
@@ -135,30 +141,30 @@ func (bot *Bot) Next(r *Race, seat int) (k.Action, bool) {
 		}
 		st.path = st.path[:0]
 	}
-	return bot.stuck(r, seat)
+	return bot.stuck(&s)
 }
 
 // stuck is the bot's answer when it has nothing useful left: a pass in an
 // alternating race, nothing in a simultaneous one — or, once its Patience
-// ran out while the engine does not see it blocked, a resignation.
-func (bot *Bot) stuck(r *Race, seat int) (k.Action, bool) {
-	if st := &bot.seats[seat-1]; !r.Blocked(seat) {
+// ran out while the race does not show it blocked, a resignation.
+func (bot *Bot) stuck(s *Seen) (k.Action, bool) {
+	if st := &bot.seats[s.Seat-1]; !s.Blocked[s.Seat-1] {
 		st.waits++
 		if st.waits > Patience {
 			return k.Simple(k.Resign), true
 		}
 	}
-	if r.opts.Turns == Alternating {
+	if s.Options.Turns == Alternating {
 		return k.Simple(k.Pass), true
 	}
 	return k.Action{}, false
 }
 
 // usefulMove finds a foundation play, a move that turns a card over, a waste
-// card to a column, or a run moved to expose a foundation card.
-func usefulMove(r *Race, seat int) (k.Action, bool) {
-	b := &r.boards[seat-1]
-	t := r.table(seat)
+// card to a column, or a run moved to expose a foundation card. It reads the
+// face-up cards only, so b may be masked.
+func usefulMove(b *k.Board, f *k.Foundations) (k.Action, bool) {
+	t := k.Table{B: b, F: f}
 	n := int(b.NCols)
 	// Foundation plays, columns with face-down cards first.
 	for pass := 0; pass < 2; pass++ {
@@ -167,12 +173,12 @@ func usefulMove(r *Race, seat int) (k.Action, bool) {
 			if col.N == 0 || (col.Down > 0) != (pass == 0) {
 				continue
 			}
-			if r.found.FirstSlot(col.Top()) >= 0 {
+			if f.FirstSlot(col.Top()) >= 0 {
 				return k.NewMove(k.ColPile(i), k.AnyF, 1), true
 			}
 		}
 	}
-	if w := b.WasteTop(); w != cards.None && r.found.FirstSlot(w) >= 0 {
+	if w := b.WasteTop(); w != cards.None && f.FirstSlot(w) >= 0 {
 		return k.NewMove(k.Waste, k.AnyF, 1), true
 	}
 	// Moves that turn a face-down card over: the whole face-up run elsewhere.
@@ -196,7 +202,7 @@ func usefulMove(r *Race, seat int) (k.Action, bool) {
 	for i := 0; i < n; i++ {
 		col := &b.Cols[i]
 		for j := int(col.Down) + 1; j < int(col.N); j++ {
-			if r.found.FirstSlot(col.Cards[j-1]) < 0 {
+			if f.FirstSlot(col.Cards[j-1]) < 0 {
 				continue
 			}
 			count := int(col.N) - j
@@ -209,15 +215,14 @@ func usefulMove(r *Race, seat int) (k.Action, bool) {
 }
 
 // stepAction turns a search step into an action, if it is still legal.
-func stepAction(r *Race, seat int, s k.Step) (k.Action, bool) {
-	b := &r.boards[seat-1]
+func stepAction(b *k.Board, f *k.Foundations, s k.Step) (k.Action, bool) {
 	switch s.Type {
 	case k.Draw:
 		return k.Simple(k.Draw), b.NStock > 0
 	case k.Recycle:
 		return k.Simple(k.Recycle), b.NStock == 0 && b.NWaste > 0 && b.CanRecycle
 	}
-	if _, err := r.table(seat).CheckMove(s.From, s.To, int(s.Count)); err != nil {
+	if _, err := (k.Table{B: b, F: f}).CheckMove(s.From, s.To, int(s.Count)); err != nil {
 		return k.Action{}, false
 	}
 	return k.NewMove(s.From, s.To, int(s.Count)), true

@@ -64,7 +64,7 @@ func TestBotChoices(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := mustPosition(t, d1u, tc.opts, tc.pos)
 			var b Bot
-			a, ok := b.Next(r, 1)
+			a, ok := b.Next(r.Seen(1))
 			if ok == tc.none || (ok && a != tc.want) {
 				t.Fatalf("bot chose %s (%v), want %s", a, ok, tc.want)
 			}
@@ -85,7 +85,7 @@ c1: AS
 `)
 	var b Bot
 	for i := 0; i < 40 && r.Board(1).Cols[0].Down > 0; i++ {
-		a, ok := b.Next(r, 1)
+		a, ok := b.Next(r.Seen(1))
 		if !ok {
 			t.Fatalf("the bot gave up after %d actions\n%s", i, r.Diagram())
 		}

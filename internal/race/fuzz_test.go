@@ -85,7 +85,7 @@ func fuzzBody(t *testing.T, data []byte) {
 			a = k.Simple(k.Resign + k.Type(x>>6)%3) // resign, claim, forfeit
 		default:
 			var ok bool
-			if a, ok = bot.Next(r, seat); !ok {
+			if a, ok = bot.Next(r.Seen(seat)); !ok {
 				continue
 			}
 		}

@@ -85,7 +85,7 @@ func botGame(tb testing.TB, r *Race, rng *rand.Rand, maxActions int, check func(
 		first := 1 + rng.IntN(2)
 		acted := false
 		for _, seat := range [2]int{first, 3 - first} {
-			a, ok := bot.Next(r, seat)
+			a, ok := bot.Next(r.Seen(seat))
 			if !ok {
 				continue
 			}

@@ -16,6 +16,7 @@ import (
 //	f1: AS1 2S2        foundation slot f1…f8, bottom first, each card with its seat
 //	last: 2            the seat that made the last foundation play (default none)
 //	turn: 1            whose turn it is (alternating races; default Options.FirstSeat)
+//	recycled: 1 2      the seats that have turned their waste over (their stock is known)
 //	seat 1             what follows belongs to seat 1 (or 2)
 //	c1: 4S 9H | KD QC  a column: face-down cards, '|', face-up cards, bottom first
 //	s: 9C 8D           the stock in draw order (9C is drawn next)
@@ -73,6 +74,15 @@ func ParsePosition(code cards.Code, opts Options, diagram string) (*Race, error)
 				r.last = int8(s)
 			} else if r.opts.Turns == Alternating {
 				r.turn = int8(s)
+			}
+			continue
+		case "recycled":
+			for _, f := range strings.Fields(body) {
+				s, err := strconv.Atoi(f)
+				if err != nil || s < 1 || s > 2 {
+					return nil, bad("seats are 1 and 2")
+				}
+				r.recycled[s-1] = true
 			}
 			continue
 		}
@@ -169,6 +179,15 @@ func (r *Race) Diagram() string {
 	}
 	if r.opts.Turns == Alternating {
 		fmt.Fprintf(&sb, "turn: %d\n", r.turn)
+	}
+	if r.recycled != [Seats]bool{} {
+		sb.WriteString("recycled:")
+		for s, ok := range r.recycled {
+			if ok {
+				fmt.Fprintf(&sb, " %d", s+1)
+			}
+		}
+		sb.WriteByte('\n')
 	}
 	for s := range r.boards {
 		b := &r.boards[s]

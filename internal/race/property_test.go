@@ -12,7 +12,7 @@ import (
 	k "dsol/internal/klondike"
 )
 
-// propertyRaces is how many bot-vs-bot races the property test plays:
+// propertyRaces is how many bot-vs-bot races the property tests play:
 // DSOL_PROPERTY_RACES, else 5000 (400 under the race detector, which slows
 // the blocked search some thirty times).
 func propertyRaces(tb testing.TB) int {

@@ -200,15 +200,24 @@ type Race struct {
 	result  Result
 	blocked [Seats]int8 // cache: unknown, isBlocked, notBlocked
 	actions int32
+	// recycled: the seat has turned its waste over at least once, so its
+	// stock is known to both players (see klondike.Seen).
+	recycled [Seats]bool
 }
 
 // New deals the race of a DR1 or DR2 code with the given options.
 func New(code cards.Code, opts Options) (*Race, error) {
+	return deal(code, opts, cards.RaceDecks(code))
+}
+
+// deal starts a race of code's rules with the given options on explicit
+// decks, each in dealing order (see klondike.Board.Deal) and holding its
+// seat's own 52 cards.
+func deal(code cards.Code, opts Options, decks [Seats][CardsPerSeat]cards.Card) (*Race, error) {
 	r := &Race{}
 	if err := r.init(code, opts); err != nil {
 		return nil, err
 	}
-	decks := cards.RaceDecks(code)
 	for s := range decks {
 		r.boards[s].Deal(decks[s][:], Columns, code.Draw, !code.Single)
 	}
@@ -428,6 +437,7 @@ func (r *Race) Apply(seat int, a k.Action) (Outcome, error) {
 		}
 		b.RecycleWaste()
 		r.blocked[i] = unknown
+		r.recycled[i] = true
 	case k.Pass:
 		if r.opts.Turns != Alternating {
 			return Outcome{}, errPassSim

@@ -651,17 +651,17 @@ func TestPositionRoundTrip(t *testing.T) {
 	r := mustRace(t, "DR1-D1UI-QWERTYU", alt1)
 	var bot Bot
 	for i := 0; i < 40; i++ {
-		a, ok := bot.Next(r, r.Turn())
+		a, ok := bot.Next(r.Seen(r.Turn()))
 		if !ok {
 			break
 		}
 		mustApply(t, r, r.Turn(), a)
 	}
 	p := mustPosition(t, "DR1-D1UI-QWERTYU", alt1, r.Diagram())
-	if p.Diagram() != r.Diagram() || p.counts != r.counts || p.last != r.last || p.turn != r.turn {
+	if p.Diagram() != r.Diagram() || p.counts != r.counts || p.last != r.last || p.turn != r.turn || p.recycled != r.recycled {
 		t.Fatalf("round trip:\n%s\nvs\n%s", p.Diagram(), r.Diagram())
 	}
-	for _, bad := range []string{"c1: AS", "seat 3", "f1: AS", "f1: 2S1", "seat 1\nc1: AS\nc2: AS", "seat 1\nc8: AS", "seat 1\nc1: AS |", "f1: AS1\nseat 1\nc1: AS"} {
+	for _, bad := range []string{"c1: AS", "seat 3", "f1: AS", "f1: 2S1", "seat 1\nc1: AS\nc2: AS", "seat 1\nc8: AS", "seat 1\nc1: AS |", "f1: AS1\nseat 1\nc1: AS", "recycled: 3"} {
 		if _, err := ParsePosition(mustCode(t, d1u), Options{}, bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}

@@ -77,7 +77,7 @@ func TestScanBlocked(t *testing.T) {
 			}
 			if !acted {
 				for _, s := range [2]int{seat, 3 - seat} {
-					if a, ok := bot.Next(r, s); ok {
+					if a, ok := bot.Next(r.Seen(s)); ok {
 						if _, err := r.Apply(s, a); err == nil {
 							acted = true
 							break

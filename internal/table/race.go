@@ -572,7 +572,7 @@ func (l *raceLive) turnClock(turns int) {
 func (l *raceLive) botMove() {
 	t := l.t
 	e := l.eng()
-	a, ok := l.bot.Next(e.r, 2)
+	a, ok := l.bot.Next(e.r.Seen(2))
 	if !ok {
 		l.botIdle = t.seq // wait for the opponent's next action
 		return

@@ -258,7 +258,7 @@ func TestRaceAgainstBot(t *testing.T) {
 			apply(c.sync())
 			continue
 		}
-		a, _ := me.Next(shadow, 1)
+		a, _ := me.Next(shadow.Seen(1))
 		id := fmt.Sprintf("m%d", i)
 		c.act(id, string(a.AppendJSON(nil)))
 		ans, evs := c.answer(id, 0)
