@@ -147,56 +147,11 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 	return gameSpec{code: code, random: true}, nil
 }
 
-// actionRequest is the body of POST /api/v1/games/{id}/actions.
-type actionRequest struct {
-	Action json.RawMessage `json:"action"`
-	Seq    *int64          `json:"seq"`
-	ID     *string         `json:"id"`
-}
-
-// decodeActionEnvelope reads an action request: the client id may come as a
-// top-level "id" or as "id" inside the action; it is stripped before the
-// action is decoded strictly.
+// decodeActionEnvelope reads the body of POST /api/v1/games/{id}/actions
+// with table.DecodeCommand, the rules the WebSocket frames share.
 func decodeActionEnvelope(body []byte) (klondike.Action, string, *int64, error) {
-	var in actionRequest
-	if err := decodeJSON(body, &in, false); err != nil {
-		return klondike.Action{}, "", nil, err
-	}
-	raw := bytes.TrimSpace(in.Action)
-	if len(raw) == 0 || raw[0] != '{' {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action: %v", err)
-	}
-	var cid string
-	if in.ID != nil {
-		cid = *in.ID
-	}
-	if v, ok := fields["id"]; ok {
-		var inner string
-		if err := json.Unmarshal(v, &inner); err != nil {
-			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action id must be a string")
-		}
-		if in.ID != nil && inner != cid {
-			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "two different action ids")
-		}
-		cid = inner
-		delete(fields, "id")
-		raw, _ = json.Marshal(fields)
-	}
-	if (in.ID != nil || cid != "") && !table.ValidClientID(cid) {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "an action id has 1 to %d printable ASCII characters", table.MaxClientID)
-	}
-	a, err := klondike.DecodeAction(raw)
-	if err != nil {
-		return klondike.Action{}, "", nil, err
-	}
-	if in.Seq != nil && *in.Seq < 0 {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "seq cannot be negative")
-	}
-	return a, cid, in.Seq, nil
+	c, err := table.DecodeCommand(body, false)
+	return c.Action, c.ClientID, c.Seq, err
 }
 
 // Race limits.
