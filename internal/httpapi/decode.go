@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"dsol/internal/cards"
+	"dsol/internal/input"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
 	"dsol/internal/table"
@@ -27,9 +28,9 @@ func readBody(r *http.Request) ([]byte, error) { return io.ReadAll(r.Body) }
 // empty.
 const jsonSpace = " \t\r\n"
 
-// decodeJSON reads a JSON body strictly into v: unknown fields and anything
-// after the value are errors. An empty body leaves v as it is when
-// allowEmpty.
+// decodeJSON reads a JSON body strictly into v: JSON that input.CheckJSON
+// refuses (invalid UTF-8, a key twice, anything after the value) and unknown
+// fields are errors. An empty body leaves v as it is when allowEmpty.
 func decodeJSON(b []byte, v any, allowEmpty bool) error {
 	if len(bytes.Trim(b, jsonSpace)) == 0 {
 		if allowEmpty {
@@ -37,15 +38,13 @@ func decodeJSON(b []byte, v any, allowEmpty bool) error {
 		}
 		return table.Errorf(table.BadRequest, "the request needs a JSON body")
 	}
+	if err := input.CheckJSON(b); err != nil {
+		return table.Errorf(table.BadRequest, "the body is not valid JSON: %v", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %v", err)
-	}
-	// dec.More reports false before a stray ']' or '}': the next token must
-	// be the end of the body.
-	if _, err := dec.Token(); err != io.EOF {
-		return table.Errorf(table.BadRequest, "the body has trailing data")
+		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %s", input.Describe(err))
 	}
 	return nil
 }
