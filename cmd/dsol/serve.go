@@ -217,6 +217,10 @@ func durationText(_ []string, a slog.Attr) slog.Attr {
 	return a
 }
 
+// maxHeaderBytes bounds the request line and headers of a request; a larger
+// one gets 431 Request Header Fields Too Large.
+const maxHeaderBytes = 64 << 10
+
 type readyKey struct{}
 
 // withReady returns a context whose serve run calls f with the bound address
@@ -301,6 +305,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    maxHeaderBytes,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -170,6 +172,38 @@ func TestServeServesTheClient(t *testing.T) {
 		t.Fatalf("GET /: %d %.80s", res.StatusCode, body)
 	}
 	s.call(t, "GET", "/api/v1/nothing", "", "", 404, nil)
+}
+
+// TestServeCapsHeaders: headers over 64 KiB get 431, as does a path over
+// it; headers just under it are served.
+func TestServeCapsHeaders(t *testing.T) {
+	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "h.db")})
+	get := func(path string, pad int) int {
+		t.Helper()
+		conn, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(20 * time.Second))
+		req := "GET " + path + " HTTP/1.1\r\nHost: dsol\r\nX-Pad: " + strings.Repeat("p", pad) + "\r\nConnection: close\r\n\r\n"
+		go io.WriteString(conn, req) // the server may answer before it has read everything
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("GET %.40s with %d bytes of header: %v", path, pad, err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := get("/healthz", 60<<10); code != 200 {
+		t.Fatalf("60 KiB of headers: %d, want 200", code)
+	}
+	if code := get("/healthz", 100<<10); code != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("100 KiB of headers: %d, want 431", code)
+	}
+	if code := get("/api/v1/codes/"+strings.Repeat("Z", 100<<10), 0); code != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("a 100 KiB path: %d, want 431", code)
+	}
 }
 
 func TestServeConfig(t *testing.T) {

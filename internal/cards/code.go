@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"dsol/internal/input"
 )
 
 // Kind tells a solo game code (DS1, DS2) from a race code (DR1, DR2).
@@ -52,9 +54,10 @@ type CodeError struct {
 	Part  string
 }
 
-// Error implements error: the code and the part of it that is wrong.
+// Error implements error: the code (its first input.MaxQuote bytes) and the
+// part of it that is wrong.
 func (e *CodeError) Error() string {
-	return fmt.Sprintf("cards: bad game code %q: %s", e.Input, e.Part)
+	return fmt.Sprintf("cards: bad game code %s: %s", input.Quote(e.Input), e.Part)
 }
 
 // ParseCode reads `DS1-<D1|D3><N|V>-<7 letters>`,

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"dsol/internal/cards"
+	"dsol/internal/input"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
 	"dsol/internal/table"
@@ -27,9 +28,9 @@ func readBody(r *http.Request) ([]byte, error) { return io.ReadAll(r.Body) }
 // empty.
 const jsonSpace = " \t\r\n"
 
-// decodeJSON reads a JSON body strictly into v: unknown fields and anything
-// after the value are errors. An empty body leaves v as it is when
-// allowEmpty.
+// decodeJSON reads a JSON body strictly into v: JSON that input.CheckJSON
+// refuses (invalid UTF-8, a key twice, anything after the value) and unknown
+// fields are errors. An empty body leaves v as it is when allowEmpty.
 func decodeJSON(b []byte, v any, allowEmpty bool) error {
 	if len(bytes.Trim(b, jsonSpace)) == 0 {
 		if allowEmpty {
@@ -37,15 +38,13 @@ func decodeJSON(b []byte, v any, allowEmpty bool) error {
 		}
 		return table.Errorf(table.BadRequest, "the request needs a JSON body")
 	}
+	if err := input.CheckJSON(b); err != nil {
+		return table.Errorf(table.BadRequest, "the body is not valid JSON: %v", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %v", err)
-	}
-	// dec.More reports false before a stray ']' or '}': the next token must
-	// be the end of the body.
-	if _, err := dec.Token(); err != io.EOF {
-		return table.Errorf(table.BadRequest, "the body has trailing data")
+		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %s", input.Describe(err))
 	}
 	return nil
 }
@@ -147,56 +146,11 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 	return gameSpec{code: code, random: true}, nil
 }
 
-// actionRequest is the body of POST /api/v1/games/{id}/actions.
-type actionRequest struct {
-	Action json.RawMessage `json:"action"`
-	Seq    *int64          `json:"seq"`
-	ID     *string         `json:"id"`
-}
-
-// decodeActionEnvelope reads an action request: the client id may come as a
-// top-level "id" or as "id" inside the action; it is stripped before the
-// action is decoded strictly.
+// decodeActionEnvelope reads the body of POST /api/v1/games/{id}/actions
+// with table.DecodeCommand, the rules the WebSocket frames share.
 func decodeActionEnvelope(body []byte) (klondike.Action, string, *int64, error) {
-	var in actionRequest
-	if err := decodeJSON(body, &in, false); err != nil {
-		return klondike.Action{}, "", nil, err
-	}
-	raw := bytes.TrimSpace(in.Action)
-	if len(raw) == 0 || raw[0] != '{' {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action: %v", err)
-	}
-	var cid string
-	if in.ID != nil {
-		cid = *in.ID
-	}
-	if v, ok := fields["id"]; ok {
-		var inner string
-		if err := json.Unmarshal(v, &inner); err != nil {
-			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "action id must be a string")
-		}
-		if in.ID != nil && inner != cid {
-			return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "two different action ids")
-		}
-		cid = inner
-		delete(fields, "id")
-		raw, _ = json.Marshal(fields)
-	}
-	if (in.ID != nil || cid != "") && !table.ValidClientID(cid) {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "an action id has 1 to %d printable ASCII characters", table.MaxClientID)
-	}
-	a, err := klondike.DecodeAction(raw)
-	if err != nil {
-		return klondike.Action{}, "", nil, err
-	}
-	if in.Seq != nil && *in.Seq < 0 {
-		return klondike.Action{}, "", nil, table.Errorf(table.BadRequest, "seq cannot be negative")
-	}
-	return a, cid, in.Seq, nil
+	c, err := table.DecodeCommand(body, false)
+	return c.Action, c.ClientID, c.Seq, err
 }
 
 // Race limits.

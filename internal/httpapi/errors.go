@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5/middleware"
 
+	"dsol/internal/input"
 	"dsol/internal/table"
 )
 
@@ -63,9 +64,9 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.static.ServeHTTP(w, r)
 		return
 	}
-	s.error(w, r, table.Errorf(table.NotFound, "no such resource: %s", r.URL.Path))
+	s.error(w, r, table.Errorf(table.NotFound, "no such resource: %s", input.Quote(r.URL.Path)))
 }
 
 func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	s.error(w, r, table.Errorf(table.MethodNotAllowed, "%s is not allowed here", r.Method))
+	s.error(w, r, table.Errorf(table.MethodNotAllowed, "%s is not allowed here", input.Quote(r.Method)))
 }

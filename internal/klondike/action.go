@@ -8,8 +8,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
+
+	"dsol/internal/input"
 )
 
 // Pile names a pile of one board: a column c1…c9, the waste, the stock, a
@@ -124,20 +125,18 @@ type wireAction struct {
 	Seat  int    `json:"seat,omitempty"`
 }
 
-// DecodeAction reads the JSON form of an action, strictly: unknown keys, a
-// missing or unknown field, or a field the type does not take is an error with
-// code bad_request.
+// DecodeAction reads the JSON form of an action, strictly: JSON that
+// input.CheckJSON refuses, unknown keys, a missing or unknown field, or a
+// field the type does not take is an error with code bad_request.
 func DecodeAction(data []byte) (Action, error) {
+	if err := input.CheckJSON(data); err != nil {
+		return Action{}, Errorf(BadRequest, "action: %v", err)
+	}
 	var w wireAction
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
-		return Action{}, Errorf(BadRequest, "action is not valid JSON of the form {\"type\": ...}: %v", err)
-	}
-	// dec.More reports false before a stray ']' or '}': read the next token
-	// instead, which must be the end of the input.
-	if _, err := dec.Token(); err != io.EOF {
-		return Action{}, Errorf(BadRequest, "action has trailing data")
+		return Action{}, Errorf(BadRequest, "action is not of the form {\"type\": ...}: %s", input.Describe(err))
 	}
 	return w.action()
 }
@@ -163,7 +162,7 @@ func (w wireAction) action() (Action, error) {
 		if w.Type == "" {
 			return Action{}, Errorf(BadRequest, "action needs a type")
 		}
-		return Action{}, Errorf(BadRequest, "unknown action type %q", w.Type)
+		return Action{}, Errorf(BadRequest, "unknown action type %s", input.Quote(w.Type))
 	}
 	if w.Seat != 0 {
 		return Action{}, Errorf(BadRequest, "seat is not an action field")
@@ -183,14 +182,14 @@ func (w wireAction) action() (Action, error) {
 	if needFrom {
 		p, ok := ParsePile(w.From)
 		if !ok {
-			return Action{}, Errorf(BadRequest, "from: unknown pile %q (piles: c1…c9, w, s, f1…f8)", w.From)
+			return Action{}, Errorf(BadRequest, "from: unknown pile %s (piles: c1…c9, w, s, f1…f8)", input.Quote(w.From))
 		}
 		a.From = p
 	}
 	if needTo {
 		p, ok := ParsePile(w.To)
 		if !ok {
-			return Action{}, Errorf(BadRequest, "to: unknown pile %q (piles: c1…c9, f, f1…f8)", w.To)
+			return Action{}, Errorf(BadRequest, "to: unknown pile %s (piles: c1…c9, f, f1…f8)", input.Quote(w.To))
 		}
 		a.To = p
 	}

@@ -3,6 +3,7 @@ package klondike
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -36,12 +37,32 @@ func TestDecodeAction(t *testing.T) {
 		`{"type":"move","from":"c1","to":"c2","count":0}`, `{"type":"move","from":"c1","to":"c2","count":14}`,
 		`{"type":"tap","from":"c1","to":"f"}`, `{"type":"tap","from":"c1","count":1}`, `{"type":"draw","seat":1}`,
 		`{"type":"draw","extra":1}`, `{"type":"draw"} {}`, `{"type":"draw"}]`, `{"type":"draw"}}`, `{"type":"draw"`, `{"type":"move","from":"C1","to":"c2"}`,
+		`{"type":"undo","type":"draw"}`, `{"type":"move","from":"c1","to":"c2","to":"f"}`, "{\"type\":\"draw\",\"x\":\"\xff\"}",
+		"{\"type\":\"dr\xffaw\"}", `{"type":"draw\ud800"}`,
 	}
 	for _, in := range bad {
 		_, err := DecodeAction([]byte(in))
 		var e *Error
 		if !errors.As(err, &e) || e.Code != BadRequest {
 			t.Errorf("DecodeAction(%s) = %v, want a bad_request error", in, err)
+		}
+	}
+}
+
+// TestDecodeActionQuotesLittle checks that a refusal quotes at most 64 bytes
+// of a long type, pile or unknown key.
+func TestDecodeActionQuotesLittle(t *testing.T) {
+	long := strings.Repeat("q", 100<<10)
+	for _, in := range []string{`{"type":"` + long + `"}`, `{"type":"tap","from":"` + long + `"}`,
+		`{"type":"move","from":"c1","to":"` + long + `"}`, `{"type":"draw","` + long + `":1}`,
+		`{"type":"move","from":"c1","to":"c2","count":` + strings.Repeat("9", 100<<10) + `}`} {
+		_, err := DecodeAction([]byte(in))
+		var e *Error
+		if !errors.As(err, &e) || e.Code != BadRequest {
+			t.Fatalf("DecodeAction(%.40s…) = %v, want a bad_request error", in, err)
+		}
+		if len(e.Msg) > 200 || strings.Contains(e.Msg, strings.Repeat("q", 65)) || strings.Contains(e.Msg, strings.Repeat("9", 65)) {
+			t.Errorf("DecodeAction(%.40s…): the message quotes too much: %.300s", in, e.Msg)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"dsol/internal/cards"
+	"dsol/internal/input"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 )
@@ -145,7 +146,7 @@ func AsError(err error) *Error {
 	}
 	var ce *cards.CodeError
 	if errors.As(err, &ce) {
-		return &Error{Code: BadCode, Msg: fmt.Sprintf("bad game code %q: %s", ce.Input, ce.Part)}
+		return &Error{Code: BadCode, Msg: fmt.Sprintf("bad game code %s: %s", input.Quote(ce.Input), ce.Part)}
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):

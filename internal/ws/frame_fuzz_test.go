@@ -3,6 +3,7 @@ package ws
 import (
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -11,9 +12,10 @@ import (
 
 // FuzzClientFrame checks the client frame decoder: it never panics; an
 // unknown or malformed frame is refused with a bad_request (which the read
-// loop answers with a reject, never a close) whose reject id, if any, is a
-// valid client id; an accepted frame is a ping or an action whose id, action
-// and seq re-encode to a frame that decodes to the same.
+// loop answers with a reject; only a text frame that is not UTF-8 closes the
+// socket) whose reject id, if any, is a valid client id; an accepted frame is
+// a ping or an action whose id, action and seq re-encode to a frame that
+// decodes to the same.
 func FuzzClientFrame(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"ping"}`, `{"type":"action","id":"a1","action":{"type":"draw"}}`,
@@ -25,6 +27,8 @@ func FuzzClientFrame(f *testing.F) {
 		`{"type":"action","action":{"type":"draw"}}]`, `{"type":"action","action":{"type":"fly"},"id":"f"}`,
 		`{"type":"hello","id":"h1"}`, `{"type":"subscribe"}`, `{}`, `null`, `[]`, ``, `"ping"`, "\xff", `{"TYPE":"ping"}`,
 		`{"type":"ping","extra":[1,2,3]}`, `{"type":"action","seq":"1","action":{"type":"draw"}}`,
+		`{"type":"ping","type":"ping"}`, `{"type":"action","id":"a","action":{"type":"draw","type":"undo"}}`,
+		"{\"type\":\"action\",\"id\":\"a\xff\",\"action\":{\"type\":\"draw\"}}",
 	} {
 		f.Add([]byte(s), true)
 	}
@@ -39,10 +43,13 @@ func FuzzClientFrame(f *testing.F) {
 			if err.Code != table.BadRequest || err.Msg == "" {
 				t.Fatalf("%q: refused with %+v, want a bad_request", data, err)
 			}
+			if (err == errNotUTF8) != (text && !utf8.Valid(data)) {
+				t.Fatalf("%q (text %v): refused with %+v", data, text, err)
+			}
 			if fr.id != "" && !table.ValidClientID(fr.id) {
 				t.Fatalf("%q: rejected with the id %q", data, fr.id)
 			}
-			if fr.typ != "" && fr.typ != "action" || fr.counted && fr.typ != "action" {
+			if fr.typ != "" && fr.typ != "action" {
 				t.Fatalf("%q: refused frame %+v", data, fr)
 			}
 			return
@@ -60,7 +67,7 @@ func FuzzClientFrame(f *testing.F) {
 		default:
 			t.Fatalf("%q: accepted a frame of type %q", data, fr.typ)
 		}
-		if fr.id != "" && !table.ValidClientID(fr.id) || fr.seq != nil && *fr.seq < 0 || fr.counted {
+		if fr.id != "" && !table.ValidClientID(fr.id) || fr.seq != nil && *fr.seq < 0 {
 			t.Fatalf("%q: accepted %+v", data, fr)
 		}
 		m := map[string]any{"type": "action", "action": json.RawMessage(fr.action.AppendJSON(nil))}

@@ -122,7 +122,8 @@ func (s *lobbySession) run(sub *lobby.Sub) {
 }
 
 // readLoop answers pings; anything else is a refused frame, and a client
-// that keeps sending them is closed with 1008.
+// that keeps sending them is closed with 1008. A text frame that is not
+// UTF-8 closes the socket with 1007.
 func (s *lobbySession) readLoop() {
 	for {
 		typ, data, err := s.ws.Read(s.ctx)
@@ -135,10 +136,15 @@ func (s *lobbySession) readLoop() {
 		var m struct {
 			Type string `json:"type"`
 		}
+		ferr := checkFrame(typ, data)
 		switch {
+		case ferr == errNotUTF8:
+			s.h.metrics.ObserveWSIn("invalid")
+			s.ending = true
+			s.send(outMsg{typ: "close", closeCode: CloseInvalidData, body: []byte(ferr.Msg)})
 		case !s.allow():
 			s.refuse(table.Errorf(table.RateLimited, "too many messages; slow down"))
-		case typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.Type != "ping":
+		case ferr != nil || json.Unmarshal(data, &m) != nil || m.Type != "ping":
 			s.refuse(table.Errorf(table.BadRequest, "the lobby socket only takes {\"type\": \"ping\"}"))
 		default:
 			s.h.metrics.ObserveWSIn("ping")

@@ -1,14 +1,15 @@
 package ws
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
+	"dsol/internal/input"
 	"dsol/internal/klondike"
 	"dsol/internal/table"
 )
@@ -43,14 +44,6 @@ func (s *session) run(sub *table.Subscription) {
 
 // ---- reading ----
 
-// inMsg is a client frame.
-type inMsg struct {
-	Type   string          `json:"type"`
-	ID     json.RawMessage `json:"id"`
-	Action json.RawMessage `json:"action"`
-	Seq    *int64          `json:"seq"`
-}
-
 // readLoop reads and handles frames one at a time, so that one client's
 // actions reach the table in the order it sent them. Once the session has
 // decided to close it reads on, ignoring frames, until the close handshake
@@ -65,21 +58,26 @@ func (s *session) readLoop() {
 			continue
 		}
 		start := time.Now()
+		f, ferr := decodeFrame(typ, data)
+		if ferr == errNotUTF8 {
+			s.h.metrics.ObserveWSIn("invalid")
+			s.end(CloseInvalidData, ferr.Msg)
+			continue
+		}
 		if !s.allow() {
 			s.h.metrics.ObserveWSIn("invalid")
 			if !s.strike() {
 				s.end(ClosePolicy, "too many messages")
 				continue
 			}
-			s.reject(idOf(data), table.Errorf(table.RateLimited, "too many messages; slow down"), time.Time{})
+			s.reject(f.id, table.Errorf(table.RateLimited, "too many messages; slow down"), time.Time{})
 			continue
 		}
-		f, ferr := decodeFrame(typ, data)
 		if f.typ == "action" {
 			s.h.metrics.ObserveWSIn("action")
 		}
 		if ferr != nil {
-			if f.counted {
+			if f.typ == "action" {
 				s.h.metrics.ObserveAction("", string(ferr.Code))
 			}
 			s.bad(f.id, ferr.Msg, start)
@@ -101,57 +99,54 @@ type frame struct {
 	id     string // the client action id; for a refused frame, the id to reject it with
 	action klondike.Action
 	seq    *int64
-	// counted marks an action frame refused for its action or seq (not its
-	// id): the action metrics count it.
-	counted bool
 }
 
-// decodeFrame reads a client frame: {"type": "ping"} or {"type": "action",
-// "id", "action", "seq"}. Whatever the frame, a refusal is a bad_request,
-// never anything that closes the socket: the read loop rejects it (and
-// counts a strike).
-func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
+// errNotUTF8 refuses a text frame that is not UTF-8, which RFC 6455 does not
+// allow: the read loop closes the socket with 1007 instead of rejecting it.
+var errNotUTF8 = table.Errorf(table.BadRequest, "a text frame must be UTF-8")
+
+// checkFrame refuses a client frame, of a game or the lobby, that is not
+// JSON text passing input.CheckJSON: errNotUTF8 for text that is not UTF-8,
+// else a bad_request.
+func checkFrame(typ websocket.MessageType, data []byte) *table.Error {
 	if typ != websocket.MessageText {
-		return frame{}, table.Errorf(table.BadRequest, "frames are JSON text")
+		return table.Errorf(table.BadRequest, "frames are JSON text")
 	}
-	var m inMsg
+	if !utf8.Valid(data) {
+		return errNotUTF8
+	}
+	if err := input.CheckJSON(data); err != nil {
+		return table.Errorf(table.BadRequest, "a frame is one JSON object: %v", err)
+	}
+	return nil
+}
+
+// decodeFrame reads a client frame: {"type": "ping"} or an action frame
+// {"type": "action", "id", "action", "seq"}, read by table.DecodeCommand
+// with the rules of the REST API. A refusal is a bad_request, which the read
+// loop rejects (and counts a strike), except errNotUTF8, which closes the
+// socket.
+func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
+	if err := checkFrame(typ, data); err != nil {
+		return frame{}, err
+	}
+	var m struct {
+		Type string `json:"type"`
+	}
 	if err := json.Unmarshal(data, &m); err != nil {
 		return frame{}, table.Errorf(table.BadRequest, "a frame is one JSON object such as {\"type\": \"action\", ...}")
 	}
 	switch m.Type {
 	case "action":
-		return decodeActionFrame(m)
+		c, err := table.DecodeCommand(data, true)
+		if err != nil {
+			return frame{typ: "action", id: idOf(data)}, table.AsError(err)
+		}
+		return frame{typ: "action", id: c.ClientID, action: c.Action, seq: c.Seq}, nil
 	case "ping":
 		return frame{typ: "ping"}, nil
 	}
 	return frame{id: idOf(data)}, table.Errorf(table.BadRequest, "unknown message type; send \"action\" or \"ping\"")
-}
-
-// decodeActionFrame reads the id, action and seq of an action frame; the
-// client id may come beside the action or inside it (as the REST API allows).
-func decodeActionFrame(m inMsg) (frame, *table.Error) {
-	f := frame{typ: "action"}
-	if len(m.ID) > 0 && string(m.ID) != "null" {
-		if json.Unmarshal(m.ID, &f.id) != nil || !table.ValidClientID(f.id) {
-			return frame{typ: "action"}, table.Errorf(table.BadRequest, "an action id is a string of 1 to 64 printable ASCII characters")
-		}
-	}
-	a, inner, err := decodeAction(m.Action)
-	if err == nil && inner != "" {
-		if f.id != "" && inner != f.id {
-			err = table.Errorf(table.BadRequest, "two different action ids")
-		}
-		f.id = inner
-	}
-	if err == nil && m.Seq != nil && *m.Seq < 0 {
-		err = table.Errorf(table.BadRequest, "seq cannot be negative")
-	}
-	if err != nil {
-		f.counted = true
-		return f, table.Errorf(table.BadRequest, "%s", table.AsError(err).Msg)
-	}
-	f.action, f.seq = a, m.Seq
-	return f, nil
 }
 
 // end has the writer close the socket once it has written the frames queued
@@ -203,29 +198,6 @@ func (s *session) action(f frame, start time.Time) {
 	}
 	b, _ := json.Marshal(ackMsg{Type: "ack", ID: id, Seq: res.Seq, Duplicate: res.Duplicate})
 	s.send(outMsg{typ: "ack", body: b, start: start})
-}
-
-// decodeAction reads the action object of a frame strictly; a client id
-// inside it (as the REST API allows) is returned apart.
-func decodeAction(raw json.RawMessage) (klondike.Action, string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return klondike.Action{}, "", table.Errorf(table.BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return klondike.Action{}, "", table.Errorf(table.BadRequest, "action: %v", err)
-	}
-	id := ""
-	if v, ok := fields["id"]; ok {
-		if json.Unmarshal(v, &id) != nil || !table.ValidClientID(id) {
-			return klondike.Action{}, "", table.Errorf(table.BadRequest, "an action id is a string of 1 to 64 printable ASCII characters")
-		}
-		delete(fields, "id")
-		raw, _ = json.Marshal(fields)
-	}
-	a, err := klondike.DecodeAction(raw)
-	return a, id, err
 }
 
 // reject queues a reject; internal errors are logged, never detailed.

@@ -45,6 +45,9 @@ const (
 	// a session whose game could not be followed any more: reconnect (with
 	// ?since=) to continue.
 	CloseRestart = int(websocket.StatusServiceRestart)
+	// CloseInvalidData (1007) ends a session whose client sent a text frame
+	// that is not UTF-8.
+	CloseInvalidData = int(websocket.StatusInvalidFramePayloadData)
 )
 
 // Config holds the limits of the sessions. Zero values take the defaults.
