@@ -23,6 +23,7 @@ type memLog struct {
 	seqs    map[string]int64
 	clients map[string]bool
 	calls   int
+	entered atomic.Int32 // AppendActions calls begun, counted before the lock
 }
 
 func newMemLog() *memLog {
@@ -30,6 +31,7 @@ func newMemLog() *memLog {
 }
 
 func (m *memLog) AppendActions(ctx context.Context, actions []store.Action) error {
+	m.entered.Add(1)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.calls++
@@ -235,10 +237,20 @@ func slicesHave(s []int, v int) bool {
 func TestCommitterNoGapAfterConflict(t *testing.T) {
 	// a:2 (already stored) and a:3 share a batch with b:1. Once a:2 fails, a:3
 	// must fail too: a game whose request conflicted must reload, not go on.
+	// The three queue up while a slow write of game z is under way, so they
+	// form the next batch together however busy the machine is.
 	m := newMemLog()
-	c := store.NewCommitter(m, 50*time.Millisecond, 100, nil)
+	c := store.NewCommitter(m, 0, 100, nil)
 	defer c.Close()
 	mustCommit(t, c, action("a", 1, ""), action("a", 2, ""))
+	m.mu.Lock()
+	m.delay = 300 * time.Millisecond
+	m.mu.Unlock()
+	gate := make(chan error, 1)
+	go func() { gate <- c.Commit(t.Context(), action("z", 1, "")) }()
+	for m.entered.Load() < 2 { // the slow write has begun
+		time.Sleep(time.Millisecond)
+	}
 	errs := make([]error, 3)
 	reqs := [][]store.Action{
 		{action("b", 1, "")},
@@ -248,11 +260,14 @@ func TestCommitterNoGapAfterConflict(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, r := range reqs {
 		wg.Go(func() {
-			time.Sleep(time.Duration(i) * 5 * time.Millisecond)
+			time.Sleep(time.Duration(i) * 20 * time.Millisecond)
 			errs[i] = c.Commit(t.Context(), r...)
 		})
 	}
 	wg.Wait()
+	if err := <-gate; err != nil {
+		t.Fatal(err)
+	}
 	if errs[0] != nil || !errors.Is(errs[1], store.ErrConflict) || !errors.Is(errs[2], store.ErrConflict) {
 		t.Fatalf("errors %v, want [nil conflict conflict]", errs)
 	}
