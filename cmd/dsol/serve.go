@@ -281,14 +281,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		},
 	})
 	handler := httpapi.NewServer(httpapi.Deps{
-		Sockets: sockets,
-		Lobby:   lobbySockets,
-		Logger:  log,
-		Store:   st,
-		Tables:  reg,
-		Metrics: m,
-		Clock:   time.Now,
-		Random:  rand.Reader,
+		Sockets:   sockets,
+		Lobby:     lobbySockets,
+		Logger:    log,
+		Store:     st,
+		Tables:    reg,
+		Committer: com,
+		Metrics:   m,
+		Clock:     time.Now,
+		Random:    rand.Reader,
 		Config: httpapi.Config{
 			TrustedProxies: cfg.proxies,
 			AllowedOrigins: cfg.origins,
