@@ -79,7 +79,7 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 
 // permissionsPolicy denies the powerful features the client never uses. The
 // clipboard and sharing (the copy buttons) keep their same-origin default.
-const permissionsPolicy = "accelerometer=(), bluetooth=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), " +
+const permissionsPolicy = "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), " +
 	"hid=(), magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=()"
 
 // headers sets the browser security headers of every response: pages, files,
