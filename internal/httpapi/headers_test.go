@@ -92,7 +92,7 @@ func checkHeaders(t *testing.T, what string, res *http.Response, https bool) {
 	for name, want := range map[string]string{
 		"Content-Security-Policy": contentSecurityPolicy,
 		"X-Content-Type-Options":  "nosniff",
-		"Referrer-Policy":         "strict-origin-when-cross-origin",
+		"Referrer-Policy":         "no-referrer",
 		"Permissions-Policy":      permissionsPolicy,
 	} {
 		if got := h.Values(name); len(got) != 1 || got[0] != want {

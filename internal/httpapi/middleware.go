@@ -83,21 +83,18 @@ const permissionsPolicy = "accelerometer=(), camera=(), display-capture=(), geol
 	"hid=(), magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=()"
 
 // headers sets the browser security headers of every response: pages, files,
-// API answers and errors alike. Referrer-Policy is
-// strict-origin-when-cross-origin rather than no-referrer: other sites get at
-// most the origin (never the path or the query, which may hold a race's
-// invite), while same-origin writes keep their Origin header, which the
-// cross-origin protection reads where a browser sends no Sec-Fetch-Site
-// (plain HTTP to an address other than localhost); under no-referrer that
-// header would be "null" and the player's own writes refused. Over HTTPS
-// (directly, or as a trusted proxy says) Strict-Transport-Security keeps the
-// browser on HTTPS for a year.
+// API answers and errors alike. Referrer-Policy is no-referrer: page URLs hold
+// game ids and race invites, and the client needs no Referer (its fetch and
+// WebSocket requests keep their Origin header, which the cross-origin checks
+// read, under any referrer policy). Over HTTPS (directly, or as a trusted
+// proxy says) Strict-Transport-Security keeps the browser on HTTPS for a
+// year.
 func (s *server) headers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Permissions-Policy", permissionsPolicy)
 		if clientOf(r.Context()).secure {
 			h.Set("Strict-Transport-Security", "max-age=31536000")
