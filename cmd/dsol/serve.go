@@ -100,7 +100,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.StringVar(&origins, "allowed-origins", getenv("DSOL_ALLOWED_ORIGINS"),
 		"comma-separated origins (scheme://host[:port]) besides the server's own that may send cookie-authenticated writes (env DSOL_ALLOWED_ORIGINS)")
 	fs.StringVar(&proxies, "trusted-proxies", getenv("DSOL_TRUSTED_PROXIES"),
-		"comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For is believed (env DSOL_TRUSTED_PROXIES)")
+		"comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (env DSOL_TRUSTED_PROXIES)")
 	fs.StringVar(&c.logFormat, "log-format", env(getenv, "DSOL_LOG_FORMAT", "json"), "log format: json or text (env DSOL_LOG_FORMAT)")
 	fs.StringVar(&level, "log-level", env(getenv, "DSOL_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env DSOL_LOG_LEVEL)")
 	durations := []struct {
@@ -285,14 +285,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		},
 	})
 	handler := httpapi.NewServer(httpapi.Deps{
-		Sockets: sockets,
-		Lobby:   lobbySockets,
-		Logger:  log,
-		Store:   st,
-		Tables:  reg,
-		Metrics: m,
-		Clock:   time.Now,
-		Random:  rand.Reader,
+		Sockets:   sockets,
+		Lobby:     lobbySockets,
+		Logger:    log,
+		Store:     st,
+		Tables:    reg,
+		Committer: com,
+		Metrics:   m,
+		Clock:     time.Now,
+		Random:    rand.Reader,
 		Config: httpapi.Config{
 			TrustedProxies: cfg.proxies,
 			AllowedOrigins: cfg.origins,

@@ -7,16 +7,21 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"dsol/internal/httpapi"
@@ -96,7 +101,7 @@ func startServer(t *testing.T) *server {
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
 	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: time.Now,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
-	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Metrics: m, Clock: time.Now,
+	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: time.Now,
 		Random: rand.Reader, Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000}})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
@@ -114,6 +119,11 @@ type page struct {
 	t   *testing.T
 	ctx context.Context
 	srv *server
+
+	mu       sync.Mutex
+	policy   []string // policy violations and header errors the console reported
+	barriers int      // the console barriers written
+	barrier  int      // and the last one read
 }
 
 type viewport struct {
@@ -133,12 +143,96 @@ func newPage(t *testing.T, srv *server, vp viewport) *page {
 	ctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
 	t.Cleanup(func() { tcancel(); cancel() })
 	p := &page{t: t, ctx: ctx, srv: srv}
+	p.watchPolicy()
+	t.Cleanup(p.checkPolicy) // runs before the tab closes
 	if vp.mobile {
 		p.run(chromedp.EmulateViewport(vp.w, vp.h, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
 	} else {
 		p.run(chromedp.EmulateViewport(vp.w, vp.h))
 	}
 	return p
+}
+
+// reportViolations is run at the start of every document: it writes each
+// Content-Security-Policy violation to the console.
+const reportViolations = `document.addEventListener('securitypolicyviolation', (e) => {
+  console.error('CSP violation: ' + e.effectiveDirective + ' refused ' + (e.blockedURI || 'inline') +
+    ' in ' + (e.sourceFile || e.documentURI) + ':' + e.lineNumber);
+}, true);`
+
+// barrier is the console message takeViolations waits for.
+const barrier = "dsol-policy-barrier "
+
+// watchPolicy makes every document of the tab report its policy violations,
+// and collects what the console says of the security headers: violations
+// of the Content-Security-Policy and errors in the Permissions-Policy.
+func (p *page) watchPolicy() {
+	p.t.Helper()
+	p.onNewDocument(reportViolations)
+	msgs := chromedp.Console(p.ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			if n, ok := strings.CutPrefix(m.Text, barrier); ok {
+				p.barrier, _ = strconv.Atoi(n)
+			} else if strings.Contains(m.Text, "CSP violation") || strings.Contains(m.Text, "Content Security Policy") ||
+				strings.Contains(m.Text, "Permissions-Policy") || strings.Contains(m.Text, "Permissions Policy") {
+				p.policy = append(p.policy, m.String())
+			}
+			p.mu.Unlock()
+		}
+	}()
+}
+
+// takeViolations returns (and forgets) the policy violations the console
+// reported so far. It writes a numbered message to the console and waits
+// until that message is read, so every earlier one is read too.
+func (p *page) takeViolations() []string {
+	p.t.Helper()
+	p.mu.Lock()
+	p.barriers++
+	n := p.barriers
+	p.mu.Unlock()
+	_, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(console.debug(%q), true)`, barrier+strconv.Itoa(n))))
+	for deadline := time.Now().Add(2 * time.Second); err == nil; time.Sleep(5 * time.Millisecond) {
+		p.mu.Lock()
+		seen := p.barrier
+		p.mu.Unlock()
+		if seen >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			err = errors.New("the console message never came")
+		}
+	}
+	if err != nil {
+		p.t.Logf("reading the console for policy violations: %v", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v := p.policy
+	p.policy = nil
+	return v
+}
+
+// checkPolicy fails the test if the page broke its security policy.
+func (p *page) checkPolicy() {
+	p.t.Helper()
+	if v := p.takeViolations(); len(v) > 0 {
+		p.t.Errorf("the page broke its security policy:\n%s", strings.Join(v, "\n"))
+	}
+}
+
+// onNewDocument runs js at the start of every document the tab loads.
+func (p *page) onNewDocument(js string) {
+	p.t.Helper()
+	p.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: js})
+		return err
+	}))
 }
 
 func (p *page) run(acts ...chromedp.Action[chromedp.Void]) {
@@ -153,6 +247,7 @@ func (p *page) open(path string) {
 	p.t.Helper()
 	p.run(chromedp.Navigate(p.srv.URL + path))
 	p.waitJS(`document.body.dataset.ready === "1"`, "first render of "+path)
+	p.checkPolicy()
 }
 
 // eval evaluates js (awaiting a promise) and decodes its JSON value into out.

@@ -1,22 +1,8 @@
 package e2e_test
 
 import (
-	"context"
 	"testing"
-
-	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
 )
-
-// onNewDocument runs js at the start of every document the tab loads.
-func (p *page) onNewDocument(js string) {
-	p.t.Helper()
-	p.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: js})
-		return err
-	}))
-}
 
 // TestPageWeight logs the bytes the solo page loads (HTML, CSS, JS, icon)
 // and how long it takes on loopback to paint and to draw the table. Figures

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"dsol/internal/apitest"
 	"dsol/internal/klondike"
@@ -390,6 +391,7 @@ func TestOperatorEndpoints(t *testing.T) {
 		t.Fatalf("metrics: status %d, or a game id as a label", code)
 	}
 	ts.store.Close()
+	ts.clock.Advance(time.Second) // past the ping /readyz reuses
 	c.mustError(t, "GET", "/readyz", nil, 503, table.Unavailable)
 }
 

@@ -14,8 +14,15 @@ import (
 	"dsol/internal/table"
 )
 
-// CookieName is the session cookie; it holds the bearer token.
-const CookieName = "dsol_session"
+// The session cookie holds the bearer token. Over HTTPS it is
+// SecureCookieName: Secure, and by its __Host- prefix bound to this host and
+// path / (no subdomain or plain-HTTP page can set or shadow it). Over plain
+// HTTP (a local server) it is CookieName. Both are read; a request over HTTPS
+// that signs in with CookieName gets the cookie reissued as SecureCookieName.
+const (
+	CookieName       = "dsol_session"
+	SecureCookieName = "__Host-dsol_session"
+)
 
 // tokenBytes is the length of a bearer token before encoding.
 const tokenBytes = 32
@@ -44,10 +51,11 @@ func (s *server) randomString(n int) (string, error) {
 }
 
 // authenticate finds the player of a Bearer token, or else of the session
-// cookie; no or a wrong credential is 401.
+// cookie (either name; the old one is reissued over HTTPS); no or a wrong
+// credential is 401. The WebSocket routes sign in here too.
 func (s *server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok := ""
+		tok, reissue := "", false
 		if h := r.Header.Get("Authorization"); h != "" {
 			scheme, t, ok := strings.Cut(h, " ")
 			if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(t) == "" {
@@ -55,8 +63,11 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 				return
 			}
 			tok = strings.TrimSpace(t)
+		} else if c, err := r.Cookie(SecureCookieName); err == nil {
+			tok = c.Value
 		} else if c, err := r.Cookie(CookieName); err == nil {
 			tok = c.Value
+			reissue = clientOf(r.Context()).secure
 		}
 		if tok == "" {
 			s.error(w, r, table.Errorf(table.Unauthorized, "sign in first: POST /api/v1/players gives a token"))
@@ -78,8 +89,34 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			}
 			s.auth.put(h, p, now)
 		}
+		if reissue {
+			s.setSession(w, r, tok)
+		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), playerKey, p)))
 	})
+}
+
+// setSession sets the session cookie of tok: SecureCookieName over HTTPS,
+// where a CookieName the request carried is expired, else CookieName.
+func (s *server) setSession(w http.ResponseWriter, r *http.Request, tok string) {
+	secure := clientOf(r.Context()).secure
+	c := &http.Cookie{
+		Name:     CookieName,
+		Value:    tok,
+		Path:     "/",
+		MaxAge:   int(cookieMaxAge / time.Second),
+		HttpOnly: true,
+		SameSite: http.SameSiteLaxMode,
+		Secure:   secure,
+	}
+	if secure {
+		if _, err := r.Cookie(CookieName); err == nil {
+			http.SetCookie(w, &http.Cookie{Name: CookieName, Path: "/", MaxAge: -1, HttpOnly: true,
+				SameSite: http.SameSiteLaxMode, Secure: true})
+		}
+		c.Name = SecureCookieName
+	}
+	http.SetCookie(w, c)
 }
 
 type playerJSON struct {
@@ -119,15 +156,7 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name:     CookieName,
-		Value:    tok,
-		Path:     "/",
-		MaxAge:   int(cookieMaxAge / time.Second),
-		HttpOnly: true,
-		SameSite: http.SameSiteLaxMode,
-		Secure:   clientOf(r.Context()).secure,
-	})
+	s.setSession(w, r, tok)
 	writeJSON(w, http.StatusCreated, playerJSON{ID: p.ID, Name: p.Name, Token: tok})
 }
 

@@ -72,7 +72,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	for _, f := range cfg {
 		f(&c)
 	}
-	h := NewServer(Deps{Store: st, Tables: reg, Metrics: m, Clock: clock.Now, Random: rand.Reader, Config: c})
+	h := NewServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Config: c})
 	ts := &testServer{Server: httptest.NewServer(h), store: st, reg: reg, com: com, clock: clock}
 	tb.Cleanup(ts.stop)
 	return ts

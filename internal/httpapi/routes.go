@@ -10,7 +10,7 @@ import (
 // routes lists every route of the server.
 func (s *server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, s.clientIP, s.observe, middleware.Recoverer)
+	r.Use(middleware.RequestID, s.clientIP, s.headers, s.observe, middleware.Recoverer)
 	// The web client is served for every path no route matches (JSON 404s
 	// under /api/ and when there is no client).
 	r.NotFound(s.notFound)

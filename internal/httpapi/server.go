@@ -51,10 +51,13 @@ type Deps struct {
 	// Lobby serves GET /api/v1/lobby/ws and its hub hears of the races
 	// created, joined and cancelled; nil builds one with the default limits
 	// over Store (which runs only while sockets are open).
-	Lobby  *ws.LobbyHandler
-	Clock  func() time.Time
-	Random io.Reader // source of ids and tokens (crypto/rand.Reader in production)
-	Config Config
+	Lobby *ws.LobbyHandler
+	// Committer is the group-commit writer of Tables: /readyz is not ready
+	// while its last write failed. nil: /readyz only pings Store.
+	Committer *store.Committer
+	Clock     func() time.Time
+	Random    io.Reader // source of ids and tokens (crypto/rand.Reader in production)
+	Config    Config
 }
 
 // server holds the dependencies shared by the handlers.
@@ -70,6 +73,7 @@ type server struct {
 	cfg     Config
 	limits  *limiter
 	auth    *authCache
+	ready   *readiness
 	csrf    *http.CrossOriginProtection
 	static  http.Handler // the web client, or nil
 }
@@ -105,6 +109,7 @@ func newServer(d Deps) *server {
 		cfg:     cfg,
 		limits:  newLimiter(cfg.WriteRate, cfg.WriteBurst),
 		auth:    newAuthCache(),
+		ready:   newReadiness(d.Store, d.Committer, d.Clock),
 		csrf:    http.NewCrossOriginProtection(),
 	}
 	if cfg.Static != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,6 +34,8 @@ type Committer struct {
 	window   time.Duration
 	maxBatch int
 	observe  func(batchSize int, d time.Duration, err error)
+
+	failed atomic.Pointer[error] // the error of the last write, nil once one succeeds
 
 	reqs chan *commitReq
 	quit chan struct{}
@@ -119,6 +122,18 @@ func (r *commitReq) release() {
 func (c *Committer) Close() error {
 	c.once.Do(func() { close(c.quit) })
 	<-c.done
+	return nil
+}
+
+// LastError returns the error of the last write when it failed for want of
+// the database (any error but ErrConflict and ErrNotFound, which are answers
+// to the request, not failures of the store), or nil when no write has
+// failed or a later one succeeded. It tells a readiness probe whether the
+// action log can be written.
+func (c *Committer) LastError() error {
+	if p := c.failed.Load(); p != nil {
+		return *p
+	}
 	return nil
 }
 
@@ -214,13 +229,23 @@ func (c *Committer) isolate() {
 	}
 }
 
-// write appends actions under CommitTimeout and reports the write to observe.
+// write appends actions under CommitTimeout, keeps the outcome for LastError
+// and reports the write to observe.
 func (c *Committer) write(actions []Action) error {
 	ctx, cancel := context.WithTimeout(context.Background(), CommitTimeout)
 	start := time.Now()
 	err := c.s.AppendActions(ctx, actions)
 	d := time.Since(start)
 	cancel()
+	switch {
+	case err == nil:
+		if c.failed.Load() != nil {
+			c.failed.Store(nil)
+		}
+	case !errors.Is(err, ErrConflict) && !errors.Is(err, ErrNotFound):
+		failed := err // a copy, so that only a failure allocates
+		c.failed.Store(&failed)
+	}
 	if c.observe != nil {
 		c.observe(len(actions), d, err)
 	}

@@ -300,6 +300,47 @@ func TestCommitterOtherErrors(t *testing.T) {
 	}
 }
 
+func TestCommitterLastError(t *testing.T) {
+	m := newMemLog()
+	c := store.NewCommitter(m, 0, 100, nil)
+	defer c.Close()
+	if err := c.LastError(); err != nil {
+		t.Fatalf("LastError before any write: %v", err)
+	}
+	full := fmt.Errorf("mem: %w: disk full", store.ErrUnavailable)
+	m.mu.Lock()
+	m.fail = full
+	m.mu.Unlock()
+	if err := c.Commit(t.Context(), action("g", 1, "")); !errors.Is(err, full) {
+		t.Fatalf("Commit: %v, want %v", err, full)
+	}
+	if err := c.LastError(); !errors.Is(err, full) {
+		t.Fatalf("LastError after a failed write: %v, want %v", err, full)
+	}
+	m.mu.Lock()
+	m.fail = nil
+	m.mu.Unlock()
+	// A conflict is an answer to the request, not news about the store.
+	mustCommit(t, c, action("h", 1, ""))
+	if err := c.Commit(t.Context(), action("h", 1, "")); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("Commit: %v, want ErrConflict", err)
+	}
+	if err := c.LastError(); err != nil {
+		t.Fatalf("LastError after a success and a conflict: %v", err)
+	}
+	m.mu.Lock()
+	m.fail = full
+	m.mu.Unlock()
+	c.Commit(t.Context(), action("g", 1, ""))
+	m.mu.Lock()
+	m.fail = fmt.Errorf("mem: %w", store.ErrConflict)
+	m.mu.Unlock()
+	c.Commit(t.Context(), action("g", 1, ""))
+	if err := c.LastError(); !errors.Is(err, full) {
+		t.Fatalf("LastError after a failure and a conflict: %v, want %v", err, full)
+	}
+}
+
 func TestCommitterCloseFlushes(t *testing.T) {
 	m := newMemLog()
 	c := store.NewCommitter(m, time.Hour, 1000, nil)

@@ -1,0 +1,78 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"dsol/internal/store"
+	"dsol/internal/table"
+)
+
+// pingEvery is how long the outcome of a store ping is reused: a flood of
+// probes reaches the database at most once per interval.
+const pingEvery = time.Second
+
+// pingTimeout bounds one ping.
+const pingTimeout = 2 * time.Second
+
+// readiness is what /readyz knows: the group-commit writer's last outcome
+// and the store's ping, shared by concurrent probes and reused for
+// pingEvery.
+type readiness struct {
+	store     store.Store
+	committer *store.Committer // nil: only the ping counts
+	clock     func() time.Time
+
+	turn chan struct{} // holds the right to ping (a lock a waiter can leave)
+	at   time.Time     // when the last ping started
+	err  error         // and its outcome
+}
+
+func newReadiness(st store.Store, c *store.Committer, clock func() time.Time) *readiness {
+	return &readiness{store: st, committer: c, clock: clock, turn: make(chan struct{}, 1)}
+}
+
+// check returns nil when the store answers and the action log can be
+// written, else an unavailable error saying why.
+func (rd *readiness) check(ctx context.Context) error {
+	if rd.committer != nil {
+		if err := rd.committer.LastError(); err != nil {
+			return &table.Error{Code: table.Unavailable, Msg: "the store cannot write: " + err.Error(), Err: err}
+		}
+	}
+	if err := rd.ping(ctx); err != nil {
+		return &table.Error{Code: table.Unavailable, Msg: "the store is not reachable", Err: err}
+	}
+	return nil
+}
+
+// ping returns the outcome of the last ping when it started less than
+// pingEvery ago, else pings. One ping runs at a time and the probes that
+// wait for it take its outcome; it runs under its own deadline, so a probe
+// that gives up does not make it fail for the others.
+func (rd *readiness) ping(ctx context.Context) error {
+	select {
+	case rd.turn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-rd.turn }()
+	if now := rd.clock(); rd.at.IsZero() || now.Sub(rd.at) >= pingEvery {
+		rd.at = now
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pingTimeout)
+		rd.err = rd.store.Ping(pctx)
+		cancel()
+	}
+	return rd.err
+}
+
+// readyz answers 200 while the store is reachable and the last write of the
+// action log did not fail, else 503 with the reason.
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := s.ready.check(r.Context()); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
