@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"dsol/internal/store"
@@ -16,6 +17,13 @@ const pingEvery = time.Second
 // pingTimeout bounds one ping.
 const pingTimeout = 2 * time.Second
 
+// writeFailureHolds is how long a failed write of the action log keeps the
+// node unready when no later write has told otherwise. Writes come only from
+// players, and an unready node gets none: without this limit a node would
+// stay unready for good after the database came back. Under traffic every
+// failed write renews it, and the first successful one ends it.
+const writeFailureHolds = 5 * time.Second
+
 // readiness is what /readyz knows: the group-commit writer's last outcome
 // and the store's ping, shared by concurrent probes and reused for
 // pingEvery.
@@ -27,6 +35,10 @@ type readiness struct {
 	turn chan struct{} // holds the right to ping (a lock a waiter can leave)
 	at   time.Time     // when the last ping started
 	err  error         // and its outcome
+
+	mu       sync.Mutex
+	failedAt time.Time // the committer's time of the last write failure seen
+	seenAt   time.Time // and when, on rd.clock, it was first seen
 }
 
 func newReadiness(st store.Store, c *store.Committer, clock func() time.Time) *readiness {
@@ -37,14 +49,28 @@ func newReadiness(st store.Store, c *store.Committer, clock func() time.Time) *r
 // written, else an unavailable error saying why.
 func (rd *readiness) check(ctx context.Context) error {
 	if rd.committer != nil {
-		if err := rd.committer.LastError(); err != nil {
-			return &table.Error{Code: table.Unavailable, Msg: "the store cannot write: " + err.Error(), Err: err}
+		if err, at := rd.committer.LastError(); err != nil && rd.failureHolds(at) {
+			// The store's own text stays in the logs: it may name the
+			// database, its host and its user.
+			return &table.Error{Code: table.Unavailable, Msg: "the store cannot write: the last write of the action log failed", Err: err}
 		}
 	}
 	if err := rd.ping(ctx); err != nil {
 		return &table.Error{Code: table.Unavailable, Msg: "the store is not reachable", Err: err}
 	}
 	return nil
+}
+
+// failureHolds reports whether a write failure at at (the committer's
+// time) was first seen less than writeFailureHolds ago on the probe's clock.
+func (rd *readiness) failureHolds(at time.Time) bool {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	now := rd.clock()
+	if !at.Equal(rd.failedAt) {
+		rd.failedAt, rd.seenAt = at, now
+	}
+	return now.Sub(rd.seenAt) < writeFailureHolds
 }
 
 // ping returns the outcome of the last ping when it started less than

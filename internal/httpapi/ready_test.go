@@ -81,7 +81,19 @@ func readyzWhileWritesFail(t *testing.T, ts *testServer, fail, heal func(), reas
 		t.Fatalf("readyz while writes fail: %+v, want %s with %q", e.Error, table.Unavailable, reason)
 	}
 	t.Logf("readyz: %s", e.Error.Message)
+	if strings.Contains(e.Error.Message, "postgres") || strings.Contains(e.Error.Message, "sqlite") {
+		t.Fatalf("readyz tells the store's own error to anyone: %s", e.Error.Message)
+	}
 	ts.clock.Advance(time.Second) // a new ping: the store still answers
+	probe.mustError(t, "GET", "/readyz", nil, 503, table.Unavailable)
+	// Without writes the failure stops counting after writeFailureHolds:
+	// an unready node gets no traffic that could clear it. The next failed
+	// write makes it unready again.
+	ts.clock.Advance(writeFailureHolds)
+	probe.mustJSON(t, "GET", "/readyz", nil, 200, nil)
+	if move(t, p, g) == 200 {
+		t.Fatal("an action stored on a store that cannot write")
+	}
 	probe.mustError(t, "GET", "/readyz", nil, 503, table.Unavailable)
 
 	heal()
@@ -140,7 +152,7 @@ func TestReadyzDiskFull(t *testing.T) {
 		st := &failingAppends{Store: openSQLite(t, filepath.Join(dir, "dsol.db"))}
 		full := fmt.Errorf("sqlite: append actions: %w: database or disk is full (injected)", store.ErrUnavailable)
 		readyzWhileWritesFail(t, mustServer(t, st),
-			func() { st.fail.Store(&full) }, func() { st.fail.Store(nil) }, "database or disk is full")
+			func() { st.fail.Store(&full) }, func() { st.fail.Store(nil) }, "the store cannot write")
 		return
 	}
 	t.Log("SQLite on a 4 MiB tmpfs, filled to the last byte")
@@ -150,7 +162,7 @@ func TestReadyzDiskFull(t *testing.T) {
 		if err := os.Remove(filler); err != nil {
 			t.Fatal(err)
 		}
-	}, "database or disk is full")
+	}, "the store cannot write")
 }
 
 func openSQLite(t *testing.T, path string) *sqlite.Store {
@@ -188,7 +200,7 @@ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERR
 	readyzWhileWritesFail(t, mustServer(t, st),
 		func() { exec(`CREATE TRIGGER refuse_insert BEFORE INSERT ON actions EXECUTE FUNCTION refuse_insert()`) },
 		func() { exec(`DROP TRIGGER refuse_insert ON actions`) },
-		"No space left on device")
+		"the store cannot write")
 }
 
 // countPings counts the pings that reach the store; each takes a while, so

@@ -35,7 +35,7 @@ type Committer struct {
 	maxBatch int
 	observe  func(batchSize int, d time.Duration, err error)
 
-	failed atomic.Pointer[error] // the error of the last write, nil once one succeeds
+	failed atomic.Pointer[failure] // the last write's failure, nil once one succeeds
 
 	reqs chan *commitReq
 	quit chan struct{}
@@ -125,16 +125,22 @@ func (c *Committer) Close() error {
 	return nil
 }
 
+// failure is a failed write of the action log and when it ended.
+type failure struct {
+	err error
+	at  time.Time
+}
+
 // LastError returns the error of the last write when it failed for want of
 // the database (any error but ErrConflict and ErrNotFound, which are answers
-// to the request, not failures of the store), or nil when no write has
-// failed or a later one succeeded. It tells a readiness probe whether the
-// action log can be written.
-func (c *Committer) LastError() error {
+// to the request, not failures of the store), and when it failed; nil when
+// no write has failed or a later one succeeded. It tells a readiness probe
+// whether the action log can be written.
+func (c *Committer) LastError() (error, time.Time) {
 	if p := c.failed.Load(); p != nil {
-		return *p
+		return p.err, p.at
 	}
-	return nil
+	return nil, time.Time{}
 }
 
 // run is the writer goroutine.
@@ -243,8 +249,7 @@ func (c *Committer) write(actions []Action) error {
 			c.failed.Store(nil)
 		}
 	case !errors.Is(err, ErrConflict) && !errors.Is(err, ErrNotFound):
-		failed := err // a copy, so that only a failure allocates
-		c.failed.Store(&failed)
+		c.failed.Store(&failure{err: err, at: time.Now()}) // only a failure allocates
 	}
 	if c.observe != nil {
 		c.observe(len(actions), d, err)

@@ -119,10 +119,10 @@ func wrap(op string, err error) error {
 		case pe.Code == "23503": // foreign_key_violation
 			return fmt.Errorf("postgres: %s: %w: %w", op, store.ErrNotFound, err)
 		case strings.HasPrefix(pe.Code, "08"), // connection exception
-			pe.Code == "53300", // too_many_connections
-			pe.Code == "57P01", // admin_shutdown
-			pe.Code == "57P02", // crash_shutdown
-			pe.Code == "57P03": // cannot_connect_now
+			strings.HasPrefix(pe.Code, "53"), // insufficient resources: disk_full, out_of_memory, too_many_connections
+			pe.Code == "57P01",               // admin_shutdown
+			pe.Code == "57P02",               // crash_shutdown
+			pe.Code == "57P03":               // cannot_connect_now
 			return fmt.Errorf("postgres: %s: %w: %w", op, store.ErrUnavailable, err)
 		}
 		return fmt.Errorf("postgres: %s: %w", op, err)
