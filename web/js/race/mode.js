@@ -1,7 +1,6 @@
 // Race mode: the lobby, the waiting room, the race table and the result.
 // My moves show at once (optimistic) and are confirmed or taken back by the
 // server; the opponent's board and the shared foundations update live.
-import { api } from '../api.js';
 import { GameConn } from '../conn.js';
 import { attachDrag, pickCards, settle } from '../drag.js';
 import { TapTracker, DOUBLE_MS, dropTarget, tapAction, moveAction } from '../gesture.js';
@@ -11,16 +10,13 @@ import * as M from './model.js';
 import { raceLayout } from './layout.js';
 import { boardEl, foundEl, renderBoard, renderFound, cardRects } from './table.js';
 import { Lobby } from './lobby.js';
-import { skeleton } from './skeleton.js';
+import { skeleton, INV, errText } from './skeleton.js';
+import { Fingerprint, CheckPanel, rememberCommitment } from './fair.js';
 import { screenMethods } from './screen.js';
 import { keyMethods } from './keys.js';
+import { routeMethods } from './routes.js';
 
-const INV = 'dsol.invite.';
 const $ = (s, r = document) => r.querySelector(s);
-const errText = (e) => {
-  const code = e?.code || 'generic';
-  return t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code);
-};
 
 /** startRace takes over the page for racing. ui: {settings, toast, translate, banner(down), me}. */
 export async function startRace(ui) {
@@ -59,6 +55,9 @@ export class RaceMode {
     this.board = boardEl('me');
     this.table.prepend(this.opp);
     this.play.append(this.found, this.board);
+    this.print = new Fingerprint();
+    $('[data-testid=chosen-mark]', sec).after(this.print.el);
+    this.check = new CheckPanel();
     this.lobby = new Lobby($('.lobby', sec), {
       create: (body) => this.create(body),
       join: (id) => this.joinPublic(id),
@@ -81,6 +80,7 @@ export class RaceMode {
     const q = (id) => $(`[data-testid=${id}]`, sec);
     q('to-lobby').onclick = () => this.leave();
     q('wait-lobby').onclick = () => this.leave();
+    q('wait-join').onclick = () => this.acceptJoin();
     q('resign').onclick = () => this.askResign();
     q('help').onclick = () => $('#dlg-help').showModal();
     q('settings').onclick = () => $('#b-set').click();
@@ -98,88 +98,12 @@ export class RaceMode {
     setInterval(() => this.tick(), 250);
   }
 
-  // ---- routes ----
+  // ---- routes: routes.js ----
 
-  async route(q) {
-    const id = q.get('race');
-    if (!id) return this.toLobby();
-    this.watch = q.get('watch') === '1';
-    try {
-      if (q.get('invite') && !this.watch) {
-        let v;
-        try {
-          v = await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`, { invite: q.get('invite') });
-        } catch (e) {
-          if (e.code !== 'conflict' && e.code !== 'forbidden') throw e;
-          v = await api('GET', `/api/v1/games/${encodeURIComponent(id)}`); // already seated, or full
-          if (M.mySeat(v, this.me.id) == null && !M.cancelled(v)) this.ui.toast(t('race.full'));
-        }
-        return this.open(v);
-      }
-      let v = await api('GET', `/api/v1/games/${encodeURIComponent(id)}`);
-      if (!this.watch && v.status === 'waiting' && M.mySeat(v, this.me.id) == null) {
-        try { v = await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`); } catch { /* private: watch */ }
-      }
-      this.open(v);
-    } catch (e) {
-      this.ui.toast(errText(e));
-      this.toLobby();
-    }
-  }
-
-  toLobby() {
+  /** open shows race v; offer ({invite}) shows the join offer while it waits. */
+  open(v, offer = null) {
     this.close();
-    $('#dlg-result').open && $('#dlg-result').close();
-    history.replaceState(null, '', '/?mode=race');
-    this.game.hidden = true;
-    this.lobby.show();
-    document.body.dataset.status = 'lobby';
-    document.body.dataset.ready = '1';
-  }
-
-  /** leave goes back to the lobby; the creator leaving the waiting room
-   * cancels the race, so that it leaves the lobby too. Someone who joined
-   * meanwhile wins: the race stays and starts. */
-  async leave() {
-    const v = this.view;
-    if (v && v.status === 'waiting' && this.seat === 1 && !this.game.hidden) {
-      try {
-        await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/cancel`);
-      } catch (e) {
-        if (e.code === 'conflict') { this.ui.toast(errText(e)); this.conn?.refresh(); return; }
-        // anything else (offline, gone): leave anyway
-      }
-    }
-    this.toLobby();
-  }
-
-  async create(body) {
-    const v = await api('POST', '/api/v1/races', body);
-    if (v.invite) try { sessionStorage.setItem(INV + v.id, v.invite); } catch { /* private mode */ }
-    this.watch = false;
-    this.open(v);
-  }
-
-  async joinPublic(id) {
-    this.watch = false;
-    this.open(await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`));
-  }
-
-  async rematch() {
-    const old = this.view;
-    if (!old) return;
-    try {
-      let v = await api('POST', `/api/v1/races/${encodeURIComponent(old.id)}/rematch`);
-      if (v && !v.seats && v.id) v = await api('GET', `/api/v1/games/${encodeURIComponent(v.id)}`);
-      if (v?.invite) try { sessionStorage.setItem(INV + v.id, v.invite); } catch { /* private mode */ }
-      this.open(v);
-    } catch (e) {
-      this.ui.toast(errText(e));
-    }
-  }
-
-  open(v) {
-    this.close();
+    this.joinOffer = offer;
     this.lobby.hide();
     this.game.hidden = false;
     this.view = null;
@@ -191,7 +115,8 @@ export class RaceMode {
     this.resultShown = false;
     if (v.invite) this.invite = v.invite;
     else { try { this.invite = sessionStorage.getItem(INV + v.id) || ''; } catch { this.invite = ''; } }
-    history.replaceState(null, '', `/?race=${encodeURIComponent(v.id)}${this.watch ? '&watch=1' : ''}`);
+    const inv = offer?.invite ? `&invite=${encodeURIComponent(offer.invite)}` : '';
+    history.replaceState(null, '', `/?race=${encodeURIComponent(v.id)}${this.watch ? '&watch=1' : inv}`);
     this.conn = new GameConn(v.id, {
       onView: (nv) => this.onView(nv),
       onReject: (code, msg, action, id) => this.rejected(code, action, id),
@@ -232,6 +157,7 @@ export class RaceMode {
     this.view = v;
     this.received = Date.now();
     this.seat = this.watch ? null : M.mySeat(v, this.me.id);
+    this.seen = rememberCommitment(v);
     const pending = new Set((this.conn?.pending || []).map((p) => p.id));
     this.mine = this.mine.filter((e) => (e.seq != null ? e.seq > v.seq : pending.has(e.id)));
     if (was && was.status === 'waiting' && v.status === 'playing' && this.seat) {
@@ -286,7 +212,14 @@ export class RaceMode {
   name(seat) {
     const p = this.view?.seats?.[seat - 1]?.player;
     if (seat === this.seat) return t('race.you');
+    if (this.isBot(seat)) return t('race.computer');
     return p?.name || (p ? t('race.someone') : t('race.nobody'));
+  }
+
+  /** isBot tells the server's bot's seat. */
+  isBot(seat) {
+    const s = this.view?.seats?.[seat - 1];
+    return !!(s?.player?.bot || s?.bot);
   }
 
   render() { this.paint(null); }
@@ -317,7 +250,7 @@ export class RaceMode {
     renderFound(this.found, v, L.f, names);
     const meH = this.board.querySelector('.rcols').clientHeight;
     renderBoard(this.opp, seatOr(them), {
-      S: L.opp, seat: them, name: names[them - 1], vertical: true, colH: L.oppH, mine: false,
+      S: L.opp, seat: them, name: names[them - 1], bot: this.isBot(them), vertical: true, colH: L.oppH, mine: false,
       draw: v.draw, redeal: v.redeal, blocked: !!v.seats?.[them - 1]?.blocked, online: v.seats?.[them - 1]?.online,
     });
     renderBoard(this.board, seatOr(me), {
@@ -444,4 +377,4 @@ export class RaceMode {
   }
 }
 
-Object.assign(RaceMode.prototype, screenMethods, keyMethods);
+Object.assign(RaceMode.prototype, routeMethods, screenMethods, keyMethods);

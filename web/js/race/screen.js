@@ -4,6 +4,9 @@ import { t } from '../i18n.js';
 import { celebrate } from '../celebrate.js';
 import * as M from './model.js';
 import { describe } from './lobby.js';
+import { nameInto } from './table.js';
+import { noticeEls } from './fair.js';
+import { notices } from './commit.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
@@ -11,8 +14,8 @@ export const screenMethods = {
   hud(v, me, them) {
     const q = (id) => $(`[data-testid=${id}]`, this.sec);
     const c = M.counts(v);
-    $('.rme .nm', this.sec).textContent = this.name(me);
-    $('.rthem .nm', this.sec).textContent = this.name(them);
+    nameInto($('.rme .nm', this.sec), this.name(me), !this.seat && this.isBot(me));
+    nameInto($('.rthem .nm', this.sec), this.name(them), this.isBot(them));
     $('.rme', this.sec).dataset.seat = me;
     $('.rthem', this.sec).dataset.seat = them;
     q('show-result').hidden = v.status !== 'over' || !v.result; // a cancelled race has none
@@ -43,15 +46,30 @@ export const screenMethods = {
     if (this.mySeatTurn && !this.wasMyTurn) this.say(t('race.yourTurn'));
     this.wasMyTurn = this.mySeatTurn;
 
-    // waiting room
+    // fair deal: a mark on a deal its creator chose, the deal's fingerprint
+    const mark = q('chosen-mark');
+    mark.hidden = !v.chosenDeal;
+    $('.mk', mark).textContent = t('fair.chosenMark');
+    $('.sr', mark).textContent = ': ' + t('fair.chosen');
+    mark.title = t('fair.chosen');
+    this.print.show(v);
+
+    // waiting room, or the join offer of a race with notes for the joiner
     const wait = q('waiting');
+    const offer = !!this.joinOffer && v.status === 'waiting' && !seated;
     wait.hidden = v.status !== 'waiting' && !gone;
     wait.classList.toggle('gone', gone);
+    wait.classList.toggle('offer', offer);
+    q('wait-join').hidden = !offer;
     if (gone && !this.goneSaid) this.say(t('race.cancelled'));
     this.goneSaid = gone;
     if (!wait.hidden) {
-      $('h2', wait).textContent = t(gone ? 'race.cancelled' : 'race.waiting');
+      $('h2', wait).textContent = t(gone ? 'race.cancelled' : offer ? 'fair.joinTitle' : 'race.waiting');
       $('.wnote', wait).textContent = t(gone ? 'race.cancelledNote' : 'race.waitNote');
+      $('.wnote', wait).hidden = offer;
+      const wn = $('.wnotes', wait);
+      const nk = gone ? '' : [notices(v).join(), this.seat, t('fair.chosen')].join('|');
+      if (wn.dataset.k !== nk) { wn.dataset.k = nk; wn.replaceChildren(...(gone ? [] : noticeEls(v, this.seat === 1))); }
       $('.wrules', wait).textContent = describe(v);
       const inv = q('invite-link');
       const url = this.invite ? `${location.origin}/?race=${encodeURIComponent(v.id)}&invite=${encodeURIComponent(this.invite)}` : `${location.origin}/?race=${encodeURIComponent(v.id)}`;
@@ -67,6 +85,14 @@ export const screenMethods = {
       if (this.offlineSince == null) this.offlineSince = this.presence[them]?.at ?? Date.now();
     } else this.offlineSince = null;
     this.tick();
+
+    // "Check this race": in the result dialog, or in the panel of a cancelled race
+    if (v.status === 'over') {
+      const host = gone ? wait : $('#dlg-result form');
+      const before = gone ? q('wait-lobby') : $('[data-testid=rematch]', host);
+      if (this.check.el.parentNode !== host) host.insertBefore(this.check.el, before);
+    }
+    this.check.show(v, this.seen);
 
     if (v.status === 'over' && !this.resultShown) {
       this.resultShown = true;

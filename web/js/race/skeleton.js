@@ -1,5 +1,16 @@
 // The race screen's markup: the lobby slot, HUD, strip, table, waiting room
 // and the result and resign dialogs. Texts come from data-i18n keys.
+import { t } from '../i18n.js';
+
+/** INV prefixes the sessionStorage key of a race's invite (shown once, to its creator). */
+export const INV = 'dsol.invite.';
+
+/** errText is the message for an API error. */
+export const errText = (e) => {
+  const code = e?.code || 'generic';
+  return t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code);
+};
+
 const ICON = {
   back: '<svg viewBox="0 0 24 24"><path d="M15.4 5 9 11.5l6.4 6.5-1.5 1.5L6 11.5 13.9 3.5z"/></svg>',
   flag: '<svg viewBox="0 0 24 24"><path d="M5 3h2v18H5zm3 1h10l-2 4 2 4H8z"/></svg>',
@@ -24,6 +35,7 @@ export function skeleton() {
   </header>
   <div class="rstrip">
     <span class="turn" data-testid="turn"></span>
+    <span class="mark" data-testid="chosen-mark" hidden><span class="mk"></span><span class="sr"></span></span>
     <span class="clock" data-testid="turn-clock" hidden></span>
     <button class="pill" data-testid="pass" data-i18n="race.pass" hidden></button>
     <span class="dc" data-testid="opp-offline" hidden></span>
@@ -36,9 +48,11 @@ export function skeleton() {
     <div class="wait" data-testid="waiting" hidden>
       <h2 data-i18n="race.waiting"></h2>
       <p class="wrules"></p>
+      <div class="wnotes"></div>
       <label class="winv"><span data-i18n="race.invite"></span>
         <span class="row"><input readonly data-testid="invite-link"><button type="button" class="pill" data-testid="invite-copy" data-i18n="race.copy"></button></span></label>
       <p class="wnote" data-i18n="race.waitNote"></p>
+      <button type="button" class="pill hot" data-testid="wait-join" data-i18n="race.join" hidden></button>
       <button type="button" class="pill" data-testid="wait-lobby" data-i18n="race.lobby"></button>
     </div>
   </main>
