@@ -166,7 +166,9 @@ export const screenMethods = {
     this.say($('#dlg-result h2').textContent);
     const d = $('#dlg-result');
     // a refresh may replace the view object meanwhile: still this race, still over
-    setTimeout(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') d.showModal(); }, now ? 0 : o.who === 'me' ? 700 : 300);
+    // focus on the first button, not on the link of the check panel above it
+    const first = () => (q('rematch').hidden ? q('result-lobby') : q('rematch')).focus();
+    setTimeout(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') { d.showModal(); first(); } }, now ? 0 : o.who === 'me' ? 700 : 300);
   },
 
   offer(v) {
