@@ -115,6 +115,7 @@ func startRace(t *testing.T, a, b, c *page, body map[string]any) raceView {
 		t.Fatalf("invite link %q does not carry the invite %q", link, v.Invite)
 	}
 	b.open(strings.TrimPrefix(link, a.srv.URL))
+	b.acceptOffer()
 	b.waitJS(`document.body.dataset.status === "playing" && document.body.dataset.seat === "2"`, "the second player seated")
 	a.waitJS(`document.body.dataset.status === "playing"`, "the first player seeing the race start")
 	if c != nil {

@@ -188,6 +188,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 
 	// the race: B joins by the invite, C watches; a few moves
 	b.open(fmt.Sprintf("/?race=%s&invite=%s", v.ID, v.Invite))
+	b.acceptOffer()
 	b.waitJS(`document.body.dataset.status === "playing" && document.body.dataset.seat === "2"`, "B seated")
 	a.waitJS(`document.body.dataset.status === "playing"`, "A seeing the race start")
 	c.open("/?race=" + v.ID + "&watch=1")

@@ -19,7 +19,7 @@ export default {
     decks: 'Decks', independent: 'Own shuffles', mirrored: 'Mirrored (same layout)', turns: 'Turns', simultaneous: 'Simultaneous', alternating: 'Alternating',
     bonus: 'Going out wins, whatever the counts', bonusShort: 'going out wins', series: 'Games in the series', seriesOf: 'series of {n}', public: 'List it in the lobby',
     bot: 'Race the computer', botSpeed: 'Computer speed', slow: 'Slow', normal: 'Normal', fast: 'Fast', botBtn: 'Start',
-    open: 'Open races', none: 'No open races right now. Create one!', join: 'Join', someone: 'Someone', nobody: 'Nobody yet', full: 'This race already has two players; you are watching.',
+    open: 'Open races', none: 'No open races right now. Create one!', join: 'Join', someone: 'Someone', computer: 'Computer', botMark: 'Played by the server', nobody: 'Nobody yet', full: 'This race already has two players; you are watching.',
     waiting: 'Waiting for an opponent', invite: 'Invite link', copy: 'Copy', copied: 'Link copied', waitNote: 'Send the link to a friend. The race starts as soon as they join.',
     you: 'You', myBoard: 'Your board', theirBoard: 'Board of {name}', found: 'Shared foundations', countOf: '{name}: {n} cards on the foundations',
     cancelled: 'The race was cancelled', cancelledNote: 'Its creator cancelled it before anyone joined.',
@@ -38,6 +38,17 @@ export default {
       ['The end', 'The race ends when someone goes out, when both are blocked, or on a resignation. Whoever has more of their own cards on the foundations wins; on equal counts the last foundation play wins.'],
       ['Keyboard', 'Arrow keys move between piles, Enter or Space picks up and puts down, F plays to a foundation, T to the best column, D draws, P passes.']
     ]
+  },
+  fair: {
+    chosen: 'The host chose this deal — they may know every card.', chosenMark: 'Chosen deal', mirrored: 'Mirrored decks: both players get the same layout, so each of you learns about your own hidden cards from the other’s play.',
+    joinTitle: 'Join this race?', private: 'This race is private: open it with its invite link.', print: 'Deal fingerprint',
+    printNote: 'This fingerprint fixes the deal before the first move; it is checked at the end.', check: 'Check this race',
+    checking: 'Checking…', ok: 'The deal matches: SHA-256 of the code and salt equals the fingerprint shown before the first move.',
+    okLate: 'The deal matches the fingerprint the server shows now; this browser did not see the race before it ended.',
+    bad: 'The deal does not match the fingerprint shown during play.', insecure: 'This check needs a secure connection (https). You can check by hand: SHA-256 of “code:salt” must equal the fingerprint.',
+    missing: 'The server has not revealed the code and salt of this race.', code: 'Code', salt: 'Salt', seen: 'Fingerprint before the first move',
+    final: 'Fingerprint at the end', computed: 'SHA-256(code:salt), computed here', codeTitle: 'What this code means',
+    how: 'With the code, anyone can rebuild the deal.'
   },
   help: {
     title: 'How to play',

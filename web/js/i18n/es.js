@@ -19,7 +19,7 @@ export default {
     decks: 'Barajas', independent: 'Cada uno la suya', mirrored: 'En espejo (misma disposición)', turns: 'Turnos', simultaneous: 'Simultáneos', alternating: 'Alternos',
     bonus: 'Quien termina gana, sin contar cartas', bonusShort: 'terminar gana', series: 'Partidas de la serie', seriesOf: 'serie de {n}', public: 'Mostrarla en la sala',
     bot: 'Competir con el ordenador', botSpeed: 'Velocidad del ordenador', slow: 'Lenta', normal: 'Normal', fast: 'Rápida', botBtn: 'Empezar',
-    open: 'Carreras abiertas', none: 'Ahora no hay carreras abiertas. ¡Crea una!', join: 'Unirse', someone: 'Alguien', nobody: 'Nadie aún', full: 'Esta carrera ya tiene dos jugadores; la estás mirando.',
+    open: 'Carreras abiertas', none: 'Ahora no hay carreras abiertas. ¡Crea una!', join: 'Unirse', someone: 'Alguien', computer: 'Ordenador', botMark: 'Lo juega el servidor', nobody: 'Nadie aún', full: 'Esta carrera ya tiene dos jugadores; la estás mirando.',
     waiting: 'Esperando a un rival', invite: 'Enlace de invitación', copy: 'Copiar', copied: 'Enlace copiado', waitNote: 'Envía el enlace a un amigo. La carrera empieza en cuanto se una.',
     you: 'Tú', myBoard: 'Tu tablero', theirBoard: 'Tablero de {name}', found: 'Fundaciones compartidas', countOf: '{name}: {n} cartas en las fundaciones',
     cancelled: 'La carrera se ha cancelado', cancelledNote: 'Quien la creó la canceló antes de que se uniera nadie.',
@@ -38,6 +38,18 @@ export default {
       ['El final', 'Termina cuando alguien coloca todas sus cartas, cuando los dos están bloqueados o cuando alguien se rinde. Gana quien tenga más cartas propias en las fundaciones; si hay empate, gana quien hizo la última jugada a las fundaciones.'],
       ['Teclado', 'Las flechas recorren los montones, Intro o Espacio cogen y sueltan, F sube a una fundación, T lleva a la mejor columna, D roba y P pasa.']
     ]
+  },
+  fair: {
+    chosen: 'Quien creó la carrera eligió este reparto: puede conocer todas las cartas.', chosenMark: 'Reparto elegido',
+    mirrored: 'Barajas en espejo: los dos reciben la misma disposición, así que cada uno descubre sus propias cartas ocultas por lo que juega el otro.',
+    joinTitle: '¿Unirte a esta carrera?', private: 'Esta carrera es privada: ábrela con su enlace de invitación.', print: 'Huella del reparto',
+    printNote: 'Esta huella fija el reparto antes de la primera jugada; se comprueba al final.', check: 'Comprobar esta carrera',
+    checking: 'Comprobando…', ok: 'El reparto coincide: el SHA-256 del código y la sal es igual a la huella mostrada antes de la primera jugada.',
+    okLate: 'El reparto coincide con la huella que muestra ahora el servidor; este navegador no vio la carrera antes de que terminara.',
+    bad: 'El reparto no coincide con la huella mostrada durante la partida.', insecure: 'Esta comprobación necesita una conexión segura (https). Puedes hacerla a mano: el SHA-256 de «código:sal» debe ser igual a la huella.',
+    missing: 'El servidor no ha revelado el código ni la sal de esta carrera.', code: 'Código', salt: 'Sal', seen: 'Huella antes de la primera jugada',
+    final: 'Huella al final', computed: 'SHA-256(código:sal), calculado aquí', codeTitle: 'Qué significa este código',
+    how: 'Con el código, cualquiera puede reconstruir el reparto.'
   },
   help: {
     title: 'Cómo se juega',

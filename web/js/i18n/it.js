@@ -19,7 +19,7 @@ export default {
     decks: 'Mazzi', independent: 'Mescolati a parte', mirrored: 'A specchio (stessa disposizione)', turns: 'Turni', simultaneous: 'Simultanei', alternating: 'Alternati',
     bonus: 'Chi chiude vince, a prescindere dal conteggio', bonusShort: 'chi chiude vince', series: 'Partite della serie', seriesOf: 'serie di {n}', public: 'Mostrala nella sala',
     bot: 'Sfida il computer', botSpeed: 'Velocità del computer', slow: 'Lenta', normal: 'Normale', fast: 'Veloce', botBtn: 'Inizia',
-    open: 'Sfide aperte', none: 'Nessuna sfida aperta al momento. Creane una!', join: 'Partecipa', someone: 'Qualcuno', nobody: 'Ancora nessuno', full: 'Questa sfida ha già due giocatori; la stai guardando.',
+    open: 'Sfide aperte', none: 'Nessuna sfida aperta al momento. Creane una!', join: 'Partecipa', someone: 'Qualcuno', computer: 'Computer', botMark: 'Gioca il server', nobody: 'Ancora nessuno', full: 'Questa sfida ha già due giocatori; la stai guardando.',
     waiting: 'In attesa di un avversario', invite: 'Link di invito', copy: 'Copia', copied: 'Link copiato', waitNote: 'Manda il link a un amico. La sfida parte appena entra.',
     you: 'Tu', myBoard: 'Il tuo tavolo', theirBoard: 'Tavolo di {name}', found: 'Fondazioni comuni', countOf: '{name}: {n} carte sulle fondazioni',
     cancelled: 'La sfida è stata annullata', cancelledNote: 'Chi l’ha creata l’ha annullata prima che entrasse qualcuno.',
@@ -38,6 +38,18 @@ export default {
       ['La fine', 'La sfida finisce quando qualcuno chiude, quando entrambi sono bloccati o quando qualcuno abbandona. Vince chi ha più carte proprie sulle fondazioni; a parità vince chi ha fatto l’ultima giocata sulle fondazioni.'],
       ['Tastiera', 'Le frecce passano da una pila all’altra, Invio o Spazio prendono e posano, F manda su una fondazione, T sulla colonna migliore, D pesca, P passa.']
     ]
+  },
+  fair: {
+    chosen: 'Chi ha creato la sfida ha scelto questa distribuzione: potrebbe conoscere ogni carta.', chosenMark: 'Distribuzione scelta',
+    mirrored: 'Mazzi a specchio: entrambi ricevono la stessa disposizione, quindi ognuno scopre qualcosa delle proprie carte coperte dalle mosse dell’avversario.',
+    joinTitle: 'Partecipare a questa sfida?', private: 'Questa sfida è privata: aprila con il suo link di invito.', print: 'Impronta della distribuzione',
+    printNote: 'Questa impronta fissa la distribuzione prima della prima mossa; viene verificata alla fine.', check: 'Verifica questa sfida',
+    checking: 'Verifica in corso…', ok: 'La distribuzione corrisponde: lo SHA-256 di codice e sale è uguale all’impronta mostrata prima della prima mossa.',
+    okLate: 'La distribuzione corrisponde all’impronta che il server mostra ora; questo browser non ha visto la sfida prima della fine.',
+    bad: 'La distribuzione non corrisponde all’impronta mostrata durante la partita.', insecure: 'Questa verifica richiede una connessione sicura (https). Puoi verificare a mano: lo SHA-256 di «codice:sale» deve essere uguale all’impronta.',
+    missing: 'Il server non ha rivelato il codice e il sale di questa sfida.', code: 'Codice', salt: 'Sale', seen: 'Impronta prima della prima mossa',
+    final: 'Impronta alla fine', computed: 'SHA-256(codice:sale), calcolato qui', codeTitle: 'Cosa significa questo codice',
+    how: 'Con il codice chiunque può ricostruire la distribuzione.'
   },
   help: {
     title: 'Come si gioca',

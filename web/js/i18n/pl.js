@@ -19,7 +19,7 @@ export default {
     decks: 'Talie', independent: 'Osobne tasowania', mirrored: 'Lustrzane (ten sam układ)', turns: 'Kolejność', simultaneous: 'Jednocześnie', alternating: 'Na zmianę',
     bonus: 'Kto wyłoży wszystko, wygrywa bez liczenia kart', bonusShort: 'wyłożenie wygrywa', series: 'Gier w serii', seriesOf: 'seria {n}', public: 'Pokaż w poczekalni',
     bot: 'Ścigaj się z komputerem', botSpeed: 'Szybkość komputera', slow: 'Wolno', normal: 'Normalnie', fast: 'Szybko', botBtn: 'Start',
-    open: 'Otwarte wyścigi', none: 'Teraz nie ma otwartych wyścigów. Utwórz własny!', join: 'Dołącz', someone: 'Ktoś', nobody: 'Jeszcze nikt', full: 'Ten wyścig ma już dwóch graczy; oglądasz go.',
+    open: 'Otwarte wyścigi', none: 'Teraz nie ma otwartych wyścigów. Utwórz własny!', join: 'Dołącz', someone: 'Ktoś', computer: 'Komputer', botMark: 'Gra serwer', nobody: 'Jeszcze nikt', full: 'Ten wyścig ma już dwóch graczy; oglądasz go.',
     waiting: 'Czekamy na przeciwnika', invite: 'Link z zaproszeniem', copy: 'Kopiuj', copied: 'Link skopiowany', waitNote: 'Wyślij link znajomemu. Wyścig zacznie się, gdy tylko dołączy.',
     you: 'Ty', myBoard: 'Twoja plansza', theirBoard: 'Plansza: {name}', found: 'Wspólne stosy końcowe', countOf: '{name}: {n} kart na stosach końcowych',
     cancelled: 'Wyścig został odwołany', cancelledNote: 'Jego twórca odwołał go, zanim ktokolwiek dołączył.',
@@ -38,6 +38,16 @@ export default {
       ['Koniec', 'Wyścig kończy się, gdy ktoś wyłoży wszystkie karty, gdy obaj są zablokowani albo gdy ktoś się podda. Wygrywa ten, kto ma więcej własnych kart na stosach końcowych; przy remisie wygrywa autor ostatniego zagrania na stos końcowy.'],
       ['Klawiatura', 'Strzałki przechodzą między stosami, Enter lub spacja podnosi i odkłada, F kładzie na stos końcowy, T na najlepszą kolumnę, D dobiera, P pasuje.']
     ]
+  },
+  fair: {
+    chosen: 'Twórca wyścigu sam wybrał to rozdanie — może znać każdą kartę.', chosenMark: 'Wybrane rozdanie', mirrored: 'Talie lustrzane: obaj gracze dostają ten sam układ, więc każdy dowiaduje się czegoś o swoich zakrytych kartach z ruchów przeciwnika.',
+    joinTitle: 'Dołączyć do tego wyścigu?', private: 'Ten wyścig jest prywatny: otwórz go linkiem z zaproszeniem.', print: 'Odcisk rozdania',
+    printNote: 'Ten odcisk ustala rozdanie przed pierwszym ruchem; na końcu jest sprawdzany.', check: 'Sprawdź ten wyścig',
+    checking: 'Sprawdzanie…', ok: 'Rozdanie się zgadza: SHA-256 kodu i soli jest równy odciskowi pokazanemu przed pierwszym ruchem.',
+    okLate: 'Rozdanie zgadza się z odciskiem, który serwer pokazuje teraz; ta przeglądarka nie widziała wyścigu przed jego końcem.',
+    bad: 'Rozdanie nie zgadza się z odciskiem pokazanym w trakcie gry.', insecure: 'To sprawdzenie wymaga bezpiecznego połączenia (https). Możesz sprawdzić ręcznie: SHA-256 z „kod:sól” musi być równy odciskowi.',
+    missing: 'Serwer nie ujawnił kodu ani soli tego wyścigu.', code: 'Kod', salt: 'Sól', seen: 'Odcisk przed pierwszym ruchem',
+    final: 'Odcisk na końcu', computed: 'SHA-256(kod:sól), policzony tutaj', codeTitle: 'Co oznacza ten kod', how: 'Z kodu każdy może odtworzyć rozdanie.'
   },
   help: {
     title: 'Jak grać',

@@ -4,6 +4,7 @@
 import { api } from '../api.js';
 import { t } from '../i18n.js';
 import { lobbyRaces, diffLobby, hostName, seriesLength } from './model.js';
+import { noticeEls } from './fair.js';
 
 const POLL_MS = 4000;
 
@@ -43,6 +44,7 @@ export class Lobby {
     <fieldset><legend data-i18n="newGame.draw"></legend>${radios('draw', [['1', 'race.d1'], ['3', 'race.d3']], 'race-draw')}</fieldset>
     <fieldset><legend data-i18n="race.redeal"></legend>${radios('redeal', [['unlimited', 'race.unlimited'], ['single', 'race.single']], 'race-redeal')}</fieldset>
     <fieldset><legend data-i18n="race.decks"></legend>${radios('decks', [['independent', 'race.independent'], ['mirrored', 'race.mirrored']], 'race-decks')}</fieldset>
+    <p class="fnote mirrored" data-testid="race-mirrored-note" data-i18n="fair.mirrored" role="note" hidden></p>
     <fieldset><legend data-i18n="race.turns"></legend>${radios('turns', [['simultaneous', 'race.simultaneous'], ['alternating', 'race.alternating']], 'race-turns')}</fieldset>
     <label class="line"><input type="checkbox" name="soloOutBonus" data-testid="race-bonus"> <span data-i18n="race.bonus"></span></label>
     <label class="line"><span data-i18n="race.series"></span>
@@ -64,6 +66,9 @@ export class Lobby {
     this.form = root.querySelector('form');
     this.list = root.querySelector('.llist');
     this.form.addEventListener('submit', (e) => this.submit(e));
+    // mirrored decks: the creator is told what that means for both
+    const note = root.querySelector('[data-testid=race-mirrored-note]');
+    this.form.addEventListener('change', () => { note.hidden = this.form.decks.value !== 'mirrored'; });
   }
 
   body(f, bot) {
@@ -161,16 +166,18 @@ export class Lobby {
     li.dataset.race = r.id;
     const txt = document.createElement('span');
     const who = document.createElement('b');
-    who.textContent = hostName(r) || t('race.someone');
+    who.textContent = r.creator?.bot ? t('race.computer') : hostName(r) || t('race.someone');
     const what = document.createElement('small');
     what.textContent = describe(r);
-    txt.append(who, what);
+    // told before joining: a deal the creator chose, mirrored decks
+    const notes = noticeEls(r, false, 'small');
+    txt.append(who, what, ...notes);
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.testid = 'join';
     b.dataset.race = r.id;
     b.textContent = t('race.join');
-    b.setAttribute('aria-label', `${t('race.join')}: ${who.textContent}, ${what.textContent}`);
+    b.setAttribute('aria-label', [`${t('race.join')}: ${who.textContent}, ${what.textContent}`, ...notes.map((n) => n.textContent)].join('. '));
     b.onclick = async () => {
       b.disabled = true;
       try { await this.hooks.join(r.id); } catch (x) { this.hooks.error(x); b.disabled = false; this.poll(); }

@@ -6,6 +6,27 @@ import { t } from '../i18n.js';
 import { cardOf, seatOf } from './model.js';
 
 const px = (n) => n + 'px';
+const NS = 'http://www.w3.org/2000/svg';
+const BOT = 'M11 1h2v3h5a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V7a3 3 0 0 1 3-3h5zM8 9a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm8 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm-7 6v2h6v-2z';
+
+/**
+ * nameInto writes a player's name into el; the bot's name has the computer's
+ * mark in front, where a narrow tag cutting the name short keeps it in view.
+ */
+export function nameInto(el, name, bot) {
+  el.replaceChildren(name);
+  el.classList.toggle('isbot', !!bot);
+  if (!bot) return;
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('class', 'botmark');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('race.botMark'));
+  const path = document.createElementNS(NS, 'path');
+  path.setAttribute('d', BOT);
+  svg.append(path);
+  el.prepend(svg, ' ');
+}
 
 function pile(id, cls) {
   const p = document.createElement('div');
@@ -64,7 +85,7 @@ function setVars(el, S) {
 
 /**
  * renderBoard draws one seat's board. o: {S (sizes), seat, name, vertical
- * (waste fans downwards), colH (column height), mine, redeal, blocked, online}.
+ * (waste fans downwards), colH (column height), mine, redeal, blocked, online, bot}.
  */
 export function renderBoard(el, b, o) {
   const { S } = o;
@@ -116,7 +137,7 @@ export function renderBoard(el, b, o) {
   b.columns.forEach((c, i) => fillColumn(q('c' + (i + 1)), c, i + 1, S, badge, () => o.colH));
 
   const tag = el.querySelector('.rtag');
-  tag.querySelector('.nm').textContent = o.name;
+  nameInto(tag.querySelector('.nm'), o.name, o.bot);
   const blk = tag.querySelector('.blk');
   blk.hidden = !o.blocked;
   blk.textContent = t('race.blocked');

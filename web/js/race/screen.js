@@ -1,0 +1,200 @@
+// RaceMode methods for the HUD, the strip's countdowns, the waiting room and
+// the result dialog (mixed into RaceMode.prototype by mode.js).
+import { t } from '../i18n.js';
+import { celebrate } from '../celebrate.js';
+import * as M from './model.js';
+import { describe } from './lobby.js';
+import { nameInto } from './table.js';
+import { noticeEls } from './fair.js';
+import { notices } from './commit.js';
+
+const $ = (s, r = document) => r.querySelector(s);
+
+export const screenMethods = {
+  hud(v, me, them) {
+    const q = (id) => $(`[data-testid=${id}]`, this.sec);
+    const c = M.counts(v);
+    nameInto($('.rme .nm', this.sec), this.name(me), !this.seat && this.isBot(me));
+    nameInto($('.rthem .nm', this.sec), this.name(them), this.isBot(them));
+    $('.rme', this.sec).dataset.seat = me;
+    $('.rthem', this.sec).dataset.seat = them;
+    q('show-result').hidden = v.status !== 'over' || !v.result; // a cancelled race has none
+    q('count-me').textContent = c[me - 1];
+    q('count-them').textContent = c[them - 1];
+    q('count-me').setAttribute('aria-label', t('race.countOf', { name: this.name(me), n: c[me - 1] }));
+    q('count-them').setAttribute('aria-label', t('race.countOf', { name: this.name(them), n: c[them - 1] }));
+    const seated = !!this.seat, playing = v.status === 'playing';
+    q('resign').hidden = !seated;
+    q('resign').disabled = !playing;
+    const turn = q('turn');
+    const alt = v.turns === 'alternating';
+    let txt;
+    const gone = M.cancelled(v);
+    if (v.status === 'waiting') txt = t('race.waiting');
+    else if (v.status === 'over') txt = t(gone ? 'race.cancelled' : 'race.over');
+    else if (!alt) txt = seated ? t('race.go') : t('race.watching');
+    else if (v.turn === this.seat) txt = t('race.yourTurn');
+    else txt = t('race.theirTurn', { name: this.name(v.turn) });
+    if (!seated && v.status !== 'waiting') txt = `${t('race.watching')} · ${txt === t('race.watching') ? describe(v) : txt}`;
+    turn.textContent = txt;
+    turn.classList.toggle('mine', alt && playing && v.turn === this.seat && seated);
+    turn.dataset.turn = v.turn ?? '';
+    const pass = q('pass');
+    pass.hidden = !(alt && seated && playing);
+    pass.disabled = v.turn !== this.seat;
+    this.mySeatTurn = alt && playing && v.turn === this.seat;
+    if (this.mySeatTurn && !this.wasMyTurn) this.say(t('race.yourTurn'));
+    this.wasMyTurn = this.mySeatTurn;
+
+    // fair deal: a mark on a deal its creator chose, the deal's fingerprint
+    const mark = q('chosen-mark');
+    mark.hidden = !v.chosenDeal;
+    $('.mk', mark).textContent = t('fair.chosenMark');
+    $('.sr', mark).textContent = ': ' + t('fair.chosen');
+    mark.title = t('fair.chosen');
+    this.print.show(v);
+
+    // waiting room, or the join offer of a race with notes for the joiner
+    const wait = q('waiting');
+    const offer = !!this.joinOffer && v.status === 'waiting' && !seated;
+    wait.hidden = v.status !== 'waiting' && !gone;
+    wait.classList.toggle('gone', gone);
+    wait.classList.toggle('offer', offer);
+    q('wait-join').hidden = !offer;
+    if (gone && !this.goneSaid) this.say(t('race.cancelled'));
+    this.goneSaid = gone;
+    if (!wait.hidden) {
+      $('h2', wait).textContent = t(gone ? 'race.cancelled' : offer ? 'fair.joinTitle' : 'race.waiting');
+      $('.wnote', wait).textContent = t(gone ? 'race.cancelledNote' : 'race.waitNote');
+      $('.wnote', wait).hidden = offer;
+      const wn = $('.wnotes', wait);
+      const nk = gone ? '' : [notices(v).join(), this.seat, t('fair.chosen')].join('|');
+      if (wn.dataset.k !== nk) { wn.dataset.k = nk; wn.replaceChildren(...(gone ? [] : noticeEls(v, this.seat === 1))); }
+      $('.wrules', wait).textContent = describe(v);
+      const inv = q('invite-link');
+      const url = this.invite ? `${location.origin}/?race=${encodeURIComponent(v.id)}&invite=${encodeURIComponent(this.invite)}` : `${location.origin}/?race=${encodeURIComponent(v.id)}`;
+      inv.value = url;
+      $('.winv', wait).hidden = !seated || gone;
+    }
+    clearInterval(this.waitPoll);
+    if (v.status === 'waiting') this.waitPoll = setInterval(() => this.conn?.refresh(), 3000);
+
+    // opponent offline → grace countdown
+    const opp = v.seats?.[them - 1];
+    if (seated && playing && opp && opp.online === false) {
+      if (this.offlineSince == null) this.offlineSince = this.presence[them]?.at ?? Date.now();
+    } else this.offlineSince = null;
+    this.tick();
+
+    // "Check this race": in the result dialog, or in the panel of a cancelled race
+    if (v.status === 'over') {
+      const host = gone ? wait : $('#dlg-result form');
+      const before = gone ? q('wait-lobby') : $('[data-testid=rematch]', host);
+      if (this.check.el.parentNode !== host) host.insertBefore(this.check.el, before);
+    }
+    this.check.show(v, this.seen);
+
+    if (v.status === 'over' && !this.resultShown) {
+      this.resultShown = true;
+      this.showResult(v);
+    }
+    if (v.status === 'over') this.offer(v);
+  },
+
+  /** tick updates the claim countdown and the turn clock. */
+  tick() {
+    const v = this.view;
+    if (!v || this.game.hidden) return;
+    const q = (id) => $(`[data-testid=${id}]`, this.sec);
+    const now = Date.now();
+    const dc = q('opp-offline'), claim = q('claim');
+    if (this.offlineSince != null && v.status === 'playing') {
+      const them = 3 - this.seat;
+      const p = this.presence[them] || {};
+      const at = M.claimDeadline({
+        claimAt: p.claimAt ?? v.claimAt ?? v.seats?.[them - 1]?.claimAt,
+        graceSeconds: p.graceSeconds ?? v.graceSeconds,
+        offlineSince: this.offlineSince,
+      });
+      const left = M.secondsLeft(at, now);
+      dc.hidden = false;
+      dc.textContent = left > 0 ? t('race.dropped', { name: this.name(them), time: M.countdown(left) }) : t('race.droppedLong', { name: this.name(them) });
+      claim.hidden = left > 0;
+    } else { dc.hidden = true; claim.hidden = true; }
+    const clock = q('turn-clock');
+    const end = v.status === 'playing' && v.turns === 'alternating' ? M.turnDeadline(v, this.received) : null;
+    clock.hidden = end == null;
+    if (end != null) {
+      const left = M.secondsLeft(end, now);
+      clock.textContent = M.countdown(left);
+      clock.classList.toggle('low', left <= 10);
+    }
+  },
+
+  showResult(v, now) {
+    const o = M.outcome(v, this.seat);
+    if (!o) return;
+    const q = (id) => $(`[data-testid=${id}]`, $('#dlg-result'));
+    const wName = typeof o.who === 'number' ? this.name(o.who) : this.name(3 - (this.seat || 2));
+    q('result-title').textContent = o.who === 'me' ? t('race.won') : o.who === 'draw' ? t('race.draw') : t('race.winner', { name: wName });
+    const me = this.seat || 1;
+    q('result-counts').textContent = t('race.final', { a: this.name(me), n: o.mine, b: this.name(3 - me), m: o.theirs });
+    const w = v.result.winner;
+    const loser = w ? this.name(3 - w) : '';
+    const mine = w != null && w === this.seat;
+    q('result-reason').textContent = t('race.reason.' + (o.reason === 'out' && mine ? 'outMe' : o.reason), { name: w ? this.name(w) : '', loser });
+    const tie = q('result-tie');
+    tie.hidden = !o.tiebreak;
+    if (o.tiebreak) tie.textContent = t('race.tie.' + (o.tiebreak === 'last' && mine ? 'lastMe' : o.tiebreak), { name: w ? this.name(w) : '' });
+    const s = M.seriesInfo(v);
+    const ser = q('series');
+    ser.hidden = !s;
+    if (s) {
+      let txt = s.game ? t('race.seriesGame', { k: s.game, n: s.of }) : t('race.seriesOf', { n: s.of });
+      const tot = s.totals || s.wins;
+      if (tot) txt += ' · ' + t('race.seriesScore', { a: this.name(me), n: tot[me - 1], b: this.name(3 - me), m: tot[2 - me] });
+      if (s.done && s.winner != null) txt += ' · ' + (s.winner === this.seat ? t('race.seriesWon') : t('race.seriesWinner', { name: this.name(s.winner) }));
+      ser.textContent = txt;
+    }
+    q('rematch').hidden = !this.seat;
+    q('rematch').textContent = s && !s.done ? t('race.nextGame') : t('race.rematch');
+    if (o.who === 'me' && !now) {
+      const all = [];
+      for (const el of this.found.querySelectorAll('.card.up')) all.push({ card: el.dataset.card, rect: el.getBoundingClientRect() });
+      celebrate(all);
+    }
+    this.say($('#dlg-result h2').textContent);
+    const d = $('#dlg-result');
+    // a refresh may replace the view object meanwhile: still this race, still over
+    // focus on the first button, not on the link of the check panel above it
+    const first = () => (q('rematch').hidden ? q('result-lobby') : q('rematch')).focus();
+    setTimeout(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') { d.showModal(); first(); } }, now ? 0 : o.who === 'me' ? 700 : 300);
+  },
+
+  offer(v) {
+    const next = v.rematch ?? v.next ?? v.nextRace;
+    const el = $('[data-testid=rematch-offer]', $('#dlg-result'));
+    el.hidden = !next || !this.seat;
+    if (next) el.textContent = t('race.offer');
+  },
+
+  say(msg) {
+    const sr = $('.sr', this.sec);
+    sr.textContent = '';
+    setTimeout(() => { sr.textContent = msg; }, 30);
+  },
+
+  askResign() {
+    if (!this.seat || this.view?.status !== 'playing') return;
+    $('#dlg-resign').showModal();
+  },
+
+  async copyInvite() {
+    const inp = $('[data-testid=invite-link]', this.sec);
+    if (navigator.share && matchMedia('(pointer: coarse)').matches) {
+      try { await navigator.share({ title: t('race.title'), url: inp.value }); return; } catch { /* cancelled */ }
+    }
+    try { await navigator.clipboard.writeText(inp.value); } catch { inp.select(); document.execCommand('copy'); }
+    this.ui.toast(t('race.copied'));
+  },
+};
