@@ -227,7 +227,7 @@ func deal(code cards.Code, opts Options, decks [Seats][CardsPerSeat]cards.Card) 
 
 func (r *Race) init(code cards.Code, opts Options) error {
 	if code.Kind != cards.Race || !code.Valid() {
-		return k.Errorf(k.BadRequest, "%s is not a race code", code)
+		return k.Errorf(k.BadRequest, "not a playable race code") // never the code itself: it tells the deal
 	}
 	if opts.Turns > Alternating {
 		return k.Errorf(k.BadRequest, "unknown turn mode %d", opts.Turns)

@@ -163,7 +163,7 @@ func NewRace(h store.Game) (Engine, error) {
 		return nil, err
 	}
 	if code.Kind != cards.Race {
-		return nil, fmt.Errorf("table: game %s: %s is not a race code", h.ID, h.Code)
+		return nil, fmt.Errorf("table: game %s: its code is not a race code", h.ID) // never the code: it tells the deal
 	}
 	o, err := ParseRaceOptions(h.Options)
 	if err != nil {
