@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,9 @@ type serveConfig struct {
 	wsBurst         int
 	logFormat       string
 	logLevel        slog.Level
+	node            string        // this node's name in the game leases
+	advertise       string        // where other nodes reach this one
+	lease           time.Duration // how long a game lease lasts unless renewed
 }
 
 // env returns the value of an environment variable, or def when it is unset.
@@ -101,6 +105,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		"comma-separated origins (scheme://host[:port]) besides the server's own that may send cookie-authenticated writes (env DSOL_ALLOWED_ORIGINS)")
 	fs.StringVar(&proxies, "trusted-proxies", getenv("DSOL_TRUSTED_PROXIES"),
 		"comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (env DSOL_TRUSTED_PROXIES)")
+	fs.StringVar(&c.node, "node", getenv("DSOL_NODE"),
+		"this node's name in the ownership of live games (PostgreSQL; default: the host name and a random suffix) (env DSOL_NODE)")
+	fs.StringVar(&c.advertise, "advertise", getenv("DSOL_ADVERTISE"),
+		"the address other nodes reach this one at, recorded with the games it runs (env DSOL_ADVERTISE)")
 	fs.StringVar(&c.logFormat, "log-format", env(getenv, "DSOL_LOG_FORMAT", "json"), "log format: json or text (env DSOL_LOG_FORMAT)")
 	fs.StringVar(&level, "log-level", env(getenv, "DSOL_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env DSOL_LOG_LEVEL)")
 	durations := []struct {
@@ -114,6 +122,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.shutdownTimeout, "shutdown-timeout", "DSOL_SHUTDOWN_TIMEOUT", "15s", "bound on a graceful shutdown"},
 		{&c.requestTimeout, "request-timeout", "DSOL_REQUEST_TIMEOUT", "10s", "bound on one REST request"},
 		{&c.grace, "grace", "DSOL_GRACE", "60s", "how long a race player may stay disconnected before the opponent may claim the win"},
+		{&c.lease, "lease", "DSOL_LEASE", "3s", "how long a node's ownership of a live game lasts unless renewed (PostgreSQL): a killed node's games move within about this long"},
 	}
 	for _, d := range durations {
 		v, err := time.ParseDuration(env(getenv, d.name, d.def))
@@ -251,15 +260,25 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	m := metrics.New()
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
-	reg := table.NewRegistry(table.Config{
+	tc := table.Config{
 		Store:     st,
 		Committer: com,
 		Logger:    log,
 		Clock:     time.Now,
 		IdleAfter: cfg.idle,
 		Grace:     cfg.grace,
-		Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces},
-	})
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces,
+			Elsewhere: m.ObserveElsewhere, Moved: m.ObserveMoved},
+		LeaseTTL: cfg.lease,
+	}
+	if ls, ok := st.(store.Leases); ok { // PostgreSQL: nodes share the games
+		tc.Leases, tc.Node, tc.Addr = ls, cfg.node, cfg.advertise
+		if tc.Node == "" {
+			tc.Node = nodeName()
+		}
+		log.Info("sharing games with other nodes", "node", tc.Node, "advertise", tc.Addr, "lease", cfg.lease)
+	}
+	reg := table.NewRegistry(tc)
 	sockets := ws.NewHandler(ws.Deps{
 		Tables:  reg,
 		Player:  httpapi.PlayerID,
@@ -366,4 +385,17 @@ func originHosts(origins []string) []string {
 		hosts = append(hosts, strings.TrimSuffix(o, "/"))
 	}
 	return hosts
+}
+
+// nodeName is a node's default name in the game leases: the host name and
+// a random suffix, so that a restarted process never takes itself for its
+// previous run.
+func nodeName() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "node"
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%x", host, b)
 }

@@ -71,7 +71,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	_, view, err := s.tables.Snapshot(r.Context(), id, 1)
+	_, view, err := s.tables.Preview(r.Context(), id, 1)
 	if err != nil {
 		s.error(w, r, err)
 		return

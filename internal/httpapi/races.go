@@ -167,7 +167,7 @@ func (s *server) ensureBot(ctx context.Context) error {
 
 // answerRace writes a race view for a seat, with the invite when given.
 func (s *server) answerRace(w http.ResponseWriter, r *http.Request, status int, id string, seat int, invite string) {
-	_, view, err := s.tables.Snapshot(r.Context(), id, seat)
+	_, view, err := s.tables.Preview(r.Context(), id, seat)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -289,7 +289,7 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, table.Errorf(table.Forbidden, "only the players of a race can ask for a rematch"))
 		return
 	}
-	_, view, err := s.tables.Snapshot(r.Context(), g.ID, seat)
+	_, view, err := s.tables.Preview(r.Context(), g.ID, seat)
 	if err != nil {
 		s.error(w, r, err)
 		return

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -91,6 +92,20 @@ func (rd *readiness) ping(ctx context.Context) error {
 		cancel()
 	}
 	return rd.err
+}
+
+// node is GET /node, for operators (no auth; not routed through the
+// shipped proxy, like /metrics): this node's name in the game leases, the
+// address it advertises, and the ids of the games whose tables it runs.
+func (s *server) node(w http.ResponseWriter, r *http.Request) {
+	name, addr := s.tables.Node()
+	games := s.tables.Games()
+	slices.Sort(games)
+	writeJSON(w, http.StatusOK, struct {
+		Node  string   `json:"node"`
+		Addr  string   `json:"addr"`
+		Games []string `json:"games"`
+	}{name, addr, games})
 }
 
 // readyz answers 200 while the store is reachable and the last write of the

@@ -20,6 +20,7 @@ func (s *server) routes() chi.Router {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Method(http.MethodGet, "/metrics", s.metrics.Handler())
+	r.Get("/node", s.node)
 
 	// REST: a timeout, a body limit and cross-origin protection on every
 	// route; auth on all but player creation and the API document; a rate

@@ -24,6 +24,7 @@
 package metrics
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -32,6 +33,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"dsol/internal/store"
 )
 
 // Metrics is the server's metric set on its own registry.
@@ -43,6 +46,9 @@ type Metrics struct {
 	commitDur    prometheus.Histogram
 	commitBatch  prometheus.Histogram
 	commitErrs   prometheus.Counter
+	fences       prometheus.Counter
+	elsewhere    prometheus.Counter
+	moved        prometheus.Counter
 	liveTables   prometheus.Gauge
 	liveRaces    prometheus.Gauge
 	wsConns      prometheus.Gauge
@@ -86,7 +92,19 @@ func New() *Metrics {
 		}),
 		commitErrs: f.NewCounter(prometheus.CounterOpts{
 			Name: "dsol_commit_errors_total",
-			Help: "Group-commit writes that failed.",
+			Help: "Group-commit writes that failed for want of the store (fence conflicts are counted apart).",
+		}),
+		fences: f.NewCounter(prometheus.CounterOpts{
+			Name: "dsol_fence_conflicts_total",
+			Help: "Group-commit writes refused by the action log's fence: a seq or client id another writer had stored (a stale table, reloaded).",
+		}),
+		elsewhere: f.NewCounter(prometheus.CounterOpts{
+			Name: "dsol_game_elsewhere_total",
+			Help: "Requests for a game whose lease another node held (answered unavailable; the holder is asked to hand it over).",
+		}),
+		moved: f.NewCounter(prometheus.CounterOpts{
+			Name: "dsol_games_moved_total",
+			Help: "Live tables stopped because their game's lease was lost or handed over to another node.",
 		}),
 		liveRaces: f.NewGauge(prometheus.GaugeOpts{
 			Name: "dsol_live_races",
@@ -161,10 +179,22 @@ func (m *Metrics) ObserveAction(actionType, code string) {
 func (m *Metrics) ObserveCommit(batchSize int, d time.Duration, err error) {
 	m.commitDur.Observe(d.Seconds())
 	m.commitBatch.Observe(float64(batchSize))
-	if err != nil {
+	switch {
+	case err == nil:
+	case errors.Is(err, store.ErrConflict):
+		m.fences.Inc()
+	default:
 		m.commitErrs.Inc()
 	}
 }
+
+// ObserveElsewhere counts a request for a game another node holds
+// (table.Hooks.Elsewhere).
+func (m *Metrics) ObserveElsewhere() { m.elsewhere.Inc() }
+
+// ObserveMoved counts a table stopped because its game moved to another
+// node (table.Hooks.Moved).
+func (m *Metrics) ObserveMoved() { m.moved.Inc() }
 
 // AddLiveTables moves the live tables gauge (table.Hooks.Live).
 func (m *Metrics) AddLiveTables(delta int) { m.liveTables.Add(float64(delta)) }

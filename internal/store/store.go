@@ -108,3 +108,32 @@ type Store interface {
 	// Close releases the connections.
 	Close() error
 }
+
+// Lease is a node's ownership of a live game: only its holder runs the
+// game's table (engine, bot, clocks), until Expires unless renewed.
+type Lease struct {
+	Game    string
+	Node    string // the holder's node name
+	Addr    string // where other nodes reach the holder
+	Expires time.Time
+}
+
+// Leases is the ownership of live games across the nodes sharing a
+// database. A store without it (SQLite, one node by nature) makes its only
+// node the owner of every game. Times come from the nodes' clocks, which
+// must agree to well within a lease's length.
+type Leases interface {
+	// Acquire takes or renews the lease of game for node until now+ttl,
+	// unless another node holds an unexpired lease: then it returns that
+	// lease and false, and records that node asked for the game, so that the
+	// holder hands it over (see Renew).
+	Acquire(ctx context.Context, game, node, addr string, now time.Time, ttl time.Duration) (Lease, bool, error)
+	// Renew extends node's leases of games until now+ttl and returns, of
+	// those games, the ones node still holds, each with whether another node
+	// has asked for it. A game missing from the answer is no longer node's.
+	Renew(ctx context.Context, node string, games []string, now time.Time, ttl time.Duration) (map[string]bool, error)
+	// Release gives up node's leases of games; nil games means all of them.
+	Release(ctx context.Context, node string, games []string) error
+	// LiveLeases lists the leases unexpired at now, by game.
+	LiveLeases(ctx context.Context, now time.Time) ([]Lease, error)
+}

@@ -28,6 +28,12 @@ func (r *Registry) Cancelled(ctx context.Context, id string) error {
 func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table, l *raceLive, g store.Game) error) error {
 	for {
 		t, err := r.Get(ctx, id)
+		if isElsewhere(err) {
+			// Another node runs the game and was just asked to hand it
+			// over: its table stops, and the one loaded next reads the new
+			// header from the store.
+			return nil
+		}
 		if err != nil {
 			return err
 		}

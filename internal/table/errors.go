@@ -148,6 +148,9 @@ func AsError(err error) *Error {
 	if errors.As(err, &ce) {
 		return &Error{Code: BadCode, Msg: fmt.Sprintf("bad game code %s: %s", input.Quote(ce.Input), ce.Part)}
 	}
+	if isElsewhere(err) {
+		return &Error{Code: Unavailable, Msg: "the game is moving between nodes; retry", Err: err}
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return &Error{Code: NotFound, Msg: "not found"}

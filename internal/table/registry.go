@@ -25,6 +25,10 @@ type Hooks struct {
 	Live func(delta int)
 	// Races is called with +1 when a race's table starts and -1 when it stops.
 	Races func(delta int)
+	// Elsewhere is called when a game was asked for whose lease another
+	// node holds; Moved when a table stopped because its game moved away.
+	Elsewhere func()
+	Moved     func()
 }
 
 // Config holds the dependencies and settings of a Registry.
@@ -54,6 +58,15 @@ type Config struct {
 	// Grace is how long a seated race player may stay disconnected before
 	// the opponent may claim the win (default 60s).
 	Grace time.Duration
+	// Leases, when set, shares the games with the other nodes of the store:
+	// this node runs a game's table only while it holds its lease (see
+	// owner.go). Node names this node in the leases (required with Leases),
+	// Addr is where other nodes reach it, and LeaseTTL how long a lease
+	// lasts unless renewed (default DefaultLeaseTTL).
+	Leases   store.Leases
+	Node     string
+	Addr     string
+	LeaseTTL time.Duration
 }
 
 // Registry finds live tables by game id, loads them on demand and evicts idle
@@ -63,6 +76,7 @@ type Registry struct {
 
 	mu      sync.Mutex
 	tables  map[string]*entry
+	handed  map[string]time.Time // games handed over to another node, and when
 	closed  bool
 	wg      sync.WaitGroup // table goroutines and the sweeper
 	stopSwp chan struct{}
@@ -101,10 +115,17 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.Grace <= 0 {
 		cfg.Grace = 60 * time.Second
 	}
-	r := &Registry{cfg: cfg, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
+	}
+	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{})}
 	if cfg.IdleAfter > 0 {
 		r.wg.Add(1)
 		go r.sweeper()
+	}
+	if cfg.Leases != nil {
+		r.wg.Add(1)
+		go r.leaser()
 	}
 	return r
 }
@@ -165,10 +186,14 @@ func (r *Registry) Get(ctx context.Context, id string) (*Table, error) {
 	}
 }
 
-// load builds a table and counts it.
+// load takes the game's lease and builds its table, and counts it.
 func (r *Registry) load(ctx context.Context, id string) (*Table, error) {
+	if err := r.acquire(ctx, id); err != nil {
+		return nil, err
+	}
 	t, err := newTable(ctx, &r.cfg, id)
 	if err != nil {
+		r.release([]string{id})
 		return nil, err
 	}
 	r.wg.Add(1)
@@ -270,6 +295,7 @@ func (r *Registry) Sweep(now time.Time) int {
 		if err == nil && evicted {
 			<-t.done
 			r.forgetTable(t)
+			r.release([]string{t.id})
 			n++
 		}
 	}
@@ -306,6 +332,7 @@ func (r *Registry) Close(ctx context.Context) error {
 	go func() { r.wg.Wait(); close(done) }()
 	select {
 	case <-done:
+		r.release(nil) // hand every game over at once
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

@@ -369,6 +369,12 @@ func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subsc
 	if s.ctx.Err() != nil {
 		return nil, s.ctx.Err()
 	}
+	if errors.Is(err, table.ErrMoved) {
+		// The game moved to another node: the client reconnects and the
+		// routing takes it there.
+		s.closeAsync(CloseRestart, "the game moved to another node; reconnect")
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
 	defer cancel()
 	for {
