@@ -21,15 +21,21 @@ import (
 
 // loadConfig is the command line of dsol load.
 type loadConfig struct {
+	mode       string // "solo", "race" or "race-play"
 	base       string // the server's base URL, without a trailing slash
 	clients    int
 	duration   time.Duration
-	setup      time.Duration
-	transport  string // "ws" or "rest"
+	setup      time.Duration // bound on the setup (--setup-timeout)
+	transport  string        // "ws" or "rest"
 	draw       int
 	maxActions int
 	think      time.Duration
 	json       bool
+
+	// race modes
+	races  int
+	warmup time.Duration // played before the measured window (--setup)
+	pid    int           // the server's process, for its CPU time (0: /metrics)
 }
 
 const loadUsage = `usage: dsol load [flags]
@@ -40,6 +46,15 @@ ack (WebSocket) or response (REST). Each client creates a player and plays
 legal actions chosen by a local copy of the engine; it starts a new game when
 it wins, runs out of useful moves, or reaches --max-actions. The run stops by
 itself after --duration.
+
+With --mode race or race-play it plays races instead: --races pairs of
+players, each seat on its own WebSocket in a closed loop (send an action,
+wait for its ack, send the next). race sends only draws and recycles, which
+are always legal in a simultaneous draw-1 race with unlimited redeals;
+race-play plays real moves and starts a new race when one ends. After a
+warm-up (--setup) it measures a window of --duration: acks per second, the
+ack latency and the server's CPU time per acked action, from /proc/PID/stat
+with --pid or from the server's /metrics without it.
 
 flags:
 `
@@ -52,6 +67,7 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		fs.PrintDefaults()
 	}
 	var c loadConfig
+	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races) or race-play (races played with real moves)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
 	fs.IntVar(&c.clients, "clients", 50, "virtual clients, each with its own player and connection")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long the clients play, after the setup")
@@ -61,6 +77,9 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	fs.IntVar(&c.maxActions, "max-actions", 0, "start a new game after this many actions of one game (0: no limit)")
 	fs.DurationVar(&c.think, "think", 0, "pause of a client between an answer and its next action")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
+	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
+	fs.DurationVar(&c.warmup, "setup", 0, "race modes: warm-up played before the measured window")
+	fs.IntVar(&c.pid, "pid", 0, "race modes: process id of the server (on this machine) whose CPU time to measure; 0 reads the server's /metrics")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -90,6 +109,28 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		return c, usagef("load: --max-actions cannot be negative")
 	case c.think < 0:
 		return c, usagef("load: --think cannot be negative")
+	case c.races < 1 || c.races > 5000:
+		return c, usagef("load: --races %d: want 1 to 5000", c.races)
+	case c.warmup < 0:
+		return c, usagef("load: --setup cannot be negative")
+	case c.pid < 0:
+		return c, usagef("load: --pid cannot be negative")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var other []string
+	switch c.mode {
+	case "solo":
+		other = []string{"races", "setup", "pid"}
+	case "race", "race-play":
+		other = []string{"clients", "transport", "draw", "max-actions", "think"}
+	default:
+		return c, usagef("load: --mode %q: use solo, race or race-play", c.mode)
+	}
+	for _, name := range other {
+		if set[name] {
+			return c, usagef("load: --%s does not apply to --mode %s", name, c.mode)
+		}
 	}
 	return c, nil
 }
@@ -123,7 +164,12 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	rep, err := loadRun(ctx, cfg)
+	var rep interface{ writeText(io.Writer) }
+	if cfg.mode == "solo" {
+		rep, err = loadRun(ctx, cfg)
+	} else {
+		rep, err = raceRun(ctx, cfg)
+	}
 	if err != nil {
 		return err
 	}
