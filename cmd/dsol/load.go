@@ -35,7 +35,7 @@ type loadConfig struct {
 	// race modes
 	races  int
 	warmup time.Duration // played before the measured window (--setup)
-	pid    int           // the server's process, for its CPU time (0: /metrics)
+	pids   []int         // the server's processes, for their CPU time (none: /metrics)
 }
 
 const loadUsage = `usage: dsol load [flags]
@@ -53,8 +53,9 @@ wait for its ack, send the next). race sends only draws and recycles, which
 are always legal in a simultaneous draw-1 race with unlimited redeals;
 race-play plays real moves and starts a new race when one ends. After a
 warm-up (--setup) it measures a window of --duration: acks per second, the
-ack latency and the server's CPU time per acked action, from /proc/PID/stat
-with --pid or from the server's /metrics without it.
+ack latency and the server's CPU time per acked action: from /proc/PID/stat
+of the processes given with --pid (the server, and perhaps its database's
+backends), else from the server's /metrics.
 
 flags:
 `
@@ -79,7 +80,7 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
 	fs.DurationVar(&c.warmup, "setup", 0, "race modes: warm-up played before the measured window")
-	fs.IntVar(&c.pid, "pid", 0, "race modes: process id of the server (on this machine) whose CPU time to measure; 0 reads the server's /metrics")
+	pids := fs.String("pid", "", "race modes: process ids, comma-separated, whose CPU time to add up as the server's: the server on this machine and, if you like, its database's backends (none: the server's /metrics)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -113,8 +114,13 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		return c, usagef("load: --races %d: want 1 to 5000", c.races)
 	case c.warmup < 0:
 		return c, usagef("load: --setup cannot be negative")
-	case c.pid < 0:
-		return c, usagef("load: --pid cannot be negative")
+	}
+	for _, f := range splitList(*pids) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 {
+			return c, usagef("load: --pid %q: want process ids such as 1234,1240", *pids)
+		}
+		c.pids = append(c.pids, pid)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

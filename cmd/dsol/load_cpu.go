@@ -19,44 +19,63 @@ import (
 const userHZ = 100
 
 // cpuMeter reads the CPU time (user and system) that the server has used so
-// far, in seconds: from /proc/PID/stat for a process on this machine, or
-// from process_cpu_seconds_total of the server's /metrics.
+// far, in seconds: the sum over processes of this machine from their
+// /proc/PID/stat, or process_cpu_seconds_total of the server's /metrics.
 type cpuMeter struct {
-	pid    int // 0: /metrics
+	pids   []int // none: /metrics
 	hc     *http.Client
 	url    string // the server's /metrics
 	source string // "proc" or "metrics", for the report
 }
 
 func newCPUMeter(cfg *loadConfig, hc *http.Client) *cpuMeter {
-	if cfg.pid > 0 {
-		return &cpuMeter{pid: cfg.pid, source: "proc"}
+	if len(cfg.pids) > 0 {
+		return &cpuMeter{pids: cfg.pids, source: "proc"}
 	}
 	return &cpuMeter{hc: hc, url: cfg.base + "/metrics", source: "metrics"}
 }
 
-// seconds returns the CPU time used by the server so far.
-func (m *cpuMeter) seconds(ctx context.Context) (float64, error) {
-	if m.pid > 0 {
-		raw, err := os.ReadFile("/proc/" + strconv.Itoa(m.pid) + "/stat")
-		if err != nil {
-			return 0, err
+// seconds returns the CPU time used so far by each process, or by the
+// server as its /metrics tell.
+func (m *cpuMeter) seconds(ctx context.Context) ([]float64, error) {
+	if len(m.pids) > 0 {
+		out := make([]float64, len(m.pids))
+		for i, pid := range m.pids {
+			s, err := processCPUSeconds(strconv.Itoa(pid))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = s
 		}
-		return procCPUSeconds(raw)
+		return out, nil
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, m.url, nil)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	res, err := m.hc.Do(req)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("GET %s: %s", m.url, res.Status)
+		return nil, fmt.Errorf("GET %s: %s", m.url, res.Status)
 	}
-	return metricsCPUSeconds(res.Body)
+	s, err := metricsCPUSeconds(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	return []float64{s}, nil
+}
+
+// processCPUSeconds returns the CPU time used so far by the process pid
+// ("self" for this one).
+func processCPUSeconds(pid string) (float64, error) {
+	raw, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	return procCPUSeconds(raw)
 }
 
 // procCPUSeconds reads utime + stime from the text of /proc/PID/stat. The

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,11 +56,16 @@ type raceReport struct {
 
 // cpuReport is the server's CPU time over the window.
 type cpuReport struct {
-	Source       string  `json:"source"` // "proc" (--pid) or "metrics"
-	PID          int     `json:"pid,omitempty"`
-	Seconds      float64 `json:"seconds"`
-	MicrosPerAck float64 `json:"microsPerAck"`
-	Error        string  `json:"error,omitempty"` // why it could not be read
+	Source  string  `json:"source"` // "proc" (--pid) or "metrics"
+	PIDs    []int   `json:"pids,omitempty"`
+	Seconds float64 `json:"seconds"`
+	// PerPID is each process's share of Seconds, in the order of PIDs.
+	PerPID       []float64 `json:"perPid,omitempty"`
+	MicrosPerAck float64   `json:"microsPerAck"`
+	Error        string    `json:"error,omitempty"` // why it could not be read
+	// LoadSeconds is the load tool's own CPU time in the window (0 when
+	// unknown): it runs beside the server on a machine of few cores.
+	LoadSeconds float64 `json:"loadSeconds"`
 }
 
 // raceRun sets up the pairs (players, a first race, connections), lets them
@@ -107,7 +114,7 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 	cancelSetup()
 	rep := &raceReport{URL: cfg.base, Mode: cfg.mode, SetupSeconds: time.Since(setupStart).Seconds(),
 		Rejects: map[string]int{}, Errors: map[string]int{}, gameActs: map[string]int{},
-		CPU: cpuReport{Source: meter.source, PID: cfg.pid}}
+		CPU: cpuReport{Source: meter.source, PIDs: cfg.pids}}
 	for _, o := range ok {
 		if o {
 			rep.Races++
@@ -121,11 +128,13 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 	warm := time.Now()
 	sleep(ctx, cfg.warmup)
 	cpu0, err0 := meter.seconds(ctx)
+	self0, selfErr0 := processCPUSeconds("self")
 	t0 := time.Now()
 	rep.WarmupSeconds = t0.Sub(warm).Seconds()
 	sleep(ctx, cfg.duration)
 	t1 := time.Now()
 	cpu1, err1 := meter.seconds(context.WithoutCancel(ctx))
+	self1, selfErr1 := processCPUSeconds("self")
 	cancelStop()
 	drain := time.AfterFunc(drainTimeout, cancelRun)
 	done.Wait()
@@ -141,13 +150,22 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 		rep.AcksPerSecond = float64(rep.Acks) / rep.Seconds
 	}
 	rep.LatencyMs = percentiles(lat)
+	if selfErr0 == nil && selfErr1 == nil {
+		rep.CPU.LoadSeconds = self1 - self0
+	}
 	switch {
 	case err0 != nil:
 		rep.CPU.Error = err0.Error()
 	case err1 != nil:
 		rep.CPU.Error = err1.Error()
 	default:
-		rep.CPU.Seconds = cpu1 - cpu0
+		for i := range cpu1 {
+			d := cpu1[i] - cpu0[i]
+			rep.CPU.Seconds += d
+			if len(cfg.pids) > 0 {
+				rep.CPU.PerPID = append(rep.CPU.PerPID, d)
+			}
+		}
 		if rep.Acks > 0 {
 			rep.CPU.MicrosPerAck = rep.CPU.Seconds * 1e6 / float64(rep.Acks)
 		}
@@ -175,10 +193,20 @@ func (r *raceReport) writeText(w io.Writer) {
 		fmt.Fprintf(w, "server cpu  unknown (%s)\n", c.Error)
 	} else {
 		src := c.Source
-		if c.PID != 0 {
-			src = fmt.Sprintf("pid %d", c.PID)
+		if len(c.PIDs) > 0 {
+			ids := make([]string, len(c.PIDs))
+			for i, pid := range c.PIDs {
+				ids[i] = strconv.Itoa(pid)
+				if i < len(c.PerPID) {
+					ids[i] += fmt.Sprintf(" %.2fs", c.PerPID[i])
+				}
+			}
+			src = "pid " + strings.Join(ids, ", ")
 		}
 		fmt.Fprintf(w, "server cpu  %.2fs in the window (%s), %.1f µs per ack\n", c.Seconds, src, c.MicrosPerAck)
+	}
+	if r.CPU.LoadSeconds > 0 {
+		fmt.Fprintf(w, "load cpu    %.2fs in the window (this tool)\n", r.CPU.LoadSeconds)
 	}
 }
 

@@ -132,6 +132,7 @@ func TestLoadRaceUsage(t *testing.T) {
 		{"--mode", "race", "--races", "0"},
 		{"--mode", "race", "--setup", "-1s"},
 		{"--mode", "race", "--pid", "-3"},
+		{"--mode", "race", "--pid", "12,x"},
 		{"--mode", "race", "--transport", "rest"},
 		{"--mode", "race-play", "--clients", "4"},
 		{"--races", "4"},
