@@ -36,8 +36,8 @@ fuzz:
 
 ## load-race: the race pattern against a running server: dsol load --mode race
 ## three times, then --mode race-play once, each after printing the load
-## average. LOAD_PID (the server's process on this machine) measures its CPU
-## time from /proc, else from its /metrics. Start the server with high
+## average. LOAD_PID (the server's process on this machine, or a comma-separated
+## list of processes) measures its CPU time from /proc, else from its /metrics. Start the server with high
 ## --ws-rate/--ws-burst and --write-rate/--write-burst (see README.md).
 LOAD_URL ?= http://127.0.0.1:8080
 LOAD_PID ?=
