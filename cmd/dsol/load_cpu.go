@@ -28,6 +28,7 @@ type cpuMeter struct {
 	source string // "proc" or "metrics", for the report
 }
 
+// newCPUMeter measures the processes of --pid, else the server's /metrics.
 func newCPUMeter(cfg *loadConfig, hc *http.Client) *cpuMeter {
 	if len(cfg.pids) > 0 {
 		return &cpuMeter{pids: cfg.pids, source: "proc"}

@@ -176,6 +176,7 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 	return rep, nil
 }
 
+// writeText writes the report for people.
 func (r *raceReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "dsol load: %s, %d races (%d clients), %s\n", r.Mode, r.Races, r.Clients, r.URL)
 	fmt.Fprintf(w, "setup       %.1fs, warm-up %.1fs\n", r.SetupSeconds, r.WarmupSeconds)
@@ -241,6 +242,7 @@ func (g *raceGame) giveUp() {
 	g.cancel()
 }
 
+// newRacePair makes a pair with no players yet (see setup).
 func newRacePair(cfg *loadConfig, hc *http.Client) *racePair {
 	p := &racePair{cfg: cfg, hc: hc, errors: map[string]int{}}
 	for i := range p.seats {
