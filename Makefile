@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz
+.PHONY: run test vet bench property fuzz load-race
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -33,3 +33,22 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+## load-race: the race pattern against a running server: dsol load --mode race
+## three times, then --mode race-play once, each after printing the load
+## average. LOAD_PID (the server's process on this machine, or a comma-separated
+## list of processes) measures its CPU time from /proc, else from its /metrics. Start the server with high
+## --ws-rate/--ws-burst and --write-rate/--write-burst (see README.md).
+LOAD_URL ?= http://127.0.0.1:8080
+LOAD_PID ?=
+LOAD_RACES ?= 100
+LOAD_DURATION ?= 20s
+LOAD_SETUP ?= 3s
+load-race:
+	@dir=$$(mktemp -d) && $(GO) build -o $$dir/dsol ./cmd/dsol && \
+	for mode in race race race race-play; do \
+	  echo "== $$mode, load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	  $$dir/dsol load --mode $$mode --url $(LOAD_URL) --races $(LOAD_RACES) --duration $(LOAD_DURATION) \
+	    --setup $(LOAD_SETUP) $(if $(LOAD_PID),--pid $(LOAD_PID)) || { rm -r $$dir; exit 1; }; \
+	done; \
+	echo "== done, load average $$(cut -d' ' -f1-3 /proc/loadavg)"; rm -r $$dir

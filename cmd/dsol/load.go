@@ -8,34 +8,34 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
-
-	"dsol/internal/cards"
-	k "dsol/internal/klondike"
-	"dsol/internal/solo"
 )
 
 // loadConfig is the command line of dsol load.
 type loadConfig struct {
+	mode       string // "solo", "race" or "race-play"
 	base       string // the server's base URL, without a trailing slash
 	clients    int
 	duration   time.Duration
-	setup      time.Duration
-	transport  string // "ws" or "rest"
+	setup      time.Duration // bound on the setup (--setup-timeout)
+	transport  string        // "ws" or "rest"
 	draw       int
 	maxActions int
 	think      time.Duration
 	json       bool
+
+	// race modes
+	races  int
+	warmup time.Duration // played before the measured window (--setup)
+	pids   []int         // the server's processes, for their CPU time (none: /metrics)
 }
 
 const loadUsage = `usage: dsol load [flags]
@@ -46,6 +46,16 @@ ack (WebSocket) or response (REST). Each client creates a player and plays
 legal actions chosen by a local copy of the engine; it starts a new game when
 it wins, runs out of useful moves, or reaches --max-actions. The run stops by
 itself after --duration.
+
+With --mode race or race-play it plays races instead: --races pairs of
+players, each seat on its own WebSocket in a closed loop (send an action,
+wait for its ack, send the next). race sends only draws and recycles, which
+are always legal in a simultaneous draw-1 race with unlimited redeals;
+race-play plays real moves and starts a new race when one ends. After a
+warm-up (--setup) it measures a window of --duration: acks per second, the
+ack latency and the server's CPU time per acked action: from /proc/PID/stat
+of the processes given with --pid (the server, and perhaps its database's
+backends), else from the server's /metrics.
 
 flags:
 `
@@ -58,6 +68,7 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		fs.PrintDefaults()
 	}
 	var c loadConfig
+	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races) or race-play (races played with real moves)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
 	fs.IntVar(&c.clients, "clients", 50, "virtual clients, each with its own player and connection")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long the clients play, after the setup")
@@ -67,6 +78,9 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	fs.IntVar(&c.maxActions, "max-actions", 0, "start a new game after this many actions of one game (0: no limit)")
 	fs.DurationVar(&c.think, "think", 0, "pause of a client between an answer and its next action")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
+	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
+	fs.DurationVar(&c.warmup, "setup", 0, "race modes: warm-up played before the measured window")
+	pids := fs.String("pid", "", "race modes: process ids, comma-separated, whose CPU time to add up as the server's: the server on this machine and, if you like, its database's backends (none: the server's /metrics)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -96,6 +110,33 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		return c, usagef("load: --max-actions cannot be negative")
 	case c.think < 0:
 		return c, usagef("load: --think cannot be negative")
+	case c.races < 1 || c.races > 5000:
+		return c, usagef("load: --races %d: want 1 to 5000", c.races)
+	case c.warmup < 0:
+		return c, usagef("load: --setup cannot be negative")
+	}
+	for _, f := range splitList(*pids) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 {
+			return c, usagef("load: --pid %q: want process ids such as 1234,1240", *pids)
+		}
+		c.pids = append(c.pids, pid)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var other []string
+	switch c.mode {
+	case "solo":
+		other = []string{"races", "setup", "pid"}
+	case "race", "race-play":
+		other = []string{"clients", "transport", "draw", "max-actions", "think"}
+	default:
+		return c, usagef("load: --mode %q: use solo, race or race-play", c.mode)
+	}
+	for _, name := range other {
+		if set[name] {
+			return c, usagef("load: --%s does not apply to --mode %s", name, c.mode)
+		}
 	}
 	return c, nil
 }
@@ -109,25 +150,6 @@ const rateLimitPause = time.Second
 // drainTimeout bounds how long the actions in flight at the end of the
 // duration may take to be answered; they count when they are.
 const drainTimeout = 10 * time.Second
-
-// loadReport is the result of a load run (the JSON of --json).
-type loadReport struct {
-	URL              string         `json:"url"`
-	Transport        string         `json:"transport"`
-	Clients          int            `json:"clients"` // clients that finished the setup and played
-	Draw             int            `json:"draw"`
-	Think            string         `json:"think"`
-	SetupSeconds     float64        `json:"setupSeconds"`
-	Seconds          float64        `json:"seconds"` // the measured run, until the last answer
-	Actions          int            `json:"actions"` // acknowledged actions
-	ActionsPerSecond float64        `json:"actionsPerSecond"`
-	Games            int            `json:"games"` // games created, the first ones included
-	Won              int            `json:"won"`
-	Connects         int            `json:"connects"` // WebSocket connections opened
-	LatencyMs        latencyReport  `json:"latencyMs"`
-	RateLimited      int            `json:"rateLimited"`
-	Errors           map[string]int `json:"errors"` // by error code, rate_limited included
-}
 
 // latencyReport holds percentiles of the acknowledged actions' latencies, in
 // milliseconds.
@@ -148,7 +170,12 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	rep, err := loadRun(ctx, cfg)
+	var rep interface{ writeText(io.Writer) }
+	if cfg.mode == "solo" {
+		rep, err = loadRun(ctx, cfg)
+	} else {
+		rep, err = raceRun(ctx, cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -159,96 +186,6 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	rep.writeText(stdout)
 	return nil
-}
-
-// loadRun sets up the clients (players, first games, connections), then lets
-// them all play for the duration and gathers their figures.
-func loadRun(ctx context.Context, cfg loadConfig) (*loadReport, error) {
-	hc := &http.Client{Transport: &http.Transport{
-		Proxy:               nil, // only ever the given URL
-		MaxIdleConns:        cfg.clients + 10,
-		MaxIdleConnsPerHost: cfg.clients + 10,
-		IdleConnTimeout:     90 * time.Second,
-	}}
-	defer hc.CloseIdleConnections()
-
-	clients := make([]*loadClient, cfg.clients)
-	for i := range clients {
-		clients[i] = &loadClient{
-			cfg:    &cfg,
-			hc:     hc,
-			rng:    rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),
-			errors: map[string]int{},
-		}
-	}
-
-	setupStart := time.Now()
-	setupCtx, cancelSetup := context.WithTimeout(ctx, cfg.setup)
-	var ready, done sync.WaitGroup
-	start := make(chan struct{})
-	var stop, runCtx context.Context
-	ok := make([]bool, len(clients))
-	for i, c := range clients {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ok[i] = c.setupClient(setupCtx)
-			ready.Done()
-			if !ok[i] {
-				return
-			}
-			<-start
-			c.play(stop, runCtx)
-		}()
-	}
-	ready.Wait()
-	cancelSetup()
-	setupTime := time.Since(setupStart)
-
-	rep := &loadReport{
-		URL: cfg.base, Transport: cfg.transport, Draw: cfg.draw, Think: cfg.think.String(),
-		SetupSeconds: setupTime.Seconds(), Errors: map[string]int{},
-	}
-	for _, o := range ok {
-		if o {
-			rep.Clients++
-		}
-	}
-	var cancelStop, cancelRun context.CancelFunc
-	stop, cancelStop = context.WithTimeout(ctx, cfg.duration)
-	defer cancelStop()
-	runCtx, cancelRun = context.WithTimeout(ctx, cfg.duration+drainTimeout)
-	defer cancelRun()
-	begin := time.Now()
-	close(start)
-	done.Wait()
-	elapsed := time.Since(begin)
-	if rep.Clients == 0 {
-		elapsed = 0
-	}
-
-	var lat []time.Duration
-	for _, c := range clients {
-		rep.Actions += c.actions
-		rep.Games += c.games
-		rep.Won += c.won
-		rep.Connects += c.connects
-		lat = append(lat, c.latencies...)
-		for code, n := range c.errors {
-			rep.Errors[code] += n
-		}
-	}
-	rep.RateLimited = rep.Errors["rate_limited"]
-	rep.Seconds = elapsed.Seconds()
-	if elapsed > 0 {
-		rep.ActionsPerSecond = float64(rep.Actions) / elapsed.Seconds()
-	}
-	rep.LatencyMs = percentiles(lat)
-	if rep.Clients == 0 {
-		return rep, fmt.Errorf("load: no client got through the setup within %v (errors: %s)", cfg.setup, errorList(rep.Errors))
-	}
-	return rep, nil
 }
 
 // percentiles summarises latencies (nearest rank).
@@ -292,47 +229,6 @@ func errorList(m map[string]int) string {
 	return b.String()
 }
 
-func (r *loadReport) writeText(w io.Writer) {
-	fmt.Fprintf(w, "dsol load: %s, %d clients, draw %d, think %s, %s\n", r.Transport, r.Clients, r.Draw, r.Think, r.URL)
-	fmt.Fprintf(w, "setup       %.1fs\n", r.SetupSeconds)
-	fmt.Fprintf(w, "run         %.1fs\n", r.Seconds)
-	fmt.Fprintf(w, "actions     %d (%.0f/s)\n", r.Actions, r.ActionsPerSecond)
-	fmt.Fprintf(w, "games       %d (%d won)\n", r.Games, r.Won)
-	if r.Transport == "ws" {
-		fmt.Fprintf(w, "connections %d\n", r.Connects)
-	}
-	l := r.LatencyMs
-	fmt.Fprintf(w, "latency ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f\n", l.P50, l.P90, l.P99, l.Max, l.Mean)
-	fmt.Fprintf(w, "rate limited %d\n", r.RateLimited)
-	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
-}
-
-// loadClient is one virtual player: its own player, one game at a time and,
-// over WebSocket, one connection at a time. Its figures are read after it
-// stops.
-type loadClient struct {
-	cfg   *loadConfig
-	hc    *http.Client
-	rng   *rand.Rand
-	token string
-
-	// the current game: its id, the local engine kept in step with the
-	// server, and (WebSocket) its connection
-	gameID      string
-	game        *solo.Game
-	gameActions int
-	progressed  bool // a foundation play or a card turned since the last recycle
-	conn        *websocket.Conn
-	nextID      int
-
-	actions   int
-	games     int
-	won       int
-	connects  int
-	latencies []time.Duration
-	errors    map[string]int
-}
-
 // errCtxDone marks a call cut short by the end of the run: not an error of
 // the server.
 var errCtxDone = errors.New("run over")
@@ -367,191 +263,8 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// setupClient creates the player and the first game, reporting whether the
-// client is ready to play.
-func (c *loadClient) setupClient(ctx context.Context) bool {
-	for {
-		var p struct{ Token string }
-		err := c.post(ctx, "/api/v1/players", []byte(`{"name":"load"}`), &p)
-		if err == nil {
-			c.token = p.Token
-			break
-		}
-		if !c.failed(ctx, err) {
-			return false
-		}
-	}
-	for {
-		err := c.newGame(ctx)
-		if err == nil {
-			return true
-		}
-		if !c.failed(ctx, err) {
-			return false
-		}
-	}
-}
-
-// failed counts an error of the setup or of creating a game and reports
-// whether to try again: after a pause when rate limited, at once when not,
-// and never once ctx is over.
-func (c *loadClient) failed(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	code := codeOf(err)
-	c.errors[code]++
-	pause := 100 * time.Millisecond
-	if code == "rate_limited" {
-		pause = rateLimitPause
-	}
-	return sleep(ctx, pause)
-}
-
-// newGame drops the current game and creates the next one with a random
-// deal, opening its WebSocket when the transport is ws.
-func (c *loadClient) newGame(ctx context.Context) error {
-	c.dropGame()
-	code := cards.Code{Kind: cards.Solo, Draw: c.cfg.draw, Deal: c.rng.Uint64N(cards.DealCount)}
-	g, err := solo.New(code)
-	if err != nil {
-		return err
-	}
-	var view struct{ ID string }
-	if err := c.post(ctx, "/api/v1/games", []byte(`{"code":"`+code.String()+`"}`), &view); err != nil {
-		return err
-	}
-	c.games++
-	c.gameID, c.game, c.gameActions, c.progressed = view.ID, g, 0, false
-	if c.cfg.transport == "ws" {
-		if err := c.dial(ctx); err != nil {
-			c.dropGame()
-			return err
-		}
-	}
-	return nil
-}
-
-// dropGame forgets the current game and closes its WebSocket.
-func (c *loadClient) dropGame() {
-	if c.conn != nil {
-		c.conn.Close(websocket.StatusNormalClosure, "next game")
-		c.conn = nil
-	}
-	c.gameID, c.game = "", nil
-}
-
-// play sends actions until stop ends, letting the last one finish within
-// ctx.
-func (c *loadClient) play(stop, ctx context.Context) {
-	defer c.dropGame()
-	for stop.Err() == nil {
-		if c.game == nil {
-			if err := c.newGame(stop); err != nil && !c.failed(stop, err) {
-				return
-			}
-			continue
-		}
-		if c.game.Status() == solo.Won {
-			c.won++
-			c.game = nil
-			continue
-		}
-		if c.cfg.maxActions > 0 && c.gameActions >= c.cfg.maxActions {
-			c.game = nil
-			continue
-		}
-		a, ok := c.choose()
-		if !ok {
-			c.game = nil // nothing useful left to do
-			continue
-		}
-		if !c.send(stop, ctx, a) {
-			continue
-		}
-		if c.cfg.think > 0 {
-			sleep(stop, c.cfg.think)
-		}
-	}
-}
-
-// send sends one action (already applied to the local game) until the
-// server accepts it, pausing while rate limited (until stop ends). It
-// reports whether the action was accepted; on any other answer the game is
-// dropped, since the local engine no longer matches the server.
-func (c *loadClient) send(stop, ctx context.Context, a k.Action) bool {
-	c.nextID++
-	id := "L" + strconv.Itoa(c.nextID)
-	body := a.AppendJSON(nil)
-	for {
-		t0 := time.Now()
-		err := c.act(ctx, id, body)
-		if ctx.Err() != nil {
-			return false // cut short by the end of the run: not counted
-		}
-		if err == nil {
-			c.latencies = append(c.latencies, time.Since(t0))
-			c.actions++
-			c.gameActions++
-			return true
-		}
-		code := codeOf(err)
-		c.errors[code]++
-		if code == "rate_limited" && sleep(stop, rateLimitPause) {
-			continue
-		}
-		c.game = nil
-		return false
-	}
-}
-
-// act sends one action body over the client's transport and waits for its
-// ack or response.
-func (c *loadClient) act(ctx context.Context, id string, action []byte) error {
-	if c.cfg.transport == "rest" {
-		body := make([]byte, 0, len(action)+16)
-		body = append(append(append(body, `{"action":`...), action...), '}')
-		return c.post(ctx, "/api/v1/games/"+c.gameID+"/actions", body, nil)
-	}
-	frame := make([]byte, 0, len(action)+48)
-	frame = append(frame, `{"type":"action","id":"`...)
-	frame = append(frame, id...)
-	frame = append(frame, `","action":`...)
-	frame = append(append(frame, action...), '}')
-	if err := c.conn.Write(ctx, websocket.MessageText, frame); err != nil {
-		return c.wsError(ctx, err)
-	}
-	for {
-		_, data, err := c.conn.Read(ctx)
-		if err != nil {
-			return c.wsError(ctx, err)
-		}
-		if bytes.HasPrefix(data, []byte(`{"type":"event"`)) {
-			continue // every action's event comes back too: skip it unparsed
-		}
-		var m struct {
-			Type  string `json:"type"`
-			ID    string `json:"id"`
-			Error struct {
-				Code    string `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal(data, &m); err != nil {
-			return &apiError{"bad_frame", err.Error()}
-		}
-		switch {
-		case m.Type == "ack" && m.ID == id:
-			return nil
-		case m.Type == "reject" && (m.ID == id || m.ID == ""):
-			return &apiError{m.Error.Code, m.Error.Message}
-		}
-	}
-}
-
-// wsError names a WebSocket failure; the connection is dropped with the
-// game.
-func (c *loadClient) wsError(ctx context.Context, err error) error {
+// wsError names a WebSocket failure.
+func wsError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return errCtxDone
 	}
@@ -561,44 +274,19 @@ func (c *loadClient) wsError(ctx context.Context, err error) error {
 	return &apiError{"transport", err.Error()}
 }
 
-// dial opens the WebSocket of the current game and reads its first state.
-func (c *loadClient) dial(ctx context.Context) error {
-	u := "ws" + strings.TrimPrefix(c.cfg.base, "http") + "/api/v1/games/" + c.gameID + "/ws"
-	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{
-		HTTPClient: c.hc,
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.token}},
-	})
-	if err != nil {
-		if res != nil && res.StatusCode == http.StatusTooManyRequests {
-			return &apiError{"rate_limited", err.Error()}
-		}
-		return c.wsError(ctx, err)
-	}
-	conn.SetReadLimit(1 << 20)
-	c.connects++
-	c.conn = conn
-	_, data, err := conn.Read(ctx)
-	if err != nil {
-		return c.wsError(ctx, err)
-	}
-	if !bytes.HasPrefix(data, []byte(`{"type":"state"`)) {
-		return &apiError{"bad_frame", "the first frame is not the state"}
-	}
-	return nil
-}
-
-// post sends a JSON POST with the player's token and decodes a 2xx answer
-// into out (when not nil), or returns the error code of the answer.
-func (c *loadClient) post(ctx context.Context, path string, body []byte, out any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.base+path, bytes.NewReader(body))
+// postJSON sends a JSON POST to url, with the player's token when not
+// empty, and decodes a 2xx answer into out (when not nil), or returns the
+// error code of the answer.
+func postJSON(ctx context.Context, hc *http.Client, url, token string, body []byte, out any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := c.hc.Do(req)
+	res, err := hc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errCtxDone
@@ -629,77 +317,4 @@ func (c *loadClient) post(ctx context.Context, path string, body []byte, out any
 		return &apiError{"http_" + strconv.Itoa(res.StatusCode), string(raw)}
 	}
 	return &apiError{e.Error.Code, e.Error.Message}
-}
-
-// choose picks the next action of the current game and applies it to the
-// local engine: a foundation play, then a column move that turns a card
-// over, then a waste card to a column, then a draw or a recycle. It reports
-// false when the game is stuck for this player: a recycle would repeat a
-// pass through the stock that changed nothing.
-func (c *loadClient) choose() (k.Action, bool) {
-	g := c.game
-	b, f := g.Board(), g.Foundations()
-	n := int(b.NCols)
-	cols := c.rng.Perm(n)
-
-	// Foundation plays from the waste and the columns.
-	if top := b.WasteTop(); top != cards.None && f.FirstSlot(top) >= 0 {
-		if a, ok := c.apply(k.NewMove(k.Waste, k.AnyF, 1)); ok {
-			return a, true
-		}
-	}
-	for _, i := range cols {
-		if top := b.Cols[i].Top(); top != cards.None && b.Cols[i].N > b.Cols[i].Down && f.FirstSlot(top) >= 0 {
-			if a, ok := c.apply(k.NewMove(k.ColPile(i), k.AnyF, 1)); ok {
-				return a, true
-			}
-		}
-	}
-	// Whole face-up runs that uncover a face-down card.
-	for _, i := range cols {
-		col := &b.Cols[i]
-		if col.Down == 0 || col.N == col.Down {
-			continue
-		}
-		first := col.Cards[col.Down]
-		for _, j := range cols {
-			if j != i && b.Cols[j].Accepts(first) {
-				if a, ok := c.apply(k.NewMove(k.ColPile(i), k.ColPile(j), int(col.N-col.Down))); ok {
-					return a, true
-				}
-			}
-		}
-	}
-	// The waste card to a column.
-	if top := b.WasteTop(); top != cards.None {
-		for _, j := range cols {
-			if b.Cols[j].Accepts(top) {
-				if a, ok := c.apply(k.NewMove(k.Waste, k.ColPile(j), 1)); ok {
-					return a, true
-				}
-			}
-		}
-	}
-	if b.NStock > 0 {
-		return c.apply(k.Simple(k.Draw))
-	}
-	if b.NWaste > 0 && b.CanRecycle && c.progressed {
-		c.progressed = false
-		return c.apply(k.Simple(k.Recycle))
-	}
-	return k.Action{}, false
-}
-
-// apply plays a on the local game, returning the action as resolved (the
-// server resolves it the same way); a foundation play or a turned card
-// counts as progress.
-func (c *loadClient) apply(a k.Action) (k.Action, bool) {
-	out, err := c.game.Apply(a)
-	if err != nil {
-		return k.Action{}, false
-	}
-	if out.Flipped || out.Action.To.IsFoundation() || a.From == k.Waste && a.To.IsColumn() {
-		c.progressed = true
-	}
-	return out.Action, true
 }

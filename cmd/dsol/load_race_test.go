@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"dsol/internal/store/sqlite"
+)
+
+// TestLoadRace runs both race modes for a short while against a real server
+// and checks the reports: actions were acknowledged, race sent no action the
+// server refused, and every acknowledged action is in the store's log of its
+// race, no more and no fewer.
+func TestLoadRace(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "race.db")
+	s := mustServe(t, map[string]string{"DATABASE_URL": db},
+		"--ws-rate", "100000", "--ws-burst", "100000", "--write-rate", "100000", "--write-burst", "100000")
+	reports := map[string]*raceReport{}
+	for _, tc := range []struct {
+		mode string
+		args []string
+	}{
+		{"race", []string{"--pid", strconv.Itoa(os.Getpid())}}, // the test process is the server
+		{"race-play", nil}, // the server's /metrics
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cfg, err := parseLoad(append([]string{"--mode", tc.mode, "--url", s.base, "--races", "3",
+				"--setup", "300ms", "--duration", "1500ms"}, tc.args...), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := raceRun(ctx, cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.mode, err)
+			}
+			reports[tc.mode] = rep
+			if rep.Races != 3 || rep.Clients != 6 || rep.Acks <= 0 || rep.AcksPerSecond <= 0 || rep.TotalAcks < rep.Acks {
+				t.Fatalf("report %+v: want 3 races and some acks", rep)
+			}
+			if l := rep.LatencyMs; l.P50 <= 0 || l.P50 > l.P90 || l.P90 > l.P99 || l.P99 > l.Max {
+				t.Errorf("latencies %+v: want ordered percentiles", l)
+			}
+			if rep.Seconds < 1.4 || rep.WarmupSeconds < 0.29 {
+				t.Errorf("window %.2fs, warm-up %.2fs: want 1.5s and 0.3s", rep.Seconds, rep.WarmupSeconds)
+			}
+			if c := rep.CPU; c.Error != "" || c.Seconds <= 0 || c.MicrosPerAck <= 0 {
+				t.Errorf("cpu %+v: want a measure", c)
+			}
+			if len(rep.Errors) > 0 {
+				t.Errorf("errors %v; logs:\n%s", rep.Errors, s.logs)
+			}
+			if tc.mode == "race" && len(rep.Rejects) > 0 {
+				t.Errorf("race mode: rejects %v, want none", rep.Rejects)
+			}
+			if n := sum(rep.gameActs); n != rep.TotalAcks {
+				t.Errorf("%d acks by race, %d in all", n, rep.TotalAcks)
+			}
+		})
+	}
+
+	// Every ack is in the log of its race (the server is stopped first, so
+	// that the store is ours alone).
+	s.stop(t)
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for mode, rep := range reports {
+		for id, acks := range rep.gameActs {
+			log, err := st.Actions(ctx, id, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(log) != acks {
+				t.Errorf("%s: race %s: %d acks, %d actions in the log", mode, id, acks, len(log))
+			}
+		}
+	}
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// TestLoadRaceText checks the text report of a race run and that --json
+// writes the report.
+func TestLoadRaceText(t *testing.T) {
+	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "text.db")},
+		"--ws-rate", "100000", "--ws-burst", "100000")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"load", "--mode", "race", "--url", s.base, "--races", "1", "--duration", "300ms"},
+		func(string) string { return "" }, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 races (2 clients)", "acks", "ack ms", "p99", "rejects     none", "errors      none", "µs per ack"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report without %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"load", "--mode", "race-play", "--url", s.base, "--races", "1", "--duration", "300ms", "--json"},
+		func(string) string { return "" }, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var rep raceReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Mode != "race-play" || rep.Acks <= 0 || rep.CPU.Source != "metrics" {
+		t.Fatalf("json report %+v (%v):\n%s", rep, err, out.String())
+	}
+}
+
+// TestLoadRaceUsage checks the flags of the race modes.
+func TestLoadRaceUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--mode", "duel"},
+		{"--mode", "race", "--races", "0"},
+		{"--mode", "race", "--setup", "-1s"},
+		{"--mode", "race", "--pid", "-3"},
+		{"--mode", "race", "--pid", "12,x"},
+		{"--mode", "race", "--transport", "rest"},
+		{"--mode", "race-play", "--clients", "4"},
+		{"--races", "4"},
+		{"--setup", "1s"},
+	} {
+		err := run(context.Background(), append([]string{"load"}, args...), func(string) string { return "" }, io.Discard, io.Discard)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("load %v: %v, want a usage error", args, err)
+		}
+	}
+	err := run(context.Background(), []string{"load", "--mode", "race", "--url", "http://127.0.0.1:1", "--races", "1",
+		"--duration", "100ms", "--setup-timeout", "300ms"}, func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil {
+		t.Error("race load against no server: no error")
+	}
+}
+
+// TestServerCPU checks the two readings of the server's CPU time.
+func TestServerCPU(t *testing.T) {
+	stat := []byte("4242 (dsol (serve) x) S 1 4242 4242 0 -1 4194560 1234 0 0 0 1500 250 0 0 20 0 12 0 100 0 0\n")
+	if got, err := procCPUSeconds(stat); err != nil || got != 17.5 {
+		t.Errorf("procCPUSeconds = %v, %v; want 17.5", got, err)
+	}
+	if _, err := procCPUSeconds([]byte("4242 (dsol) S 1")); err == nil {
+		t.Error("short stat: no error")
+	}
+	raw, err := os.ReadFile("/proc/self/stat")
+	if err == nil {
+		if _, err := procCPUSeconds(raw); err != nil {
+			t.Errorf("/proc/self/stat: %v", err)
+		}
+	}
+	metrics := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n" +
+		"# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total_other 9\nprocess_cpu_seconds_total 12.34\n"
+	if got, err := metricsCPUSeconds(strings.NewReader(metrics)); err != nil || got != 12.34 {
+		t.Errorf("metricsCPUSeconds = %v, %v; want 12.34", got, err)
+	}
+	if _, err := metricsCPUSeconds(strings.NewReader("go_goroutines 3\n")); err == nil {
+		t.Error("no cpu metric: no error")
+	}
+}

@@ -1,0 +1,457 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+	"dsol/internal/solo"
+)
+
+// loadReport is the result of a load run (the JSON of --json).
+type loadReport struct {
+	URL              string         `json:"url"`
+	Transport        string         `json:"transport"`
+	Clients          int            `json:"clients"` // clients that finished the setup and played
+	Draw             int            `json:"draw"`
+	Think            string         `json:"think"`
+	SetupSeconds     float64        `json:"setupSeconds"`
+	Seconds          float64        `json:"seconds"` // the measured run, until the last answer
+	Actions          int            `json:"actions"` // acknowledged actions
+	ActionsPerSecond float64        `json:"actionsPerSecond"`
+	Games            int            `json:"games"` // games created, the first ones included
+	Won              int            `json:"won"`
+	Connects         int            `json:"connects"` // WebSocket connections opened
+	LatencyMs        latencyReport  `json:"latencyMs"`
+	RateLimited      int            `json:"rateLimited"`
+	Errors           map[string]int `json:"errors"` // by error code, rate_limited included
+}
+
+// loadRun sets up the clients (players, first games, connections), then lets
+// them all play for the duration and gathers their figures.
+func loadRun(ctx context.Context, cfg loadConfig) (*loadReport, error) {
+	hc := &http.Client{Transport: &http.Transport{
+		Proxy:               nil, // only ever the given URL
+		MaxIdleConns:        cfg.clients + 10,
+		MaxIdleConnsPerHost: cfg.clients + 10,
+		IdleConnTimeout:     90 * time.Second,
+	}}
+	defer hc.CloseIdleConnections()
+
+	clients := make([]*loadClient, cfg.clients)
+	for i := range clients {
+		clients[i] = &loadClient{
+			cfg:    &cfg,
+			hc:     hc,
+			rng:    rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),
+			errors: map[string]int{},
+		}
+	}
+
+	setupStart := time.Now()
+	setupCtx, cancelSetup := context.WithTimeout(ctx, cfg.setup)
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	var stop, runCtx context.Context
+	ok := make([]bool, len(clients))
+	for i, c := range clients {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			ok[i] = c.setupClient(setupCtx)
+			ready.Done()
+			if !ok[i] {
+				return
+			}
+			<-start
+			c.play(stop, runCtx)
+		}()
+	}
+	ready.Wait()
+	cancelSetup()
+	setupTime := time.Since(setupStart)
+
+	rep := &loadReport{
+		URL: cfg.base, Transport: cfg.transport, Draw: cfg.draw, Think: cfg.think.String(),
+		SetupSeconds: setupTime.Seconds(), Errors: map[string]int{},
+	}
+	for _, o := range ok {
+		if o {
+			rep.Clients++
+		}
+	}
+	var cancelStop, cancelRun context.CancelFunc
+	stop, cancelStop = context.WithTimeout(ctx, cfg.duration)
+	defer cancelStop()
+	runCtx, cancelRun = context.WithTimeout(ctx, cfg.duration+drainTimeout)
+	defer cancelRun()
+	begin := time.Now()
+	close(start)
+	done.Wait()
+	elapsed := time.Since(begin)
+	if rep.Clients == 0 {
+		elapsed = 0
+	}
+
+	var lat []time.Duration
+	for _, c := range clients {
+		rep.Actions += c.actions
+		rep.Games += c.games
+		rep.Won += c.won
+		rep.Connects += c.connects
+		lat = append(lat, c.latencies...)
+		for code, n := range c.errors {
+			rep.Errors[code] += n
+		}
+	}
+	rep.RateLimited = rep.Errors["rate_limited"]
+	rep.Seconds = elapsed.Seconds()
+	if elapsed > 0 {
+		rep.ActionsPerSecond = float64(rep.Actions) / elapsed.Seconds()
+	}
+	rep.LatencyMs = percentiles(lat)
+	if rep.Clients == 0 {
+		return rep, fmt.Errorf("load: no client got through the setup within %v (errors: %s)", cfg.setup, errorList(rep.Errors))
+	}
+	return rep, nil
+}
+
+func (r *loadReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "dsol load: %s, %d clients, draw %d, think %s, %s\n", r.Transport, r.Clients, r.Draw, r.Think, r.URL)
+	fmt.Fprintf(w, "setup       %.1fs\n", r.SetupSeconds)
+	fmt.Fprintf(w, "run         %.1fs\n", r.Seconds)
+	fmt.Fprintf(w, "actions     %d (%.0f/s)\n", r.Actions, r.ActionsPerSecond)
+	fmt.Fprintf(w, "games       %d (%d won)\n", r.Games, r.Won)
+	if r.Transport == "ws" {
+		fmt.Fprintf(w, "connections %d\n", r.Connects)
+	}
+	l := r.LatencyMs
+	fmt.Fprintf(w, "latency ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f\n", l.P50, l.P90, l.P99, l.Max, l.Mean)
+	fmt.Fprintf(w, "rate limited %d\n", r.RateLimited)
+	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
+}
+
+// loadClient is one virtual player: its own player, one game at a time and,
+// over WebSocket, one connection at a time. Its figures are read after it
+// stops.
+type loadClient struct {
+	cfg   *loadConfig
+	hc    *http.Client
+	rng   *rand.Rand
+	token string
+
+	// the current game: its id, the local engine kept in step with the
+	// server, and (WebSocket) its connection
+	gameID      string
+	game        *solo.Game
+	gameActions int
+	progressed  bool // a foundation play or a card turned since the last recycle
+	conn        *websocket.Conn
+	nextID      int
+
+	actions   int
+	games     int
+	won       int
+	connects  int
+	latencies []time.Duration
+	errors    map[string]int
+}
+
+// setupClient creates the player and the first game, reporting whether the
+// client is ready to play.
+func (c *loadClient) setupClient(ctx context.Context) bool {
+	for {
+		var p struct{ Token string }
+		err := c.post(ctx, "/api/v1/players", []byte(`{"name":"load"}`), &p)
+		if err == nil {
+			c.token = p.Token
+			break
+		}
+		if !c.failed(ctx, err) {
+			return false
+		}
+	}
+	for {
+		err := c.newGame(ctx)
+		if err == nil {
+			return true
+		}
+		if !c.failed(ctx, err) {
+			return false
+		}
+	}
+}
+
+// failed counts an error of the setup or of creating a game and reports
+// whether to try again: after a pause when rate limited, at once when not,
+// and never once ctx is over.
+func (c *loadClient) failed(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	code := codeOf(err)
+	c.errors[code]++
+	pause := 100 * time.Millisecond
+	if code == "rate_limited" {
+		pause = rateLimitPause
+	}
+	return sleep(ctx, pause)
+}
+
+// newGame drops the current game and creates the next one with a random
+// deal, opening its WebSocket when the transport is ws.
+func (c *loadClient) newGame(ctx context.Context) error {
+	c.dropGame()
+	code := cards.Code{Kind: cards.Solo, Draw: c.cfg.draw, Deal: c.rng.Uint64N(cards.DealCount)}
+	g, err := solo.New(code)
+	if err != nil {
+		return err
+	}
+	var view struct{ ID string }
+	if err := c.post(ctx, "/api/v1/games", []byte(`{"code":"`+code.String()+`"}`), &view); err != nil {
+		return err
+	}
+	c.games++
+	c.gameID, c.game, c.gameActions, c.progressed = view.ID, g, 0, false
+	if c.cfg.transport == "ws" {
+		if err := c.dial(ctx); err != nil {
+			c.dropGame()
+			return err
+		}
+	}
+	return nil
+}
+
+// dropGame forgets the current game and closes its WebSocket.
+func (c *loadClient) dropGame() {
+	if c.conn != nil {
+		c.conn.Close(websocket.StatusNormalClosure, "next game")
+		c.conn = nil
+	}
+	c.gameID, c.game = "", nil
+}
+
+// play sends actions until stop ends, letting the last one finish within
+// ctx.
+func (c *loadClient) play(stop, ctx context.Context) {
+	defer c.dropGame()
+	for stop.Err() == nil {
+		if c.game == nil {
+			if err := c.newGame(stop); err != nil && !c.failed(stop, err) {
+				return
+			}
+			continue
+		}
+		if c.game.Status() == solo.Won {
+			c.won++
+			c.game = nil
+			continue
+		}
+		if c.cfg.maxActions > 0 && c.gameActions >= c.cfg.maxActions {
+			c.game = nil
+			continue
+		}
+		a, ok := c.choose()
+		if !ok {
+			c.game = nil // nothing useful left to do
+			continue
+		}
+		if !c.send(stop, ctx, a) {
+			continue
+		}
+		if c.cfg.think > 0 {
+			sleep(stop, c.cfg.think)
+		}
+	}
+}
+
+// send sends one action (already applied to the local game) until the
+// server accepts it, pausing while rate limited (until stop ends). It
+// reports whether the action was accepted; on any other answer the game is
+// dropped, since the local engine no longer matches the server.
+func (c *loadClient) send(stop, ctx context.Context, a k.Action) bool {
+	c.nextID++
+	id := "L" + strconv.Itoa(c.nextID)
+	body := a.AppendJSON(nil)
+	for {
+		t0 := time.Now()
+		err := c.act(ctx, id, body)
+		if ctx.Err() != nil {
+			return false // cut short by the end of the run: not counted
+		}
+		if err == nil {
+			c.latencies = append(c.latencies, time.Since(t0))
+			c.actions++
+			c.gameActions++
+			return true
+		}
+		code := codeOf(err)
+		c.errors[code]++
+		if code == "rate_limited" && sleep(stop, rateLimitPause) {
+			continue
+		}
+		c.game = nil
+		return false
+	}
+}
+
+// act sends one action body over the client's transport and waits for its
+// ack or response.
+func (c *loadClient) act(ctx context.Context, id string, action []byte) error {
+	if c.cfg.transport == "rest" {
+		body := make([]byte, 0, len(action)+16)
+		body = append(append(append(body, `{"action":`...), action...), '}')
+		return c.post(ctx, "/api/v1/games/"+c.gameID+"/actions", body, nil)
+	}
+	frame := make([]byte, 0, len(action)+48)
+	frame = append(frame, `{"type":"action","id":"`...)
+	frame = append(frame, id...)
+	frame = append(frame, `","action":`...)
+	frame = append(append(frame, action...), '}')
+	if err := c.conn.Write(ctx, websocket.MessageText, frame); err != nil {
+		return wsError(ctx, err)
+	}
+	for {
+		_, data, err := c.conn.Read(ctx)
+		if err != nil {
+			return wsError(ctx, err)
+		}
+		if bytes.HasPrefix(data, []byte(`{"type":"event"`)) {
+			continue // every action's event comes back too: skip it unparsed
+		}
+		var m struct {
+			Type  string `json:"type"`
+			ID    string `json:"id"`
+			Error struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			return &apiError{"bad_frame", err.Error()}
+		}
+		switch {
+		case m.Type == "ack" && m.ID == id:
+			return nil
+		case m.Type == "reject" && (m.ID == id || m.ID == ""):
+			return &apiError{m.Error.Code, m.Error.Message}
+		}
+	}
+}
+
+// dial opens the WebSocket of the current game and reads its first state.
+func (c *loadClient) dial(ctx context.Context) error {
+	u := "ws" + strings.TrimPrefix(c.cfg.base, "http") + "/api/v1/games/" + c.gameID + "/ws"
+	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{
+		HTTPClient: c.hc,
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.token}},
+	})
+	if err != nil {
+		if res != nil && res.StatusCode == http.StatusTooManyRequests {
+			return &apiError{"rate_limited", err.Error()}
+		}
+		return wsError(ctx, err)
+	}
+	conn.SetReadLimit(1 << 20)
+	c.connects++
+	c.conn = conn
+	_, data, err := conn.Read(ctx)
+	if err != nil {
+		return wsError(ctx, err)
+	}
+	if !bytes.HasPrefix(data, []byte(`{"type":"state"`)) {
+		return &apiError{"bad_frame", "the first frame is not the state"}
+	}
+	return nil
+}
+
+// post sends a JSON POST with the client's token (see postJSON).
+func (c *loadClient) post(ctx context.Context, path string, body []byte, out any) error {
+	return postJSON(ctx, c.hc, c.cfg.base+path, c.token, body, out)
+}
+
+// choose picks the next action of the current game and applies it to the
+// local engine: a foundation play, then a column move that turns a card
+// over, then a waste card to a column, then a draw or a recycle. It reports
+// false when the game is stuck for this player: a recycle would repeat a
+// pass through the stock that changed nothing.
+func (c *loadClient) choose() (k.Action, bool) {
+	g := c.game
+	b, f := g.Board(), g.Foundations()
+	n := int(b.NCols)
+	cols := c.rng.Perm(n)
+
+	// Foundation plays from the waste and the columns.
+	if top := b.WasteTop(); top != cards.None && f.FirstSlot(top) >= 0 {
+		if a, ok := c.apply(k.NewMove(k.Waste, k.AnyF, 1)); ok {
+			return a, true
+		}
+	}
+	for _, i := range cols {
+		if top := b.Cols[i].Top(); top != cards.None && b.Cols[i].N > b.Cols[i].Down && f.FirstSlot(top) >= 0 {
+			if a, ok := c.apply(k.NewMove(k.ColPile(i), k.AnyF, 1)); ok {
+				return a, true
+			}
+		}
+	}
+	// Whole face-up runs that uncover a face-down card.
+	for _, i := range cols {
+		col := &b.Cols[i]
+		if col.Down == 0 || col.N == col.Down {
+			continue
+		}
+		first := col.Cards[col.Down]
+		for _, j := range cols {
+			if j != i && b.Cols[j].Accepts(first) {
+				if a, ok := c.apply(k.NewMove(k.ColPile(i), k.ColPile(j), int(col.N-col.Down))); ok {
+					return a, true
+				}
+			}
+		}
+	}
+	// The waste card to a column.
+	if top := b.WasteTop(); top != cards.None {
+		for _, j := range cols {
+			if b.Cols[j].Accepts(top) {
+				if a, ok := c.apply(k.NewMove(k.Waste, k.ColPile(j), 1)); ok {
+					return a, true
+				}
+			}
+		}
+	}
+	if b.NStock > 0 {
+		return c.apply(k.Simple(k.Draw))
+	}
+	if b.NWaste > 0 && b.CanRecycle && c.progressed {
+		c.progressed = false
+		return c.apply(k.Simple(k.Recycle))
+	}
+	return k.Action{}, false
+}
+
+// apply plays a on the local game, returning the action as resolved (the
+// server resolves it the same way); a foundation play or a turned card
+// counts as progress.
+func (c *loadClient) apply(a k.Action) (k.Action, bool) {
+	out, err := c.game.Apply(a)
+	if err != nil {
+		return k.Action{}, false
+	}
+	if out.Flipped || out.Action.To.IsFoundation() || a.From == k.Waste && a.To.IsColumn() {
+		c.progressed = true
+	}
+	return out.Action, true
+}
