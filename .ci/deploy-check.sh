@@ -176,11 +176,11 @@ for _ in $(seq 1 50); do curl -fsS -o /dev/null "$front/healthz" 2>/dev/null && 
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 [ "$(code "$front/healthz")" = 200 ] || { echo "nginx: /healthz did not reach dsol" >&2; cat "$live/error.log" >&2; exit 1; }
 [ "$(code "${auth[@]}" "$front/api/v1/games/$game")" = 200 ] || { echo "nginx: the game did not reach dsol" >&2; exit 1; }
-for p in /metrics //metrics '/metrics?x=1' /%6detrics; do
+for p in /metrics //metrics '/metrics?x=1' /%6detrics /node; do
     c=$(code "$front$p")
     [ "$c" = 404 ] || { echo "nginx: $p answered $c, want 404" >&2; exit 1; }
 done
-echo "nginx: /healthz and the game reach dsol; /metrics answers 404"
+echo "nginx: /healthz and the game reach dsol; /metrics and /node answer 404"
 kill "$(cat "$live/nginx.pid")"; nginx_started=
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
 
