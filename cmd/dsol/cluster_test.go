@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -651,11 +652,10 @@ func TestClusterFailover(t *testing.T) {
 			// Kill the race's node right after Ann sends her 13th action,
 			// which is then in flight: never answered on the old socket, it
 			// is resent with its id to the other node.
-			owner := px.owner(game)
+			// The race's node is the one running it, which the routing may
+			// not have moved it to yet.
+			var owner *proxyNode
 			idx := 0
-			if owner.name == "dsol-2" {
-				idx = 1
-			}
 			var killedAt int64
 			var inFlight string
 			stopped := make(chan struct{})
@@ -663,6 +663,8 @@ func TestClusterFailover(t *testing.T) {
 				if r.sent != 13 {
 					return
 				}
+				idx = runningNode(t, nodes, game)
+				owner = px.nodes[idx]
 				killedAt, inFlight = acks.Load(), r.pending
 				switch kill {
 				case "graceful":
@@ -876,6 +878,19 @@ func TestClusterOwnership(t *testing.T) {
 			t.Errorf("%s: the view at the last event differs from the replay", n.base)
 		}
 	}
+}
+
+// runningNode returns the index of the node whose /node lists game.
+func runningNode(t *testing.T, nodes []*server, game string) int {
+	for i, n := range nodes {
+		var v struct{ Games []string }
+		n.call(t, "GET", "/node", "", "", 200, &v)
+		if slices.Contains(v.Games, game) {
+			return i
+		}
+	}
+	t.Errorf("no node runs %s", game)
+	return 0
 }
 
 // checkOwners checks that no game runs on two nodes and that what each node

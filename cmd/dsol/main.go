@@ -40,6 +40,8 @@ commands:
   migrate [--db]  bring the database schema up to date
   deal <code>     print the full deal of a game code as JSON
   load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
+  backup [flags]  copy the database to --out FILE while the server runs (PostgreSQL: pg_dump)
+  restore [flags] put the backup --from FILE in place of the SQLite database (stop the server first)
 `
 
 // run is the whole program: main only wires it to the process.
@@ -57,6 +59,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runDeal(args[1:], stdout)
 	case "load":
 		return runLoad(ctx, args[1:], stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args[1:], getenv, stdout, stderr)
+	case "restore":
+		return runRestore(ctx, args[1:], getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

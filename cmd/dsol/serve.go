@@ -34,6 +34,7 @@ type serveConfig struct {
 	db              string
 	commitWindow    time.Duration
 	grace           time.Duration
+	retention       time.Duration
 	commitMax       int
 	origins         []string
 	proxies         []netip.Prefix
@@ -123,6 +124,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.requestTimeout, "request-timeout", "DSOL_REQUEST_TIMEOUT", "10s", "bound on one REST request"},
 		{&c.grace, "grace", "DSOL_GRACE", "60s", "how long a race player may stay disconnected before the opponent may claim the win"},
 		{&c.lease, "lease", "DSOL_LEASE", "3s", "how long a node's ownership of a live game lasts unless renewed (PostgreSQL): a killed node's games move within about this long"},
+		{&c.retention, "retain-unfinished", "DSOL_RETAIN_UNFINISHED", "0s", "delete solo games in play and races nobody joined after this long without activity (0: keep them for ever)"},
 	}
 	for _, d := range durations {
 		v, err := time.ParseDuration(env(getenv, d.name, d.def))
@@ -166,6 +168,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if fs.NArg() > 0 {
 		return c, usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
+	}
+	if c.retention < 0 {
+		return c, usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
 	}
 	c.db = *db
 	c.origins = splitList(origins)
@@ -259,6 +264,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	log.Info("store open and migrated", "store", kind)
 
 	m := metrics.New()
+	defer startRetention(ctx, st, cfg.retention, log, m)()
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
 	tc := table.Config{
 		Store:     st,

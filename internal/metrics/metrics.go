@@ -19,6 +19,7 @@
 //	dsol_ws_rejects_total{code}                       rejects sent, by error code
 //	dsol_ws_slow_consumer_drops_total                 sessions dropped for not keeping up
 //	dsol_lobby_connections                            open lobby WebSocket sessions
+//	dsol_games_deleted_total                          abandoned games removed by the retention sweep
 //
 // plus the Go runtime and process collectors.
 package metrics
@@ -58,6 +59,7 @@ type Metrics struct {
 	wsRejects    *prometheus.CounterVec
 	wsSlow       prometheus.Counter
 	lobbyConns   prometheus.Gauge
+	gamesDeleted prometheus.Counter
 }
 
 // New builds the metrics on a fresh local registry.
@@ -143,6 +145,10 @@ func New() *Metrics {
 			Name: "dsol_lobby_connections",
 			Help: "Open lobby WebSocket sessions.",
 		}),
+		gamesDeleted: f.NewCounter(prometheus.CounterOpts{
+			Name: "dsol_games_deleted_total",
+			Help: "Abandoned unfinished games deleted by the retention sweep.",
+		}),
 	}
 }
 
@@ -224,3 +230,6 @@ func (m *Metrics) ObserveWSReject(code string) { m.wsRejects.WithLabelValues(cod
 
 // ObserveWSSlowDrop counts a session dropped as a slow consumer.
 func (m *Metrics) ObserveWSSlowDrop() { m.wsSlow.Inc() }
+
+// AddGamesDeleted counts games deleted by the retention sweep.
+func (m *Metrics) AddGamesDeleted(n int) { m.gamesDeleted.Add(float64(n)) }

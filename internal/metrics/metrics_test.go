@@ -27,6 +27,7 @@ func TestCatalogue(t *testing.T) {
 	m.ObserveWSAction(80 * time.Microsecond)
 	m.ObserveWSReject("rate_limited")
 	m.ObserveWSSlowDrop()
+	m.AddGamesDeleted(3)
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
@@ -47,6 +48,7 @@ func TestCatalogue(t *testing.T) {
 		`dsol_ws_action_duration_seconds_bucket{le="0.0001"} 1`,
 		`dsol_ws_rejects_total{code="rate_limited"} 1`,
 		`dsol_ws_slow_consumer_drops_total 1`,
+		`dsol_games_deleted_total 3`,
 		`go_goroutines`,
 		`process_start_time_seconds`,
 	} {

@@ -103,6 +103,17 @@ type Store interface {
 	// Actions returns the actions of a game with seq > afterSeq, in seq order.
 	Actions(ctx context.Context, gameID string, afterSeq int64) ([]Action, error)
 
+	// DeleteAbandoned deletes, with their actions, at most limit games (no
+	// limit when limit <= 0) that were left unfinished: solo games still
+	// "playing" and races still "waiting" for a second player whose last
+	// activity, the later of UpdatedAt and the time of their last action, is
+	// before before. Finished games (won, over) and races in play are never
+	// deleted. It returns how many games it deleted: call it again while that
+	// equals limit. On PostgreSQL one caller sweeps at a time: a call made
+	// while another one is under way on the same schema deletes nothing and
+	// returns 0.
+	DeleteAbandoned(ctx context.Context, before time.Time, limit int) (int, error)
+
 	// Ping checks that the database answers (for /readyz).
 	Ping(ctx context.Context) error
 	// Close releases the connections.

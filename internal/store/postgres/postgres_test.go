@@ -3,9 +3,12 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
@@ -93,5 +96,77 @@ func TestUnavailable(t *testing.T) {
 	err = s.Ping(ctx)
 	if err == nil {
 		t.Fatal("Ping after Close succeeded")
+	}
+}
+
+// TestAbandonedQueryUsesIndex: the sweep can find its candidates through the
+// games_unfinished index (the planner is told to avoid sequential scans, as
+// it would not on a large table).
+func TestAbandonedQueryUsesIndex(t *testing.T) {
+	ctx := context.Background()
+	u := testenv.PostgresSchemaURL(t)
+	mustOpen(t, u)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.Query(ctx, `EXPLAIN `+postgres.AbandonedQuery, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "\n"); !strings.Contains(p, "games_unfinished") {
+		t.Fatalf("the sweep's query does not use games_unfinished:\n%s", p)
+	}
+}
+
+// TestDeleteAbandonedOneSweeper: while another node holds the sweep's lock
+// (it is sweeping), a sweep deletes nothing; once the lock is free it does.
+func TestDeleteAbandonedOneSweeper(t *testing.T) {
+	ctx := context.Background()
+	u := testenv.PostgresSchemaURL(t)
+	s := mustOpen(t, u)
+	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-48 * time.Hour)
+	if err := s.CreateGame(ctx, storetest.NewSolo("g1", "alice", old)); err != nil {
+		t.Fatal(err)
+	}
+	other, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(ctx)
+	var schema string
+	if err := other.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := other.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, postgres.RetentionLockID(schema)); err != nil {
+		t.Fatal(err)
+	}
+	cutoff := time.Now().Add(-24 * time.Hour)
+	if n, err := s.DeleteAbandoned(ctx, cutoff, 10); err != nil || n != 0 {
+		t.Fatalf("sweep while another one holds the lock: %d, %v; want 0, nil", n, err)
+	}
+	if _, err := s.Game(ctx, "g1"); err != nil {
+		t.Fatalf("the game went while another sweep held the lock: %v", err)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteAbandoned(ctx, cutoff, 10); err != nil || n != 1 {
+		t.Fatalf("sweep once the lock is free: %d, %v; want 1, nil", n, err)
 	}
 }

@@ -2,9 +2,11 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -207,5 +209,38 @@ func BenchmarkAppendActions(b *testing.B) {
 		if err := s.AppendActions(ctx, a); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAbandonedQueryUsesIndex: the sweep finds its candidates through the
+// games_unfinished index, not by reading every game, while it holds the
+// write lock.
+func TestAbandonedQueryUsesIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dsol.db")
+	mustOpen(t, path).Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`EXPLAIN QUERY PLAN `+sqlite.AbandonedQuery, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "games_unfinished") {
+		t.Fatalf("the sweep's query does not use games_unfinished: %s", p)
 	}
 }

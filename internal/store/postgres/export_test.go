@@ -1,0 +1,9 @@
+package postgres
+
+// AbandonedQuery is the query of DeleteAbandoned's candidates, for a test of
+// its plan.
+const AbandonedQuery = abandonedQuery
+
+// RetentionLockID is the advisory lock of the sweep of a schema, for a test
+// that holds it.
+var RetentionLockID = retentionLockID
