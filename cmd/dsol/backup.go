@@ -20,7 +20,7 @@ import (
 // can restore it whole or in part; --no-owner lets the dump be restored as
 // another role.
 const (
-	pgDumpLine    = `pg_dump --format=custom --no-owner "$DATABASE_URL" > dsol.dump`
+	pgDumpLine    = `pg_dump --format=custom --no-owner --exclude-table-data='*.leases' "$DATABASE_URL" > dsol.dump`
 	pgRestoreLine = `pg_restore --clean --if-exists --no-owner -d "$DATABASE_URL" dsol.dump`
 )
 
@@ -108,7 +108,9 @@ func backupPostgres(ctx context.Context, dbURL, out string, getenv func(string) 
 	if err != nil {
 		return usagef("backup: %v", err)
 	}
-	dump := []string{"--format=custom", "--no-owner"}
+	// The game leases say which live node runs which game: restored, they
+	// would keep the games from every node until they expired.
+	dump := []string{"--format=custom", "--no-owner", "--exclude-table-data=*.leases"}
 	if schema != "" {
 		dump = append(dump, "--schema="+schema)
 	}
