@@ -40,6 +40,7 @@ commands:
   migrate [--db]  bring the database schema up to date
   deal <code>     print the full deal of a game code as JSON
   load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
+  version         print the version, the commit and the Go version of this build
 `
 
 // run is the whole program: main only wires it to the process.
@@ -57,6 +58,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runDeal(args[1:], stdout)
 	case "load":
 		return runLoad(ctx, args[1:], stdout, stderr)
+	case "version":
+		return runVersion(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -244,6 +244,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log := newLogger(cfg.logFormat, cfg.logLevel, stderr)
 	m := metrics.New()
+	b := readBuild()
+	m.SetBuildInfo(b.version, b.commit, b.goVersion)
 
 	// Listen first, answering 503 (but /healthz) until the store is open.
 	front := newSwitchHandler(startingHandler(m))
@@ -260,7 +262,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
 	}
 	addr := ln.Addr().String()
-	log.Info("listening", "addr", addr, "commit_window", cfg.commitWindow, "idle_evict", cfg.idle)
+	log.Info("listening", "addr", addr, "version", b.version, "commit", b.commit, "commit_window", cfg.commitWindow, "idle_evict", cfg.idle)
 	if f, ok := ctx.Value(readyKey{}).(func(string)); ok {
 		f(addr)
 	}

@@ -19,6 +19,7 @@
 //	dsol_ws_rejects_total{code}                       rejects sent, by error code
 //	dsol_ws_slow_consumer_drops_total                 sessions dropped for not keeping up
 //	dsol_lobby_connections                            open lobby WebSocket sessions
+//	dsol_build_info{version,commit,goversion}         1, labelled with the running build
 //
 // plus the Go runtime and process collectors.
 package metrics
@@ -52,6 +53,7 @@ type Metrics struct {
 	wsRejects    *prometheus.CounterVec
 	wsSlow       prometheus.Counter
 	lobbyConns   prometheus.Gauge
+	buildInfo    *prometheus.GaugeVec
 }
 
 // New builds the metrics on a fresh local registry.
@@ -125,7 +127,18 @@ func New() *Metrics {
 			Name: "dsol_lobby_connections",
 			Help: "Open lobby WebSocket sessions.",
 		}),
+		buildInfo: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "dsol_build_info",
+			Help: "Always 1, labelled with the version, the commit and the Go version of the running build.",
+		}, []string{"version", "commit", "goversion"}),
 	}
+}
+
+// SetBuildInfo makes dsol_build_info{version,commit,goversion} 1 for this
+// build, its only series.
+func (m *Metrics) SetBuildInfo(version, commit, goVersion string) {
+	m.buildInfo.Reset()
+	m.buildInfo.WithLabelValues(version, commit, goVersion).Set(1)
 }
 
 // Registry returns the Prometheus registry, for extra collectors.
