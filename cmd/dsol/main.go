@@ -41,6 +41,7 @@ commands:
   deal <code>     print the full deal of a game code as JSON
   load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
   version         print the version, the commit and the Go version of this build
+  healthz [flags] exit 0 when the server's /healthz answers 200, else 1 (for container healthchecks)
 `
 
 // run is the whole program: main only wires it to the process.
@@ -60,6 +61,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runLoad(ctx, args[1:], stdout, stderr)
 	case "version":
 		return runVersion(args[1:], stdout)
+	case "healthz":
+		return runHealthz(ctx, args[1:], getenv, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
