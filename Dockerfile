@@ -4,7 +4,12 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/dsol ./cmd/dsol && mkdir -p /out/data
+# dsol version and dsol_build_info report these (.git is not copied in):
+#   docker build --build-arg COMMIT=$(git rev-parse HEAD) .
+# the release, the same as the image tag below
+ARG DSOL_VERSION=0.9.0
+ARG COMMIT=
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${DSOL_VERSION} -X main.commit=${COMMIT}" -o /out/dsol ./cmd/dsol && mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
 # the release this image is tagged with (dsol:0.9.0 in deploy/compose.yaml

@@ -7,9 +7,10 @@ GO ?= go
 run:
 	$(GO) run ./cmd/dsol serve
 
-## test: every Go test (with the race detector) and the web client's unit tests
+## test: every Go test (with the race detector), a summary of the failures and
+## the skipped tests with their reasons, then the web client's unit tests
 test:
-	$(GO) test -race -count=1 ./...
+	GO=$(GO) $(GO) run ./cmd/testsum -race -count=1 ./...
 	node --test web/
 
 vet:

@@ -42,6 +42,8 @@ commands:
   load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
   backup [flags]  copy the database to --out FILE while the server runs (PostgreSQL: pg_dump)
   restore [flags] put the backup --from FILE in place of the SQLite database (stop the server first)
+  version         print the version, the commit and the Go version of this build
+  healthz [flags] exit 0 when the server's /healthz answers 200, else 1 (for container healthchecks)
 `
 
 // run is the whole program: main only wires it to the process.
@@ -63,6 +65,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runBackup(ctx, args[1:], getenv, stdout, stderr)
 	case "restore":
 		return runRestore(ctx, args[1:], getenv, stdout, stderr)
+	case "version":
+		return runVersion(args[1:], stdout)
+	case "healthz":
+		return runHealthz(ctx, args[1:], getenv, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -41,6 +41,7 @@ type serveConfig struct {
 	idle            time.Duration
 	shutdownTimeout time.Duration
 	requestTimeout  time.Duration
+	dbWait          time.Duration
 	writeRate       float64
 	writeBurst      int
 	wsRate          float64
@@ -125,6 +126,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.grace, "grace", "DSOL_GRACE", "60s", "how long a race player may stay disconnected before the opponent may claim the win"},
 		{&c.lease, "lease", "DSOL_LEASE", "3s", "how long a node's ownership of a live game lasts unless renewed (PostgreSQL): a killed node's games move within about this long"},
 		{&c.retention, "retain-unfinished", "DSOL_RETAIN_UNFINISHED", "0s", "delete solo games in play and races nobody joined after this long without activity (0: keep them for ever)"},
+		{&c.dbWait, "db-wait", "DSOL_DB_WAIT", "2m", "how long to keep trying a database that cannot be reached (connecting and migrating included) before giving up (0: one attempt)"},
 	}
 	for _, d := range durations {
 		v, err := time.ParseDuration(env(getenv, d.name, d.def))
@@ -255,15 +257,46 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log := newLogger(cfg.logFormat, cfg.logLevel, stderr)
+	m := metrics.New()
+	b := readBuild()
+	m.SetBuildInfo(b.version, b.commit, b.goVersion)
 
-	st, kind, err := openStore(ctx, cfg.db)
+	// Listen first, answering 503 (but /healthz) until the store is open.
+	front := newSwitchHandler(startingHandler(m))
+	srv := &http.Server{
+		Handler:           front,
+		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    maxHeaderBytes,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return fmt.Errorf("open the store: %w", err)
+		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
+	}
+	addr := ln.Addr().String()
+	log.Info("listening", "addr", addr, "version", b.version, "commit", b.commit, "commit_window", cfg.commitWindow, "idle_evict", cfg.idle)
+	if f, ok := ctx.Value(readyKey{}).(func(string)); ok {
+		f(addr)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	st, kind, err := openStoreWaiting(ctx, log, openStore, cfg.db, cfg.dbWait)
+	if err != nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
+		defer cancel()
+		srv.Shutdown(sctx)
+		if ctx.Err() != nil {
+			log.Info("stopped", "while", "waiting for the database")
+			return nil
+		}
+		return err
 	}
 	defer st.Close()
 	log.Info("store open and migrated", "store", kind)
 
-	m := metrics.New()
 	defer startRetention(ctx, st, cfg.retention, log, m)()
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
 	tc := table.Config{
@@ -328,29 +361,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			Static:         web.FS(),
 		},
 	})
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    maxHeaderBytes,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
+	front.set(handler)
 
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		reg.Close(ctx)
-		com.Close()
-		return fmt.Errorf("listen on %s: %w", cfg.addr, err)
-	}
-	addr := ln.Addr().String()
-	log.Info("listening", "addr", addr, "commit_window", cfg.commitWindow, "idle_evict", cfg.idle)
-	if f, ok := ctx.Value(readyKey{}).(func(string)); ok {
-		f(addr)
-	}
-
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	select {
 	case err = <-served:
 		log.Error("server stopped", "err", err)

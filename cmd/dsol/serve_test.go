@@ -44,8 +44,23 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// mustServe starts run(serve) on a free port and waits for /healthz.
+// mustServe starts run(serve) on a free port, checks /healthz and waits for
+// /readyz (the store open and migrated).
 func mustServe(tb testing.TB, env map[string]string, args ...string) *server {
+	tb.Helper()
+	s := startServe(tb, env, args...)
+	res, err := http.Get(s.base + "/healthz")
+	if err != nil || res.StatusCode != 200 {
+		tb.Fatalf("healthz: %v %v", res, err)
+	}
+	res.Body.Close()
+	s.waitReady(tb, 30*time.Second)
+	return s
+}
+
+// startServe starts run(serve) on a free port and returns once it listens,
+// the store perhaps not open yet; the test's end stops it.
+func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
@@ -63,12 +78,26 @@ func mustServe(tb testing.TB, env map[string]string, args ...string) *server {
 		tb.Fatalf("serve ended before listening: %v\n%s", err, s.logs)
 	}
 	tb.Cleanup(func() { s.stop(tb) })
-	res, err := http.Get(s.base + "/healthz")
-	if err != nil || res.StatusCode != 200 {
-		tb.Fatalf("healthz: %v %v", res, err)
-	}
-	res.Body.Close()
 	return s
+}
+
+// waitReady polls /readyz until it answers 200, for at most limit.
+func (s *server) waitReady(tb testing.TB, limit time.Duration) {
+	tb.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		res, err := http.Get(s.base + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("/readyz not 200 after %s: %v %v\n%s", limit, res, err, s.logs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // stop cancels the run and checks that it shut down cleanly.

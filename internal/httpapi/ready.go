@@ -50,7 +50,7 @@ func newReadiness(st store.Store, c *store.Committer, clock func() time.Time) *r
 // written, else an unavailable error saying why.
 func (rd *readiness) check(ctx context.Context) error {
 	if rd.committer != nil {
-		if err, at := rd.committer.LastError(); err != nil && rd.failureHolds(at) {
+		if at, err := rd.committer.LastError(); err != nil && rd.failureHolds(at) {
 			// The store's own text stays in the logs: it may name the
 			// database, its host and its user.
 			return &table.Error{Code: table.Unavailable, Msg: "the store cannot write: the last write of the action log failed", Err: err}

@@ -388,14 +388,6 @@ var cardKey, parentKey = func() (k, p [2 * 52]uint8) {
 	return k, p
 }()
 
-// accepts is Column.Accepts by table lookup.
-func accepts(col *Column, c cards.Card) bool {
-	if col.N == 0 {
-		return cardKey[c]>>1 == 13
-	}
-	return col.N > col.Down && cardKey[col.Cards[col.N-1]] == parentKey[c]
-}
-
 // Zobrist keys: a face at a place in a column, a column with face-down cards,
 // a talon card played by its place in the talon, the waste's length.
 var (

@@ -20,6 +20,7 @@
 //	dsol_ws_slow_consumer_drops_total                 sessions dropped for not keeping up
 //	dsol_lobby_connections                            open lobby WebSocket sessions
 //	dsol_games_deleted_total                          abandoned games removed by the retention sweep
+//	dsol_build_info{version,commit,goversion}         1, labelled with the running build
 //
 // plus the Go runtime and process collectors.
 package metrics
@@ -60,6 +61,7 @@ type Metrics struct {
 	wsSlow       prometheus.Counter
 	lobbyConns   prometheus.Gauge
 	gamesDeleted prometheus.Counter
+	buildInfo    *prometheus.GaugeVec
 }
 
 // New builds the metrics on a fresh local registry.
@@ -149,7 +151,18 @@ func New() *Metrics {
 			Name: "dsol_games_deleted_total",
 			Help: "Abandoned unfinished games deleted by the retention sweep.",
 		}),
+		buildInfo: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "dsol_build_info",
+			Help: "Always 1, labelled with the version, the commit and the Go version of the running build.",
+		}, []string{"version", "commit", "goversion"}),
 	}
+}
+
+// SetBuildInfo makes dsol_build_info{version,commit,goversion} 1 for this
+// build, its only series.
+func (m *Metrics) SetBuildInfo(version, commit, goVersion string) {
+	m.buildInfo.Reset()
+	m.buildInfo.WithLabelValues(version, commit, goVersion).Set(1)
 }
 
 // Registry returns the Prometheus registry, for extra collectors.

@@ -28,6 +28,8 @@ func TestCatalogue(t *testing.T) {
 	m.ObserveWSReject("rate_limited")
 	m.ObserveWSSlowDrop()
 	m.AddGamesDeleted(3)
+	m.SetBuildInfo("v0.0.1", "abc", "go1.0")
+	m.SetBuildInfo("v1.2.3", "0123abcd", "go1.26.8")
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
@@ -49,11 +51,15 @@ func TestCatalogue(t *testing.T) {
 		`dsol_ws_rejects_total{code="rate_limited"} 1`,
 		`dsol_ws_slow_consumer_drops_total 1`,
 		`dsol_games_deleted_total 3`,
+		`dsol_build_info{commit="0123abcd",goversion="go1.26.8",version="v1.2.3"} 1`,
 		`go_goroutines`,
 		`process_start_time_seconds`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("missing %s", want)
 		}
+	}
+	if n := strings.Count(string(body), "dsol_build_info{"); n != 1 {
+		t.Errorf("%d dsol_build_info series, want 1", n)
 	}
 }

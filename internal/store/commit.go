@@ -131,16 +131,16 @@ type failure struct {
 	at  time.Time
 }
 
-// LastError returns the error of the last write when it failed for want of
-// the database (any error but ErrConflict and ErrNotFound, which are answers
-// to the request, not failures of the store), and when it failed; nil when
-// no write has failed or a later one succeeded. It tells a readiness probe
+// LastError returns when the last write failed and its error, if it failed
+// for want of the database (any error but ErrConflict and ErrNotFound, which
+// are answers to the request, not failures of the store); a zero time and nil
+// when no write has failed or a later one succeeded. It tells a readiness probe
 // whether the action log can be written.
-func (c *Committer) LastError() (error, time.Time) {
+func (c *Committer) LastError() (time.Time, error) {
 	if p := c.failed.Load(); p != nil {
-		return p.err, p.at
+		return p.at, p.err
 	}
-	return nil, time.Time{}
+	return time.Time{}, nil
 }
 
 // run is the writer goroutine.

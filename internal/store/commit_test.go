@@ -304,7 +304,7 @@ func TestCommitterLastError(t *testing.T) {
 	m := newMemLog()
 	c := store.NewCommitter(m, 0, 100, nil)
 	defer c.Close()
-	if err, _ := c.LastError(); err != nil {
+	if _, err := c.LastError(); err != nil {
 		t.Fatalf("LastError before any write: %v", err)
 	}
 	full := fmt.Errorf("mem: %w: disk full", store.ErrUnavailable)
@@ -314,7 +314,7 @@ func TestCommitterLastError(t *testing.T) {
 	if err := c.Commit(t.Context(), action("g", 1, "")); !errors.Is(err, full) {
 		t.Fatalf("Commit: %v, want %v", err, full)
 	}
-	if err, _ := c.LastError(); !errors.Is(err, full) {
+	if _, err := c.LastError(); !errors.Is(err, full) {
 		t.Fatalf("LastError after a failed write: %v, want %v", err, full)
 	}
 	m.mu.Lock()
@@ -325,7 +325,7 @@ func TestCommitterLastError(t *testing.T) {
 	if err := c.Commit(t.Context(), action("h", 1, "")); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("Commit: %v, want ErrConflict", err)
 	}
-	if err, _ := c.LastError(); err != nil {
+	if _, err := c.LastError(); err != nil {
 		t.Fatalf("LastError after a success and a conflict: %v", err)
 	}
 	m.mu.Lock()
@@ -336,7 +336,7 @@ func TestCommitterLastError(t *testing.T) {
 	m.fail = fmt.Errorf("mem: %w", store.ErrConflict)
 	m.mu.Unlock()
 	c.Commit(t.Context(), action("g", 1, ""))
-	if err, _ := c.LastError(); !errors.Is(err, full) {
+	if _, err := c.LastError(); !errors.Is(err, full) {
 		t.Fatalf("LastError after a failure and a conflict: %v, want %v", err, full)
 	}
 }
