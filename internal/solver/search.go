@@ -60,18 +60,12 @@ func (s *Solver) search() Verdict {
 }
 
 // spent reports whether the phase's budget is used up (the clock is read
-// every 1024 positions). A narrow phase gets half the time.
+// every 1024 positions).
 func (s *Solver) spent() bool {
 	if s.limit > 0 && s.visited >= s.limit {
 		return true
 	}
-	if s.opt.MaxTime > 0 && s.visited&1023 == 0 {
-		d := time.Since(s.start)
-		if d >= s.opt.MaxTime || (s.narrow && d >= s.opt.MaxTime/2) {
-			return true
-		}
-	}
-	return false
+	return s.phaseTime > 0 && s.visited&1023 == 0 && time.Since(s.start) >= s.phaseTime
 }
 
 // outOfTime reports whether the whole search's time is spent.

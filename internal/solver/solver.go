@@ -12,7 +12,9 @@
 // Foundation plays that can never hurt are made at once (see safeSlot). The
 // stock and waste are handled as a list of the waste tops that draws and
 // recycles can reach, so one move plays any reachable talon card; the line
-// that comes out is spelt in the engine's own actions.
+// that comes out is spelt in the engine's own actions. A first pass over a
+// narrow move set (no recoveries, no runs that only trade places) looks for a
+// win on a quarter of the budget; the full pass does the rest.
 //
 // Every pruning is sound: an Unwinnable verdict means no sequence of legal
 // actions wins. Options.Exact switches the prunings off for checking.
@@ -89,15 +91,16 @@ type Solver struct {
 	log    []rec
 	tops   [60]uint8
 
-	opt      Options
-	start    time.Time
-	visited  int64       // positions visited by earlier phases and this one
-	limit    int64       // the current phase stops after this many (0: no bound)
-	narrow   bool        // the current phase searches the narrow move set
-	byTop    [28][4]int8 // columns by the cardKey of their top: up to four columns share one
-	nByTop   [28]uint8
-	empties  [k.MaxColumns]int8
-	nEmpties int
+	opt       Options
+	start     time.Time
+	visited   int64         // positions visited by earlier phases and this one
+	limit     int64         // the current phase stops after this many (0: no bound)
+	phaseTime time.Duration // … or at this time from the start (0: no bound)
+	narrow    bool          // the current phase searches the narrow move set
+	byTop     [28][4]int8   // columns by the cardKey of their top: up to four columns share one
+	nByTop    [28]uint8
+	empties   [k.MaxColumns]int8
+	nEmpties  int
 }
 
 // New returns a Solver with empty tables.
@@ -131,22 +134,23 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	}
 	s.visited = 0
 	res := Result{Verdict: Unknown}
-	if !opt.Exact {
-		// First a narrow search, on at most half the budget: a line of
-		// progress is usually there, and the full move set hides it among
-		// countless shuffles. It proves nothing when it fails.
-		s.narrow, s.limit = true, opt.MaxPositions/2
-		s.st.load(b, f, s.keys)
-		s.tt.reset()
-		if s.search() == Won {
-			res.Verdict = Won
+	for i, ph := range phases {
+		if opt.Exact && i < len(phases)-1 {
+			continue
 		}
-	}
-	if res.Verdict != Won && !s.outOfTime() {
-		s.narrow, s.limit = false, opt.MaxPositions
+		s.narrow = ph.narrow
+		s.limit = int64(float64(opt.MaxPositions) * ph.end)
+		s.phaseTime = time.Duration(float64(opt.MaxTime) * ph.end)
 		s.st.load(b, f, s.keys)
 		s.tt.reset()
-		res.Verdict = s.search()
+		v := s.search()
+		if v == Won || (v == Unwinnable && !ph.narrow) {
+			res.Verdict = v
+			break
+		}
+		if s.outOfTime() || (opt.MaxPositions > 0 && s.visited >= opt.MaxPositions) {
+			break
+		}
 	}
 	res.Positions = s.visited
 	if res.Verdict == Won {
@@ -154,4 +158,21 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	}
 	res.Elapsed = time.Since(s.start)
 	return res
+}
+
+// phase is one pass of a search. Each pass starts afresh; only the pass over
+// every move can prove a deal unwinnable. The narrow pass looks for a win
+// where it usually is: the full move set hides the line among countless
+// shuffles of runs between columns and recoveries, and a depth-first search
+// follows them down chains of hundreds of thousands of moves.
+type phase struct {
+	narrow bool // the narrow move set (see gen)
+	// end is the share of the budget (positions and time) at which the pass
+	// stops, counted from the start of the search.
+	end float64
+}
+
+var phases = []phase{
+	{narrow: true, end: 1.0 / 4},
+	{end: 1},
 }
