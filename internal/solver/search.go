@@ -26,6 +26,9 @@ func (s *Solver) search() Verdict {
 	if st.left == 0 {
 		return Won
 	}
+	if s.spent() {
+		return Unknown
+	}
 	s.gen()
 	s.frames = append(s.frames, frame{lo: 0, hi: int32(len(s.moves))})
 	for len(s.frames) > 0 {

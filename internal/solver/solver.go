@@ -12,9 +12,10 @@
 // Foundation plays that can never hurt are made at once (see safeSlot). The
 // stock and waste are handled as a list of the waste tops that draws and
 // recycles can reach, so one move plays any reachable talon card; the line
-// that comes out is spelt in the engine's own actions. A first pass over a
-// narrow move set (no recoveries, no runs that only trade places) looks for a
-// win on a quarter of the budget; the full pass does the rest.
+// that comes out is spelt in the engine's own actions. A short full pass,
+// then a pass over a narrow move set (no recoveries, no runs that only trade
+// places) look for a win on a quarter of the budget; the last full pass does
+// the rest.
 //
 // Every pruning is sound: an Unwinnable verdict means no sequence of legal
 // actions wins. Options.Exact switches the prunings off for checking.
@@ -139,8 +140,13 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 			continue
 		}
 		s.narrow = ph.narrow
-		s.limit = int64(float64(opt.MaxPositions) * ph.end)
-		s.phaseTime = time.Duration(float64(opt.MaxTime) * ph.end)
+		s.limit, s.phaseTime = 0, 0 // no bound
+		if opt.MaxPositions > 0 {
+			s.limit = max(1, int64(float64(opt.MaxPositions)*ph.end))
+		}
+		if opt.MaxTime > 0 {
+			s.phaseTime = max(1, time.Duration(float64(opt.MaxTime)*ph.end))
+		}
 		s.st.load(b, f, s.keys)
 		s.tt.reset()
 		v := s.search()
@@ -160,8 +166,10 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	return res
 }
 
-// phase is one pass of a search. Each pass starts afresh; only the pass over
-// every move can prove a deal unwinnable. The narrow pass looks for a win
+// phase is one pass of a search. Each pass starts afresh; only a pass over
+// every move can prove a deal unwinnable, and only the last has the whole
+// budget. A short full pass first finds the easy wins; the narrow pass then
+// looks for a win
 // where it usually is: the full move set hides the line among countless
 // shuffles of runs between columns and recoveries, and a depth-first search
 // follows them down chains of hundreds of thousands of moves.
@@ -173,6 +181,7 @@ type phase struct {
 }
 
 var phases = []phase{
+	{end: 1.0 / 32},
 	{narrow: true, end: 1.0 / 4},
 	{end: 1},
 }

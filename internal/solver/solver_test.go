@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
@@ -109,12 +110,18 @@ func TestSolverReuse(t *testing.T) {
 }
 
 // TestBudget: a search stops at its position budget with Unknown, or ends
-// before it.
+// before it, however small the budget; and a tiny time budget stops it too.
 func TestBudget(t *testing.T) {
 	c, _ := cards.ParseCode("DS1-D1V-AAAAAAC")
-	res := New().SolveCode(c, Options{MaxPositions: 5000})
-	if res.Positions > 5000 || (res.Verdict == Unknown && res.Positions != 5000) {
-		t.Fatalf("%s after %d positions of a budget of 5000", res.Verdict, res.Positions)
+	s := New()
+	for _, n := range []int64{1, 2, 31, 5000} {
+		res := s.SolveCode(c, Options{MaxPositions: n})
+		if res.Positions > n || (res.Verdict == Unknown && res.Positions != n) {
+			t.Fatalf("%s after %d positions of a budget of %d", res.Verdict, res.Positions, n)
+		}
+	}
+	if res := s.SolveCode(c, Options{MaxTime: time.Nanosecond}); res.Verdict != Unknown || res.Positions > 3*1024 {
+		t.Fatalf("a budget of 1 ns: %s after %d positions", res.Verdict, res.Positions)
 	}
 }
 
