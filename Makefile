@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz
+.PHONY: run test vet bench property fuzz solve-sample solve-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -33,3 +33,16 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+## solve-sample: solve SAMPLE random deals of each of the four solo modes with BUDGET each
+SAMPLE ?= 10000
+BUDGET ?= 2s
+solve-sample:
+	@for d in 1 3; do for s in normal vegas; do \
+	  $(GO) run ./cmd/dsol solve --sample $(SAMPLE) --draw $$d --scoring $$s --budget $(BUDGET) || exit 1; \
+	done; done
+
+## solve-check: CHECK real deals per mode solved again with every pruning off: the same verdicts
+CHECK ?= 75
+solve-check:
+	DSOL_SOLVER_EXACT_DEALS=$(CHECK) $(GO) test -count=1 -run TestExactAgrees -v -timeout 3h ./internal/solver

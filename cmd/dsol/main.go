@@ -39,6 +39,7 @@ commands:
   serve [flags]   run the game server (dsol serve -h lists the flags)
   migrate [--db]  bring the database schema up to date
   deal <code>     print the full deal of a game code as JSON
+  solve <code>    solve a solo deal with full information (dsol solve -h)
   load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
 `
 
@@ -57,6 +58,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runDeal(args[1:], stdout)
 	case "load":
 		return runLoad(ctx, args[1:], stdout, stderr)
+	case "solve":
+		return runSolve(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
