@@ -290,10 +290,12 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 	if wall > 0 {
 		rep.PositionsPerSec = int64(float64(rep.Positions) / wall.Seconds())
 	}
-	rep.WinLow = float64(rep.Won) / float64(n)
-	rep.WinHigh = float64(rep.Won+rep.Unknown) / float64(n)
-	rep.WinLowCI = wilson(rep.Won, n)
-	rep.WinHighCI = wilson(rep.Won+rep.Unknown, n)
+	round := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+	rep.WinLow = round(float64(rep.Won) / float64(n))
+	rep.WinHigh = round(float64(rep.Won+rep.Unknown) / float64(n))
+	lo, hi := wilson(rep.Won, n), wilson(rep.Won+rep.Unknown, n)
+	rep.WinLowCI = [2]float64{round(lo[0]), round(lo[1])}
+	rep.WinHighCI = [2]float64{round(hi[0]), round(hi[1])}
 	return rep
 }
 

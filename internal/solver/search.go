@@ -132,15 +132,16 @@ func (s *Solver) autoPlay() {
 // foundations of L' are those of L with every low card back in place and c
 // on its suit. Each action of L' is legal when L's is:
 //
-//   - a run of cards that are not low goes onto a top of rank two or more
-//     above the lowest low rank, which is not low and is not c, so it is the
-//     same top in L'; onto an empty column in L, which is empty in L' too;
-//   - a card that is not low goes to a foundation slot of height at least
-//     r-1 (its rank is at least r, or r-1 for the other suit of c's colour):
-//     putting back the low cards changes no such height. For c's suit, L
-//     has at most one card of rank r up before c goes there (the other copy)
-//     and one slot stays at r-1, so adding c keeps a valid pair of piles and
-//     every later play or recovery in L finds its slot in L';
+//   - a run whose first card x is not low goes onto a top y one rank above
+//     x: y is neither low nor c (they host only low cards), so y is the same
+//     top in L'; a king goes onto an empty column of L, which is empty in L'
+//     too;
+//   - a card that is not low goes to a slot whose height is its rank less
+//     one, at least the highest low rank of its suit, so putting the low
+//     cards back changes no such height. For c's suit, L has at most one
+//     card of rank r up before c goes there (the other copy) and one slot
+//     stays at r-1, so adding c keeps a valid pair of piles and every later
+//     play or recovery in L finds its slot in L';
 //   - a recovery of a card that is not low takes the top of a slot whose
 //     height is not changed by the low cards or by c;
 //   - draws, recycles and talon plays act on the same talon;
