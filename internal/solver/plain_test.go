@@ -168,9 +168,9 @@ func smallPosition(r *cards.SplitMix64, n int) (k.Board, k.Foundations) {
 // without its prunings, is the plain exhaustive search's, and its lines
 // replay through the klondike rules to a win.
 func TestAgainstPlainSearch(t *testing.T) {
-	positions := 200
+	positions := 120
 	if testing.Short() {
-		positions = 50
+		positions = 40
 	}
 	r := cards.NewSplitMix64(42)
 	s := New()
