@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race
+.PHONY: run test vet bench property fuzz load-race solve-sample solve-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -53,3 +53,16 @@ load-race:
 	    --setup $(LOAD_SETUP) $(if $(LOAD_PID),--pid $(LOAD_PID)) || { rm -r $$dir; exit 1; }; \
 	done; \
 	echo "== done, load average $$(cut -d' ' -f1-3 /proc/loadavg)"; rm -r $$dir
+
+## solve-sample: solve SAMPLE random deals of each of the four solo modes with BUDGET each
+SAMPLE ?= 10000
+BUDGET ?= 2s
+solve-sample:
+	@for d in 1 3; do for s in normal vegas; do \
+	  $(GO) run ./cmd/dsol solve --sample $(SAMPLE) --draw $$d --scoring $$s --budget $(BUDGET) || exit 1; \
+	done; done
+
+## solve-check: CHECK real deals per mode solved again with every pruning off: the same verdicts
+CHECK ?= 75
+solve-check:
+	DSOL_SOLVER_EXACT_DEALS=$(CHECK) $(GO) test -count=1 -run TestExactAgrees -v -timeout 3h ./internal/solver

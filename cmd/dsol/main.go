@@ -39,6 +39,7 @@ commands:
   serve [flags]   run the game server (dsol serve -h lists the flags)
   migrate [--db]  bring the database schema up to date
   deal <code>     print the full deal of a game code as JSON
+  solve <code>    solve a solo deal with full information (dsol solve -h)
   load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
   backup [flags]  copy the database to --out FILE while the server runs (PostgreSQL: pg_dump)
   restore [flags] put the backup --from FILE in place of the SQLite database (stop the server first)
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runVersion(args[1:], stdout)
 	case "healthz":
 		return runHealthz(ctx, args[1:], getenv, stderr)
+	case "solve":
+		return runSolve(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+	"dsol/internal/solo"
+)
+
+// TestSolveWon prints a won result whose moves, decoded from the JSON as a
+// client would and sent to a new game of the code, win it.
+func TestSolveWon(t *testing.T) {
+	for want, args := range map[string][]string{
+		"DS1-D1N-AAAAAAA": {"solve", "DS1-D1N-AAAAAAA", "--budget", "20s"},
+		"DS1-D3N-AAAAAAB": {"solve", "--budget", "20s", "ds1-d3n-aaaaaab"},
+	} {
+		var out, errOut bytes.Buffer
+		if err := run(context.Background(), args, noEnv, &out, &errOut); err != nil {
+			t.Fatalf("%q: %v (stderr %q)", args, err, errOut.String())
+		}
+		var got struct {
+			Code      string            `json:"code"`
+			Result    string            `json:"result"`
+			Moves     []json.RawMessage `json:"moves"`
+			Positions int64             `json:"positions"`
+			MS        float64           `json:"ms"`
+		}
+		dec := json.NewDecoder(&out)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Result != "won" || got.Positions < 1 || got.MS < 0 {
+			t.Fatalf("%q: %+v", args, got)
+		}
+		if got.Code != want {
+			t.Fatalf("code %q, want %q", got.Code, want)
+		}
+		code, err := cards.ParseCode(got.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := solo.New(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, raw := range got.Moves {
+			a, err := k.DecodeAction(raw)
+			if err != nil {
+				t.Fatalf("move %d %s: %v", i, raw, err)
+			}
+			if a.Type != k.Move && a.Type != k.Draw && a.Type != k.Recycle {
+				t.Fatalf("move %d is a %s", i, a.Type)
+			}
+			if _, err := g.Apply(a); err != nil {
+				t.Fatalf("move %d %s refused: %v", i, raw, err)
+			}
+		}
+		if g.Status() != solo.Won {
+			t.Fatalf("%s: the moves leave the game %s", got.Code, g.Status())
+		}
+	}
+}
+
+// TestSolveUnknown: a tiny budget gives unknown with an empty list of moves,
+// and exit status 0.
+func TestSolveUnknown(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"solve", "DS1-D1V-AAAAAAC", "--budget", "1ns"}, noEnv, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["result"] == "won" {
+		t.Skip("won within a nanosecond's budget")
+	}
+	if moves, ok := got["moves"].([]any); !ok || len(moves) != 0 || got["result"] == "" {
+		t.Fatalf("%s", out.String())
+	}
+}
+
+// TestSolveUsage: bad codes, race codes and bad flags are usage errors
+// (exit status 2) that name the problem, with no output.
+func TestSolveUsage(t *testing.T) {
+	for args, part := range map[string]string{
+		"solve":                  "code",
+		"solve DS1-D1X-AAAAAAA":  "scoring",
+		"solve DS1-D1N-AAAA":     "deal",
+		"solve XX":               "three parts",
+		"solve DR1-D1UI-AAAAAAA": "race code",
+		"solve DR2-D1UI-" + strings.Repeat("0", 64): "race code",
+		"solve DS1-D1N-AAAAAAA DS1-D1N-AAAAAAB":     "one game code",
+		"solve DS1-D1N-AAAAAAA --budget 0s":         "budget",
+		"solve DS1-D1N-AAAAAAA --budget soon":       "budget",
+		"solve DS1-D1N-AAAAAAA --draw 3":            "--draw goes with --sample",
+		"solve DS1-D1N-AAAAAAA --sample 3":          "not both",
+		"solve --sample 0":                          "at least 1",
+		"solve --sample 3 --draw 2":                 "draw",
+		"solve --sample 3 --scoring fast":           "scoring",
+		"solve --sample 3 --frobnicate":             "frobnicate",
+	} {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), strings.Fields(args), noEnv, &out, &errOut)
+		var ue *usageError
+		if !errors.As(err, &ue) || out.Len() != 0 || !strings.Contains(err.Error(), part) {
+			t.Errorf("%s: error %v, output %q; want a usage error naming %q", args, err, out.String(), part)
+		}
+	}
+}
+
+// TestSolveSample solves a small sample on every worker and checks the
+// report adds up.
+func TestSolveSample(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := strings.Fields("solve --sample 6 --draw 3 --scoring normal --budget 300ms --seed 5 --json")
+	if err := run(context.Background(), args, noEnv, &out, &errOut); err != nil {
+		t.Fatalf("%v (stderr %q)", err, errOut.String())
+	}
+	var rep sampleReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Mode != "D3N" || rep.Deals != 6 || rep.Won+rep.Unwinnable+rep.Unknown != 6 || rep.Positions < 6 || rep.Seed != 5 {
+		t.Fatalf("%+v", rep)
+	}
+	if rep.WinLow > rep.WinHigh || rep.WinLowCI[0] > rep.WinLow || rep.WinLowCI[1] < rep.WinLow || rep.WinHighCI[1] < rep.WinHigh {
+		t.Fatalf("bounds %+v", rep)
+	}
+	if errOut.Len() != 0 {
+		t.Fatalf("progress written to a stderr that is not a terminal: %q", errOut.String())
+	}
+	out.Reset()
+	args = strings.Fields("solve --sample 2 --draw 1 --scoring vegas --budget 50ms")
+	if err := run(context.Background(), args, noEnv, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "2 DS1-D1V deals") || !strings.Contains(out.String(), "win rate") {
+		t.Fatalf("report:\n%s", out.String())
+	}
+}
+
+// TestSampleCodes: the sample's deals follow from the seed.
+func TestSampleCodes(t *testing.T) {
+	c := solveConfig{sample: 3, draw: 1, vegas: true, seed: 9}
+	a, b := sampleCodes(c), sampleCodes(c)
+	if len(a) != 3 || a[0] != b[0] || a[2] != b[2] || a[0] == a[1] || !strings.HasPrefix(a[0].String(), "DS1-D1V-") {
+		t.Fatalf("%v %v", a, b)
+	}
+	c.seed = 10
+	if sampleCodes(c)[0] == a[0] {
+		t.Fatal("another seed gives the same deals")
+	}
+}
+
+// TestWilson checks the interval against values computed by hand.
+func TestWilson(t *testing.T) {
+	for _, tc := range []struct {
+		k, n   int
+		lo, hi float64
+	}{
+		{50, 100, 0.4038, 0.5962},
+		{0, 10, 0, 0.2775},
+		{10, 10, 0.7225, 1},
+		{95, 100, 0.8883, 0.9785},
+	} {
+		got := wilson(tc.k, tc.n)
+		if d0, d1 := got[0]-tc.lo, got[1]-tc.hi; d0 > 1e-4 || d0 < -1e-4 || d1 > 1e-4 || d1 < -1e-4 {
+			t.Errorf("wilson(%d, %d) = %v, want [%v %v]", tc.k, tc.n, got, tc.lo, tc.hi)
+		}
+	}
+}
+
+// FuzzParseSolve: any command line is either refused with a usage error or
+// gives a configuration that can be run.
+func FuzzParseSolve(f *testing.F) {
+	for _, s := range []string{"DS1-D1N-AAAAAAA", "DS1-D1N-AAAAAAA --budget 1s", "--sample 5 --draw 3 --scoring vegas",
+		"--sample 5 --seed 3 --json", "DR1-D1UI-AAAAAAA", "--budget -1s x", "-h"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var errOut bytes.Buffer
+		c, err := parseSolve(strings.Fields(line), &errOut)
+		if err != nil {
+			var ue *usageError
+			if !errors.As(err, &ue) && !errors.Is(err, flag.ErrHelp) {
+				t.Fatalf("%q: error %v is not a usage error", line, err)
+			}
+			return
+		}
+		if c.budget <= 0 {
+			t.Fatalf("%q: budget %v", line, c.budget)
+		}
+		if c.sample == 0 && (c.code.Kind != cards.Solo || !c.code.Valid()) {
+			t.Fatalf("%q: code %v", line, c.code)
+		}
+		if c.sample > 0 && (c.draw != 1 && c.draw != 3 || c.workers < 1) {
+			t.Fatalf("%q: %+v", line, c)
+		}
+	})
+}

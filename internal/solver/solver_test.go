@@ -1,0 +1,166 @@
+package solver
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+	"dsol/internal/solo"
+)
+
+var modes = []string{"D1N", "D3N", "D1V", "D3V"}
+
+// replay plays a line in a new game of the code through the solo engine and
+// fails unless every action is accepted and the game ends won.
+func replay(t *testing.T, code cards.Code, moves []k.Action) {
+	t.Helper()
+	g, err := solo.New(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range moves {
+		if _, err := g.Apply(a); err != nil {
+			t.Fatalf("%s: action %d of %d, %s, refused: %v", code, i, len(moves), a, err)
+		}
+	}
+	if g.Status() != solo.Won {
+		t.Fatalf("%s: the line of %d actions ends with the game %s", code, len(moves), g.Status())
+	}
+}
+
+// randomCode returns a random DS1 code of a mode.
+func randomCode(t testing.TB, r *cards.SplitMix64, mode string) cards.Code {
+	c, err := cards.ParseCode("DS1-" + mode + "-AAAAAAA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Deal = r.Uniform(cards.DealCount)
+	return c
+}
+
+// TestWonLinesReplay: every line the solver calls a win wins the game when
+// sent to the engine, in all four modes. DSOL_SOLVER_DEALS sets the number
+// of deals per mode.
+func TestWonLinesReplay(t *testing.T) {
+	deals := 5
+	if testing.Short() {
+		deals = 2
+	}
+	if v, err := strconv.Atoi(os.Getenv("DSOL_SOLVER_DEALS")); err == nil {
+		deals = v
+	}
+	r := cards.NewSplitMix64(1)
+	s := New()
+	won := 0
+	for _, mode := range modes {
+		for range deals {
+			code := randomCode(t, r, mode)
+			res := s.SolveCode(code, Options{MaxPositions: 30000})
+			switch res.Verdict {
+			case Won:
+				won++
+				replay(t, code, res.Moves)
+			case Unknown:
+				if res.Moves != nil {
+					t.Errorf("%s: unknown with a line", code)
+				}
+			}
+		}
+	}
+	if won == 0 {
+		t.Fatal("no deal was won: nothing was replayed")
+	}
+}
+
+// TestKnownDeal pins one quickly won deal of each Normal mode.
+func TestKnownDeal(t *testing.T) {
+	for _, code := range []string{"DS1-D1N-AAAAAAA", "DS1-D3N-AAAAAAB"} {
+		c, err := cards.ParseCode(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := New().SolveCode(c, Options{MaxPositions: 200000})
+		if res.Verdict != Won {
+			t.Fatalf("%s: %s after %d positions", code, res.Verdict, res.Positions)
+		}
+		replay(t, c, res.Moves)
+	}
+}
+
+// TestSolverReuse: a Solver gives the same answer on its first search and
+// after others.
+func TestSolverReuse(t *testing.T) {
+	codes := []string{"DS1-D1N-AAAAAAA", "DS1-D3V-QWERTYZ", "DS1-D1N-AAAAAAA"}
+	s := New()
+	var first Result
+	for i, code := range codes {
+		c, _ := cards.ParseCode(code)
+		res := s.SolveCode(c, Options{MaxPositions: 20000})
+		if i == 0 {
+			first = res
+		}
+		if i == 2 && (res.Verdict != first.Verdict || res.Positions != first.Positions || fmt.Sprint(res.Moves) != fmt.Sprint(first.Moves)) {
+			t.Fatalf("%s again: %s, %d positions; first %s, %d", code, res.Verdict, res.Positions, first.Verdict, first.Positions)
+		}
+	}
+}
+
+// TestBudget: a search stops at its position budget with Unknown, or ends
+// before it, however small the budget; and a tiny time budget stops it too.
+func TestBudget(t *testing.T) {
+	c, _ := cards.ParseCode("DS1-D1V-AAAAAAC")
+	s := New()
+	for _, n := range []int64{1, 2, 31, 5000} {
+		res := s.SolveCode(c, Options{MaxPositions: n})
+		if res.Positions > n || (res.Verdict == Unknown && res.Positions != n) {
+			t.Fatalf("%s after %d positions of a budget of %d", res.Verdict, res.Positions, n)
+		}
+	}
+	if res := s.SolveCode(c, Options{MaxTime: time.Nanosecond}); res.Verdict != Unknown || res.Positions > 3*1024 {
+		t.Fatalf("a budget of 1 ns: %s after %d positions", res.Verdict, res.Positions)
+	}
+}
+
+// TestExactAgrees solves real deals again with every pruning off and a large
+// budget: when both searches reach a verdict it must be the same, and Won
+// lines of both replay. DSOL_SOLVER_EXACT_DEALS sets the number of deals per
+// mode (make solve-check runs a few hundred).
+func TestExactAgrees(t *testing.T) {
+	deals := 2
+	if testing.Short() {
+		deals = 1
+	}
+	if v, err := strconv.Atoi(os.Getenv("DSOL_SOLVER_EXACT_DEALS")); err == nil {
+		deals = v
+	}
+	budget := int64(20000)
+	if os.Getenv("DSOL_SOLVER_EXACT_DEALS") != "" {
+		budget = 2000000
+	}
+	r := cards.NewSplitMix64(7)
+	s := New()
+	compared := 0
+	for _, mode := range modes {
+		for range deals {
+			code := randomCode(t, r, mode)
+			fast := s.SolveCode(code, Options{MaxPositions: budget})
+			slow := s.SolveCode(code, Options{MaxPositions: 4 * budget, Exact: true})
+			for _, res := range []Result{fast, slow} {
+				if res.Verdict == Won {
+					replay(t, code, res.Moves)
+				}
+			}
+			if fast.Verdict != Unknown && slow.Verdict != Unknown {
+				compared++
+				if fast.Verdict != slow.Verdict {
+					t.Errorf("%s: %s with pruning, %s without", code, fast.Verdict, slow.Verdict)
+				}
+			}
+		}
+	}
+	t.Logf("%d deals had a verdict both ways", compared)
+}
