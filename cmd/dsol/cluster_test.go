@@ -522,15 +522,22 @@ func clusterNodes(t *testing.T, n int) ([]*server, string) {
 	return nodes, db
 }
 
+// openDB opens the cluster's database, closed when the test ends.
+func openDB(t *testing.T, db string) *postgres.Store {
+	t.Helper()
+	st, err := postgres.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // mustLog reads a game's action log from the database.
 func mustLog(t *testing.T, db, game string) []store.Action {
 	t.Helper()
 	ctx := context.Background()
-	st, err := postgres.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openDB(t, db)
 	acts, err := st.Actions(ctx, game, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -606,11 +613,7 @@ func raceSetup(t *testing.T, db, base string, warm ...*server) (game, code, tok1
 func storedCode(t *testing.T, db, game string) string {
 	t.Helper()
 	ctx := context.Background()
-	st, err := postgres.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openDB(t, db)
 	g, err := st.Game(ctx, game)
 	if err != nil {
 		t.Fatal(err)
@@ -898,11 +901,7 @@ func runningNode(t *testing.T, nodes []*server, game string) int {
 func checkOwners(t *testing.T, db string, nodes []*server) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := postgres.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openDB(t, db)
 	leases, err := st.LiveLeases(ctx, time.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -102,24 +100,6 @@ func (f *frames) all() []msg {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]msg(nil), f.got...)
-}
-
-// rawREST sends a REST request and returns the status and body.
-func (e *env) rawREST(tb testing.TB, token, method, path, body string) (int, []byte) {
-	tb.Helper()
-	req, err := http.NewRequest(method, e.URL+path, strings.NewReader(body))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := e.Client().Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	return res.StatusCode, raw
 }
 
 // sent is one thing the server sent, and to whom.

@@ -106,6 +106,21 @@ func (e *env) mustPlayer(tb testing.TB) *player {
 // answer.
 func (e *env) mustJSON(tb testing.TB, token, method, path, body string, status int, out any) {
 	tb.Helper()
+	got, raw := e.rawREST(tb, token, method, path, body)
+	if got != status {
+		tb.Fatalf("%s %s: %d, want %d: %s", method, path, got, status, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
+		}
+	}
+}
+
+// rawREST sends a REST request with a token (or none) and returns the
+// status and the body.
+func (e *env) rawREST(tb testing.TB, token, method, path, body string) (int, []byte) {
+	tb.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
@@ -124,14 +139,7 @@ func (e *env) mustJSON(tb testing.TB, token, method, path, body string, status i
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	if res.StatusCode != status {
-		tb.Fatalf("%s %s: %d, want %d: %s", method, path, res.StatusCode, status, raw)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
-		}
-	}
+	return res.StatusCode, raw
 }
 
 // mustSolo creates a solo game of a fixed deal and returns its id.
