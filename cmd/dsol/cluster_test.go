@@ -287,6 +287,7 @@ type racer struct {
 	frame    []byte
 	resend   bool      // send frame again (after conflict, rate_limited, unavailable)
 	needSeq  int64     // choose nothing before the shadow reaches this seq
+	rechoose time.Time // ... or before this time, when set (after a reject)
 	lastSend time.Time // pacing under the socket's message rate
 
 	sent       int              // actions chosen so far: the client ids
@@ -408,7 +409,7 @@ func (r *racer) maybeSend(ctx context.Context, c *websocket.Conn) error {
 	case r.pending != "" && !r.resend:
 		return nil
 	case r.pending == "":
-		if r.over || r.last < r.needSeq {
+		if r.over || r.last < r.needSeq && (r.rechoose.IsZero() || time.Now().Before(r.rechoose)) {
 			return nil
 		}
 		a, ok := r.bot.Next(r.shadow.Seen(r.seat))
@@ -470,7 +471,7 @@ func (r *racer) handle(m wsMsg) error {
 		}
 		r.acked[m.ID] = m.Seq
 		r.ackTotal.Add(1)
-		r.needSeq = m.Seq
+		r.needSeq, r.rechoose = m.Seq, time.Time{}
 		r.pending = ""
 	case "reject":
 		if m.ID != r.pending {
@@ -478,8 +479,11 @@ func (r *racer) handle(m wsMsg) error {
 		}
 		switch m.Error.Code {
 		case "illegal_move", "too_late", "not_your_turn":
-			r.pending = "" // the shadow was behind the table: choose again
-			r.needSeq = r.last + 1
+			// The shadow was behind the table, or the action was chosen
+			// before a reconnect and resent: choose again after the next
+			// event, or soon if none comes (the opponent may be waiting).
+			r.pending = ""
+			r.needSeq, r.rechoose = r.last+1, time.Now().Add(200*time.Millisecond)
 		case "game_over":
 			r.pending, r.over = "", true
 		case "conflict", "unavailable", "rate_limited":
