@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race solve-sample solve-check
+.PHONY: run test vet bench property fuzz load-race solve-sample solve-check cluster
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -15,6 +15,13 @@ test:
 
 vet:
 	$(GO) vet ./...
+
+## cluster: the cluster as deployed (TestClusterNginx): three dsol processes on
+## PostgreSQL behind nginx with deploy/nginx/dsol.conf, a node killed mid-play,
+## then a rolling upgrade from the previous commit. Needs nginx and PostgreSQL
+## (source .ci/postgres.sh first): fails, not skips, without them.
+cluster:
+	DSOL_REQUIRE_ALL=1 $(GO) test -count=1 -run '^TestClusterNginx$$' -v ./cmd/dsol
 
 ## bench: the engine and server benchmarks, with allocation counts
 bench:

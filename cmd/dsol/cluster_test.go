@@ -243,6 +243,7 @@ type wsMsg struct {
 	Game      json.RawMessage `json:"game"`
 	Duplicate bool            `json:"duplicate"`
 	Error     struct{ Code, Message string }
+	at        time.Time // when it was read from the socket
 }
 
 // sight is the part of a race view that a replay of the log must give again.
@@ -284,14 +285,18 @@ type racer struct {
 	over   bool
 
 	pending  string // the client id of the action sent and not answered
+	chosenAt int64  // the shadow's seq when the action in flight was chosen
 	frame    []byte
 	resend   bool      // send frame again (after conflict, rate_limited, unavailable)
 	needSeq  int64     // choose nothing before the shadow reaches this seq
+	rechoose time.Time // ... or before this time, when set (after a reject)
 	lastSend time.Time // pacing under the socket's message rate
 
-	sent       int              // actions chosen so far: the client ids
-	acked      map[string]int64 // client id → seq
-	afterSend  func(r *racer)   // called after each first send of a new action
+	sent       int                     // actions chosen so far: the client ids
+	acked      map[string]int64        // client id → seq
+	afterSend  func(r *racer)          // called after each first send of a new action
+	onFrame    func(r *racer, m wsMsg) // called with each server frame before it is handled
+	viewEvery  int                     // compare the view of every nth event only (and the last; 0: every one)
 	ackTotal   *atomic.Int64
 	reconnects int
 	duplicates int
@@ -369,6 +374,7 @@ func (r *racer) session(ctx context.Context, c *websocket.Conn) error {
 			if err := wsjson.Read(ctx, c, &m); err != nil {
 				return
 			}
+			m.at = time.Now()
 			msgs <- m
 		}
 	}()
@@ -408,7 +414,7 @@ func (r *racer) maybeSend(ctx context.Context, c *websocket.Conn) error {
 	case r.pending != "" && !r.resend:
 		return nil
 	case r.pending == "":
-		if r.over || r.last < r.needSeq {
+		if r.over || r.last < r.needSeq && (r.rechoose.IsZero() || time.Now().Before(r.rechoose)) {
 			return nil
 		}
 		a, ok := r.bot.Next(r.shadow.Seen(r.seat))
@@ -416,7 +422,7 @@ func (r *racer) maybeSend(ctx context.Context, c *websocket.Conn) error {
 			return nil
 		}
 		r.sent++
-		r.pending = fmt.Sprintf("%s-%d", r.name, r.sent)
+		r.pending, r.chosenAt = fmt.Sprintf("%s-%d", r.name, r.sent), r.last
 		r.frame = []byte(`{"type":"action","id":"` + r.pending + `","action":` + string(a.AppendJSON(nil)) + `}`)
 	}
 	first := !r.resend
@@ -433,6 +439,9 @@ func (r *racer) maybeSend(ctx context.Context, c *websocket.Conn) error {
 
 // handle checks and applies one server frame.
 func (r *racer) handle(m wsMsg) error {
+	if r.onFrame != nil {
+		r.onFrame(r, m)
+	}
 	switch m.Type {
 	case "event":
 		if m.Seq != r.last+1 {
@@ -446,7 +455,8 @@ func (r *racer) handle(m wsMsg) error {
 			return fmt.Errorf("event %d (%s by seat %d) does not apply to the shadow race: %v", m.Seq, m.Action, m.Seat, err)
 		}
 		r.last = m.Seq
-		if len(m.Game) > 0 && string(m.Game) != "null" {
+		check := r.viewEvery <= 1 || m.Seq%int64(r.viewEvery) == 0 || r.shadow.Status() == race.Over
+		if check && len(m.Game) > 0 && string(m.Game) != "null" {
 			if err := r.sameView(m.Game); err != nil {
 				return fmt.Errorf("event %d: %v", m.Seq, err)
 			}
@@ -470,7 +480,7 @@ func (r *racer) handle(m wsMsg) error {
 		}
 		r.acked[m.ID] = m.Seq
 		r.ackTotal.Add(1)
-		r.needSeq = m.Seq
+		r.needSeq, r.rechoose = m.Seq, time.Time{}
 		r.pending = ""
 	case "reject":
 		if m.ID != r.pending {
@@ -478,8 +488,11 @@ func (r *racer) handle(m wsMsg) error {
 		}
 		switch m.Error.Code {
 		case "illegal_move", "too_late", "not_your_turn":
-			r.pending = "" // the shadow was behind the table: choose again
-			r.needSeq = r.last + 1
+			// The shadow was behind the table, or the action was chosen
+			// before a reconnect and resent: choose again after the next
+			// event, or soon if none comes (the opponent may be waiting).
+			r.pending = ""
+			r.needSeq, r.rechoose = r.last+1, time.Now().Add(200*time.Millisecond)
 		case "game_over":
 			r.pending, r.over = "", true
 		case "conflict", "unavailable", "rate_limited":
