@@ -335,6 +335,7 @@ func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
 		h.log.Error("ws: internal error", "path", r.URL.Path, "err", err)
 	case table.Unavailable:
 		h.log.Warn("ws: unavailable", "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", "1")
 	case table.RateLimited:
 		w.Header().Set("Retry-After", "1")
 	}
