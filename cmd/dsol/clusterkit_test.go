@@ -78,6 +78,9 @@ func buildCommit(repo, rev, out string) (string, error) {
 		return "", fmt.Errorf("%w: git log %s: %v", errNoSource, rev, gitErr(err))
 	}
 	desc := strings.TrimSpace(string(b))
+	if r := []rune(desc); len(r) > 72 {
+		desc = string(r[:71]) + "…"
+	}
 	lock, err := os.OpenFile(filepath.Join(os.TempDir(), "dsol-prev-build.lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return desc, err

@@ -336,9 +336,12 @@ func (cr *clusterRace) play(ctx context.Context) error {
 // check reads the race's log from the database and checks it against what
 // its clients saw: linear, every acknowledged action once at its seq, over,
 // and each client at its end. It returns the log.
-func (cr *clusterRace) check(t *testing.T, db string) []store.Action {
+func (cr *clusterRace) check(t *testing.T, st *postgres.Store) []store.Action {
 	t.Helper()
-	acts := mustLog(t, db, cr.id)
+	acts, err := st.Actions(context.Background(), cr.id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	acked := map[string]int64{}
 	for _, r := range cr.players {
 		if r.last != int64(len(acts)) {
@@ -429,14 +432,11 @@ func (p *clusterPlay) reconnects() int {
 	return n
 }
 
+// openPlay opens the races of a cluster, with one database handle for all
+// that the test reads.
 func openPlay(t *testing.T, c *procCluster) *clusterPlay {
 	t.Helper()
-	st, err := postgres.Open(context.Background(), c.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return &clusterPlay{front: c.front, db: st}
+	return &clusterPlay{front: c.front, db: openDB(t, c.db)}
 }
 
 // nodeGames is GET /node of a node.
@@ -466,12 +466,7 @@ func checkCluster(t *testing.T, db string, live []*procNode) {
 		names[n.name] = true
 	}
 	checkOwners(t, db, apis)
-	st, err := postgres.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	leases, err := st.LiveLeases(context.Background(), time.Now())
+	leases, err := openDB(t, db).LiveLeases(context.Background(), time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,7 +583,7 @@ func testNginxFailover(t *testing.T, bin string) {
 	var takeovers, ackDelays []time.Duration
 	actions := 0
 	for _, cr := range p.races {
-		acts := cr.check(t, c.db)
+		acts := cr.check(t, p.db)
 		actions += len(acts)
 		if !k.games[cr.id] {
 			continue
@@ -862,7 +857,7 @@ func testNginxUpgrade(t *testing.T, prev, desc, bin string) {
 	}
 	actions := 0
 	for _, cr := range p.races {
-		actions += len(cr.check(t, c.db))
+		actions += len(cr.check(t, p.db))
 	}
 	t.Logf("%d races (%d actions) played in %v across the upgrade; %d acks; %d reconnects; rejects %v; REST retries %d",
 		races.Load(), actions, time.Since(tPlay).Round(time.Millisecond), p.acks.Load(), p.reconnects(), p.rejects(), p.retry.Load())
