@@ -573,7 +573,9 @@ type sample struct {
 // scrape is a node's /metrics at one moment.
 type scrape []sample
 
-var sampleLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)`)
+// sampleLine is one sample: a name, labels (whose quoted values may hold
+// braces: route="/api/v1/games/{id}") and a value.
+var sampleLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[^"}]|"(?:[^"\\]|\\.)*")*\})?\s+(\S+)`)
 var labelPair = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"`)
 
 // scrapeNode reads a node's metrics in the Prometheus text format.
@@ -748,23 +750,27 @@ func fires(value float64, op string, limit float64) bool {
 
 // alertWindow is what the alert rules are evaluated on: each live node's
 // metrics at the start and at the end of a window, and whether each answered
-// its scrapes (the "up" of Prometheus).
+// its scrapes (the "up" of Prometheus). With report set, alerts that would
+// fire are only logged.
 type alertWindow struct {
+	name     string
 	nodes    []string
 	from, to []scrape
 	up       []bool
 	seconds  float64
+	report   bool
 }
 
 // checkAlerts evaluates every alert rule of rules.yml on the window and
-// fails the test for each that would fire; an alert whose expression it does
-// not know fails too, so that a new rule is given its check here. The `for`
-// durations are not waited out: a condition that holds over the window
-// counts as firing. Latency alerts (histogram_quantile) are evaluated and
-// logged but do not fail the test: the latency of a loaded test machine says
-// nothing about the cluster.
+// fails the test for each that would fire (unless the window only reports);
+// an alert whose expression it does not know fails too, so that a new rule
+// is given its check here. The `for` durations are not waited out: a
+// condition that holds over the window counts as firing. Latency alerts
+// (histogram_quantile) are evaluated and logged but do not fail the test:
+// the latency of a loaded test machine says nothing about the cluster.
 func checkAlerts(t *testing.T, w alertWindow) {
 	t.Helper()
+	var summary []string
 	for _, r := range alertRules(t) {
 		expr, op, limit, err := r.threshold()
 		if err != nil {
@@ -802,6 +808,7 @@ func checkAlerts(t *testing.T, w alertWindow) {
 				v = bad / all
 			}
 			values = append(values, v)
+			what += fmt.Sprintf(" (%.0f of %.0f)", bad, all)
 		default:
 			t.Errorf("alert %s: its expression %q is not one this test evaluates: add it to checkAlerts", r.Alert, r.Expr)
 			continue
@@ -815,14 +822,15 @@ func checkAlerts(t *testing.T, w alertWindow) {
 					where = w.nodes[i]
 				}
 				report := t.Errorf
-				if latency {
+				if latency || w.report {
 					report = t.Logf
 				}
-				report("alert %s would fire on %s: %s %s %s %g", r.Alert, where, what, strconv.FormatFloat(v, 'g', 4, 64), op, limit)
+				report("%s: alert %s would fire on %s: %s %s %s %g", w.name, r.Alert, where, what, strconv.FormatFloat(v, 'g', 4, 64), op, limit)
 			}
 		}
-		t.Logf("alert %s: %s = [%s], fires when %s %g", r.Alert, what, strings.Join(shown, " "), op, limit)
+		summary = append(summary, fmt.Sprintf("%s %s [%s] (fires %s %g)", r.Alert, what, strings.Join(shown, " "), op, limit))
 	}
+	t.Logf("alert conditions over %s (%.1fs): %s", w.name, w.seconds, strings.Join(summary, "; "))
 }
 
 // scrapeAll scrapes every node of names, in order; a node that does not
