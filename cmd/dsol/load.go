@@ -61,12 +61,7 @@ flags:
 `
 
 func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
-	fs := flag.NewFlagSet("load", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), loadUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("load", loadUsage, stderr)
 	var c loadConfig
 	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races) or race-play (races played with real moves)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")

@@ -48,12 +48,7 @@ flags:
 
 // parseSolve reads the command line of dsol solve.
 func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
-	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), solveUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("solve", solveUsage, stderr)
 	c := solveConfig{workers: runtime.NumCPU()}
 	var scoring string
 	fs.DurationVar(&c.budget, "budget", 2*time.Second, "time for each deal; the result is unknown when it runs out")
