@@ -209,11 +209,15 @@ type countPings struct {
 	store.Store
 	pings atomic.Int64
 	fail  atomic.Bool
+	hold  chan struct{} // when set, a ping waits for it to close
 }
 
 func (s *countPings) Ping(ctx context.Context) error {
 	s.pings.Add(1)
 	time.Sleep(20 * time.Millisecond)
+	if s.hold != nil {
+		<-s.hold
+	}
 	if s.fail.Load() {
 		return errors.New("ping: connection refused")
 	}
@@ -306,7 +310,7 @@ func TestReadinessPingRate(t *testing.T) {
 
 // A probe that gives up while another one pings leaves at once.
 func TestReadinessWaitEndsWithTheProbe(t *testing.T) {
-	st := &countPings{Store: openSQLite(t, filepath.Join(t.TempDir(), "dsol.db"))}
+	st := &countPings{Store: openSQLite(t, filepath.Join(t.TempDir(), "dsol.db")), hold: make(chan struct{})}
 	rd := newReadiness(st, nil, time.Now)
 	done := make(chan error)
 	go func() { done <- rd.check(context.Background()) }()
@@ -315,7 +319,9 @@ func TestReadinessWaitEndsWithTheProbe(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := rd.check(ctx); !errors.Is(err, context.Canceled) {
+	err := rd.check(ctx) // the ping is held: it cannot have ended
+	close(st.hold)
+	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("check with an ended context: %v", err)
 	}
 	if err := <-done; err != nil {
