@@ -141,6 +141,14 @@ func DecodeAction(data []byte) (Action, error) {
 	return w.action()
 }
 
+// ActionOf builds an action from the fields of its JSON form, with the rules
+// of DecodeAction: typ, from and to as the strings of the JSON ("" for an
+// absent field), count nil when absent. It is the last step of a decoder
+// that has read the JSON itself.
+func ActionOf(typ, from, to string, count *int) (Action, error) {
+	return wireAction{Type: typ, From: from, To: to, Count: count}.action()
+}
+
 // UnmarshalJSON implements json.Unmarshaler with the rules of DecodeAction.
 func (a *Action) UnmarshalJSON(data []byte) error {
 	v, err := DecodeAction(data)

@@ -26,6 +26,15 @@ type envelope struct {
 // The Command has no Seat; an error is always an *Error with code
 // bad_request.
 func DecodeCommand(data []byte, frame bool) (Command, error) {
+	if typ, c, ok := QuickEnvelope(data); ok && (typ == "action") == frame && (frame || typ == "") {
+		return c, nil
+	}
+	return decodeCommand(data, frame)
+}
+
+// decodeCommand is DecodeCommand for any input: the rules themselves, which
+// QuickEnvelope follows for the shape it reads.
+func decodeCommand(data []byte, frame bool) (Command, error) {
 	if err := input.CheckJSON(data); err != nil {
 		return Command{}, Errorf(BadRequest, "%v", err)
 	}
@@ -84,4 +93,227 @@ func DecodeCommand(data []byte, frame bool) (Command, error) {
 
 func badClientID() *Error {
 	return Errorf(BadRequest, "an action id is a string of 1 to %d printable ASCII characters", MaxClientID)
+}
+
+// QuickEnvelope reads, in one pass and without allocating, the shape nearly
+// every envelope has: one object whose keys are among "type", "id", "seq"
+// and "action", each once, with plain strings (printable ASCII, no escapes),
+// a seq that is null or a small non-negative integer, an id that is null or
+// a string, and an action object whose keys are among "type", "from", "to"
+// and "count", each once. For such input it gives what DecodeCommand would
+// (typ is the "type" member, "" when absent) — FuzzQuickEnvelope holds the
+// two to that — and ok; anything else gives ok false, and the caller uses
+// DecodeCommand, which names what is wrong.
+func QuickEnvelope(data []byte) (typ string, c Command, ok bool) {
+	q := quick{b: data}
+	var seen [4]bool
+	var act quickAction
+	q.space()
+	if !q.byte('{') {
+		return "", Command{}, false
+	}
+	q.space()
+	if !q.byte('}') {
+		for {
+			key, ok := q.str()
+			if !ok || !q.colon() {
+				return "", Command{}, false
+			}
+			i := -1
+			switch key {
+			case "type":
+				i = 0
+				typ, ok = q.str()
+				ok = ok && typ != "" // "" means absent to the caller
+			case "id":
+				i = 1
+				if !q.null() {
+					c.ClientID, ok = q.str()
+					ok = ok && ValidClientID(c.ClientID)
+				}
+			case "seq":
+				i = 2
+				if !q.null() {
+					var n int64
+					n, ok = q.uint()
+					c.Seq = &n
+				}
+			case "action":
+				i = 3
+				act, ok = q.action()
+			}
+			if i < 0 || !ok || seen[i] {
+				return "", Command{}, false
+			}
+			seen[i] = true
+			q.space()
+			if q.byte('}') {
+				break
+			}
+			if !q.byte(',') {
+				return "", Command{}, false
+			}
+			q.space()
+		}
+	}
+	q.space()
+	if q.i != len(q.b) || !seen[3] {
+		return "", Command{}, false
+	}
+	a, err := klondike.ActionOf(act.typ, act.from, act.to, act.count)
+	if err != nil {
+		return "", Command{}, false
+	}
+	c.Action = a
+	return typ, c, true
+}
+
+// quick is the cursor of QuickEnvelope.
+type quick struct {
+	b []byte
+	i int
+}
+
+type quickAction struct {
+	typ, from, to string
+	count         *int
+	n             int // the count's storage
+}
+
+func (q *quick) space() {
+	for q.i < len(q.b) && (q.b[q.i] == ' ' || q.b[q.i] == '\t' || q.b[q.i] == '\n' || q.b[q.i] == '\r') {
+		q.i++
+	}
+}
+
+func (q *quick) byte(c byte) bool {
+	if q.i < len(q.b) && q.b[q.i] == c {
+		q.i++
+		return true
+	}
+	return false
+}
+
+func (q *quick) colon() bool {
+	q.space()
+	ok := q.byte(':')
+	q.space()
+	return ok
+}
+
+func (q *quick) null() bool {
+	if len(q.b)-q.i >= 4 && string(q.b[q.i:q.i+4]) == "null" {
+		q.i += 4
+		return true
+	}
+	return false
+}
+
+// str reads a plain string: printable ASCII without escapes.
+func (q *quick) str() (string, bool) {
+	if !q.byte('"') {
+		return "", false
+	}
+	start := q.i
+	for q.i < len(q.b) {
+		c := q.b[q.i]
+		if c == '"' {
+			s := q.b[start:q.i]
+			q.i++
+			return internString(s), true
+		}
+		if c < 0x20 || c > 0x7e || c == '\\' {
+			return "", false
+		}
+		q.i++
+	}
+	return "", false
+}
+
+// uint reads a non-negative integer of up to 15 digits, without a leading
+// zero unless it is 0.
+func (q *quick) uint() (int64, bool) {
+	start := q.i
+	var n int64
+	for q.i < len(q.b) && q.b[q.i] >= '0' && q.b[q.i] <= '9' && q.i-start < 15 {
+		n = n*10 + int64(q.b[q.i]-'0')
+		q.i++
+	}
+	d := q.i - start
+	if d == 0 || (d > 1 && q.b[start] == '0') || (q.i < len(q.b) && (q.b[q.i] == '.' || q.b[q.i] == 'e' || q.b[q.i] == 'E' || (q.b[q.i] >= '0' && q.b[q.i] <= '9'))) {
+		return 0, false
+	}
+	return n, true
+}
+
+// action reads the action object.
+func (q *quick) action() (quickAction, bool) {
+	var a quickAction
+	var seen [4]bool
+	if !q.byte('{') {
+		return a, false
+	}
+	q.space()
+	if q.byte('}') {
+		return a, true
+	}
+	for {
+		key, ok := q.str()
+		if !ok || !q.colon() {
+			return a, false
+		}
+		i := -1
+		switch key {
+		case "type":
+			i = 0
+			a.typ, ok = q.str()
+		case "from":
+			i = 1
+			a.from, ok = q.str()
+		case "to":
+			i = 2
+			a.to, ok = q.str()
+		case "count":
+			i = 3
+			var n int64
+			n, ok = q.uint()
+			a.n, a.count = int(n), &a.n
+		}
+		if i < 0 || !ok || seen[i] {
+			return a, false
+		}
+		seen[i] = true
+		q.space()
+		if q.byte('}') {
+			return a, true
+		}
+		if !q.byte(',') {
+			return a, false
+		}
+		q.space()
+	}
+}
+
+// internString returns the strings of the wire without allocating when
+// they are the ones actions use; others are copied.
+func internString(b []byte) string {
+	switch string(b) {
+	case "action":
+		return "action"
+	case "ping":
+		return "ping"
+	case "draw":
+		return "draw"
+	case "recycle":
+		return "recycle"
+	case "tap":
+		return "tap"
+	case "dtap":
+		return "dtap"
+	case "move":
+		return "move"
+	case "undo":
+		return "undo"
+	}
+	return string(b)
 }

@@ -73,3 +73,40 @@ func FuzzRaceOptions(f *testing.F) {
 		}
 	})
 }
+
+// FuzzQuickEnvelope holds QuickEnvelope to the rules of DecodeCommand: what
+// it reads, the full decoder reads the same, as a frame when its type is
+// "action" and as a REST body when it has none.
+func FuzzQuickEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"action","id":"a1","action":{"type":"draw"}}`,
+		`{"type":"action","id":"a1","seq":12,"action":{"type":"move","from":"c3","to":"f","count":2}}`,
+		`{"action":{"type":"tap","from":"w"},"id":null,"seq":null}`,
+		` { "action" : { "type" : "dtap" , "from" : "c1" , "count" : 13 } } `,
+		`{"type":"ping"}`, `{"type":"action","action":{"type":"draw"},"id":""}`,
+		`{"action":{"type":"draw","from":""}}`, `{"action":{"type":"draw"},"seq":01}`,
+		`{"action":{"type":"draw"},"seq":-1}`, `{"action":{"type":"draw"},"seq":1e3}`,
+		`{"action":{"type":"draw"},"action":{"type":"draw"}}`, `{"action":{"type":"move","from":"c1","to":"c2","count":0}}`,
+		`{"type":"","action":{"type":"draw"}}`, `{"action":{}}`, `{"action":{"type":"draw"}}x`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		typ, c, ok := QuickEnvelope(data)
+		if !ok {
+			return
+		}
+		for _, frame := range []bool{true, false} {
+			if (typ == "action") != frame || (!frame && typ != "") {
+				continue
+			}
+			want, err := decodeCommand(data, frame)
+			if err != nil {
+				t.Fatalf("%s: quick read %+v, the decoder refuses it: %v", data, c, err)
+			}
+			if want.Action != c.Action || want.ClientID != c.ClientID || (want.Seq == nil) != (c.Seq == nil) || (c.Seq != nil && *want.Seq != *c.Seq) {
+				t.Fatalf("%s: quick read %+v, the decoder %+v", data, c, want)
+			}
+		}
+	})
+}
