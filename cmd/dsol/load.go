@@ -33,9 +33,10 @@ type loadConfig struct {
 	json       bool
 
 	// race modes
-	races  int
-	warmup time.Duration // played before the measured window (--setup)
-	pids   []int         // the server's processes, for their CPU time (none: /metrics)
+	races    int
+	warmup   time.Duration // played before the measured window (--setup)
+	protocol int           // race modes: the socket protocol (--protocol)
+	pids     []int         // the server's processes, for their CPU time (none: /metrics)
 }
 
 const loadUsage = `usage: dsol load [flags]
@@ -75,6 +76,7 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
 	fs.DurationVar(&c.warmup, "setup", 0, "race modes: warm-up played before the measured window")
+	fs.IntVar(&c.protocol, "protocol", 2, "race modes: the socket protocol, 1 (every event with the whole view) or 2 (events as deltas, messages batched)")
 	pids := fs.String("pid", "", "race modes: process ids, comma-separated, whose CPU time to add up as the server's: the server on this machine and, if you like, its database's backends (none: the server's /metrics)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -109,6 +111,8 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		return c, usagef("load: --races %d: want 1 to 5000", c.races)
 	case c.warmup < 0:
 		return c, usagef("load: --setup cannot be negative")
+	case c.protocol != 1 && c.protocol != 2:
+		return c, usagef("load: --protocol %d: use 1 or 2", c.protocol)
 	}
 	for _, f := range splitList(*pids) {
 		pid, err := strconv.Atoi(f)
@@ -122,7 +126,7 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	var other []string
 	switch c.mode {
 	case "solo":
-		other = []string{"races", "setup", "pid"}
+		other = []string{"races", "setup", "pid", "protocol"}
 	case "race", "race-play":
 		other = []string{"clients", "transport", "draw", "max-actions", "think"}
 	default:
@@ -183,25 +187,31 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// percentiles summarises latencies (nearest rank).
+// percentiles summarises latencies in milliseconds (nearest rank).
 func percentiles(lat []time.Duration) latencyReport {
-	if len(lat) == 0 {
+	ms := make([]float64, len(lat))
+	for i, d := range lat {
+		ms[i] = float64(d.Microseconds()) / 1000
+	}
+	return summary(ms)
+}
+
+// summary gives the percentiles (nearest rank), the largest and the mean of
+// a sample.
+func summary(xs []float64) latencyReport {
+	if len(xs) == 0 {
 		return latencyReport{}
 	}
-	slices.Sort(lat)
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	rank := func(p float64) time.Duration {
-		i := int(p*float64(len(lat))+0.999999) - 1
-		return lat[min(max(i, 0), len(lat)-1)]
+	slices.Sort(xs)
+	rank := func(p float64) float64 {
+		i := int(p*float64(len(xs))+0.999999) - 1
+		return xs[min(max(i, 0), len(xs)-1)]
 	}
-	var sum time.Duration
-	for _, d := range lat {
-		sum += d
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
 	}
-	return latencyReport{
-		P50: ms(rank(0.50)), P90: ms(rank(0.90)), P99: ms(rank(0.99)),
-		Max: ms(lat[len(lat)-1]), Mean: ms(sum / time.Duration(len(lat))),
-	}
+	return latencyReport{P50: rank(0.50), P90: rank(0.90), P99: rank(0.99), Max: xs[len(xs)-1], Mean: sum / float64(len(xs))}
 }
 
 // errorList writes error counts as "code n, code n" in code order.

@@ -43,12 +43,18 @@ type raceReport struct {
 	// RacesFinished are the races that ended within the window (race-play);
 	// RacesLeft the races a pair gave up (its policy found nothing more to
 	// do, or a connection failed) over the whole run.
-	RacesFinished int            `json:"racesFinished"`
-	RacesLeft     int            `json:"racesLeft"`
-	Connects      int            `json:"connects"`
-	Rejects       map[string]int `json:"rejects"` // rejected actions by code, whole run
-	Errors        map[string]int `json:"errors"`  // other failures by code, whole run
-	CPU           cpuReport      `json:"cpu"`
+	RacesFinished int `json:"racesFinished"`
+	RacesLeft     int `json:"racesLeft"`
+	Connects      int `json:"connects"`
+	// Protocol is the socket protocol asked for; Frames the frames the
+	// seats read and EventBytes the size of their event messages (whole
+	// run; a frame of protocol 2 may hold several messages).
+	Protocol   int            `json:"protocol"`
+	Frames     int            `json:"frames"`
+	EventBytes latencyReport  `json:"eventBytes"`
+	Rejects    map[string]int `json:"rejects"` // rejected actions by code, whole run
+	Errors     map[string]int `json:"errors"`  // other failures by code, whole run
+	CPU        cpuReport      `json:"cpu"`
 
 	// gameActs counts the acks of every race of the run by race id.
 	gameActs map[string]int
@@ -112,7 +118,7 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 	}
 	ready.Wait()
 	cancelSetup()
-	rep := &raceReport{URL: cfg.base, Mode: cfg.mode, SetupSeconds: time.Since(setupStart).Seconds(),
+	rep := &raceReport{URL: cfg.base, Mode: cfg.mode, Protocol: cfg.protocol, SetupSeconds: time.Since(setupStart).Seconds(),
 		Rejects: map[string]int{}, Errors: map[string]int{}, gameActs: map[string]int{},
 		CPU: cpuReport{Source: meter.source, PIDs: cfg.pids}}
 	for _, o := range ok {
@@ -141,8 +147,9 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 	drain.Stop()
 
 	var lat []time.Duration
+	var sizes []float64
 	for _, p := range pairs {
-		p.gather(rep, t0, t1, &lat)
+		p.gather(rep, t0, t1, &lat, &sizes)
 	}
 	rep.Seconds = t1.Sub(t0).Seconds()
 	rep.Acks = len(lat)
@@ -150,6 +157,7 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 		rep.AcksPerSecond = float64(rep.Acks) / rep.Seconds
 	}
 	rep.LatencyMs = percentiles(lat)
+	rep.EventBytes = summary(sizes)
 	if selfErr0 == nil && selfErr1 == nil {
 		rep.CPU.LoadSeconds = self1 - self0
 	}
@@ -187,7 +195,9 @@ func (r *raceReport) writeText(w io.Writer) {
 	if r.Mode == "race-play" {
 		fmt.Fprintf(w, "races       %d finished in the window, %d given up\n", r.RacesFinished, r.RacesLeft)
 	}
-	fmt.Fprintf(w, "connections %d\n", r.Connects)
+	fmt.Fprintf(w, "connections %d, protocol %d, %d frames read\n", r.Connects, r.Protocol, r.Frames)
+	e := r.EventBytes
+	fmt.Fprintf(w, "event bytes p50 %.0f  p90 %.0f  p99 %.0f  max %.0f  mean %.0f\n", e.P50, e.P90, e.P99, e.Max, e.Mean)
 	fmt.Fprintf(w, "rejects     %s\n", errorList(r.Rejects))
 	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
 	if c := r.CPU; c.Error != "" {
@@ -359,7 +369,7 @@ func (p *racePair) play(stop, ctx context.Context) {
 
 // gather adds the pair's figures to the report: the acks within [t0, t1]
 // to lat, every ack to the totals.
-func (p *racePair) gather(rep *raceReport, t0, t1 time.Time, lat *[]time.Duration) {
+func (p *racePair) gather(rep *raceReport, t0, t1 time.Time, lat *[]time.Duration, sizes *[]float64) {
 	for _, t := range p.ended {
 		if !t.Before(t0) && !t.After(t1) {
 			rep.RacesFinished++
@@ -375,6 +385,10 @@ func (p *racePair) gather(rep *raceReport, t0, t1 time.Time, lat *[]time.Duratio
 		}
 		rep.TotalAcks += len(s.samples)
 		rep.Connects += s.connects
+		rep.Frames += s.frames
+		for _, n := range s.eventBytes {
+			*sizes = append(*sizes, float64(n))
+		}
 		addCounts(rep.gameActs, s.acks)
 		addCounts(rep.Rejects, s.rejects)
 		addCounts(rep.Errors, s.errors)

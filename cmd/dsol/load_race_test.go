@@ -26,13 +26,14 @@ func TestLoadRace(t *testing.T) {
 		"--ws-rate", "100000", "--ws-burst", "100000", "--write-rate", "100000", "--write-burst", "100000")
 	reports := map[string]*raceReport{}
 	for _, tc := range []struct {
-		mode string
-		args []string
+		name, mode string
+		args       []string
 	}{
-		{"race", []string{"--pid", strconv.Itoa(os.Getpid())}}, // the test process is the server
-		{"race-play", nil}, // the server's /metrics
+		{"race", "race", []string{"--pid", strconv.Itoa(os.Getpid())}}, // the test process is the server
+		{"race-play", "race-play", nil},                                // the server's /metrics
+		{"race-play-v1", "race-play", []string{"--protocol", "1"}},     // whole views
 	} {
-		t.Run(tc.mode, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			cfg, err := parseLoad(append([]string{"--mode", tc.mode, "--url", s.base, "--races", "3",
@@ -44,7 +45,10 @@ func TestLoadRace(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tc.mode, err)
 			}
-			reports[tc.mode] = rep
+			reports[tc.name] = rep
+			if e := rep.EventBytes; rep.Frames <= 0 || e.P50 <= 0 || e.P50 > e.Max {
+				t.Errorf("%d frames, event bytes %+v: want some", rep.Frames, e)
+			}
 			if rep.Races != 3 || rep.Clients != 6 || rep.Acks <= 0 || rep.AcksPerSecond <= 0 || rep.TotalAcks < rep.Acks {
 				t.Fatalf("report %+v: want 3 races and some acks", rep)
 			}
@@ -78,6 +82,9 @@ func TestLoadRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	if v1, v2 := reports["race-play-v1"].EventBytes.P50, reports["race-play"].EventBytes.P50; v2*3 > v1 {
+		t.Errorf("median event message %.0f bytes with deltas, %.0f with whole views", v2, v1)
+	}
 	for mode, rep := range reports {
 		for id, acks := range rep.gameActs {
 			log, err := st.Actions(ctx, id, 0)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	viewdelta "dsol/internal/delta"
 	k "dsol/internal/klondike"
 )
 
@@ -30,6 +31,14 @@ type raceSeat struct {
 	acked    int64
 	viewSeq  int64
 	viewData []byte
+	// Protocol 2: the deltas after viewData (or after base, the view they
+	// were last folded into), folded only when the seat needs the view.
+	deltas [][]byte
+	base   map[string]any
+
+	// Frames and the bytes of each event message received.
+	frames     int
+	eventBytes []int
 
 	// race mode: the seat's stock and waste counts, kept in step with its
 	// own draws and recycles (nothing else changes them).
@@ -73,11 +82,15 @@ var (
 	statePrefix  = []byte(`{"type":"state","seq":`)
 	overPrefix   = []byte(`{"type":"over"`)
 	gameKey      = []byte(`,"game":{`)
+	deltaKey     = []byte(`,"d":{`)
 )
 
 // dial opens the seat's connection to race g and reads its first state.
 func (s *raceSeat) dial(ctx context.Context, g *raceGame) error {
 	u := "ws" + strings.TrimPrefix(s.cfg.base, "http") + "/api/v1/games/" + g.id + "/ws"
+	if s.cfg.protocol >= 2 {
+		u += "?v=2" // a server without protocol 2 ignores it and sends whole views
+	}
 	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{
 		HTTPClient: s.hc,
 		HTTPHeader: http.Header{"Authorization": {"Bearer " + s.token}},
@@ -91,7 +104,7 @@ func (s *raceSeat) dial(ctx context.Context, g *raceGame) error {
 	conn.SetReadLimit(1 << 20)
 	s.conn = conn
 	s.connects++
-	s.acked, s.viewSeq, s.viewData = 0, -1, nil
+	s.acked, s.viewSeq, s.viewData, s.deltas, s.base = 0, -1, nil, nil, nil
 	s.fallback, s.passKey, s.idlePasses, s.raceActs = false, progressKey{}, 0, 0
 	for s.viewSeq < 0 {
 		if _, err := s.read(ctx, g); err != nil {
@@ -121,16 +134,40 @@ func (s *raceSeat) hangUp() {
 	}
 }
 
-// read reads one frame of race g. Views are kept (the newest), an "over"
-// notice marks the race over; an ack or a reject is returned, anything else
-// gives nil.
+// read reads one frame of race g: one message, or in protocol 2 a JSON
+// array of them. Views are kept (the newest), an "over" notice marks the
+// race over; an ack or a reject is returned, anything else gives nil.
 func (s *raceSeat) read(ctx context.Context, g *raceGame) (*answer, error) {
 	_, data, err := s.conn.Read(ctx)
 	if err != nil {
 		return nil, wsError(ctx, err)
 	}
+	s.frames++
+	if len(data) == 0 || data[0] != '[' {
+		return s.message(g, data)
+	}
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(data, &msgs); err != nil {
+		return nil, &apiError{"bad_frame", err.Error()}
+	}
+	var ans *answer
+	for _, m := range msgs {
+		a, err := s.message(g, m)
+		if err != nil {
+			return nil, err
+		}
+		if a != nil {
+			ans = a // a closed loop has one answer outstanding
+		}
+	}
+	return ans, nil
+}
+
+// message handles one server message.
+func (s *raceSeat) message(g *raceGame, data []byte) (*answer, error) {
 	switch {
 	case bytes.HasPrefix(data, eventPrefix):
+		s.eventBytes = append(s.eventBytes, len(data))
 		s.keepView(data, data[len(eventPrefix):])
 		return nil, nil
 	case bytes.HasPrefix(data, statePrefix):
@@ -148,6 +185,9 @@ func (s *raceSeat) read(ctx context.Context, g *raceGame) (*answer, error) {
 	case "ack", "reject":
 		return &a, nil
 	case "event", "state": // fields in another order than expected
+		if a.Type == "event" {
+			s.eventBytes = append(s.eventBytes, len(data))
+		}
 		s.keepView(data, nil)
 	}
 	return nil, nil
@@ -173,9 +213,44 @@ func (s *raceSeat) keepView(data, rest []byte) {
 		}
 		seq = m.Seq
 	}
-	if seq >= s.viewSeq && bytes.Contains(data, gameKey) {
-		s.viewSeq, s.viewData = seq, data
+	switch {
+	case seq < s.viewSeq:
+	case bytes.Contains(data, gameKey):
+		s.viewSeq, s.viewData, s.deltas, s.base = seq, data, s.deltas[:0], nil
+	case seq == s.viewSeq+1 && bytes.Contains(data, deltaKey):
+		s.viewSeq, s.deltas = seq, append(s.deltas, data)
+		if len(s.deltas) >= 256 { // bound what waits
+			s.fold()
+		}
 	}
+}
+
+// fold folds the waiting deltas into the view.
+func (s *raceSeat) fold() error {
+	if len(s.deltas) == 0 {
+		return nil
+	}
+	if s.base == nil {
+		var f struct{ Game map[string]any }
+		if err := json.Unmarshal(s.viewData, &f); err != nil || f.Game == nil {
+			return &apiError{"bad_frame", "a state without its game"}
+		}
+		s.base, s.viewData = f.Game, nil
+	}
+	for _, data := range s.deltas {
+		var ev struct {
+			Seq int64
+			D   map[string]any
+		}
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return &apiError{"bad_frame", err.Error()}
+		}
+		if err := viewdelta.Fold(s.base, ev.Seq, ev.D); err != nil {
+			return &apiError{"bad_delta", err.Error()}
+		}
+	}
+	s.deltas = s.deltas[:0]
+	return nil
 }
 
 // view waits for a view at least as new as the seat's last ack and decodes
@@ -186,7 +261,20 @@ func (s *raceSeat) view(ctx context.Context, g *raceGame) (*playView, error) {
 			return nil, err
 		}
 	}
+	if err := s.fold(); err != nil {
+		return nil, err
+	}
 	var f struct{ Game playView }
+	if s.base != nil {
+		b, err := json.Marshal(s.base)
+		if err != nil {
+			return nil, &apiError{"bad_frame", err.Error()}
+		}
+		if err := json.Unmarshal(b, &f.Game); err != nil {
+			return nil, &apiError{"bad_frame", err.Error()}
+		}
+		return &f.Game, nil
+	}
 	if err := json.Unmarshal(s.viewData, &f); err != nil {
 		return nil, &apiError{"bad_frame", err.Error()}
 	}

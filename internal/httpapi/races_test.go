@@ -403,7 +403,7 @@ func TestRacePresenceNotices(t *testing.T) {
 		t.Fatalf("notice %+v", u.Notice)
 	}
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
-	if u = <-s1.C; u.Notice != nil || u.Event.Status != "over" {
+	if u = <-s1.C; u.Notice != nil || u.Frame.Event.Status != "over" {
 		t.Fatalf("event %+v", u)
 	}
 	u = <-s1.C

@@ -23,7 +23,7 @@ type Engine interface {
 	// View projects the game for a viewer (a seat, or 0 for a spectator),
 	// adding the game id and the seq the view reflects. No hidden card may
 	// appear in it.
-	View(viewer int, id string, seq int64) any
+	View(viewer int, id string, seq int64) View
 	// Status is the stored status of the game now ("playing", "won", ...).
 	Status() string
 	// Result is the JSON result stored with the header once the game is over,
@@ -99,7 +99,7 @@ func (e soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	return Outcome{Action: out.Action}, nil
 }
 
-func (e soloEngine) View(_ int, id string, seq int64) any {
+func (e soloEngine) View(_ int, id string, seq int64) View {
 	return SoloView{ID: id, Seq: seq, View: e.g.View()}
 }
 

@@ -236,7 +236,7 @@ func (e *raceEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	return Outcome{Action: out.Action}, nil
 }
 
-func (e *raceEngine) View(viewer int, id string, seq int64) any {
+func (e *raceEngine) View(viewer int, id string, seq int64) View {
 	v := RaceView{ID: id, Seq: seq, View: e.r.View(viewer), Status: e.Status(),
 		Series: SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot,
 		Commitment: e.commitment, ChosenDeal: e.opts.Chosen}
@@ -585,14 +585,14 @@ func (l *raceLive) botMove() {
 // serverAction applies an action the server makes for a seat (turn clock,
 // bot) through the same path as a player's: committed, logged, published.
 func (t *Table) serverAction(seat int, a klondike.Action) error {
-	r := &doReq{ctx: context.Background(), cmd: Command{Seat: seat, Action: a}, reply: make(chan doReply, 1)}
-	t.handle([]*doReq{r})
-	rep := <-r.reply
-	if rep.err != nil && AsError(rep.err).Code != Conflict {
+	var err error
+	t.handle([]*doReq{{ctx: context.Background(), cmd: Command{Seat: seat, Action: a},
+		answer: func(_ Result, e error) { err = e }}})
+	if err != nil && AsError(err).Code != Conflict {
 		t.cfg.Logger.Warn("table: server action refused", "game", t.id, "seat", seat,
-			"action", a.Type.String(), "err", rep.err)
+			"action", a.Type.String(), "err", err)
 	}
-	return rep.err
+	return err
 }
 
 // racePresence recounts the seats' live subscriptions and tells every
@@ -632,18 +632,11 @@ func (t *Table) racePresence() {
 	}
 }
 
-// notify sends a notice with each subscriber's view; a full subscriber is
-// dropped.
+// notify sends a notice to every subscriber; a full subscriber is dropped.
 func (t *Table) notify(n *Notice) {
-	views := make(map[int]any, 3)
 	for s := range t.subs {
-		v, ok := views[s.viewer]
-		if !ok {
-			v = t.eng.View(s.viewer, t.id, t.seq)
-			views[s.viewer] = v
-		}
 		select {
-		case s.c <- Update{View: v, Notice: n}:
+		case s.c <- Update{Notice: n}:
 		default:
 			t.drop(s, ErrSlow)
 		}

@@ -246,7 +246,7 @@ func (r *Registry) Do(ctx context.Context, id string, cmd Command) (Result, erro
 }
 
 // Snapshot returns the current seq and a viewer's view of a game.
-func (r *Registry) Snapshot(ctx context.Context, id string, viewer int) (int64, any, error) {
+func (r *Registry) Snapshot(ctx context.Context, id string, viewer int) (int64, View, error) {
 	for {
 		t, err := r.Get(ctx, id)
 		if err != nil {

@@ -28,6 +28,10 @@ type Command struct {
 	Action   klondike.Action // the decoded action
 	ClientID string          // client action id ("" for none): applies once per game and seat
 	Seq      *int64          // the seq the client last saw; a different current seq is a conflict
+	// Sync asks only for an answer, after the answers to the commands
+	// submitted before it: nothing is applied. (A socket answers a ping so,
+	// in order with the actions before it.)
+	Sync bool
 }
 
 // Event is one committed action of a game, as stored in the log and sent to
@@ -50,17 +54,16 @@ type Result struct {
 	Event     Event // the committed event of the action
 	// View is the sender's view and ViewSeq the seq it reflects: right after
 	// the action, or the current state for a duplicate.
-	View    any
+	View    View
 	ViewSeq int64
 }
 
-// Update is what a subscriber receives for every committed event: the event
-// and the subscriber's view right after it. An Update with a Notice is not an
-// event (its Event is zero): it tells of a change outside the action log — a
-// seat's presence, or the end of a race — with the subscriber's view after it.
+// Update is what a subscriber receives: for every committed event its Frame
+// (the event and the subscriber's view around it, shared with every
+// subscriber of the same viewer), or a Notice of a change outside the action
+// log — a seat's presence, or the end of a race.
 type Update struct {
-	Event  Event
-	View   any
+	Frame  *Frame
 	Notice *Notice
 }
 
@@ -83,7 +86,8 @@ type Table struct {
 	events    []Event
 	clientIDs map[clientKey]int64
 	subs      map[*Subscription]struct{}
-	last      time.Time // last activity
+	views     map[int]seqView // each viewer's view at the last event or subscription, the base of its next delta
+	last      time.Time       // last activity
 	stopping  bool
 	rl        *raceLive // live state of a race (presence, clocks, bot); nil for solo
 }
@@ -94,14 +98,15 @@ type clientKey struct {
 }
 
 type doReq struct {
-	ctx   context.Context
-	cmd   Command
-	reply chan doReply // buffered (1)
+	ctx    context.Context
+	cmd    Command
+	answer func(Result, error) // called once, on the table's goroutine
 }
 
-type doReply struct {
-	res Result
-	err error
+// seqView is a view and the seq it reflects.
+type seqView struct {
+	seq  int64
+	view View
 }
 
 // ID returns the game id.
@@ -123,19 +128,38 @@ func (t *Table) Done() <-chan struct{} { return t.done }
 // answer must find its action); the engine's game_over/turn checks; the
 // expected seq (conflict); then the engine applies the action.
 func (t *Table) Do(ctx context.Context, cmd Command) (Result, error) {
-	r := &doReq{ctx: ctx, cmd: cmd, reply: make(chan doReply, 1)}
-	select {
-	case t.do <- r:
-	case <-t.done:
-		return Result{}, ErrStopped
-	case <-ctx.Done():
-		return Result{}, ctx.Err()
+	type reply struct {
+		res Result
+		err error
+	}
+	c := make(chan reply, 1)
+	if err := t.Submit(ctx, cmd, func(res Result, err error) { c <- reply{res, err} }); err != nil {
+		return Result{}, err
 	}
 	select {
-	case rep := <-r.reply:
+	case rep := <-c:
 		return rep.res, rep.err
 	case <-ctx.Done():
 		return Result{}, ctx.Err()
+	}
+}
+
+// Submit hands a command to the table and returns without waiting for it:
+// answer is called once with what Do would return, on the table's goroutine,
+// after the commit and after the action's event went to the subscribers, so
+// it must not block. Commands submitted one after the
+// other by one goroutine are applied in that order. Submit itself waits only
+// while the table's queue is full; it returns ErrStopped (answer is not
+// called) when the table has stopped, or ctx's error.
+func (t *Table) Submit(ctx context.Context, cmd Command, answer func(Result, error)) error {
+	r := &doReq{ctx: ctx, cmd: cmd, answer: answer}
+	select {
+	case t.do <- r:
+		return nil
+	case <-t.done:
+		return ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -159,7 +183,7 @@ func (t *Table) call(ctx context.Context, f func()) error {
 
 // Snapshot returns the current seq and the viewer's view (a seat, or 0 for
 // a spectator).
-func (t *Table) Snapshot(ctx context.Context, viewer int) (seq int64, view any, err error) {
+func (t *Table) Snapshot(ctx context.Context, viewer int) (seq int64, view View, err error) {
 	err = t.call(ctx, func() {
 		t.touch()
 		seq, view = t.seq, t.eng.View(viewer, t.id, t.seq)
@@ -193,7 +217,7 @@ type Subscription struct {
 	// Seq and View are the state when the subscription started; C delivers
 	// every event after Seq, in seq order without gaps.
 	Seq  int64
-	View any
+	View View
 	// Missed holds the events after the since of Subscribe when Resumed is
 	// true (since was between 0 and Seq): replaying them on the state at since
 	// gives the state at Seq.
@@ -210,6 +234,9 @@ type Subscription struct {
 	err    atomic.Pointer[error]
 	once   sync.Once
 }
+
+// Table returns the table the subscription follows.
+func (s *Subscription) Table() *Table { return s.t }
 
 // Viewer returns the viewer of the subscription.
 func (s *Subscription) Viewer() int { return s.viewer }
@@ -258,6 +285,11 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 		}
 		t.touch()
 		s.Seq, s.View = t.seq, t.eng.View(viewer, t.id, t.seq)
+		if base, ok := t.views[viewer]; !ok || base.seq != t.seq {
+			// Another subscriber of this viewer keeps its base: the view at the
+			// same seq that its client folded.
+			t.views[viewer] = seqView{t.seq, s.View}
+		}
 		if since >= 0 && since <= t.seq {
 			s.Missed, s.Resumed = t.since(since), true
 		}
@@ -354,7 +386,8 @@ type pending struct {
 	err     error
 	dupOf   int64 // seq of the earlier action with the same client id
 	applied bool
-	views   map[int]any // views after the action, by viewer, for subscribers
+	sync    bool           // a Command.Sync
+	frames  map[int]*Frame // by viewer, for subscribers
 }
 
 // handle applies a batch of commands, commits the accepted actions in one
@@ -364,6 +397,12 @@ func (t *Table) handle(batch []*doReq) {
 	committed := t.seq
 	ps := make([]pending, len(batch))
 	var actions []store.Action
+	// The viewers' bases as the batch goes; they become the table's only
+	// once the batch is durable.
+	views := make(map[int]seqView, len(t.views))
+	for v, b := range t.views {
+		views[v] = b
+	}
 	for i, r := range batch {
 		p := &ps[i]
 		p.r = r
@@ -372,6 +411,10 @@ func (t *Table) handle(batch []*doReq) {
 			continue
 		}
 		cmd := r.cmd
+		if cmd.Sync {
+			p.sync = true
+			continue
+		}
 		if cmd.ClientID != "" {
 			if seq, ok := t.clientIDs[clientKey{cmd.Seat, cmd.ClientID}]; ok {
 				p.dupOf = seq
@@ -405,14 +448,24 @@ func (t *Table) handle(batch []*doReq) {
 			t.clientIDs[clientKey{cmd.Seat, cmd.ClientID}] = t.seq
 		}
 		p.applied = true
-		p.res = Result{Seq: t.seq, Event: ev, View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq}
+		p.res = Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
 		if len(t.subs) > 0 {
-			p.views = make(map[int]any, 2)
+			p.frames = make(map[int]*Frame, 2)
 			for s := range t.subs {
-				if _, ok := p.views[s.viewer]; !ok {
-					p.views[s.viewer] = t.eng.View(s.viewer, t.id, t.seq)
+				if _, ok := p.frames[s.viewer]; !ok {
+					f := &Frame{Event: ev, View: t.eng.View(s.viewer, t.id, t.seq)}
+					if base, ok := views[s.viewer]; ok && base.seq == t.seq-1 {
+						f.Prev = base.view
+					}
+					views[s.viewer] = seqView{t.seq, f.View}
+					p.frames[s.viewer] = f
 				}
 			}
+		}
+		if f, ok := p.frames[cmd.Seat]; ok {
+			p.res.View = f.View
+		} else {
+			p.res.View = t.eng.View(cmd.Seat, t.id, t.seq)
 		}
 		actions = append(actions, store.Action{
 			GameID: t.id, Seq: ev.Seq, Seat: ev.Seat, Action: ev.Action, ClientID: ev.ClientID, At: now,
@@ -425,6 +478,7 @@ func (t *Table) handle(batch []*doReq) {
 		}
 	}
 	// Durable: record, answer, publish.
+	t.views = views
 	statusBefore := t.game.Load().Status
 	for i := range ps {
 		p := &ps[i]
@@ -437,13 +491,15 @@ func (t *Table) handle(batch []*doReq) {
 		switch {
 		case p.applied:
 			t.observe(p.r.cmd, nil)
-			p.r.reply <- doReply{res: p.res}
-			t.publish(p.res.Event, p.views)
+			t.publish(p.frames) // first: a subscriber's event is queued before the sender's answer
+			p.r.answer(p.res, nil)
+		case p.sync:
+			p.r.answer(Result{Seq: t.seq}, nil)
 		case p.dupOf > 0:
-			p.r.reply <- doReply{res: t.dupResult(p.r.cmd, p.dupOf)}
+			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
 		default:
 			t.observe(p.r.cmd, p.err)
-			p.r.reply <- doReply{err: p.err}
+			p.r.answer(Result{}, p.err)
 		}
 	}
 	if st := t.eng.Status(); st != statusBefore {
@@ -475,16 +531,17 @@ func (t *Table) observe(cmd Command, err error) {
 	t.cfg.Hooks.Action(cmd.Action.Type.String(), code)
 }
 
-// publish sends an event to every subscriber; a full subscriber is dropped.
-func (t *Table) publish(ev Event, views map[int]any) {
+// publish sends an event's frames to every subscriber; a full subscriber is
+// dropped.
+func (t *Table) publish(frames map[int]*Frame) {
 	for s := range t.subs {
-		v, ok := views[s.viewer]
+		f, ok := frames[s.viewer]
 		if !ok { // subscribed while the batch was applied: cannot happen, but stay safe
 			t.drop(s, ErrSlow)
 			continue
 		}
 		select {
-		case s.c <- Update{Event: ev, View: v}:
+		case s.c <- Update{Frame: f}:
 		default:
 			t.drop(s, ErrSlow)
 		}
@@ -534,16 +591,18 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 	for i := range ps {
 		p := &ps[i]
 		switch {
+		case p.sync:
+			p.r.answer(Result{Seq: t.seq}, nil)
 		case i >= first:
 			t.observe(p.r.cmd, answer)
-			p.r.reply <- doReply{err: answer}
+			p.r.answer(Result{}, answer)
 		case p.dupOf > 0 && rerr == nil:
-			p.r.reply <- doReply{res: t.dupResult(p.r.cmd, p.dupOf)}
+			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
 		case p.dupOf > 0:
-			p.r.reply <- doReply{err: answer}
+			p.r.answer(Result{}, answer)
 		default:
 			t.observe(p.r.cmd, p.err)
-			p.r.reply <- doReply{err: p.err}
+			p.r.answer(Result{}, p.err)
 		}
 	}
 	if rerr != nil {
@@ -632,13 +691,14 @@ func newTable(ctx context.Context, cfg *Config, id string) (*Table, error) {
 		return nil, err
 	}
 	t := &Table{
-		id:   id,
-		cfg:  cfg,
-		do:   make(chan *doReq),
-		ops:  make(chan func()),
-		quit: make(chan struct{}),
-		done: make(chan struct{}),
-		subs: make(map[*Subscription]struct{}),
+		id:    id,
+		cfg:   cfg,
+		do:    make(chan *doReq, cfg.MaxBatch), // a sender waits while the table commits only once this many queue
+		views: make(map[int]seqView),
+		ops:   make(chan func()),
+		quit:  make(chan struct{}),
+		done:  make(chan struct{}),
+		subs:  make(map[*Subscription]struct{}),
 	}
 	t.game.Store(&g)
 	if err := t.rebuild(events); err != nil {

@@ -244,8 +244,8 @@ func TestConcurrentTotalOrder(t *testing.T) {
 	}
 	for want := int64(1); want <= n; want++ {
 		u := <-sub.C
-		if u.Event.Seq != want || u.View.(SoloView).Seq != want {
-			t.Fatalf("event %d, want %d", u.Event.Seq, want)
+		if u.Frame.Event.Seq != want || u.Frame.View.(SoloView).Seq != want {
+			t.Fatalf("event %d, want %d", u.Frame.Event.Seq, want)
 		}
 	}
 	evs, err := tb.EventsSince(context.Background(), 45)

@@ -3,6 +3,7 @@ package ws
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -33,7 +34,8 @@ type connection struct {
 	// because the session ended leaves the connection to run.
 	dropEnded bool
 
-	ending    bool // the read loop ignores frames: a close is queued
+	ending    bool        // the read loop ignores frames: a close is queued
+	pinging   atomic.Bool // a ping waits for its pong
 	closeOnce sync.Once
 	bg        sync.WaitGroup // closes started from the writer or the reader
 }
@@ -69,18 +71,41 @@ func (c *connection) closeAsync(code int, reason string) {
 	}()
 }
 
-// run serves the socket until it closes: the writer and the heartbeat run
-// beside the read loop, which runs here.
+// run serves the socket until it closes: the writer runs beside the read
+// loop, which runs here. The writer drives the heartbeat with its own timer
+// (see beat), so an idle connection has two goroutines.
 func (c *connection) run(writer, readLoop func()) {
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); writer() }()
-	go func() { defer wg.Done(); c.heartbeat() }()
+	done := make(chan struct{})
+	go func() { defer close(done); writer() }()
 	readLoop()
 	c.cancel()
-	wg.Wait()
+	<-done
 	c.bg.Wait()
 	c.ws.CloseNow()
+}
+
+// heartbeat returns the writer's ping timer.
+func (c *connection) heartbeat() *time.Ticker { return time.NewTicker(c.cfg.PingInterval) }
+
+// beat pings the client, unless a ping is still out; no pong within the pong
+// timeout closes the socket. The ping waits for its pong (which the read loop
+// reads) on a goroutine of its own that lives only that long, so that the
+// writer goes on writing meanwhile.
+func (c *connection) beat() {
+	if !c.pinging.CompareAndSwap(false, true) {
+		return
+	}
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		defer c.pinging.Store(false)
+		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.PongTimeout)
+		err := c.ws.Ping(ctx)
+		cancel()
+		if err != nil && (c.dropEnded || c.ctx.Err() == nil) {
+			c.ws.CloseNow() // no pong: the peer is gone
+		}
+	}()
 }
 
 // allow takes one client frame from the rate limit, reporting whether it
@@ -98,33 +123,20 @@ func (c *connection) slow() {
 	c.closeAsync(table.Unavailable.CloseCode(), "too slow")
 }
 
-// heartbeat pings the client; no pong in time closes the socket.
-func (c *connection) heartbeat() {
-	t := time.NewTicker(c.cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.ctx.Done():
-			return
-		case <-t.C:
-			ctx, cancel := context.WithTimeout(c.ctx, c.cfg.PongTimeout)
-			err := c.ws.Ping(ctx)
-			cancel()
-			if err != nil {
-				if c.dropEnded || c.ctx.Err() == nil {
-					c.ws.CloseNow() // no pong: the peer is gone
-				}
-				return
-			}
-		}
-	}
-}
-
 // write writes one frame within the write timeout. A write that times out
 // means a client that does not read: the library closes the connection.
 func (c *connection) write(m outMsg) bool {
+	if !c.writeFrame(m.body) {
+		return false
+	}
+	c.count(m)
+	return true
+}
+
+// writeFrame writes one text frame within the write timeout.
+func (c *connection) writeFrame(b []byte) bool {
 	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.WriteTimeout)
-	err := c.ws.Write(ctx, websocket.MessageText, m.body)
+	err := c.ws.Write(ctx, websocket.MessageText, b)
 	timedOut := ctx.Err() == context.DeadlineExceeded
 	cancel()
 	if err != nil {
@@ -133,9 +145,13 @@ func (c *connection) write(m outMsg) bool {
 		}
 		return false
 	}
+	return true
+}
+
+// count counts a message written.
+func (c *connection) count(m outMsg) {
 	c.metrics.ObserveWSOut(m.typ)
 	if m.typ == "reject" {
 		c.metrics.ObserveWSReject(m.code)
 	}
-	return true
 }

@@ -152,8 +152,10 @@ func (p *player) mustSolo(tb testing.TB) string {
 
 // conn is a test client's socket.
 type conn struct {
-	tb testing.TB
-	c  *websocket.Conn
+	tb     testing.TB
+	c      *websocket.Conn
+	queue  []json.RawMessage // messages of the last frame not read yet
+	frames int               // frames read
 }
 
 // dial opens a socket on a game; path is "" for the game's path.
@@ -201,6 +203,7 @@ type msg struct {
 	Online    *bool           `json:"online"`
 	Result    json.RawMessage `json:"result"`
 	Duplicate bool            `json:"duplicate"`
+	D         json.RawMessage `json:"d"` // protocol 2: what an event changed
 	raw       []byte
 }
 
@@ -213,17 +216,32 @@ func (m msg) gameSeq(tb testing.TB) int64 {
 	return v.Seq
 }
 
-// read reads the next frame.
+// read reads the next message: a frame, or one message of a protocol 2
+// frame that holds several (a JSON array).
 func (c *conn) read() (msg, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	_, b, err := c.c.Read(ctx)
-	if err != nil {
-		return msg{}, err
+	if len(c.queue) == 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		_, b, err := c.c.Read(ctx)
+		if err != nil {
+			return msg{}, err
+		}
+		c.frames++
+		if len(b) > 0 && b[0] == '[' {
+			var all []json.RawMessage
+			if err := json.Unmarshal(b, &all); err != nil || len(all) < 2 {
+				c.tb.Fatalf("frame %s: %v (an array holds two messages or more)", b, err)
+			}
+			c.queue = all
+		} else {
+			c.queue = []json.RawMessage{b}
+		}
 	}
+	b := c.queue[0]
+	c.queue = c.queue[1:]
 	var m msg
 	if err := json.Unmarshal(b, &m); err != nil {
-		c.tb.Fatalf("frame %s: %v", b, err)
+		c.tb.Fatalf("message %s: %v", b, err)
 	}
 	m.raw = b
 	return m, nil

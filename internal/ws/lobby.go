@@ -179,10 +179,14 @@ func (s *lobbySession) send(m outMsg) {
 // answers, each within the write timeout, until the session ends; the hub's
 // closing closes the socket with 1012.
 func (s *lobbySession) writer(sub *lobby.Sub) {
+	beat := s.heartbeat()
+	defer beat.Stop()
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
+		case <-beat.C:
+			s.beat()
 		case <-s.h.hub.Done():
 			s.closeAsync(CloseRestart, "server restart")
 			return

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -17,28 +19,49 @@ import (
 // session is one open socket on one game.
 type session struct {
 	*connection
-	h      *Handler
-	game   string
-	kind   string // "solo" or "race"
-	viewer int    // the seat, or 0 for a spectator
+	h       *Handler
+	game    string
+	kind    string // "solo" or "race"
+	viewer  int    // the seat, or 0 for a spectator
+	version int    // the protocol the client asked for: 1 or 2
+
+	// sub is the writer's current subscription, whose table the read loop
+	// hands actions to.
+	sub atomic.Pointer[table.Subscription]
+	// inFlight counts the actions handed to the table and not answered yet.
+	inFlight atomic.Int64
+
+	// Owned by the writer.
+	last  int64    // the seq the client is at
+	over  bool     // the client was told the game is over
+	batch []outMsg // messages waiting to be written, as one frame in protocol 2
+	size  int      // their bytes
 }
 
-// outMsg is one encoded frame for the writer.
+// outMsg is one message for the writer: an answer queued by the read loop
+// or the table, or a message of the writer's own, encoded.
 type outMsg struct {
 	typ       string
 	code      string    // of a reject
 	closeCode int       // of a "close": the body is the reason
-	body      []byte    // the JSON frame
+	body      []byte    // the JSON message
 	start     time.Time // when the action it answers was read, or zero
+
+	// An answer to an action, encoded by the writer (see answer).
+	id  string
+	seq int64
+	dup bool
+	err error
 }
 
-func newSession(h *Handler, c *websocket.Conn, game, kind string, viewer int) *session {
+func newSession(h *Handler, c *websocket.Conn, game, kind string, viewer, version int) *session {
 	return &session{connection: newConnection(c, &h.cfg, h.metrics, h.clock),
-		h: h, game: game, kind: kind, viewer: viewer}
+		h: h, game: game, kind: kind, viewer: viewer, version: version}
 }
 
 // run serves the socket until it closes.
 func (s *session) run(sub *table.Subscription) {
+	s.sub.Store(sub)
 	s.connection.run(func() { s.writer(sub) }, s.readLoop)
 }
 
@@ -88,7 +111,7 @@ func (s *session) readLoop() {
 			s.action(f, start)
 		case "ping":
 			s.h.metrics.ObserveWSIn("ping")
-			s.send(outMsg{typ: "pong", body: []byte(`{"type":"pong"}`)})
+			s.ping()
 		}
 	}
 }
@@ -127,6 +150,12 @@ func checkFrame(typ websocket.MessageType, data []byte) *table.Error {
 // loop rejects (and counts a strike), except errNotUTF8, which closes the
 // socket.
 func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
+	if typ == websocket.MessageText {
+		switch t, c, ok := table.QuickEnvelope(data); {
+		case ok && t == "action":
+			return frame{typ: "action", id: c.ClientID, action: c.Action, seq: c.Seq}, nil
+		}
+	}
 	if err := checkFrame(typ, data); err != nil {
 		return frame{}, err
 	}
@@ -149,8 +178,8 @@ func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
 	return frame{id: idOf(data)}, table.Errorf(table.BadRequest, "unknown message type; send \"action\" or \"ping\"")
 }
 
-// end has the writer close the socket once it has written the frames queued
-// before: the rejects that explain the close arrive before it.
+// end has the writer close the socket once it has written the messages
+// queued before: the rejects that explain the close arrive before it.
 func (s *session) end(code int, reason string) {
 	s.ending = true
 	s.send(outMsg{typ: "close", closeCode: code, body: []byte(reason)})
@@ -178,17 +207,65 @@ func idOf(data []byte) string {
 	return m.ID
 }
 
-// action sends one decoded action to the table and answers with ack or
-// reject.
+// action hands one decoded action to the table without waiting for it: the
+// answer (ack or reject) reaches the client through the writer, so the read
+// loop goes on reading (pongs too) while the table commits. Actions of one
+// connection reach the table in the order they were read.
 func (s *session) action(f frame, start time.Time) {
-	id, a := f.id, f.action
+	id := f.id
 	if s.viewer == 0 {
 		s.reject(id, table.Errorf(table.Forbidden, "spectators cannot play"), start)
 		return
 	}
+	cmd := table.Command{Seat: s.viewer, Action: f.action, ClientID: id, Seq: f.seq}
+	answer := func(res table.Result, err error) { s.answer(id, start, res, err) }
+	s.submit(cmd, answer)
+}
+
+// pong is the answer to a ping.
+var pong = []byte(`{"type":"pong"}`)
+
+// ping answers a ping after the answers to the actions read before it: a
+// client's frames are answered in the order it sent them.
+func (s *session) ping() {
+	if s.inFlight.Load() == 0 { // every answer is queued: the pong follows them
+		s.send(outMsg{typ: "pong", body: pong})
+		return
+	}
+	s.submit(table.Command{Sync: true}, func(table.Result, error) {
+		s.send(outMsg{typ: "pong", body: pong})
+	})
+}
+
+// submit hands a command to the game's table; answer is called once, after
+// the answers to the commands submitted before.
+func (s *session) submit(cmd table.Command, answer func(table.Result, error)) {
+	s.inFlight.Add(1)
+	reply := answer
+	answer = func(res table.Result, err error) {
+		reply(res, err)
+		s.inFlight.Add(-1)
+	}
+	// The command's context is not the session's: an action read before the
+	// socket closed is applied even so (unacknowledged, like any action whose
+	// answer is lost: a resend with its id finds it).
+	err := s.sub.Load().Table().Submit(context.Background(), cmd, answer)
+	if !errors.Is(err, table.ErrStopped) {
+		return // handed over, or the socket is closing
+	}
+	// The table stopped (evicted or reloading) and the writer will follow
+	// its successor: the registry finds or rebuilds it. This one waits, so
+	// that the client's next actions still follow this one.
 	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
-	res, err := s.h.tables.Do(ctx, s.game, table.Command{Seat: s.viewer, Action: a, ClientID: id, Seq: f.seq})
+	res, err := s.h.tables.Do(ctx, s.game, cmd)
 	cancel()
+	answer(res, err)
+}
+
+// answer queues the answer to an action: an ack once it is durable, or a
+// reject. It runs on the table's goroutine, so it only queues; the writer
+// encodes.
+func (s *session) answer(id string, start time.Time, res table.Result, err error) {
 	if err != nil {
 		if s.ctx.Err() != nil {
 			return // the socket is closing
@@ -196,21 +273,12 @@ func (s *session) action(f frame, start time.Time) {
 		s.reject(id, err, start)
 		return
 	}
-	b, _ := json.Marshal(ackMsg{Type: "ack", ID: id, Seq: res.Seq, Duplicate: res.Duplicate})
-	s.send(outMsg{typ: "ack", body: b, start: start})
+	s.send(outMsg{typ: "ack", id: id, seq: res.Seq, dup: res.Duplicate, start: start})
 }
 
-// reject queues a reject; internal errors are logged, never detailed.
+// reject queues a reject.
 func (s *session) reject(id string, err error, start time.Time) {
-	e := table.AsError(err)
-	switch e.Code {
-	case table.Internal:
-		s.h.log.Error("ws: internal error", "game", s.game, "err", err)
-	case table.Unavailable:
-		s.h.log.Warn("ws: unavailable", "game", s.game, "err", err)
-	}
-	b, _ := json.Marshal(rejectMsg{Type: "reject", ID: id, Error: errorJSON{Code: string(e.Code), Message: e.Msg}})
-	s.send(outMsg{typ: "reject", code: string(e.Code), body: b, start: start})
+	s.send(outMsg{typ: "reject", id: id, err: err, start: start})
 }
 
 // send queues an answer; a client whose queue is full is too slow.
@@ -224,27 +292,12 @@ func (s *session) send(m outMsg) {
 
 // ---- writing ----
 
-// Server frames.
+// Server messages.
 type (
 	stateMsg struct {
-		Type string `json:"type"` // "state"
-		Seq  int64  `json:"seq"`
-		Game any    `json:"game"`
-	}
-	eventMsg struct {
-		Type   string          `json:"type"` // "event"
-		Seq    int64           `json:"seq"`
-		Seat   int             `json:"seat"`
-		Action json.RawMessage `json:"action"`
-		Status string          `json:"status"`
-		At     time.Time       `json:"at"`
-		Game   any             `json:"game,omitempty"`
-	}
-	ackMsg struct {
-		Type      string `json:"type"` // "ack"
-		ID        string `json:"id"`
-		Seq       int64  `json:"seq"`
-		Duplicate bool   `json:"duplicate,omitempty"`
+		Type string     `json:"type"` // "state"
+		Seq  int64      `json:"seq"`
+		Game table.View `json:"game"`
 	}
 	rejectMsg struct {
 		Type  string    `json:"type"` // "reject"
@@ -261,99 +314,275 @@ type (
 	}
 )
 
-// writer writes the opening frames, then the answers and the events until
-// the session ends. It owns the subscription.
+// maxBatchBytes bounds the messages the writer gathers into one frame of
+// protocol 2.
+const maxBatchBytes = 16 << 10
+
+// writer writes the opening messages, then the answers and the events until
+// the session ends. It owns the subscription. Events go out before any
+// answer queued after them (the table publishes an action's event before it
+// answers the sender), so a client reads an ack after its event and a pong
+// after everything its earlier frames caused. In protocol 2 the writer
+// gathers what is ready (an event and its ack, the events of a burst) into
+// one frame, a JSON array, so that a busy client costs one write for many
+// messages.
 func (s *session) writer(sub *table.Subscription) {
-	defer func() { sub.Close() }()
-	last, over, ok := s.open(sub)
-	if !ok {
+	defer func() { s.sub.Load().Close() }()
+	beat := s.heartbeat()
+	defer beat.Stop()
+	if !s.open(sub) || !s.flush() {
 		return
 	}
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
+		case <-beat.C:
+			s.beat()
+			continue
 		case m := <-s.out:
-			if m.typ == "close" {
-				s.close(m.closeCode, string(m.body))
+			if !s.events() || !s.take(m) {
 				return
 			}
-			if !s.write(m) {
-				return
-			}
-			if !m.start.IsZero() {
-				s.h.metrics.ObserveWSAction(time.Since(m.start))
-			}
-		case u, open := <-sub.C:
+		case u, open := <-s.sub.Load().C:
 			if !open {
-				next, err := s.resubscribe(sub, last)
-				if err != nil {
-					return
-				}
-				sub = next
-				if last, over, ok = s.resume(sub, last, over); !ok {
+				if !s.follow() {
 					return
 				}
 				continue
 			}
-			if u.Notice != nil { // presence, or the end of a race
-				if u.Notice.Type == "over" {
-					if over {
-						continue
-					}
-					over = true
-				}
-				if !s.writeJSON(u.Notice.Type, u.Notice) {
-					return
-				}
-				continue
-			}
-			if u.Event.Seq <= last {
-				continue
-			}
-			if u.Event.Seq != last+1 { // never expected: resync on the view
-				s.h.log.Error("ws: event gap", "game", s.game, "after", last, "got", u.Event.Seq)
-				if !s.writeJSON("state", stateMsg{Type: "state", Seq: u.Event.Seq, Game: u.View}) {
-					return
-				}
-			} else if !s.writeEvent(u.Event, u.View) {
+			s.update(u)
+		}
+		for s.version >= 2 && s.size < maxBatchBytes {
+			if !s.events() {
 				return
 			}
-			last = u.Event.Seq
-			if !over && s.kind != "race" && terminal(u.Event.Status) { // races: the table's notice
-				over = true
-				if !s.writeOver(u.Event.Status, u.View) {
+			select {
+			case m := <-s.out:
+				if !s.events() || !s.take(m) {
 					return
 				}
+				continue
+			default:
 			}
+			break
+		}
+		if !s.flush() {
+			return
 		}
 	}
 }
 
-// open writes what a new connection needs: the missed events after its
-// since, or the state. It returns the seq the client is now at and whether
-// the game is over.
-func (s *session) open(sub *table.Subscription) (last int64, over bool, ok bool) {
-	st := statusOf(sub.View)
-	over = terminal(st)
-	if sub.Resumed && len(sub.Missed) <= s.h.cfg.MaxResume {
-		for i, ev := range sub.Missed {
-			var view any
-			if i == len(sub.Missed)-1 {
-				view = sub.View // the view at sub.Seq, which is this event's
+// events adds the events waiting in the subscription, following the game
+// to a new subscription when the table dropped this one; false ends the
+// session.
+func (s *session) events() bool {
+	for {
+		select {
+		case u, open := <-s.sub.Load().C:
+			if !open {
+				if !s.follow() {
+					return false
+				}
+				continue
 			}
-			if !s.writeEvent(ev, view) {
-				return 0, false, false
-			}
+			s.update(u)
+		default:
+			return true
 		}
-		if n := len(sub.Missed); n > 0 && over && terminal(sub.Missed[n-1].Status) {
-			if !s.writeOver(st, sub.View) {
-				return 0, false, false
-			}
-		}
-		return sub.Seq, over, true
 	}
-	return sub.Seq, over, s.writeJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
+}
+
+// take adds an answer to the batch; a queued close writes the batch, then
+// closes the socket, and returns false.
+func (s *session) take(m outMsg) bool {
+	if m.typ == "close" {
+		if s.flush() {
+			s.close(m.closeCode, string(m.body))
+		}
+		return false
+	}
+	switch m.typ {
+	case "ack":
+		b := append(make([]byte, 0, 64), `{"type":"ack","id":`...)
+		b = strconv.AppendQuote(b, m.id) // a client id is printable ASCII: the same in JSON
+		b = append(b, `,"seq":`...)
+		b = strconv.AppendInt(b, m.seq, 10)
+		if m.dup {
+			b = append(b, `,"duplicate":true`...)
+		}
+		m.body = append(b, '}')
+	case "reject":
+		e := table.AsError(m.err)
+		switch e.Code {
+		case table.Internal:
+			s.h.log.Error("ws: internal error", "game", s.game, "err", m.err)
+		case table.Unavailable:
+			s.h.log.Warn("ws: unavailable", "game", s.game, "err", m.err)
+		}
+		m.code = string(e.Code)
+		m.body, _ = json.Marshal(rejectMsg{Type: "reject", ID: m.id, Error: errorJSON{Code: m.code, Message: e.Msg}})
+	}
+	s.add(m)
+	return true
+}
+
+// add puts a message in the batch.
+func (s *session) add(m outMsg) {
+	s.batch = append(s.batch, m)
+	s.size += len(m.body)
+}
+
+// addJSON encodes a message of the writer's own into the batch.
+func (s *session) addJSON(typ string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil { // views and notices always encode
+		panic("ws: " + typ + " does not encode: " + err.Error())
+	}
+	s.add(outMsg{typ: typ, body: b})
+}
+
+// flush writes the batch: in protocol 1 a frame per message, in protocol 2
+// one frame, the message itself or a JSON array of them.
+func (s *session) flush() bool {
+	defer func() {
+		clear(s.batch)
+		s.batch, s.size = s.batch[:0], 0
+	}()
+	if len(s.batch) == 0 {
+		return true
+	}
+	if s.version < 2 || len(s.batch) == 1 {
+		for _, m := range s.batch {
+			if !s.writeFrame(m.body) {
+				return false
+			}
+		}
+	} else {
+		b := make([]byte, 0, s.size+len(s.batch)+1)
+		for i, m := range s.batch {
+			if i == 0 {
+				b = append(b, '[')
+			} else {
+				b = append(b, ',')
+			}
+			b = append(b, m.body...)
+		}
+		if !s.writeFrame(append(b, ']')) {
+			return false
+		}
+	}
+	for _, m := range s.batch {
+		s.count(m)
+		if !m.start.IsZero() {
+			s.h.metrics.ObserveWSAction(time.Since(m.start))
+		}
+	}
+	return true
+}
+
+// update adds what the table sent: a notice, or an event (and the end of a
+// solo game).
+func (s *session) update(u table.Update) {
+	if n := u.Notice; n != nil { // presence, or the end of a race
+		if n.Type == "over" {
+			if s.over {
+				return
+			}
+			s.over = true
+		}
+		s.addJSON(n.Type, n)
+		return
+	}
+	f := u.Frame
+	ev := &f.Event
+	if ev.Seq <= s.last {
+		return
+	}
+	if ev.Seq != s.last+1 { // never expected: resync on the view
+		s.h.log.Error("ws: event gap", "game", s.game, "after", s.last, "got", ev.Seq)
+		s.addJSON("state", stateMsg{Type: "state", Seq: ev.Seq, Game: f.View})
+	} else if s.version >= 2 {
+		s.add(outMsg{typ: "event", body: f.Delta()})
+	} else {
+		s.add(outMsg{typ: "event", body: f.Full()})
+	}
+	s.last = ev.Seq
+	if !s.over && s.kind != "race" && terminal(ev.Status) { // races: the table's notice
+		s.over = true
+		s.addOver(ev.Status, f.View)
+	}
+}
+
+// open adds what a new connection needs: the missed events after its since,
+// or the state. Protocol 2 has deltas only for live events, so it gets the
+// state whenever it missed any.
+func (s *session) open(sub *table.Subscription) bool {
+	st := sub.View.GameStatus()
+	s.last, s.over = sub.Seq, terminal(st)
+	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(sub.Missed) > 0) {
+		s.addJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
+		return true
+	}
+	s.addMissed(sub, false)
+	if n := len(sub.Missed); n > 0 && s.over && terminal(sub.Missed[n-1].Status) {
+		s.addOver(st, sub.View)
+	}
+	return true
+}
+
+// addMissed adds a resumed subscription's missed events (protocol 1): the
+// last one carries the view at sub.Seq, which is its own. With tell, the
+// event that ended the game is followed by "over".
+func (s *session) addMissed(sub *table.Subscription, tell bool) {
+	for i, ev := range sub.Missed {
+		f := &table.Frame{Event: ev}
+		if i == len(sub.Missed)-1 {
+			f.View = sub.View
+			s.add(outMsg{typ: "event", body: f.Full()})
+		} else {
+			s.addJSON("event", missedMsg(ev))
+		}
+		if tell && !s.over && terminal(ev.Status) {
+			s.over = true
+			s.addOver(ev.Status, sub.View)
+		}
+	}
+}
+
+// missedMsg is a missed event without a view (protocol 1).
+func missedMsg(ev table.Event) any {
+	return struct {
+		Type   string          `json:"type"`
+		Seq    int64           `json:"seq"`
+		Seat   int             `json:"seat"`
+		Action json.RawMessage `json:"action"`
+		Status string          `json:"status"`
+		At     time.Time       `json:"at"`
+	}{"event", ev.Seq, ev.Seat, ev.Action, ev.Status, ev.At}
+}
+
+// follow resubscribes after the table dropped the subscription (writing the
+// batch first), then adds what the client missed meanwhile.
+func (s *session) follow() bool {
+	if !s.flush() {
+		return false
+	}
+	old := s.sub.Load()
+	sub, err := s.resubscribe(old, s.last)
+	if err != nil {
+		return false
+	}
+	old.Close()
+	s.sub.Store(sub)
+	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(sub.Missed) > 0) {
+		s.addJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
+		s.over = s.over || terminal(sub.View.GameStatus())
+	} else {
+		s.addMissed(sub, true)
+	}
+	s.last = sub.Seq
+	return s.flush()
 }
 
 // resubscribe follows the game after the table dropped the subscription:
@@ -398,83 +627,26 @@ func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subsc
 	}
 }
 
-// resume writes what a client at seq last missed while the session
-// resubscribed.
-func (s *session) resume(sub *table.Subscription, last int64, over bool) (int64, bool, bool) {
-	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume {
-		ok := s.writeJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
-		return sub.Seq, over || terminal(statusOf(sub.View)), ok
-	}
-	for i, ev := range sub.Missed {
-		var view any
-		if i == len(sub.Missed)-1 {
-			view = sub.View
+// addOver adds {"type": "over", "result"}: the race's result from its view,
+// or for a solo game {"status", "score", "moves"}.
+func (s *session) addOver(status string, view table.View) {
+	var res json.RawMessage
+	switch v := view.(type) {
+	case table.RaceView:
+		if v.Result != nil {
+			res, _ = json.Marshal(v.Result)
+		} else {
+			res, _ = json.Marshal(map[string]any{"status": status})
 		}
-		if !s.writeEvent(ev, view) {
-			return 0, false, false
-		}
-		if !over && terminal(ev.Status) {
-			over = true
-			if !s.writeOver(ev.Status, sub.View) {
-				return 0, false, false
-			}
-		}
+	case table.SoloView:
+		res, _ = json.Marshal(map[string]any{"status": status, "score": v.Score, "moves": v.Moves})
+	default:
+		res, _ = json.Marshal(map[string]any{"status": status})
 	}
-	return sub.Seq, over, true
-}
-
-func (s *session) writeEvent(ev table.Event, view any) bool {
-	return s.writeJSON("event", eventMsg{Type: "event", Seq: ev.Seq, Seat: ev.Seat,
-		Action: ev.Action, Status: ev.Status, At: ev.At, Game: view})
-}
-
-// writeOver writes {"type": "over", "result"}: the race's result from its
-// view, or for a solo game {"status", "score", "moves"}.
-func (s *session) writeOver(status string, view any) bool {
-	var v struct {
-		Result json.RawMessage `json:"result"`
-		Score  json.RawMessage `json:"score"`
-		Moves  json.RawMessage `json:"moves"`
-	}
-	if b, err := json.Marshal(view); err == nil {
-		json.Unmarshal(b, &v)
-	}
-	res := v.Result
-	if len(res) == 0 || string(res) == "null" {
-		r := map[string]any{"status": status}
-		if len(v.Score) > 0 {
-			r["score"] = v.Score
-		}
-		if len(v.Moves) > 0 {
-			r["moves"] = v.Moves
-		}
-		res, _ = json.Marshal(r)
-	}
-	return s.writeJSON("over", overMsg{Type: "over", Result: res})
-}
-
-// statusOf reads the status of a view.
-func statusOf(view any) string {
-	var v struct {
-		Status string `json:"status"`
-	}
-	if b, err := json.Marshal(view); err == nil {
-		json.Unmarshal(b, &v)
-	}
-	return v.Status
+	s.addJSON("over", overMsg{Type: "over", Result: res})
 }
 
 // terminal reports whether a game status ends the game.
 func terminal(status string) bool {
 	return status != "" && status != "playing" && status != "waiting"
-}
-
-func (s *session) writeJSON(typ string, v any) bool {
-	b, err := json.Marshal(v)
-	if err != nil {
-		s.h.log.Error("ws: encode", "type", typ, "err", err)
-		s.closeAsync(int(websocket.StatusInternalError), "internal error")
-		return false
-	}
-	return s.write(outMsg{typ: typ, body: b})
 }

@@ -291,7 +291,22 @@ func TestFlood(t *testing.T) {
 	if limited != 3 {
 		t.Fatalf("%d rate_limited rejects before the close: %v", limited, seen)
 	}
-	// Other sockets are unaffected.
+	// Other sockets are unaffected. The five actions read before the close
+	// are applied, acknowledged or not.
+	deadline := time.Now().Add(wait)
+	for {
+		var v struct {
+			Seq int64 `json:"seq"`
+		}
+		e.mustJSON(t, p.token, "GET", "/api/v1/games/"+g, "", 200, &v)
+		if v.Seq == 5 {
+			break
+		}
+		if v.Seq > 5 || time.Now().After(deadline) {
+			t.Fatalf("the game is at seq %d, not 5", v.Seq)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	d := p.mustDial(t, g, "?since=5")
 	d.act("after", `{"type":"draw"}`)
 	if acks, _ := collect(t, d, 5, 6, "after"); acks["after"] != 6 {

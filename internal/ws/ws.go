@@ -209,7 +209,7 @@ func (h *Handler) Open() int { return h.socks.count() }
 // sessions to end, or for ctx, after which it drops the rest.
 func (h *Handler) Shutdown(ctx context.Context) error { return h.socks.shutdown(ctx) }
 
-// ServeHTTP is GET /api/v1/games/{id}/ws[?since=N]. Everything that can be
+// ServeHTTP is GET /api/v1/games/{id}/ws[?since=N][&v=2]. Everything that can be
 // refused is refused before the upgrade, with the JSON error of the REST
 // API: 401 no player, 404 no game, 403 a solo game of someone else or a
 // foreign Origin, 400 a bad since, 429 too many sockets, 503 shutting down.
@@ -232,6 +232,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		since = n
 	}
+	version := 1
+	switch r.URL.Query().Get("v") {
+	case "", "1":
+	case "2":
+		version = 2
+	default:
+		h.error(w, r, table.Errorf(table.BadRequest, "v must be 1 (whole views) or 2 (deltas)"))
+		return
+	}
 	id := chi.URLParam(r, "id")
 	if id == "" {
 		id = r.PathValue("id")
@@ -253,7 +262,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// From here on r.Context() is not used: the connection is hijacked.
-	s := newSession(h, c, id, kind, seat)
+	s := newSession(h, c, id, kind, seat, version)
 	if !h.socks.track(s) {
 		sub.Close()
 		c.Close(websocket.StatusCode(CloseRestart), "server restart")

@@ -1,7 +1,9 @@
 // The live link to one game: WebSocket first, REST as the fallback.
 // Every action gets a client id and stays pending until the server answers;
-// pending actions are resent with the same id after a reconnect.
+// pending actions are resent with the same id after a reconnect. The socket
+// speaks protocol 2: events carry what changed, folded into the last view.
 import { api, uuid } from './api.js';
+import { fold } from './fold.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -15,6 +17,7 @@ export class GameConn {
     this.id = id;
     this.hooks = hooks;
     this.seq = -1;
+    this.view = null;
     this.pending = [];
     this.mode = useWS ? 'ws' : 'rest';
     this.ws = null;
@@ -53,6 +56,7 @@ export class GameConn {
     const s = view.seq ?? seq ?? this.seq;
     if (s < this.seq) return;
     this.seq = s;
+    this.view = view;
     this.hooks.onView(view);
   }
 
@@ -128,7 +132,7 @@ export class GameConn {
   connect() {
     if (this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = this.seq >= 0 ? `?since=${this.seq}` : '';
+    const q = this.seq >= 0 ? `?v=2&since=${this.seq}` : '?v=2';
     let ws;
     try {
       ws = new WebSocket(`${proto}//${location.host}/api/v1/games/${encodeURIComponent(this.id)}/ws${q}`);
@@ -155,7 +159,8 @@ export class GameConn {
     ws.onmessage = (e) => {
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
-      this.message(m);
+      // one frame may carry several messages (an ack beside its event)
+      for (const x of Array.isArray(m) ? m : [m]) if (x && typeof x === 'object') this.message(x);
     };
     ws.onclose = () => {
       clearTimeout(slow);
@@ -188,6 +193,7 @@ export class GameConn {
       case 'event':
         if (m.seq != null && m.seq <= this.seq) break;
         if (m.game) this.accept(m.game, m.seq);
+        else if (m.d && this.view && this.seq === m.seq - 1) this.accept(fold(this.view, m.seq, m.d), m.seq);
         else this.refresh();
         break;
       case 'ack':
