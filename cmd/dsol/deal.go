@@ -9,7 +9,7 @@ import (
 	"dsol/internal/solo"
 )
 
-// runDeal prints the full deal of a game code (PROTOCOL.md's command line).
+// runDeal prints the full deal of a game code (the command-line reference in README.md).
 func runDeal(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return usagef("deal takes one game code, such as DS1-D1N-AAAAAAB")

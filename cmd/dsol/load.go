@@ -35,8 +35,9 @@ type loadConfig struct {
 	// race modes
 	races    int
 	warmup   time.Duration // played before the measured window (--setup)
-	protocol int           // race modes: the socket protocol (--protocol)
+	protocol int           // race and idle modes: the socket protocol (--protocol)
 	pids     []int         // the server's processes, for their CPU time (none: /metrics)
+	sockets  int           // idle mode: sockets to open
 }
 
 const loadUsage = `usage: dsol load [flags]
@@ -58,13 +59,17 @@ ack latency and the server's CPU time per acked action: from /proc/PID/stat
 of the processes given with --pid (the server, and perhaps its database's
 backends), else from the server's /metrics.
 
+With --mode idle it opens --sockets game sockets (eight per player, each
+player on one solo game), leaves them idle for --duration and reports the
+resident memory they cost the server, from /proc/PID/status of --pid.
+
 flags:
 `
 
 func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	fs := newFlags("load", loadUsage, stderr)
 	var c loadConfig
-	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races) or race-play (races played with real moves)")
+	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves) or idle (the server's memory per idle socket)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
 	fs.IntVar(&c.clients, "clients", 50, "virtual clients, each with its own player and connection")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long the clients play, after the setup")
@@ -76,7 +81,8 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
 	fs.DurationVar(&c.warmup, "setup", 0, "race modes: warm-up played before the measured window")
-	fs.IntVar(&c.protocol, "protocol", 2, "race modes: the socket protocol, 1 (every event with the whole view) or 2 (events as deltas, messages batched)")
+	fs.IntVar(&c.protocol, "protocol", 2, "race and idle modes: the socket protocol, 1 (every event with the whole view) or 2 (events as deltas, messages batched)")
+	fs.IntVar(&c.sockets, "sockets", 10000, "idle mode: game sockets to open and leave idle, eight per player")
 	pids := fs.String("pid", "", "race modes: process ids, comma-separated, whose CPU time to add up as the server's: the server on this machine and, if you like, its database's backends (none: the server's /metrics)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -111,6 +117,8 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		return c, usagef("load: --races %d: want 1 to 5000", c.races)
 	case c.warmup < 0:
 		return c, usagef("load: --setup cannot be negative")
+	case c.sockets < 1 || c.sockets > 100000:
+		return c, usagef("load: --sockets %d: want 1 to 100000", c.sockets)
 	case c.protocol != 1 && c.protocol != 2:
 		return c, usagef("load: --protocol %d: use 1 or 2", c.protocol)
 	}
@@ -126,11 +134,13 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	var other []string
 	switch c.mode {
 	case "solo":
-		other = []string{"races", "setup", "pid", "protocol"}
+		other = []string{"races", "setup", "pid", "protocol", "sockets"}
 	case "race", "race-play":
-		other = []string{"clients", "transport", "draw", "max-actions", "think"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets"}
+	case "idle":
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup"}
 	default:
-		return c, usagef("load: --mode %q: use solo, race or race-play", c.mode)
+		return c, usagef("load: --mode %q: use solo, race, race-play or idle", c.mode)
 	}
 	for _, name := range other {
 		if set[name] {
@@ -170,9 +180,12 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	var rep interface{ writeText(io.Writer) }
-	if cfg.mode == "solo" {
+	switch cfg.mode {
+	case "solo":
 		rep, err = loadRun(ctx, cfg)
-	} else {
+	case "idle":
+		rep, err = idleRun(ctx, cfg)
+	default:
 		rep, err = raceRun(ctx, cfg)
 	}
 	if err != nil {

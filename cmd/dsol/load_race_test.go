@@ -182,3 +182,28 @@ func TestServerCPU(t *testing.T) {
 		t.Error("no cpu metric: no error")
 	}
 }
+
+// TestLoadIdle opens idle sockets and reads the server's memory (the test
+// process is the server).
+func TestLoadIdle(t *testing.T) {
+	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "idle.db")})
+	cfg, err := parseLoad([]string{"--mode", "idle", "--url", s.base, "--sockets", "20", "--duration", "100ms",
+		"--pid", strconv.Itoa(os.Getpid())}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := idleRun(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sockets != 20 || rep.Players != 3 || rep.RSSBeforeKiB <= 0 || rep.RSSAfterKiB <= 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	if _, err := parseLoad([]string{"--mode", "idle", "--races", "3"}, io.Discard); err == nil {
+		t.Fatal("--races taken in idle mode")
+	}
+	cfg.pids = nil
+	if _, err := idleRun(context.Background(), cfg); err == nil {
+		t.Fatal("idle mode without --pid")
+	}
+}

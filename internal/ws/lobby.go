@@ -167,9 +167,7 @@ func (s *lobbySession) refuse(err *table.Error) {
 
 // send queues an answer; a full queue means a client that does not read.
 func (s *lobbySession) send(m outMsg) {
-	select {
-	case s.out <- m:
-	default:
+	if !s.out.put(m) {
 		s.ending = true
 		s.slow()
 	}
@@ -194,13 +192,15 @@ func (s *lobbySession) writer(sub *lobby.Sub) {
 			if !s.write(outMsg{typ: "lobby", body: b}) {
 				return
 			}
-		case m := <-s.out:
-			if m.typ == "close" {
-				s.closeAsync(m.closeCode, string(m.body))
-				return
-			}
-			if !s.write(m) {
-				return
+		case <-s.out.ready:
+			for _, m := range s.out.take() {
+				if m.typ == "close" {
+					s.closeAsync(m.closeCode, string(m.body))
+					return
+				}
+				if !s.write(m) {
+					return
+				}
 			}
 		}
 	}

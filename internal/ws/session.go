@@ -283,9 +283,7 @@ func (s *session) reject(id string, err error, start time.Time) {
 
 // send queues an answer; a client whose queue is full is too slow.
 func (s *session) send(m outMsg) {
-	select {
-	case s.out <- m:
-	default:
+	if !s.out.put(m) {
 		s.slow()
 	}
 }
@@ -340,8 +338,8 @@ func (s *session) writer(sub *table.Subscription) {
 		case <-beat.C:
 			s.beat()
 			continue
-		case m := <-s.out:
-			if !s.events() || !s.take(m) {
+		case <-s.out.ready:
+			if !s.answers() {
 				return
 			}
 		case u, open := <-s.sub.Load().C:
@@ -358,8 +356,8 @@ func (s *session) writer(sub *table.Subscription) {
 				return
 			}
 			select {
-			case m := <-s.out:
-				if !s.events() || !s.take(m) {
+			case <-s.out.ready:
+				if !s.answers() {
 					return
 				}
 				continue
@@ -371,6 +369,24 @@ func (s *session) writer(sub *table.Subscription) {
 			return
 		}
 	}
+}
+
+// answers adds the queued answers, after the events published before them;
+// false ends the session (a close was among them, or the game could not be
+// followed).
+func (s *session) answers() bool {
+	// Taken first: the event of every answer taken is then already in the
+	// subscription (the table publishes it before it answers).
+	msgs := s.out.take()
+	if !s.events() {
+		return false
+	}
+	for _, m := range msgs {
+		if !s.take(m) {
+			return false
+		}
+	}
+	return true
 }
 
 // events adds the events waiting in the subscription, following the game

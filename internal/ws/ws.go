@@ -1,5 +1,5 @@
-// Package ws serves the WebSocket sessions of games (PROTOCOL.md,
-// WebSocket): GET /api/v1/games/{id}/ws for solo games and races.
+// Package ws serves the WebSocket sessions of games (docs/protocol.md,
+// The game socket): GET /api/v1/games/{id}/ws for solo games and races.
 //
 // A session subscribes to the game's table and relays its events in seq
 // order, each with the view of the session's own viewer (a seat, or 0 for a
@@ -255,25 +255,33 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.error(w, r, err)
 		return
 	}
-	defer h.socks.release(pid)
 	c, err := h.accept(w, r)
 	if err != nil { // Accept has answered
+		h.socks.release(pid)
 		sub.Close()
 		return
 	}
 	// From here on r.Context() is not used: the connection is hijacked.
 	s := newSession(h, c, id, kind, seat, version)
 	if !h.socks.track(s) {
+		h.socks.release(pid)
 		sub.Close()
 		c.Close(websocket.StatusCode(CloseRestart), "server restart")
 		return
 	}
 	h.metrics.AddWSConnections(1)
-	defer func() {
-		h.socks.untrack(s)
-		h.metrics.AddWSConnections(-1)
+	// The session runs on goroutines of its own and the handler returns: the
+	// HTTP server is done with a hijacked connection, and the handler's
+	// goroutine, whose stack grew through the middleware and the upgrade,
+	// does not stay behind for the life of the socket.
+	go func() {
+		defer func() {
+			h.socks.untrack(s)
+			h.socks.release(pid)
+			h.metrics.AddWSConnections(-1)
+		}()
+		s.run(sub)
 	}()
-	s.run(sub)
 }
 
 // subscribe finds the game and the caller's seat and subscribes to it.
