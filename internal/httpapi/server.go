@@ -1,4 +1,4 @@
-// Package httpapi is the REST interface of dsol (PROTOCOL.md): players and
+// Package httpapi is the REST interface of dsol (docs/protocol.md and the served OpenAPI document): players and
 // auth, solo games and their actions, game codes, the operator endpoints and
 // the OpenAPI document. Every route is in routes.go; every dependency is
 // passed to NewServer.

@@ -79,7 +79,7 @@ func ParsePile(s string) (Pile, bool) {
 // Type is the kind of an action.
 type Type uint8
 
-// Action types of PROTOCOL.md.
+// Action types (docs/protocol.md and the API reference).
 const (
 	Move Type = iota + 1
 	Draw
@@ -263,7 +263,7 @@ func FromPile(t Type, from Pile, count int) Action {
 	return Action{Type: t, From: from, To: NoPile, Count: uint8(count)}
 }
 
-// ErrCode is the machine-readable code of an error (PROTOCOL.md's list).
+// ErrCode is the machine-readable code of an error (docs/protocol.md lists them).
 type ErrCode string
 
 // Error codes that engines produce.

@@ -1,4 +1,4 @@
-// Package lobby is the list of open public races (PROTOCOL.md, Races: GET
+// Package lobby is the list of open public races (GET
 // /api/v1/lobby) and the in-process hub that keeps lobby sockets up to date.
 //
 // The hub reloads the list from the store when a handler of this node says it

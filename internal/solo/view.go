@@ -12,7 +12,7 @@ type ColumnView struct {
 	Up   []string `json:"up"`
 }
 
-// View is what a player sees of a solo game (PROTOCOL.md's solo game view,
+// View is what a player sees of a solo game (the solo game view of the API,
 // without the id and seq that the server adds). Face-down cards and the stock
 // order never appear in it.
 type View struct {

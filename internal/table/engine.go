@@ -49,7 +49,7 @@ func DefaultEngines() map[string]NewEngine {
 	return map[string]NewEngine{"solo": NewSolo, "race": NewRace}
 }
 
-// SoloView is the solo game view of PROTOCOL.md: the engine's view plus the
+// SoloView is the solo game view of the API: the engine's view plus the
 // game id and the seq it reflects.
 type SoloView struct {
 	ID  string `json:"id"`

@@ -13,11 +13,11 @@ import (
 )
 
 // Code is the machine-readable code of an error, as sent to clients in
-// {"error": {"code", "message"}} and in WebSocket rejects (PROTOCOL.md).
+// {"error": {"code", "message"}} and in WebSocket rejects (docs/protocol.md).
 type Code string
 
-// The error codes of the API. The first twelve are the contract of
-// PROTOCOL.md; too_large, method_not_allowed and internal complete them.
+// The error codes of the API: the first twelve are the contract clients rely
+// on; too_large, method_not_allowed and internal complete them.
 const (
 	BadRequest       Code = "bad_request"
 	BadCode          Code = "bad_code"
