@@ -41,7 +41,18 @@ function translate() {
   }
 }
 
-const mode = new SoloMode($('#table'), {
+let mode = null; // the solo game on screen (null: none yet)
+
+/** use disposes of the game on screen, then starts the next one with make(). */
+function use(make) {
+  const old = mode;
+  mode = null;
+  old?.dispose();
+  mode = make();
+  return mode;
+}
+
+const soloUI = {
   settings,
   toast,
   onBanner: (down) => banner(down),
@@ -52,14 +63,14 @@ const mode = new SoloMode($('#table'), {
     });
     setTimeout(() => { if (!$('#dlg-win').open) $('#dlg-win').showModal(); }, 600);
   },
-});
+};
 
 function showError(e) {
   toast(t('err.' + e.code) === 'err.' + e.code ? t('err.generic') : t('err.' + e.code));
 }
 
 function openView(v) {
-  mode.open(v);
+  use(() => new SoloMode($('#table'), soloUI)).open(v);
   try { localStorage.setItem(LAST, v.id); } catch { /* private mode */ }
   history.replaceState(null, '', `/?game=${encodeURIComponent(v.id)}`);
 }
@@ -154,16 +165,16 @@ setForm.addEventListener('change', async () => {
   }
   saveSettings(settings);
   applySettings(settings);
-  mode.render();
+  mode?.redraw();
   race?.relang();
 });
 
 // ---- HUD buttons ----
 $('#b-new').onclick = () => showNew();
-$('#b-undo').onclick = () => mode.undo();
+$('#b-undo').onclick = () => mode?.undo();
 $('#b-help').onclick = () => $('#dlg-help').showModal();
 $('#b-copy').onclick = async () => {
-  const code = mode.view?.code;
+  const code = mode?.view?.code;
   if (!code) return;
   const url = `${location.origin}/?code=${code}`;
   if (navigator.share && matchMedia('(pointer: coarse)').matches) {

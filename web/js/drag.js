@@ -49,7 +49,8 @@ export function attachDrag(root, hooks) {
   root.addEventListener('pointercancel', (e) => end(e, true));
 }
 
-function lift(els) {
+/** lift makes the floating copy of the card elements els, which stay in place, hidden. */
+export function lift(els) {
   const layer = document.createElement('div');
   layer.className = 'drag';
   const clones = els.map((el) => {
@@ -101,7 +102,8 @@ export function settle(d, back) {
   else drop(d);
 }
 
-function hitTest(root, x, y, d) {
+/** hitTest names the pile of root under (x, y), or the one the lead card of d overlaps most. */
+export function hitTest(root, x, y, d) {
   const el = document.elementFromPoint(x, y)?.closest('[data-pile]');
   if (el && root.contains(el)) {
     const f = el.closest('.found');
