@@ -29,6 +29,17 @@ func (p *page) settleSeq(seq int, what string) {
 	}
 }
 
+// keyListeners counts the keydown listeners on the window and the document,
+// so that a test can tell that a mode left none behind.
+const keyListeners = `(() => {
+  const live = new Set();
+  const add = EventTarget.prototype.addEventListener, rm = EventTarget.prototype.removeEventListener;
+  const mine = (t, type) => type === 'keydown' && (t === window || t === document);
+  EventTarget.prototype.addEventListener = function (type, fn, o) { if (mine(this, type)) live.add(fn); return add.call(this, type, fn, o); };
+  EventTarget.prototype.removeEventListener = function (type, fn, o) { if (mine(this, type)) live.delete(fn); return rm.call(this, type, fn, o); };
+  window.__keydown = () => live.size;
+})();`
+
 func TestSoloKeyboard(t *testing.T) {
 	var from, to, ace int
 	code := soloCode(t, "DS1-D1N", func(tops []cards.Card) bool {
@@ -150,6 +161,76 @@ func TestRaceKeyboard(t *testing.T) {
 	b.sameFound("B", want)
 	if got := a.raceView(v.ID).found(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("API foundations %q, want %q", got, want)
+	}
+}
+
+// TestModeSwitchKeysOnce goes from a solo game to the lobby and back twice,
+// and from the lobby to a race and back twice, by the page's own links and
+// buttons: each switch disposes of the mode it leaves, so one key acts once
+// and no keydown listener is left behind.
+func TestModeSwitchKeysOnce(t *testing.T) {
+	srv := startServer(t)
+	p := newPage(t, srv, desktop)
+	p.onNewDocument(keyListeners)
+	p.open("/?code=DS1-D1N-AAAAAAB")
+	p.waitJS(`document.body.dataset.mode === "solo" && document.body.dataset.seq === "0"`, "the solo table")
+	id := p.gameID()
+	var solo int
+	p.eval(`window.__keydown()`, &solo)
+	for i := 0; i < 2; i++ {
+		p.tap(`[data-testid=new]`)
+		p.waitJS(`document.querySelector('#dlg-new').open && !!document.querySelector('[data-testid=resume-list] li')`, "the new-game dialog") // filled: the link stays put
+		p.tap(`[data-testid=race-mode]`)
+		p.waitJS(`document.body.dataset.status === "lobby" && !!document.querySelector('[data-testid=solo-link]')`, "the lobby")
+		p.tap(`[data-testid=solo-link]`)
+		p.waitJS(fmt.Sprintf(`document.body.dataset.mode === "solo" && document.body.dataset.ready === "1" && new URLSearchParams(location.search).get('game') === %q`, id), "the solo game again")
+	}
+	var n int
+	if p.eval(`window.__keydown()`, &n); n != solo {
+		t.Fatalf("%d keydown listeners after switching to the lobby and back twice, %d before", n, solo)
+	}
+	p.key("d")
+	p.settleSeq(1, "one draw by D after the switches")
+
+	// the lobby, a race against the computer, back to the lobby, again
+	p.tap(`[data-testid=new]`)
+	p.waitJS(`document.querySelector('#dlg-new').open && !!document.querySelector('[data-testid=resume-list] li')`, "the new-game dialog")
+	p.tap(`[data-testid=race-mode]`)
+	p.waitJS(`document.body.dataset.status === "lobby"`, "the lobby")
+	var raceN int
+	for i := 0; i < 2; i++ {
+		p.eval(`(document.querySelector('[data-testid=race-bot-speed]').value = 'slow', true)`, nil)
+		p.tap(`[data-testid=race-bot]`)
+		p.waitJS(`document.body.dataset.status === "playing" && document.body.dataset.seat === "1" && !!document.querySelector('#race [data-board="me"] [data-pile="s"]')`, "the race against the computer")
+		p.eval(`window.__keydown()`, &n)
+		if i == 0 {
+			raceN = n
+		} else if n != raceN {
+			t.Fatalf("%d keydown listeners in the second race, %d in the first", n, raceN)
+		}
+		if i == 1 {
+			break
+		}
+		p.tap(`[data-testid=to-lobby]`)
+		p.waitJS(`document.body.dataset.status === "lobby" && !document.querySelector('#race .rgame')`, "the lobby again")
+	}
+	rid := ""
+	p.eval(`new URLSearchParams(location.search).get('race')`, &rid)
+	mine := func() int {
+		var v struct {
+			Seats []struct {
+				Stock int `json:"stock"`
+			} `json:"seats"`
+		}
+		p.apiJSON("GET", "/api/v1/games/"+rid, nil, &v)
+		return v.Seats[0].Stock
+	}
+	before := mine()
+	p.key("d")
+	p.waitJS(fmt.Sprintf(`+document.querySelector('#race [data-board="me"] [data-pile="s"]').dataset.count === %d`, before-1), "one draw in the race")
+	time.Sleep(450 * time.Millisecond)
+	if got := mine(); got != before-1 {
+		t.Fatalf("my stock %d after one D in the race, want %d", got, before-1)
 	}
 }
 
