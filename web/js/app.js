@@ -1,4 +1,7 @@
-// Entry point: session, language, dialogs, and the solo mode on the table.
+// Entry point: session, language, dialogs, and the mode on screen — a solo
+// game, the race lobby or a race — which the URL chooses. Only one mode is
+// live at a time: switching disposes of the old one (its listeners, timers
+// and socket) before the next one starts.
 import { api, ensurePlayer } from './api.js';
 import { LANGS, loadLang, pickLang, t, lang, formatScore, formatTime } from './i18n.js';
 import { loadSettings, saveSettings, applySettings } from './settings.js';
@@ -41,7 +44,28 @@ function translate() {
   }
 }
 
-const mode = new SoloMode($('#table'), {
+let mode = null; // the mode on screen: a SoloMode, LobbyMode or RaceMode (null: no game yet)
+let kind = ''; // which screen: 'solo', 'lobby' or 'race'
+let me = null; // the player
+let routing = 0; // counts the switches begun: one overtaken by a newer one gives way
+
+/** begin starts a switch of screens; the function it returns tells whether a newer one began since. */
+function begin() {
+  const n = ++routing;
+  return () => n !== routing;
+}
+
+/** use disposes of the mode on screen, then starts the next one with make(). */
+function use(k, make) {
+  const old = mode;
+  mode = null;
+  old?.dispose();
+  kind = k;
+  mode = make();
+  return mode;
+}
+
+const soloUI = {
   settings,
   toast,
   onBanner: (down) => banner(down),
@@ -52,23 +76,28 @@ const mode = new SoloMode($('#table'), {
     });
     setTimeout(() => { if (!$('#dlg-win').open) $('#dlg-win').showModal(); }, 600);
   },
-});
+};
 
 function showError(e) {
   toast(t('err.' + e.code) === 'err.' + e.code ? t('err.generic') : t('err.' + e.code));
 }
 
 function openView(v) {
-  mode.open(v);
+  document.body.dataset.mode = 'solo';
+  use('solo', () => new SoloMode($('#table'), soloUI)).open(v);
   try { localStorage.setItem(LAST, v.id); } catch { /* private mode */ }
   history.replaceState(null, '', `/?game=${encodeURIComponent(v.id)}`);
 }
 
-async function newGame(body) {
-  const v = await api('POST', '/api/v1/games', body);
-  openView(v);
+/** openGame shows the game that get() fetches, unless another switch began meanwhile. */
+async function openGame(get) {
+  const gone = begin();
+  const v = await get();
+  if (!gone()) openView(v);
   return v;
 }
+
+const newGame = (body) => openGame(() => api('POST', '/api/v1/games', body));
 
 // ---- new game dialog ----
 const dlgNew = $('#dlg-new');
@@ -94,7 +123,7 @@ async function showNew() {
       b.dataset.game = g.id;
       b.textContent = t('newGame.started', { code: g.code, score: formatScore(g.score ?? 0, g.scoring), moves: g.moves ?? 0 });
       b.onclick = async () => {
-        try { openView(await api('GET', `/api/v1/games/${encodeURIComponent(g.id)}`)); dlgNew.close(); } catch (e) { showError(e); }
+        try { await openGame(() => api('GET', `/api/v1/games/${encodeURIComponent(g.id)}`)); dlgNew.close(); } catch (e) { showError(e); }
       };
       li.append(b);
       list.append(li);
@@ -154,16 +183,15 @@ setForm.addEventListener('change', async () => {
   }
   saveSettings(settings);
   applySettings(settings);
-  mode.render();
-  race?.relang();
+  mode?.redraw();
 });
 
 // ---- HUD buttons ----
 $('#b-new').onclick = () => showNew();
-$('#b-undo').onclick = () => mode.undo();
+$('#b-undo').onclick = () => mode?.undo?.();
 $('#b-help').onclick = () => $('#dlg-help').showModal();
 $('#b-copy').onclick = async () => {
-  const code = mode.view?.code;
+  const code = kind === 'solo' && mode?.view?.code;
   if (!code) return;
   const url = `${location.origin}/?code=${code}`;
   if (navigator.share && matchMedia('(pointer: coarse)').matches) {
@@ -177,11 +205,10 @@ $('#b-copy').onclick = async () => {
 };
 $('#dlg-win').addEventListener('close', () => { if ($('#dlg-win').returnValue === 'new') showNew(); });
 document.addEventListener('keydown', (e) => {
-  if (e.key.toLowerCase() === 'n' && !race && !e.ctrlKey && !e.metaKey && !e.altKey && !document.querySelector('dialog[open]') && !e.target.closest?.('input, select')) showNew();
+  if (e.key.toLowerCase() === 'n' && kind === 'solo' && !e.ctrlKey && !e.metaKey && !e.altKey && !document.querySelector('dialog[open]') && !e.target.closest?.('input, select')) showNew();
 });
 
-// ---- start ----
-let race = null;
+// ---- screens ----
 
 function banner(down) {
   const b = $('#banner');
@@ -190,28 +217,56 @@ function banner(down) {
   document.body.dataset.online = down ? '0' : '1';
 }
 
-async function boot() {
-  await loadLang(settings.lang || pickLang(navigator.languages || [navigator.language]));
-  translate();
+/** raceModule loads the race screens (and their styles) the first time they are needed. */
+async function raceModule() {
+  const r = await import('./race/mode.js');
+  await r.ready();
+  return r;
+}
+
+const raceUI = {
+  settings, toast, translate, banner,
+  get me() { return me; },
+  async openRace(v, o) {
+    const gone = begin();
+    const r = await raceModule();
+    if (!gone()) use('race', () => new r.RaceMode(raceUI, v, o));
+  },
+  async toLobby() {
+    const gone = begin();
+    const r = await raceModule();
+    if (!gone()) use('lobby', () => new r.LobbyMode(raceUI));
+  },
+};
+
+/** route shows what the URL asks for: a race, the race lobby, or a solo game. */
+async function route() {
+  const gone = begin();
+  for (const d of document.querySelectorAll('dialog[open]')) d.close('');
   document.body.dataset.ready = '0';
-  let me;
-  try {
-    me = await ensurePlayer();
-  } catch (e) {
-    showError(e);
-    setTimeout(boot, 3000);
-    return;
-  }
   const q = new URLSearchParams(location.search);
   if (q.get('mode') === 'race' || q.get('race')) {
-    const { startRace } = await import('./race/mode.js');
-    race = await startRace({ settings, toast, translate, banner, me });
+    const r = await raceModule();
+    if (gone()) return;
+    if (!q.get('race')) return void use('lobby', () => new r.LobbyMode(raceUI));
+    let to;
+    try {
+      to = await r.resolve(q, me, toast);
+    } catch (e) {
+      if (gone()) return;
+      showError(e);
+      return void use('lobby', () => new r.LobbyMode(raceUI));
+    }
+    if (!gone()) use('race', () => new r.RaceMode(raceUI, to.view, to));
     return;
   }
   document.body.dataset.mode = 'solo';
+  for (const k of ['seat', 'watch', 'status']) delete document.body.dataset[k];
+  if (kind !== 'solo') { use('solo', () => null); translate(); }
   try {
     if (q.get('code')) return void (await openCode(q.get('code')));
   } catch (e) {
+    if (gone()) return;
     showError(e);
     return showNew();
   }
@@ -219,9 +274,37 @@ async function boot() {
   if (id) {
     try {
       const v = await api('GET', `/api/v1/games/${encodeURIComponent(id)}`);
+      if (gone()) return;
       if (v.status !== 'won' || q.get('game')) return openView(v);
     } catch { /* gone or not ours */ }
   }
-  showNew();
+  if (!gone()) showNew();
+}
+
+// links between the screens (a solo game, the race lobby) switch modes in
+// the page; the browser's back and forward go through the same route
+document.addEventListener('click', (e) => {
+  const a = e.target.closest?.('a[href]');
+  if (!a || a.target || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname !== '/') return;
+  e.preventDefault();
+  history.pushState(null, '', url.pathname + url.search);
+  route();
+});
+addEventListener('popstate', () => route());
+
+async function boot() {
+  await loadLang(settings.lang || pickLang(navigator.languages || [navigator.language]));
+  translate();
+  document.body.dataset.ready = '0';
+  try {
+    me = await ensurePlayer();
+  } catch (e) {
+    showError(e);
+    setTimeout(boot, 3000);
+    return;
+  }
+  route();
 }
 boot();

@@ -1,10 +1,11 @@
 // The win cascade: cards leap off the foundations and bounce away.
 // Never blocks input; skipped entirely with prefers-reduced-motion.
+// celebrate returns a function that ends it at once (a mode going away).
 import { cardEl } from './cards.js';
 import { reducedMotion } from './settings.js';
 
 export function celebrate(sources) {
-  if (reducedMotion() || !document.body.animate) return;
+  if (reducedMotion() || !document.body.animate) return null;
   const fx = document.createElement('div');
   fx.className = 'fx';
   fx.setAttribute('aria-hidden', 'true');
@@ -29,5 +30,6 @@ export function celebrate(sources) {
     longest = Math.max(longest, dur + delay);
     el.animate(frames, { duration: dur, delay, fill: 'both', easing: 'linear' });
   });
-  setTimeout(() => fx.remove(), longest + 100);
+  const timer = setTimeout(() => fx.remove(), longest + 100);
+  return () => { clearTimeout(timer); fx.remove(); };
 }

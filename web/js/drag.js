@@ -1,55 +1,9 @@
-// Pointer handling shared by every mode: press, tap, drag with a floating
-// copy of the cards, drop by hit test, snap back. Mouse, touch and pen alike.
-import { isDrag } from './gesture.js';
+// The floating copy of dragged cards, shared by every mode: lift it, find
+// the pile it is dropped on, snap it back or let it go (input.js drives it).
 import { reducedMotion } from './settings.js';
 
-/**
- * attachDrag wires pointer events on root. Hooks:
- *   pick(pileId, cardEl) → {pile, index, els} | null   (els empty: tap only)
- *   tap(pick, x, y, timeStamp)
- *   drop(pick, overPileId, drag) → true when the mode keeps the floating copy
- *   start() called when a drag begins
- */
-export function attachDrag(root, hooks) {
-  let st = null;
-  root.addEventListener('pointerdown', (e) => {
-    if (e.pointerType === 'mouse' && e.button !== 0) return;
-    if (st?.drag) snapBack(st.drag, false);
-    st = null;
-    const pileEl = e.target.closest('[data-pile]');
-    if (!pileEl || !root.contains(pileEl)) return;
-    const pick = hooks.pick(pileEl.dataset.pile, e.target.closest('.card'));
-    if (!pick) return;
-    st = { pick, x0: e.clientX, y0: e.clientY, id: e.pointerId, type: e.pointerType, drag: null };
-    try { root.setPointerCapture(e.pointerId); } catch { /* synthetic event */ }
-  });
-  root.addEventListener('pointermove', (e) => {
-    if (!st || e.pointerId !== st.id) return;
-    const dx = e.clientX - st.x0, dy = e.clientY - st.y0;
-    if (!st.drag) {
-      if (!st.pick.els?.length || !isDrag(dx, dy, st.type)) return;
-      st.drag = lift(st.pick.els);
-      hooks.start?.();
-    }
-    st.drag.dx = dx; st.drag.dy = dy;
-    st.drag.layer.style.transform = `translate(${dx}px,${dy}px)`;
-  });
-  const end = (e, cancel) => {
-    if (!st || e.pointerId !== st.id) return;
-    const s = st;
-    st = null;
-    if (s.drag) {
-      const over = cancel ? null : hitTest(root, e.clientX, e.clientY, s.drag);
-      if (!hooks.drop(s.pick, over, s.drag)) snapBack(s.drag);
-    } else if (!cancel) {
-      hooks.tap(s.pick, e.clientX, e.clientY, e.timeStamp);
-    }
-  };
-  root.addEventListener('pointerup', (e) => end(e, false));
-  root.addEventListener('pointercancel', (e) => end(e, true));
-}
-
-function lift(els) {
+/** lift makes the floating copy of the card elements els, which stay in place, hidden. */
+export function lift(els) {
   const layer = document.createElement('div');
   layer.className = 'drag';
   const clones = els.map((el) => {
@@ -101,7 +55,8 @@ export function settle(d, back) {
   else drop(d);
 }
 
-function hitTest(root, x, y, d) {
+/** hitTest names the pile of root under (x, y), or the one the lead card of d overlaps most. */
+export function hitTest(root, x, y, d) {
   const el = document.elementFromPoint(x, y)?.closest('[data-pile]');
   if (el && root.contains(el)) {
     const f = el.closest('.found');

@@ -45,9 +45,13 @@ export function rememberCommitment(v) {
   return s;
 }
 
-/** Fingerprint is the strip's "deal fingerprint" control: short form, full value on opening. */
+/**
+ * Fingerprint is the strip's "deal fingerprint" control: short form, full
+ * value on opening. Its listeners (a press elsewhere or Esc closes it) belong
+ * to scope, the race's.
+ */
 export class Fingerprint {
-  constructor() {
+  constructor(scope) {
     const d = this.el = el('details', 'fair');
     d.dataset.testid = 'fair';
     const s = this.sum = el('summary');
@@ -57,8 +61,8 @@ export class Fingerprint {
     pop.append(el('p', 'fexp'), el('code', 'ffull'));
     pop.lastChild.dataset.testid = 'commitment';
     d.append(s, pop);
-    document.addEventListener('pointerdown', (e) => { if (d.open && !d.contains(e.target)) d.open = false; });
-    document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && d.open) { d.open = false; s.focus(); } });
+    scope.on(document, 'pointerdown', (e) => { if (d.open && !d.contains(e.target)) d.open = false; });
+    scope.on(document, 'keydown', (e) => { if (e.key === 'Escape' && d.open) { d.open = false; s.focus(); } });
   }
 
   show(v) {

@@ -1,10 +1,13 @@
-// The race lobby: create a race, race the computer, join an open public race.
+// Lobby mode: create a race, race the computer, join an open public race.
 // The list of open races comes from the lobby socket when there is one, and
 // from polling GET /api/v1/lobby otherwise (and while the socket is down).
+// Opening a race goes through ui.openRace: app.js disposes of the lobby.
 import { api } from '../api.js';
 import { t } from '../i18n.js';
+import { Scope } from '../scope.js';
 import { lobbyRaces, diffLobby, hostName, seriesLength } from './model.js';
 import { noticeEls } from './fair.js';
+import { INV, errText } from './skeleton.js';
 
 const POLL_MS = 4000;
 
@@ -23,14 +26,27 @@ export function describe(r) {
   return parts.join(' · ');
 }
 
-export class Lobby {
-  /** hooks: create(body) → Promise, join(id) → Promise, error(e). */
-  constructor(root, hooks) {
-    this.root = root;
-    this.hooks = hooks;
+export class LobbyMode {
+  /** ui: {settings, toast, translate, banner(down), me, openRace(v), toLobby()}. */
+  constructor(ui) {
+    this.ui = ui;
     this.races = [];
     this.timer = 0;
     this.ws = null;
+    this.scope = new Scope();
+    const sec = document.createElement('section');
+    sec.id = 'race';
+    sec.className = 'race';
+    const root = this.root = document.createElement('div');
+    root.className = 'lobby';
+    root.dataset.testid = 'lobby';
+    sec.append(root);
+    document.body.dataset.mode = 'race';
+    document.body.append(sec);
+    this.scope.add(() => {
+      sec.remove();
+      if (this.ws) { const ws = this.ws; this.ws = null; ws.close(1000); }
+    });
     root.innerHTML = `
 <div class="lwrap">
   <h1 data-i18n="race.title"></h1>
@@ -69,6 +85,30 @@ export class Lobby {
     // mirrored decks: the creator is told what that means for both
     const note = root.querySelector('[data-testid=race-mirrored-note]');
     this.form.addEventListener('change', () => { note.hidden = this.form.decks.value !== 'mirrored'; });
+    history.replaceState(null, '', '/?mode=race');
+    ui.translate();
+    document.body.dataset.status = 'lobby';
+    document.body.dataset.ready = '1';
+    this.paint();
+    this.connect();
+    this.poll();
+  }
+
+  /** dispose stops the list's socket and polling and takes the lobby off the page. */
+  dispose() { this.scope.dispose(); }
+
+  /** redraw writes the rows again after a change of language. */
+  redraw() { this.paint(); }
+
+  async create(body) {
+    const v = await api('POST', '/api/v1/races', body);
+    if (v.invite) try { sessionStorage.setItem(INV + v.id, v.invite); } catch { /* private mode */ }
+    if (!this.scope.disposed) this.ui.openRace(v);
+  }
+
+  async join(id) {
+    const v = await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`);
+    if (!this.scope.disposed) this.ui.openRace(v);
   }
 
   body(f, bot) {
@@ -88,40 +128,29 @@ export class Lobby {
     const btns = this.form.querySelectorAll('button');
     btns.forEach((b) => { b.disabled = true; });
     try {
-      await this.hooks.create(this.body(this.form, bot));
+      await this.create(this.body(this.form, bot));
     } catch (x) {
-      err.textContent = this.hooks.message(x);
+      err.textContent = errText(x);
       err.hidden = false;
     } finally {
       btns.forEach((b) => { b.disabled = false; });
     }
   }
 
-  show() {
-    this.root.hidden = false;
-    this.paint();
-    this.connect();
-    this.poll();
-  }
-
-  hide() {
-    this.root.hidden = true;
-    clearTimeout(this.timer);
-    this.timer = 0;
-    if (this.ws) { const ws = this.ws; this.ws = null; ws.close(1000); }
-  }
-
   async poll() {
-    clearTimeout(this.timer);
-    if (this.root.hidden) return;
+    this.scope.cancel(this.timer);
+    if (this.scope.disposed) return;
     if (!this.wsOpen) {
-      try { this.update(lobbyRaces(await api('GET', '/api/v1/lobby'))); } catch { /* keep the last list */ }
+      let list = null;
+      try { list = lobbyRaces(await api('GET', '/api/v1/lobby')); } catch { /* keep the last list */ }
+      if (list && !this.scope.disposed) this.update(list);
     }
-    if (!this.root.hidden) this.timer = setTimeout(() => this.poll(), POLL_MS);
+    this.scope.cancel(this.timer);
+    this.timer = this.scope.later(() => this.poll(), POLL_MS);
   }
 
   connect() {
-    if (this.ws || this.noSocket || !('WebSocket' in globalThis)) return;
+    if (this.ws || this.noSocket || this.scope.disposed || !('WebSocket' in globalThis)) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     try { ws = new WebSocket(`${proto}//${location.host}/api/v1/lobby/ws`); } catch { this.noSocket = true; return; }
@@ -138,7 +167,7 @@ export class Lobby {
       if (this.ws !== ws) return;
       this.ws = null;
       if (!opened) { this.noSocket = true; return; } // no lobby socket here: polling only
-      if (!this.root.hidden) setTimeout(() => this.connect(), 3000);
+      this.scope.later(() => this.connect(), 3000);
     };
   }
 
@@ -180,7 +209,7 @@ export class Lobby {
     b.setAttribute('aria-label', [`${t('race.join')}: ${who.textContent}, ${what.textContent}`, ...notes.map((n) => n.textContent)].join('. '));
     b.onclick = async () => {
       b.disabled = true;
-      try { await this.hooks.join(r.id); } catch (x) { this.hooks.error(x); b.disabled = false; this.poll(); }
+      try { await this.join(r.id); } catch (x) { this.ui.toast(errText(x)); b.disabled = false; this.poll(); }
     };
     li.append(txt, b);
     return li;

@@ -1,53 +1,52 @@
-// Race mode: the lobby, the waiting room, the race table and the result.
-// My moves show at once (optimistic) and are confirmed or taken back by the
-// server; the opponent's board and the shared foundations update live.
+// Race mode: one race on screen — its waiting room, its table and its
+// result. My moves show at once (optimistic) and are confirmed or taken back
+// by the server; the opponent's board and the shared foundations update
+// live. Another race (a rematch, joining) is a new RaceMode, and the lobby is
+// its own mode (lobby.js): app.js disposes of the one it leaves.
 import { GameConn } from '../conn.js';
-import { attachDrag, pickCards, settle } from '../drag.js';
-import { TapTracker, DOUBLE_MS, dropTarget, tapAction, moveAction } from '../gesture.js';
+import { Input } from '../input.js';
+import { Scope } from '../scope.js';
 import { t } from '../i18n.js';
 import { reducedMotion } from '../settings.js';
 import * as M from './model.js';
 import { raceLayout } from './layout.js';
 import { boardEl, foundEl, renderBoard, renderFound, cardRects } from './table.js';
-import { Lobby } from './lobby.js';
 import { skeleton, INV, errText } from './skeleton.js';
 import { Fingerprint, CheckPanel, rememberCommitment } from './fair.js';
 import { screenMethods } from './screen.js';
-import { keyMethods } from './keys.js';
 import { routeMethods } from './routes.js';
+
+// what app.js takes from the race screens, loaded only for races
+export { LobbyMode } from './lobby.js';
+export { resolve } from './routes.js';
+export { ready } from './skeleton.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
-/** startRace takes over the page for racing. ui: {settings, toast, translate, banner(down), me}. */
-export async function startRace(ui) {
-  if (!$('link[href="/css/race.css"]')) {
-    const l = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/css/race.css' });
-    document.head.append(l);
-    await new Promise((r) => { l.onload = l.onerror = r; setTimeout(r, 1500); });
-  }
-  document.body.dataset.mode = 'race';
-  const sec = skeleton();
-  document.body.append(sec);
-  for (const d of sec.querySelectorAll('dialog')) document.body.append(d);
-  const race = new RaceMode(sec, ui);
-  ui.translate();
-  await race.route(new URLSearchParams(location.search));
-  return race;
-}
-
 export class RaceMode {
-  constructor(sec, ui) {
-    this.sec = sec;
+  /**
+   * ui: {settings, toast, translate, banner(down), me, openRace(v, o), toLobby()}.
+   * v: the race's view; o: {watch (read-only), offer ({invite}: the join
+   * offer shown while it waits)}.
+   */
+  constructor(ui, v, { watch = false, offer = null } = {}) {
     this.ui = ui;
     this.me = ui.me || {};
+    this.watch = watch;
+    this.joinOffer = offer;
     this.view = null;
     this.shown = null;
     this.seat = null;
-    this.watch = false;
-    this.conn = null;
     this.mine = [];
-    this.taps = new TapTracker(DOUBLE_MS);
-    this.game = $('.rgame', sec);
+    this.offlineSince = null;
+    this.presence = {};
+    this.resultShown = false;
+    this.scope = new Scope();
+    const sec = this.sec = skeleton();
+    this.dialogs = [...sec.querySelectorAll('dialog')];
+    document.body.dataset.mode = 'race';
+    document.body.append(sec, ...this.dialogs);
+    this.scope.add(() => { sec.remove(); this.dialogs.forEach((d) => d.remove()); });
     this.table = $('.rtable', sec);
     this.play = $('.rplay', sec);
     this.opp = boardEl('opp');
@@ -55,28 +54,19 @@ export class RaceMode {
     this.board = boardEl('me');
     this.table.prepend(this.opp);
     this.play.append(this.found, this.board);
-    this.print = new Fingerprint();
+    this.print = new Fingerprint(this.scope);
     $('[data-testid=chosen-mark]', sec).after(this.print.el);
     this.check = new CheckPanel();
-    this.lobby = new Lobby($('.lobby', sec), {
-      create: (body) => this.create(body),
-      join: (id) => this.joinPublic(id),
-      error: (e) => ui.toast(errText(e)),
-      message: errText,
+    this.input = new Input(this.scope, { root: this.play, board: this.board, found: this.found, settings: ui.settings }, {
+      view: () => (this.shown && this.seat ? this.bv() : null),
+      canPick: () => !!this.shown && !!this.seat && this.shown.status === 'playing',
+      act: (a, drop) => this.act(a, false, drop),
+      // a card that can go up goes at once (every millisecond counts in a
+      // race); otherwise a single tap waits for a second one, as in solo
+      instant: (a) => !!M.applyLocal(this.display(), this.seat, a),
+      pass: () => { if (this.view.turns === 'alternating') this.act({ type: 'pass' }); },
     });
-    attachDrag(this.play, {
-      pick: (pile, card) => this.pick(pile, card),
-      tap: (p, x, y, ts) => this.tap(p, x, y, ts),
-      drop: (p, over, d) => this.drop(p, over, d),
-      start: () => { clearTimeout(this.tapTimer); this.settleDrop(false); },
-    });
-    addEventListener('resize', () => { cancelAnimationFrame(this.raf); this.raf = requestAnimationFrame(() => this.render()); });
-    document.addEventListener('keydown', (e) => this.key(e));
-    this.play.addEventListener('focusin', (e) => {
-      const p = e.target.closest('[data-pile]');
-      if (!p || p.dataset.pile === 'f') return;
-      this.cursor = { pile: p.dataset.pile, i: e.target.dataset.i != null ? +e.target.dataset.i : 0 };
-    });
+    this.scope.on(window, 'resize', () => this.scope.frame('render', () => this.render()));
     const q = (id) => $(`[data-testid=${id}]`, sec);
     q('to-lobby').onclick = () => this.leave();
     q('wait-lobby').onclick = () => this.leave();
@@ -91,48 +81,41 @@ export class RaceMode {
     const res = $('#dlg-result');
     res.addEventListener('close', () => {
       if (res.returnValue === 'rematch') this.rematch();
-      else if (res.returnValue === 'lobby') this.toLobby();
+      else if (res.returnValue === 'lobby') this.ui.toLobby();
     });
     const rs = $('#dlg-resign');
     rs.addEventListener('close', () => { if (rs.returnValue === 'yes') this.act({ type: 'resign' }, true); });
-    setInterval(() => this.tick(), 250);
+    this.scope.every(() => this.tick(), 250);
+    ui.translate();
+    this.open(v);
   }
 
-  // ---- routes: routes.js ----
-
-  /** open shows race v; offer ({invite}) shows the join offer while it waits. */
-  open(v, offer = null) {
-    this.close();
-    this.joinOffer = offer;
-    this.lobby.hide();
-    this.game.hidden = false;
-    this.view = null;
-    this.shown = null;
-    this.mine = [];
-    this.sel = null;
-    this.offlineSince = null;
-    this.presence = {};
-    this.resultShown = false;
+  /** open connects to race v. */
+  open(v) {
     if (v.invite) this.invite = v.invite;
     else { try { this.invite = sessionStorage.getItem(INV + v.id) || ''; } catch { this.invite = ''; } }
-    const inv = offer?.invite ? `&invite=${encodeURIComponent(offer.invite)}` : '';
+    const inv = this.joinOffer?.invite ? `&invite=${encodeURIComponent(this.joinOffer.invite)}` : '';
     history.replaceState(null, '', `/?race=${encodeURIComponent(v.id)}${this.watch ? '&watch=1' : inv}`);
-    this.conn = new GameConn(v.id, {
-      onView: (nv) => this.onView(nv),
-      onReject: (code, msg, action, id) => this.rejected(code, action, id),
-      onStatus: ({ down }) => this.ui.banner(down),
-      onMessage: (m) => this.message(m),
-      onAck: (id, seq) => { const e = this.mine.find((x) => x.id === id); if (e) e.seq = seq; },
-    });
+    const live = (fn) => this.scope.live(fn);
+    this.conn = this.scope.add(new GameConn(v.id, {
+      onView: live((nv) => this.onView(nv)),
+      onReject: live((code, msg, action, id) => this.rejected(code, action, id)),
+      onStatus: live(({ down }) => this.ui.banner(down)),
+      onMessage: live((m) => this.message(m)),
+      onAck: live((id, seq) => { const e = this.mine.find((x) => x.id === id); if (e) e.seq = seq; }),
+    }));
     this.conn.start(v);
   }
 
-  close() {
-    if (this.conn) this.conn.close();
+  /** dispose releases the race's socket, listeners, timers and screen. */
+  dispose() {
+    this.scope.dispose();
     this.conn = null;
-    this.settleDrop(false);
     this.ui.banner(false);
   }
+
+  /** redraw draws again after a change of settings or language. */
+  redraw() { this.render(); }
 
   // ---- server → screen ----
 
@@ -164,13 +147,13 @@ export class RaceMode {
       this.say(t('race.arrived', { name: this.name(3 - this.seat) }));
     }
     this.paint(prev);
-    if (this.pendingDrop && v.seq !== was?.seq) this.settleDrop(false);
+    if (v.seq !== was?.seq) this.input.settle(false);
   }
 
   rejected(code, action, id) {
     const had = this.mine.some((e) => e.id === id && e.opt);
     this.mine = this.mine.filter((e) => e.id !== id);
-    if (this.pendingDrop) this.settleDrop(true);
+    this.input.settle(true);
     if (code !== 'too_late' && code !== 'illegal_move') this.ui.toast(errText({ code }));
     if (had || code === 'too_late') this.paint(this.shown);
     if (code === 'too_late') this.tooLate(action);
@@ -194,8 +177,8 @@ export class RaceMode {
     y = Math.min(Math.max(y, h), tb.height - h);
     el.style.left = x + 'px';
     el.style.top = y + 'px';
-    clearTimeout(this.lateTimer);
-    this.lateTimer = setTimeout(() => { el.hidden = true; }, 1200);
+    this.scope.cancel(this.lateTimer);
+    this.lateTimer = this.scope.later(() => { el.hidden = true; }, 1200);
   }
 
   /** display is the confirmed view with my pending moves applied on top. */
@@ -230,12 +213,13 @@ export class RaceMode {
     const v = this.display();
     this.shown = v;
     const before = prev && !reducedMotion() ? cardRects(this.table) : null;
-    if (before && this.pendingDrop) {
+    const held = this.input.held;
+    if (before && held) {
       // my dropped cards fly from where they were let go
-      this.pendingDrop.els.forEach((el, i) => {
+      held.els.forEach((el, i) => {
         const k = `${this.seat}:${el.dataset.card}`;
         const b = before.get(k);
-        if (b) b.rect = this.pendingDrop.clones[i].getBoundingClientRect();
+        if (b) b.rect = held.clones[i].getBoundingClientRect();
       });
     }
     const me = this.seat || 1, them = 3 - me;
@@ -244,6 +228,23 @@ export class RaceMode {
     this.table.classList.toggle('portrait', L.portrait);
     this.table.style.setProperty('--pad', L.pad + 'px');
     this.table.style.setProperty('--oppH', L.oppH + 'px');
+    this.input.redraw(() => this.boards(v, L));
+    if (before) this.fly(before);
+    // a drop shown at once needs its floating copy no more
+    if (held && this.mine.some((e) => e.opt && e.drop === held)) this.input.settle(false);
+    this.hud(v, me, them);
+    this.table.removeAttribute('aria-busy');
+    const b = document.body.dataset;
+    b.seq = this.view.seq;
+    b.status = v.status;
+    b.seat = this.seat || '';
+    b.watch = this.seat ? '0' : '1';
+    b.ready = '1';
+  }
+
+  /** boards draws the foundations and both boards of the shown view v with layout L. */
+  boards(v, L) {
+    const me = this.seat || 1, them = 3 - me;
     const names = [this.name(1), this.name(2)];
     const empty = { stock: 0, waste: [], columns: Array.from({ length: 7 }, () => ({ down: 0, up: [] })) };
     const seatOr = (s) => v.seats?.[s - 1] && v.seats[s - 1].columns ? v.seats[s - 1] : empty;
@@ -264,18 +265,6 @@ export class RaceMode {
         draw: v.draw, redeal: v.redeal, blocked: !!v.seats?.[me - 1]?.blocked, online: v.seats?.[me - 1]?.online,
       });
     }
-    if (before) this.fly(before);
-    if (this.pendingDrop && this.mine.some((e) => e.opt && e.drop === this.pendingDrop)) this.settleDrop(false);
-    this.markSel();
-    if (this.cursor && this.play.contains(document.activeElement)) this.focusCursor();
-    this.hud(v, me, them);
-    this.table.removeAttribute('aria-busy');
-    const b = document.body.dataset;
-    b.seq = this.view.seq;
-    b.status = v.status;
-    b.seat = this.seat || '';
-    b.watch = this.seat ? '0' : '1';
-    b.ready = '1';
   }
 
   fly(before) {
@@ -294,18 +283,22 @@ export class RaceMode {
       // covers hidden tabs, where animations never finish
       el.style.pointerEvents = 'none';
       const land = () => { el.style.pointerEvents = ''; };
-      const timer = setTimeout(land, ms + 1000);
+      const timer = this.scope.later(land, ms + 1000);
       el.animate([
         { transform: `translate(${b.rect.left - r.left}px,${b.rect.top - r.top}px) scale(${sx})`, transformOrigin: '0 0', zIndex: 30 },
         { transform: 'none', transformOrigin: '0 0', zIndex: 30 },
-      ], { duration: ms, easing: 'ease-out' }).onfinish = () => { clearTimeout(timer); land(); };
+      ], { duration: ms, easing: 'ease-out' }).onfinish = () => { this.scope.cancel(timer); land(); };
     }
   }
 
-
   // ---- actions ----
 
-  act(action, force) {
+  /**
+   * act sends action (force: also when the race is not being played) and
+   * returns my entry for it, or null; drop is the floating copy of the drag
+   * that made it.
+   */
+  act(action, force, drop = null) {
     const v = this.view;
     if (!action || !this.conn || !v || !this.seat) return null;
     if (v.status !== 'playing' && !force) { this.ui.toast(t(v.status === 'over' ? 'err.game_over' : 'race.waiting')); return null; }
@@ -315,66 +308,13 @@ export class RaceMode {
     }
     const opt = !!M.applyLocal(this.display(), this.seat, action);
     const id = this.conn.send(action);
-    const e = { id, action, opt, seq: null, drop: null };
+    const e = { id, action, opt, seq: null, drop };
     this.mine.push(e);
     if (opt) this.paint(this.shown);
     return e;
   }
 
-  pick(pile, card) {
-    const v = this.shown;
-    if (!v || !this.seat || v.status !== 'playing') return null;
-    if (card && !this.board.contains(card)) return null;
-    if (pile === 's') return { pile, els: [] };
-    if (pile === 'f' || pile[0] === 'f' || !card || !card.classList.contains('up')) return null;
-    return pickCards(pile, card);
-  }
-
   bv() { return M.boardView(this.shown, this.seat); }
-
-  tap(p, x, y, ts) {
-    this.sel = null;
-    this.markSel();
-    const bv = this.bv();
-    if (p.pile === 's') return this.act(tapAction(bv, 's', null, 'single'));
-    if (!this.ui.settings.dblclick) return this.act(tapAction(bv, p.pile, p.index, 'single'));
-    const kind = this.taps.press(`${p.pile}:${p.index}`, x, y, ts);
-    clearTimeout(this.tapTimer);
-    if (kind === 'double') return this.act(tapAction(bv, p.pile, p.index, 'double'));
-    const single = tapAction(bv, p.pile, p.index, 'single');
-    if (!single) return;
-    // a card that can go up goes at once (every millisecond counts in a race);
-    // otherwise wait to see whether a second tap follows, as in solo
-    if (M.applyLocal(this.display(), this.seat, single)) { this.taps.reset(); this.act(single); }
-    else this.tapTimer = setTimeout(() => this.act(single), DOUBLE_MS);
-  }
-
-  /** relang redraws the texts after a language change. */
-  relang() {
-    this.render();
-    if (!this.lobby.root.hidden) this.lobby.paint();
-  }
-
-  drop(p, over, d) {
-    const to = dropTarget(p.pile, over);
-    if (!to || !this.view) return false;
-    this.pendingDrop = d;
-    const e = this.act(moveAction(p.pile, p.els.length, to));
-    if (!e) { this.pendingDrop = null; return false; }
-    e.drop = d;
-    if (e.opt) { this.settleDrop(false); return true; }
-    clearTimeout(this.dropTimer);
-    this.dropTimer = setTimeout(() => this.settleDrop(true), 4000);
-    return true;
-  }
-
-  settleDrop(back) {
-    const d = this.pendingDrop;
-    if (!d) return;
-    this.pendingDrop = null;
-    clearTimeout(this.dropTimer);
-    settle(d, back);
-  }
 }
 
-Object.assign(RaceMode.prototype, routeMethods, screenMethods, keyMethods);
+Object.assign(RaceMode.prototype, routeMethods, screenMethods);

@@ -1,7 +1,8 @@
-// RaceMode methods for the routes: the lobby, opening a race by its link
-// (joining it, or first offering to when the joiner should be told
-// something), creating, joining from the lobby, leaving, rematch (mixed into
-// RaceMode.prototype by mode.js).
+// The ways into and out of a race: opening one by its link (joining it, or
+// first offering to when the joiner should be told something), leaving,
+// taking the seat offered, rematch. resolve is for app.js; the methods are
+// mixed into RaceMode.prototype by mode.js. Each way to another race or to
+// the lobby goes through ui.openRace or ui.toLobby, which switch modes.
 import { api } from '../api.js';
 import { t } from '../i18n.js';
 import * as M from './model.js';
@@ -9,58 +10,48 @@ import { notices } from './commit.js';
 import { INV, errText } from './skeleton.js';
 
 const $ = (s, r = document) => r.querySelector(s);
+const path = (id) => `/api/v1/games/${encodeURIComponent(id)}`;
+
+/**
+ * resolve finds what the link's query q opens for player me: {view, watch,
+ * offer}, joining the race on the way where the link says so; it throws the
+ * API's error when the race cannot be opened. toast tells of a full race.
+ */
+export async function resolve(q, me, toast) {
+  const id = q.get('race');
+  const watch = q.get('watch') === '1';
+  const get = () => api('GET', path(id));
+  // a race with something to know before joining (a deal its creator
+  // chose, mirrored decks) says so and waits for Join
+  const first = watch ? null : await get().catch(() => null);
+  if (first?.status === 'waiting' && M.mySeat(first, me.id) == null && notices(first).length) {
+    return { view: first, watch, offer: { invite: q.get('invite') || '' } };
+  }
+  if (q.get('invite') && !watch) {
+    let v;
+    try {
+      v = await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`, { invite: q.get('invite') });
+    } catch (e) {
+      if (e.code !== 'conflict' && e.code !== 'forbidden') throw e;
+      v = await get(); // already seated, or full
+      if (M.mySeat(v, me.id) == null && !M.cancelled(v)) toast(t('race.full'));
+    }
+    return { view: v, watch };
+  }
+  let v = first || await get();
+  if (!watch && v.status === 'waiting' && M.mySeat(v, me.id) == null) {
+    try { v = await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`); } catch { /* private: watch */ }
+  }
+  return { view: v, watch };
+}
 
 export const routeMethods = {
-  async route(q) {
-    const id = q.get('race');
-    if (!id) return this.toLobby();
-    this.watch = q.get('watch') === '1';
-    const get = () => api('GET', `/api/v1/games/${encodeURIComponent(id)}`);
-    try {
-      // a race with something to know before joining (a deal its creator
-      // chose, mirrored decks) says so and waits for Join
-      const first = this.watch ? null : await get().catch(() => null);
-      if (first?.status === 'waiting' && M.mySeat(first, this.me.id) == null && notices(first).length) {
-        return this.open(first, { invite: q.get('invite') || '' });
-      }
-      if (q.get('invite') && !this.watch) {
-        let v;
-        try {
-          v = await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`, { invite: q.get('invite') });
-        } catch (e) {
-          if (e.code !== 'conflict' && e.code !== 'forbidden') throw e;
-          v = await api('GET', `/api/v1/games/${encodeURIComponent(id)}`); // already seated, or full
-          if (M.mySeat(v, this.me.id) == null && !M.cancelled(v)) this.ui.toast(t('race.full'));
-        }
-        return this.open(v);
-      }
-      let v = first || await get();
-      if (!this.watch && v.status === 'waiting' && M.mySeat(v, this.me.id) == null) {
-        try { v = await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`); } catch { /* private: watch */ }
-      }
-      this.open(v);
-    } catch (e) {
-      this.ui.toast(errText(e));
-      this.toLobby();
-    }
-  },
-
-  toLobby() {
-    this.close();
-    $('#dlg-result').open && $('#dlg-result').close();
-    history.replaceState(null, '', '/?mode=race');
-    this.game.hidden = true;
-    this.lobby.show();
-    document.body.dataset.status = 'lobby';
-    document.body.dataset.ready = '1';
-  },
-
   /** leave goes back to the lobby; the creator leaving the waiting room
    * cancels the race, so that it leaves the lobby too. Someone who joined
    * meanwhile wins: the race stays and starts. */
   async leave() {
     const v = this.view;
-    if (v && v.status === 'waiting' && this.seat === 1 && !this.game.hidden) {
+    if (v && v.status === 'waiting' && this.seat === 1) {
       try {
         await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/cancel`);
       } catch (e) {
@@ -68,19 +59,7 @@ export const routeMethods = {
         // anything else (offline, gone): leave anyway
       }
     }
-    this.toLobby();
-  },
-
-  async create(body) {
-    const v = await api('POST', '/api/v1/races', body);
-    if (v.invite) try { sessionStorage.setItem(INV + v.id, v.invite); } catch { /* private mode */ }
-    this.watch = false;
-    this.open(v);
-  },
-
-  async joinPublic(id) {
-    this.watch = false;
-    this.open(await api('POST', `/api/v1/races/${encodeURIComponent(id)}/join`));
+    if (!this.scope.disposed) this.ui.toLobby();
   },
 
   /** acceptJoin takes seat 2 from the join offer, once its notes were shown. */
@@ -90,7 +69,8 @@ export const routeMethods = {
     const b = $('[data-testid=wait-join]', this.sec);
     b.disabled = true;
     try {
-      this.open(await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/join`, o.invite ? { invite: o.invite } : undefined));
+      const joined = await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/join`, o.invite ? { invite: o.invite } : undefined);
+      if (!this.scope.disposed) this.ui.openRace(joined);
     } catch (e) {
       this.ui.toast(e.code === 'forbidden' && !o.invite ? t('fair.private') : errText(e));
       this.joinOffer = null; // watch instead
@@ -106,9 +86,9 @@ export const routeMethods = {
     if (!old) return;
     try {
       let v = await api('POST', `/api/v1/races/${encodeURIComponent(old.id)}/rematch`);
-      if (v && !v.seats && v.id) v = await api('GET', `/api/v1/games/${encodeURIComponent(v.id)}`);
+      if (v && !v.seats && v.id) v = await api('GET', path(v.id));
       if (v?.invite) try { sessionStorage.setItem(INV + v.id, v.invite); } catch { /* private mode */ }
-      this.open(v);
+      if (!this.scope.disposed) this.ui.openRace(v);
     } catch (e) {
       this.ui.toast(errText(e));
     }

@@ -76,8 +76,8 @@ export const screenMethods = {
       inv.value = url;
       $('.winv', wait).hidden = !seated || gone;
     }
-    clearInterval(this.waitPoll);
-    if (v.status === 'waiting') this.waitPoll = setInterval(() => this.conn?.refresh(), 3000);
+    this.scope.stop(this.waitPoll);
+    if (v.status === 'waiting') this.waitPoll = this.scope.every(() => this.conn?.refresh(), 3000);
 
     // opponent offline → grace countdown
     const opp = v.seats?.[them - 1];
@@ -104,7 +104,7 @@ export const screenMethods = {
   /** tick updates the claim countdown and the turn clock. */
   tick() {
     const v = this.view;
-    if (!v || this.game.hidden) return;
+    if (!v) return;
     const q = (id) => $(`[data-testid=${id}]`, this.sec);
     const now = Date.now();
     const dc = q('opp-offline'), claim = q('claim');
@@ -161,14 +161,14 @@ export const screenMethods = {
     if (o.who === 'me' && !now) {
       const all = [];
       for (const el of this.found.querySelectorAll('.card.up')) all.push({ card: el.dataset.card, rect: el.getBoundingClientRect() });
-      celebrate(all);
+      this.scope.add(celebrate(all));
     }
     this.say($('#dlg-result h2').textContent);
     const d = $('#dlg-result');
     // a refresh may replace the view object meanwhile: still this race, still over
     // focus on the first button, not on the link of the check panel above it
     const first = () => (q('rematch').hidden ? q('result-lobby') : q('rematch')).focus();
-    setTimeout(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') { d.showModal(); first(); } }, now ? 0 : o.who === 'me' ? 700 : 300);
+    this.scope.later(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') { d.showModal(); first(); } }, now ? 0 : o.who === 'me' ? 700 : 300);
   },
 
   offer(v) {
@@ -181,7 +181,7 @@ export const screenMethods = {
   say(msg) {
     const sr = $('.sr', this.sec);
     sr.textContent = '';
-    setTimeout(() => { sr.textContent = msg; }, 30);
+    this.scope.later(() => { sr.textContent = msg; }, 30);
   },
 
   askResign() {

@@ -1,5 +1,5 @@
-// The race screen's markup: the lobby slot, HUD, strip, table, waiting room
-// and the result and resign dialogs. Texts come from data-i18n keys.
+// The race screen's markup: HUD, strip, table, waiting room and the result
+// and resign dialogs (texts come from data-i18n keys), and the race styles.
 import { t } from '../i18n.js';
 
 /** INV prefixes the sessionStorage key of a race's invite (shown once, to its creator). */
@@ -17,13 +17,20 @@ const ICON = {
   set: '<svg viewBox="0 0 24 24"><path d="M3 5h10v2H3zm14 0h4v2h-4zm-3-2h2v6h-2zM3 11h4v2H3zm8 0h10v2H11zM8 9h2v6H8zm-5 8h12v2H3zm16 0h2v2h-2zm-3-2h2v6h-2z"/></svg>',
 };
 
+/** ready loads the race styles once, before the first race screen shows. */
+export async function ready() {
+  if (document.querySelector('link[href="/css/race.css"]')) return;
+  const l = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/css/race.css' });
+  document.head.append(l);
+  await new Promise((r) => { l.onload = l.onerror = r; setTimeout(r, 1500); });
+}
+
 export function skeleton() {
   const sec = document.createElement('section');
   sec.id = 'race';
   sec.className = 'race';
   sec.innerHTML = `
-<div class="lobby" data-testid="lobby" hidden></div>
-<div class="rgame" hidden>
+<div class="rgame">
   <header class="hud rhud">
     <button class="ib" data-testid="to-lobby" data-i18n-label="race.lobby">${ICON.back}</button>
     <div class="stat rme"><small class="nm"></small><b data-testid="count-me">0</b></div>
