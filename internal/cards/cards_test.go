@@ -94,12 +94,12 @@ func TestSoloDeckIsAPermutation(t *testing.T) {
 		}
 	}
 	d := SoloDeck(Code{})
-	if got := Texts(d[:4]); got != "3H 8C JS 6S" { // from the independent script
+	if got := joinTexts(d[:4]); got != "3H 8C JS 6S" { // from the independent script
 		t.Errorf("deal 0 starts %s", got)
 	}
 }
 
-func Texts(cs []Card) string {
+func joinTexts(cs []Card) string {
 	var s []string
 	for _, c := range cs {
 		s = append(s, c.String())

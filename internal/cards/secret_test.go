@@ -29,7 +29,7 @@ func faceUp(deck []Card, n, stock int) (up, next string) {
 			i++
 		}
 	}
-	return Texts(cols), Texts(deck[i : i+stock])
+	return joinTexts(cols), joinTexts(deck[i : i+stock])
 }
 
 // TestSecretDealCheckValues: the face-up cards (and the first stock cards)
@@ -73,7 +73,7 @@ func TestMirroredSecretRace(t *testing.T) {
 			t.Fatalf("mirrored seat 2 card %d is %v, seat 1's is %v", i, mir[1][i], mir[0][i])
 		}
 	}
-	if Texts(ind[1][:]) == Texts(ind[0][:]) {
+	if joinTexts(ind[1][:]) == joinTexts(ind[0][:]) {
 		t.Fatal("independent seats got the same shuffle")
 	}
 }

@@ -91,24 +91,26 @@ func (r *Race) View(viewer int) View {
 	if t := r.Turn(); t != 0 {
 		v.Turn = &t
 	}
+	found := make([]FoundationCard, 0, Seats*CardsPerSeat) // every foundation's cards in one array
 	for i := range v.Foundations {
-		pile := r.found.Piles[i][:r.found.N[i]]
-		v.Foundations[i] = make([]FoundationCard, len(pile))
-		for j, c := range pile {
-			v.Foundations[i][j] = FoundationCard{Card: c.String(), Seat: c.Deck() + 1}
+		start := len(found)
+		for _, c := range r.found.Piles[i][:r.found.N[i]] {
+			found = append(found, FoundationCard{Card: c.String(), Seat: c.Deck() + 1})
 		}
+		v.Foundations[i] = found[start:len(found):len(found)]
 	}
+	texts := cards.NewTexts(Seats * CardsPerSeat)
 	for s := range v.Seats {
 		b := &r.boards[s]
 		sv := SeatView{
 			Columns: make([]ColumnView, Columns),
 			Stock:   int(b.NStock),
-			Waste:   texts(b.Waste[:b.NWaste]),
+			Waste:   texts.Of(b.Waste[:b.NWaste]),
 			Count:   int(r.counts[s]),
 			Blocked: r.status == Playing && r.Blocked(s+1),
 		}
 		for i := range sv.Columns {
-			sv.Columns[i] = ColumnView{Down: int(b.Cols[i].Down), Up: texts(b.Cols[i].Up())}
+			sv.Columns[i] = ColumnView{Down: int(b.Cols[i].Down), Up: texts.Of(b.Cols[i].Up())}
 		}
 		v.Seats[s] = sv
 	}

@@ -53,16 +53,19 @@ func (g *Game) View() View {
 		Undo:        g.histN,
 		Stuck:       g.Stuck(),
 		Stock:       int(g.board.NStock),
-		Waste:       Texts(g.board.Waste[:g.board.NWaste]),
 		Foundations: make([][]string, 8),
 		Columns:     make([]ColumnView, Columns),
 	}
+	// Every pile's texts in one backing array: a view costs a few
+	// allocations, not one per pile.
+	texts := cards.NewTexts(2 * 52)
+	v.Waste = texts.Of(g.board.Waste[:g.board.NWaste])
 	for i := range v.Foundations {
-		v.Foundations[i] = Texts(g.found.Piles[i][:g.found.N[i]])
+		v.Foundations[i] = texts.Of(g.found.Piles[i][:g.found.N[i]])
 	}
 	for i := range v.Columns {
 		col := &g.board.Cols[i]
-		v.Columns[i] = ColumnView{Down: int(col.Down), Up: Texts(col.Up())}
+		v.Columns[i] = ColumnView{Down: int(col.Down), Up: texts.Of(col.Up())}
 	}
 	return v
 }

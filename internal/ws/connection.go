@@ -34,8 +34,9 @@ type connection struct {
 	// because the session ended leaves the connection to run.
 	dropEnded bool
 
-	ending    bool        // the read loop ignores frames: a close is queued
-	pinging   atomic.Bool // a ping waits for its pong
+	ending    bool         // the read loop ignores frames: a close is queued
+	pinging   atomic.Bool  // a ping waits for its pong
+	writing   atomic.Int64 // when the write under way began (Unix ns), or 0
 	closeOnce sync.Once
 	bg        sync.WaitGroup // closes started from the writer or the reader
 }
@@ -123,8 +124,7 @@ func (c *connection) slow() {
 	c.closeAsync(table.Unavailable.CloseCode(), "too slow")
 }
 
-// write writes one frame within the write timeout. A write that times out
-// means a client that does not read: the library closes the connection.
+// write writes one message as a frame and counts it.
 func (c *connection) write(m outMsg) bool {
 	if !c.writeFrame(m.body) {
 		return false
@@ -133,19 +133,24 @@ func (c *connection) write(m outMsg) bool {
 	return true
 }
 
-// writeFrame writes one text frame within the write timeout.
+// writeFrame writes one text frame. The write timeout is kept by the
+// handler's watchdog (sockets.watch), which drops a connection whose write
+// has been going on too long: a context with a deadline would cost each
+// write a timer.
 func (c *connection) writeFrame(b []byte) bool {
-	ctx, cancel := context.WithTimeout(c.ctx, c.cfg.WriteTimeout)
-	err := c.ws.Write(ctx, websocket.MessageText, b)
-	timedOut := ctx.Err() == context.DeadlineExceeded
-	cancel()
-	if err != nil {
-		if timedOut && c.ctx.Err() == nil {
-			c.metrics.ObserveWSSlowDrop()
-		}
-		return false
+	c.writing.Store(time.Now().UnixNano())
+	err := c.ws.Write(context.Background(), websocket.MessageText, b)
+	c.writing.Store(0)
+	return err == nil
+}
+
+// overdue drops the connection when a write started before since (it has
+// taken longer than the write timeout): a client that does not read.
+func (c *connection) overdue(since int64) {
+	if w := c.writing.Load(); w != 0 && w < since {
+		c.metrics.ObserveWSSlowDrop()
+		c.ws.CloseNow()
 	}
-	return true
 }
 
 // count counts a message written.

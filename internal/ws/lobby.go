@@ -126,7 +126,7 @@ func (s *lobbySession) run(sub *lobby.Sub) {
 // UTF-8 closes the socket with 1007.
 func (s *lobbySession) readLoop() {
 	for {
-		typ, data, err := s.ws.Read(s.ctx)
+		typ, data, err := s.ws.Read(context.Background()) // closing the socket ends it: no context timer per read
 		if err != nil {
 			return
 		}

@@ -73,7 +73,7 @@ func (s *session) run(sub *table.Subscription) {
 // ends the connection.
 func (s *session) readLoop() {
 	for {
-		typ, data, err := s.ws.Read(s.ctx)
+		typ, data, err := s.ws.Read(context.Background()) // closing the socket ends it: no context timer per read
 		if err != nil {
 			return
 		}

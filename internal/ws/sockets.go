@@ -3,6 +3,7 @@ package ws
 import (
 	"context"
 	"sync"
+	"time"
 
 	"dsol/internal/table"
 )
@@ -14,24 +15,59 @@ type socket interface {
 	close(code int, reason string)
 	// closeNow drops the connection without a handshake.
 	closeNow()
+	// overdue drops the connection when a write began before since.
+	overdue(since int64)
 }
 
 // sockets is the bookkeeping a handler keeps of its connections: each
 // player's share of them (bounded), the open sessions and, for Shutdown,
 // whether it still takes new ones.
 type sockets[S socket] struct {
-	what string // "sockets" or "lobby sockets", for the refusal
-	max  int    // per player
+	what         string // "sockets" or "lobby sockets", for the refusal
+	max          int    // per player
+	writeTimeout time.Duration
 
 	mu        sync.Mutex
 	closing   bool
 	sessions  map[S]struct{}
 	perPlayer map[string]int
 	wg        sync.WaitGroup // one per admitted connection
+	stopWatch chan struct{}  // closed to stop the watchdog; nil when it does not run
 }
 
-func newSockets[S socket](what string, max int) *sockets[S] {
-	return &sockets[S]{what: what, max: max, sessions: make(map[S]struct{}), perPlayer: make(map[string]int)}
+func newSockets[S socket](what string, max int, writeTimeout time.Duration) *sockets[S] {
+	return &sockets[S]{what: what, max: max, writeTimeout: writeTimeout,
+		sessions: make(map[S]struct{}), perPlayer: make(map[string]int)}
+}
+
+// watch is the watchdog of the write timeout: while sessions are open (track
+// starts it, untrack of the last one stops it) it looks at them every quarter of the timeout and drops those whose write has
+// gone on longer than the timeout (so a write takes at most 1.25 times it).
+// One goroutine and one ticker for all the handler's sockets, instead of a
+// timer for every write.
+func (k *sockets[S]) watch(stop <-chan struct{}) {
+	t := time.NewTicker(k.writeTimeout / 4)
+	defer t.Stop()
+	var ss []S
+	for {
+		var now time.Time
+		select {
+		case <-stop:
+			return
+		case now = <-t.C:
+		}
+		k.mu.Lock()
+		ss = ss[:0]
+		for s := range k.sessions {
+			ss = append(ss, s)
+		}
+		k.mu.Unlock()
+		since := now.Add(-k.writeTimeout).UnixNano()
+		for _, s := range ss {
+			s.overdue(since)
+		}
+		clear(ss)
+	}
 }
 
 // count returns the number of open sessions.
@@ -74,12 +110,20 @@ func (k *sockets[S]) track(s S) bool {
 		return false
 	}
 	k.sessions[s] = struct{}{}
+	if k.stopWatch == nil {
+		k.stopWatch = make(chan struct{})
+		go k.watch(k.stopWatch)
+	}
 	return true
 }
 
 func (k *sockets[S]) untrack(s S) {
 	k.mu.Lock()
 	delete(k.sessions, s)
+	if len(k.sessions) == 0 && k.stopWatch != nil {
+		close(k.stopWatch)
+		k.stopWatch = nil
+	}
 	k.mu.Unlock()
 }
 

@@ -171,7 +171,7 @@ func newFront[S socket](what string, player func(*http.Request) (string, error),
 	m *metrics.Metrics, clock func() time.Time, cfg Config) front[S] {
 	f := front[S]{player: player, log: log, metrics: m, clock: clock, cfg: cfg}
 	f.cfg.defaults()
-	f.socks = newSockets[S](what, f.cfg.MaxSocketsPerPlayer)
+	f.socks = newSockets[S](what, f.cfg.MaxSocketsPerPlayer, f.cfg.WriteTimeout)
 	if f.log == nil {
 		f.log = slog.New(slog.DiscardHandler)
 	}
