@@ -160,6 +160,14 @@ func TestRaceTwoPlayersAndSpectator(t *testing.T) {
 		}
 	}()
 	v := startRace(t, a, b, c, map[string]any{"code": code, "turns": "simultaneous", "public": false})
+	// The opponent's arrival is announced in the live region, not written
+	// into the chosen-deal mark (the first element with the .sr class).
+	a.waitJS(`/joined|is back/.test(document.querySelector('p.sr[aria-live]')?.textContent)`, "the opponent announced in the live region")
+	var mark string
+	a.eval(`document.querySelector('[data-testid=chosen-mark] .sr').textContent`, &mark)
+	if strings.Contains(mark, "joined") || strings.Contains(mark, "back") {
+		t.Fatalf("the chosen-deal mark reads %q", mark)
+	}
 	aceCard := race.DealOf(must(cards.ParseCode(code))).Seats[0].Columns[ace]
 	suit := aceCard[len(aceCard)-1][1:]
 	for _, p := range []*page{a, b, c} {

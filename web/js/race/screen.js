@@ -179,7 +179,7 @@ export const screenMethods = {
   },
 
   say(msg) {
-    const sr = $('.sr', this.sec);
+    const sr = $('p.sr[aria-live]', this.sec); // the live region, not the chosen-deal mark's text
     sr.textContent = '';
     this.scope.later(() => { sr.textContent = msg; }, 30);
   },
