@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Two builds of dsol under the same load, alternating run by run on one
+# machine: each run starts a fresh server of one build on a fresh database,
+# plays `dsol load` against it and prints one line of figures.
+#
+#   scripts/load-ab.sh OLD_BINARY NEW_BINARY [ROUNDS] [MODE] [STORE] [RACES] [DURATION]
+#
+# MODE is race or race-play, STORE sqlite or postgres (PostgreSQL from
+# DSOL_TEST_POSTGRES_URL, as `source .ci/postgres.sh` sets it; each run gets
+# a database of its own). The load tool is NEW_BINARY's.
+set -euo pipefail
+old=$1 new=$2 rounds=${3:-3} mode=${4:-race} db=${5:-sqlite} races=${6:-100} dur=${7:-15s}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+for r in $(seq 1 "$rounds"); do
+  for b in old new; do
+    bin=$old; [ "$b" = new ] && bin=$new
+    port=$((18100 + RANDOM % 800))
+    if [ "$db" = sqlite ]; then
+      url=$dir/$b-$r.db
+    else
+      name=dsol_ab_${b}_${r}_$RANDOM
+      psql "$DSOL_TEST_POSTGRES_URL" -qc "CREATE DATABASE $name" >/dev/null
+      url=$(echo "$DSOL_TEST_POSTGRES_URL" | sed "s|/[^/?]*\(?\|$\)|/$name\1|")
+    fi
+    "$bin" serve --addr 127.0.0.1:$port --db "$url" --log-level warn --write-rate 100000 --write-burst 100000 \
+      --ws-rate 100000 --ws-burst 100000 >"$dir/serve.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/readyz >/dev/null && break; sleep 0.2; done
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    "$new" load --mode "$mode" --url http://127.0.0.1:$port --races "$races" --duration "$dur" --setup 3s --pid $pid --json >"$dir/r.json"
+    kill $pid; wait $pid 2>/dev/null || true
+    python3 - "$dir/r.json" "$b" "$r" "$load" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+l = r["latencyMs"]
+print(f"{sys.argv[2]} round {sys.argv[3]} load {sys.argv[4]}: {r['acksPerSecond']:.0f} acks/s, p50 {l['p50']:.1f} ms, p99 {l['p99']:.1f} ms, "
+      f"{r['cpu']['microsPerAck']:.0f} µs CPU per ack, event p50 {r['eventBytes']['p50']:.0f} B, errors {r['errors']}")
+PY
+  done
+done
