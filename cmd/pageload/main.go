@@ -318,8 +318,16 @@ func measure(ctx context.Context, url string) (load, error) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		return l, err
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](loaded, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
-		return l, fmt.Errorf("waiting for the table and the load event: %w", err)
+	// A poll that starts while the previous document goes away loses its
+	// execution context: poll again in the new one.
+	for tries := 0; ; tries++ {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](loaded, chromedp.WithPollingInterval(10*time.Millisecond)))
+		if err == nil {
+			break
+		}
+		if tries == 5 || ctx.Err() != nil || !strings.Contains(err.Error(), "context") {
+			return l, fmt.Errorf("waiting for the table and the load event: %w", err)
+		}
 	}
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](measured))
 	if err != nil {
