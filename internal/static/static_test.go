@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -372,5 +373,32 @@ func TestNoPage(t *testing.T) {
 	}
 	if res, _ := get(h, "GET", h.AssetPrefix()+"js/app.js"); res.StatusCode != 200 {
 		t.Errorf("GET a script: %d", res.StatusCode)
+	}
+}
+
+// TestConcurrentFirstRequests: requests that arrive together for files
+// not compressed yet all get the same, whole variant (run with -race).
+func TestConcurrentFirstRequests(t *testing.T) {
+	fsys := tree()
+	// Contents no other test compressed, so that this process has not
+	// compressed them yet.
+	fsys["js/app.js"] = &fstest.MapFile{Data: []byte(strings.Repeat("console.log('concurrent first requests');\n", 200))}
+	a, b := newHandler(t, fsys), newHandler(t, fsys) // two handlers share one compression
+	var wg sync.WaitGroup
+	bodies := make([][]byte, 16)
+	for i := range bodies {
+		h := a
+		if i%2 == 1 {
+			h = b
+		}
+		wg.Go(func() {
+			_, bodies[i] = get(h, "GET", h.AssetPrefix()+"js/app.js", "Accept-Encoding", "br")
+		})
+	}
+	wg.Wait()
+	for i, body := range bodies {
+		if !bytes.Equal(body, bodies[0]) || !bytes.Equal(decode(t, "br", body), fsys["js/app.js"].Data) {
+			t.Fatalf("request %d: %d bytes, the first got %d", i, len(body), len(bodies[0]))
+		}
 	}
 }
