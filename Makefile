@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race solve-sample solve-check cluster
+.PHONY: run test vet bench property fuzz load-race solve-sample solve-check cluster pageload
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -60,6 +60,20 @@ load-race:
 	    --setup $(LOAD_SETUP) $(if $(LOAD_PID),--pid $(LOAD_PID)) || { rm -r $$dir; exit 1; }; \
 	done; \
 	echo "== done, load average $$(cut -d' ' -f1-3 /proc/loadavg)"; rm -r $$dir
+
+## pageload: first contentful paint and bytes of the solo page in headless
+## Chromium, cold and warm, for the server built at FROM (a commit, default HEAD)
+## and the one built from the working tree, measured in turn for ROUNDS rounds;
+## prints medians. PAGELOAD_FLAGS adds flags of cmd/pageload (-rtt 150ms -mbps 1.6
+## emulates a slow link). Needs Chromium (DSOL_CHROMIUM, else /usr/bin/chromium).
+FROM ?= HEAD
+ROUNDS ?= 9
+PAGELOAD_FLAGS ?=
+pageload:
+	@dir=$$(mktemp -d) && mkdir $$dir/src && git archive $(FROM) | tar -x -C $$dir/src && \
+	(cd $$dir/src && $(GO) build -o $$dir/from ./cmd/dsol) && $(GO) build -o $$dir/tree ./cmd/dsol && \
+	$(GO) run ./cmd/pageload -rounds $(ROUNDS) $(PAGELOAD_FLAGS) $(FROM)=$$dir/from tree=$$dir/tree; \
+	status=$$?; rm -rf $$dir; exit $$status
 
 ## solve-sample: solve SAMPLE random deals of each of the four solo modes with BUDGET each
 SAMPLE ?= 10000

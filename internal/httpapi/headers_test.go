@@ -170,13 +170,19 @@ func TestSecurityHeaders(t *testing.T) {
 	if len(routes) < 15 {
 		t.Fatalf("only %d routes walked", len(routes))
 	}
+	pre := assetPrefix(t)
 	routes = append(routes,
 		req{"GET", "/", ""},
+		req{"GET", "/?code=DS1-D1N-AAAAAAB", ""},
 		req{"GET", "/index.html", ""}, // a redirect to /
 		req{"GET", "/?mode=race", ""},
 		req{"GET", "/css/app.css", ""},
 		req{"GET", "/js/app.js", ""},
 		req{"GET", "/favicon.svg", ""},
+		req{"GET", pre + "js/app.js", ""},
+		req{"GET", pre + "css/app.css", ""},
+		req{"HEAD", pre + "js/solo/mode.js", ""},
+		req{"POST", "/", ""},
 		req{"GET", "/no/such/file", ""},
 		req{"GET", "/api/v1/no/such/thing", ""},
 		req{"DELETE", "/api/v1/me", ""},

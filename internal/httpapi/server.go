@@ -14,6 +14,7 @@ import (
 
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/static"
 	"dsol/internal/store"
 	"dsol/internal/table"
 	"dsol/internal/ws"
@@ -35,7 +36,8 @@ type Config struct {
 	// player (or per client IP before there is a player); default 20/s, 40.
 	WriteRate  float64
 	WriteBurst int
-	// Static is the web client served at "/", or nil for none.
+	// Static is the web client served at "/" (package static: compressed,
+	// cached under content-hashed paths), or nil for none.
 	Static fs.FS
 }
 
@@ -112,11 +114,18 @@ func newServer(d Deps) *server {
 		ready:   newReadiness(d.Store, d.Committer, d.Clock),
 		csrf:    http.NewCrossOriginProtection(),
 	}
-	if cfg.Static != nil {
-		s.static = http.FileServerFS(cfg.Static)
-	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Static != nil {
+		site, err := static.New(cfg.Static)
+		if err != nil {
+			// A tree that cannot be read whole is still served as it is.
+			s.log.Warn("httpapi: serving the web client uncompressed and uncached", "err", err)
+			s.static = http.FileServerFS(cfg.Static)
+		} else {
+			s.static = site
+		}
 	}
 	if s.metrics == nil {
 		s.metrics = metrics.New()
