@@ -17,10 +17,13 @@ const ICON = {
   set: '<svg viewBox="0 0 24 24"><path d="M3 5h10v2H3zm14 0h4v2h-4zm-3-2h2v6h-2zM3 11h4v2H3zm8 0h10v2H11zM8 9h2v6H8zm-5 8h12v2H3zm16 0h2v2h-2zm-3-2h2v6h-2z"/></svg>',
 };
 
+// the race styles beside this module, so under the same (cached) prefix
+const CSS = new URL('../../css/race.css', import.meta.url).href;
+
 /** ready loads the race styles once, before the first race screen shows. */
 export async function ready() {
-  if (document.querySelector('link[href="/css/race.css"]')) return;
-  const l = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/css/race.css' });
+  if ([...document.querySelectorAll('link[rel=stylesheet]')].some((l) => l.href === CSS)) return;
+  const l = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: CSS });
   document.head.append(l);
   await new Promise((r) => { l.onload = l.onerror = r; setTimeout(r, 1500); });
 }
