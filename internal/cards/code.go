@@ -48,10 +48,14 @@ type Code struct {
 	Key      [SecretBytes]byte // DS2/DR2: the secret
 }
 
-// CodeError is a malformed game code; Part names what is wrong.
+// CodeError is a malformed game code; Part says what is wrong, Field names
+// that part for machines (the web client words it in the player's language):
+// "parts", "prefix", "draw", "options", "scoring", "redeal", "decks",
+// "secret" or "deal".
 type CodeError struct {
 	Input string
 	Part  string
+	Field string
 }
 
 // Error implements error: the code (its first input.MaxQuote bytes) and the
@@ -67,10 +71,10 @@ func (e *CodeError) Error() string {
 func ParseCode(s string) (Code, error) {
 	in := s
 	s = upperASCII(strings.Trim(s, asciiSpace))
-	bad := func(part string) (Code, error) { return Code{}, &CodeError{Input: in, Part: part} }
+	bad := func(field, part string) (Code, error) { return Code{}, &CodeError{Input: in, Part: part, Field: field} }
 	parts := strings.Split(s, "-")
 	if len(parts) != 3 {
-		return bad("want three parts separated by '-', such as DS1-D1N-AAAAAAB")
+		return bad("parts", "want three parts separated by '-', such as DS1-D1N-AAAAAAB")
 	}
 	var c Code
 	switch parts[0] {
@@ -83,7 +87,7 @@ func ParseCode(s string) (Code, error) {
 	case "DR2":
 		c.Kind, c.Secret = Race, true
 	default:
-		return bad("prefix must be DS1 or DS2 (solo), DR1 or DR2 (race)")
+		return bad("prefix", "prefix must be DS1 or DS2 (solo), DR1 or DR2 (race)")
 	}
 	opts := parts[1]
 	want := 3
@@ -91,14 +95,14 @@ func ParseCode(s string) (Code, error) {
 		want = 4
 	}
 	if len(opts) < 2 || opts[0] != 'D' || (opts[1] != '1' && opts[1] != '3') {
-		return bad("draw must be D1 or D3")
+		return bad("draw", "draw must be D1 or D3")
 	}
 	c.Draw = int(opts[1] - '0')
 	if len(opts) != want {
 		if c.Kind == Solo {
-			return bad("options must be draw then scoring, such as D1N or D3V")
+			return bad("options", "options must be draw then scoring, such as D1N or D3V")
 		}
-		return bad("options must be draw, redeal and decks, such as D1UI or D3SM")
+		return bad("options", "options must be draw, redeal and decks, such as D1UI or D3SM")
 	}
 	if c.Kind == Solo {
 		switch opts[2] {
@@ -106,7 +110,7 @@ func ParseCode(s string) (Code, error) {
 		case 'V':
 			c.Vegas = true
 		default:
-			return bad("scoring must be N (Normal) or V (Vegas)")
+			return bad("scoring", "scoring must be N (Normal) or V (Vegas)")
 		}
 	} else {
 		switch opts[2] {
@@ -114,32 +118,32 @@ func ParseCode(s string) (Code, error) {
 		case 'S':
 			c.Single = true
 		default:
-			return bad("redeal must be U (unlimited) or S (single pass)")
+			return bad("redeal", "redeal must be U (unlimited) or S (single pass)")
 		}
 		switch opts[3] {
 		case 'I':
 		case 'M':
 			c.Mirrored = true
 		default:
-			return bad("decks must be I (independent) or M (mirrored)")
+			return bad("decks", "decks must be I (independent) or M (mirrored)")
 		}
 	}
 	deal := parts[2]
 	if c.Secret {
 		if len(deal) != 2*SecretBytes {
-			return bad("secret must be 64 hexadecimal digits")
+			return bad("secret", "secret must be 64 hexadecimal digits")
 		}
 		if _, err := hex.Decode(c.Key[:], []byte(deal)); err != nil {
-			return bad("secret must be 64 hexadecimal digits")
+			return bad("secret", "secret must be 64 hexadecimal digits")
 		}
 		return c, nil
 	}
 	if len(deal) != 7 {
-		return bad("deal must be 7 letters A-Z")
+		return bad("deal", "deal must be 7 letters A-Z")
 	}
 	for i := 0; i < len(deal); i++ {
 		if deal[i] < 'A' || deal[i] > 'Z' {
-			return bad("deal must be 7 letters A-Z")
+			return bad("deal", "deal must be 7 letters A-Z")
 		}
 		c.Deal = c.Deal*26 + uint64(deal[i]-'A')
 	}

@@ -440,3 +440,45 @@ func chromedpLocale(lang string) chromedp.Action[chromedp.Void] {
 		return err
 	})
 }
+
+// TestCodeBox: a mistyped code in the new-game box says which part is
+// wrong, in the page's language; a race code opens a race on that deal.
+func TestCodeBox(t *testing.T) {
+	srv := startServer(t)
+	p := openSolo(t, srv, phone, "DS1-D1N-AAAAAAB")
+	typeCode := func(code string) {
+		p.tap(`[data-testid=new]`)
+		p.waitJS(`document.querySelector('[data-testid=new-dialog]').open`, "the new-game dialog")
+		p.eval(fmt.Sprintf(`(() => { const i = document.querySelector('[data-testid=code-input]'); i.value = %q; return true; })()`, code), nil)
+		p.tap(`[data-testid=code-open]`)
+	}
+	for code, want := range map[string]string{
+		"DS1-D2N-AAAAAAB": "D1 or D3",
+		"DS1-D1X-AAAAAAB": "N (Normal) or V (Vegas)",
+		"DS1-D1N-AAAA":    "7 letters",
+		"XX1-D1N-AAAAAAB": "starts with DS1 or DS2",
+	} {
+		typeCode(code)
+		p.waitJS(`!document.querySelector('[data-testid=new-error]').hidden`, "the error of "+code)
+		if got := p.text(`[data-testid=new-error]`); !strings.Contains(got, want) {
+			t.Errorf("%s: the error reads %q, want it to say %q", code, got, want)
+		}
+		p.eval(`(document.querySelector('[data-testid=new-dialog]').close(), true)`, nil)
+	}
+	typeCode("DS1-D2N-AAAAAAB")
+	p.waitJS(`!document.querySelector('[data-testid=new-error]').hidden`, "the error")
+	p.screenshot("code-error")
+	p.eval(`(document.querySelector('[data-testid=new-dialog]').close(), true)`, nil)
+	typeCode("dr1-d1ui-helloxy")
+	p.waitJS(`document.body.dataset.status === "waiting" && document.body.dataset.seat === "1"`, "the waiting room of the race")
+	var v struct {
+		ChosenDeal bool `json:"chosenDeal"`
+	}
+	var search string
+	p.eval(`location.search`, &search)
+	id := strings.TrimPrefix(search, "?race=")
+	p.apiJSON("GET", "/api/v1/games/"+id, nil, &v)
+	if !v.ChosenDeal {
+		t.Fatalf("the race of a typed code is not a chosen deal: %+v", v)
+	}
+}

@@ -7,12 +7,12 @@ import { LANGS, loadLang, pickLang, t, lang, formatScore, formatTime } from './i
 import { loadSettings, saveSettings, applySettings } from './settings.js';
 import { celebrate } from './celebrate.js';
 import { SoloMode } from './solo/mode.js';
+import { checkCode } from './code.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const settings = loadSettings();
 applySettings(settings);
 const LAST = 'dsol.last';
-const CODE_RE = /^DS1-D[13][NV]-[A-Z]{7}$/;
 
 let toastTimer = 0;
 function toast(msg) {
@@ -78,8 +78,14 @@ const soloUI = {
   },
 };
 
+/** errMessage words an error for the player: a game code's wrong part, else its code. */
+function errMessage(e) {
+  if (e.field) return t('code.' + e.field);
+  return t('err.' + e.code) === 'err.' + e.code ? t('err.generic') : t('err.' + e.code);
+}
+
 function showError(e) {
-  toast(t('err.' + e.code) === 'err.' + e.code ? t('err.generic') : t('err.' + e.code));
+  toast(errMessage(e));
 }
 
 function openView(v) {
@@ -131,10 +137,22 @@ async function showNew() {
   } catch { /* the list is a convenience */ }
 }
 
-async function openCode(raw) {
-  const code = String(raw || '').trim().toUpperCase();
-  if (!CODE_RE.test(code)) throw Object.assign(new Error(), { code: 'bad_code' });
-  return newGame({ code });
+/**
+ * openCode opens a game from its code: a solo code deals that game, and a
+ * race code typed in the box (typed) creates a race on that deal and opens
+ * its waiting room. A code that is not valid says which part is wrong.
+ */
+async function openCode(raw, typed) {
+  const c = checkCode(raw);
+  if (c.field) throw Object.assign(new Error(), { code: 'bad_code', field: c.field });
+  if (c.kind === 'race') {
+    if (!typed) throw Object.assign(new Error(), { code: 'bad_code' });
+    const [v, r] = await Promise.all([api('POST', '/api/v1/races', { code: c.code }), raceModule()]);
+    try { sessionStorage.setItem(r.INV + v.id, v.invite); } catch { /* private mode */ }
+    history.pushState(null, '', `/?race=${encodeURIComponent(v.id)}`);
+    return route();
+  }
+  return newGame({ code: c.code });
 }
 
 dlgNew.querySelector('form').addEventListener('submit', async (e) => {
@@ -143,11 +161,11 @@ dlgNew.querySelector('form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const f = e.target;
   try {
-    if (what === 'code') await openCode(f.code.value);
+    if (what === 'code') await openCode(f.code.value, true);
     else await newGame({ draw: +f.draw.value, scoring: f.scoring.value });
     dlgNew.close();
   } catch (err) {
-    newErr.textContent = t('err.' + err.code) === 'err.' + err.code ? t('err.generic') : t('err.' + err.code);
+    newErr.textContent = errMessage(err);
     newErr.hidden = false;
   }
 });

@@ -19,7 +19,7 @@ import { routeMethods } from './routes.js';
 // what app.js takes from the race screens, loaded only for races
 export { LobbyMode } from './lobby.js';
 export { resolve } from './routes.js';
-export { ready } from './skeleton.js';
+export { ready, INV } from './skeleton.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
