@@ -71,7 +71,9 @@ export function foundEl() {
     const row = document.createElement('div');
     row.className = 'frow';
     row.dataset.suit = SUITS[r];
-    row.append(pile('f' + (2 * r + 1), 'slot-f'), pile('f' + (2 * r + 2), 'slot-f'));
+    const a = pile('f' + (2 * r + 1), 'slot-f'), b = pile('f' + (2 * r + 2), 'slot-f');
+    for (const slot of [a, b]) slot.setAttribute('role', 'group'); // labelled below
+    row.append(a, b);
     f.append(row);
   }
   return f;
@@ -131,6 +133,7 @@ export function renderBoard(el, b, o) {
     if (index === b.waste.length - 1) { c.classList.add('top'); c.tabIndex = -1; }
     w.append(c);
   }
+  if (!w.hasAttribute('role')) w.setAttribute('role', 'group'); // a label needs a role to be read
   w.setAttribute('aria-label', `${t('pile.waste')}, ${b.waste.length ? t('pile.cards', { n: b.waste.length }) : t('pile.empty')}`);
 
   const badge = Math.round(Math.max(12, S.cw * 0.3));

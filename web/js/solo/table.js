@@ -70,15 +70,18 @@ export function renderTable(root, v, L) {
     if (index === v.waste.length - 1) { el.classList.add('top'); el.tabIndex = -1; }
     w.append(el);
   }
+  w.setAttribute('role', 'group'); // a label needs a role to be read
   w.setAttribute('aria-label', `${t('pile.waste')}, ${v.waste.length ? t('pile.cards', { n: v.waste.length }) : t('pile.empty')}`);
 
   // foundations: suit rows of two
+  root.querySelector('.found').setAttribute('role', 'group');
   root.querySelector('.found').setAttribute('aria-label', t('pile.found'));
   v.foundations.forEach((f, i) => {
     const p = pileEl(root, 'f' + (i + 1));
     const suit = SUITS[i >> 1];
     p.replaceChildren();
     p.dataset.count = f.length;
+    p.setAttribute('role', 'group');
     p.setAttribute('aria-label', `${t('pile.slot', { suit: t('suits.' + suit), n: (i & 1) + 1 })}, ${f.length ? t('pile.cards', { n: f.length }) : t('pile.empty')}`);
     if (!f.length) return p.append(slotEl(suit));
     if (f.length > 1) p.append(cardEl(f[f.length - 2]));
