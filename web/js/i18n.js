@@ -31,11 +31,18 @@ export function fill(s, vars = {}) {
   return String(s).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
-/** t looks up a dotted key ("hud.score") and fills its placeholders. */
+/**
+ * t looks up a dotted key ("hud.score") and fills its placeholders. A value
+ * with plural forms ({one, few, many, other}) is chosen by the language's
+ * plural rule for vars.n.
+ */
 export function t(key, vars) {
   let v = cat;
   for (const part of key.split('.')) v = v == null ? undefined : v[part];
   if (v === undefined) return key;
+  if (v && typeof v === 'object' && typeof v.other === 'string' && typeof vars?.n === 'number') {
+    v = v[new Intl.PluralRules(current).select(vars.n)] ?? v.other;
+  }
   return typeof v === 'string' ? fill(v, vars) : v;
 }
 

@@ -70,3 +70,19 @@ test('time and fill', () => {
   assert.equal(formatTime(3725), '1:02:05');
   assert.equal(fill('{a} {b}', { a: 1 }), '1 {b}');
 });
+
+test('plural forms by the language\'s rule', async () => {
+  const { useCatalogue, t } = await import('../js/i18n.js');
+  const cases = {
+    en: [[1, '1 card'], [2, '2 cards'], [5, '5 cards']],
+    es: [[1, '1 carta'], [3, '3 cartas']],
+    it: [[1, '1 carta'], [7, '7 carte']],
+    pl: [[1, '1 karta'], [2, '2 karty'], [5, '5 kart'], [22, '22 karty'], [12, '12 kart']],
+  };
+  for (const [l, want] of Object.entries(cases)) {
+    useCatalogue(l, cats[l]);
+    for (const [n, s] of want) assert.equal(t('pile.cards', { n }), s, `${l} ${n}`);
+  }
+  useCatalogue('en', cats.en);
+  assert.equal(t('hud.undoLeft', { n: 1 }), '1 undo step left');
+});
