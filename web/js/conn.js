@@ -7,6 +7,15 @@ import { fold } from './fold.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// A network that goes away without a close frame leaves a socket that looks
+// open, so the link watches itself: every TICK it counts the silence; after
+// PING_AFTER without a message it pings (the server answers after the
+// actions sent before the ping), after DEAD_AFTER it gives the socket up and
+// opens another (actions still unanswered are resent with their ids, which
+// the server applies once), and an action unanswered for ACK_WAIT shows
+// "reconnecting…" at once.
+const TICK = 1000, PING_AFTER = 5000, DEAD_AFTER = 12000, ACK_WAIT = 4000;
+
 export class GameConn {
   /**
    * hooks: onView(view), onReject(code, message, action, id), onStatus({down, mode}),
@@ -39,6 +48,8 @@ export class GameConn {
 
   close() {
     this.closed = true;
+    clearInterval(this.watch);
+    clearTimeout(this.retry);
     if (this.ws) this.ws.close(1000);
     this.ws = null;
   }
@@ -88,6 +99,7 @@ export class GameConn {
       for (const p of this.pending) {
         if (p.gen === this.gen) continue;
         p.gen = this.gen;
+        p.waited = 0;
         p.tries++;
         this.ws.send(JSON.stringify({ type: 'action', id: p.id, action: p.action }));
       }
@@ -153,10 +165,17 @@ export class GameConn {
       this.fails = 0;
       this.backoff = 500;
       this.gen = (this.gen || 0) + 1;
+      this.silent = 0;
+      this.pinged = false;
+      clearInterval(this.watch);
+      this.watch = setInterval(() => this.tick(ws), TICK);
       this.status(false);
       this.flush();
     };
     ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
+      this.silent = 0;
+      this.pinged = false;
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
       // one frame may carry several messages (an ack beside its event)
@@ -165,6 +184,7 @@ export class GameConn {
     ws.onclose = () => {
       clearTimeout(slow);
       if (this.ws !== ws) return;
+      clearInterval(this.watch);
       this.ws = null;
       this.open = false;
       if (this.closed) return;
@@ -179,9 +199,34 @@ export class GameConn {
       }
       if (this.everOpen) this.status(true);
       this.flush();
-      setTimeout(() => this.connect(), this.backoff);
+      this.retry = setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 8000);
     };
+  }
+
+  /** tick is the socket's watch (see TICK). */
+  tick(ws) {
+    if (this.ws !== ws || !this.open) return;
+    this.silent += TICK;
+    let late = false;
+    for (const p of this.pending) {
+      if (p.gen !== this.gen) continue;
+      p.waited = (p.waited || 0) + TICK;
+      if (p.waited >= ACK_WAIT) late = true;
+    }
+    if (late) this.status(true);
+    if (this.silent >= DEAD_AFTER) {
+      // given up: the close handler reconnects (and sends what waits over REST meanwhile)
+      const gone = ws.onclose;
+      ws.onclose = null;
+      try { ws.close(); } catch { /* already closing */ }
+      gone?.();
+      return;
+    }
+    if ((late || this.silent >= PING_AFTER) && !this.pinged) {
+      this.pinged = true;
+      ws.send(JSON.stringify({ type: 'ping' }));
+    }
   }
 
   message(m) {
@@ -198,6 +243,7 @@ export class GameConn {
         break;
       case 'ack':
         this.remove(m.id);
+        if (this.down && this.open && !this.pending.some((p) => p.waited >= ACK_WAIT)) this.status(false);
         this.hooks.onAck?.(m.id, m.seq);
         if (m.seq > this.seq) setTimeout(() => { if (m.seq > this.seq) this.refresh(); }, 400);
         break;
