@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race solve-sample solve-check cluster pageload
+.PHONY: run test vet bench property fuzz load-race solve-sample solve-check cluster screenshots pageload
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -15,6 +15,11 @@ test:
 
 vet:
 	$(GO) vet ./...
+
+## screenshots: the pictures at the top of README.md (docs/*.jpg), taken by
+## the browser tests in headless Chromium (DSOL_CHROMIUM names its binary)
+screenshots:
+	DSOL_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestReadmeScreenshots$$' ./internal/e2e
 
 ## cluster: the cluster as deployed (TestClusterNginx): three dsol processes on
 ## PostgreSQL behind nginx with deploy/nginx/dsol.conf, a node killed mid-play,
