@@ -342,3 +342,62 @@ const wsLog = `window.__ws = [];
   };
   for (const k of ['pointerdown', 'pointerup', 'pointercancel']) document.addEventListener(k, (e) => __ws.push(k + ' ' + (Date.now() - t0) + ' ' + e.pointerType + ' ' + e.target.className + ' ' + (e.target.dataset?.card || '') + ' ' + Math.round(e.clientX) + ',' + Math.round(e.clientY)), true);
 })();`
+
+// TestRaceRematchOffer: a rematch is an offer. A asks: A waits for B, with
+// no clock; B's result screen says A wants a rematch, with Accept and
+// Decline; B accepts and the next race starts on both screens. Then B asks
+// for another and A declines: B's waiting room says so.
+func TestRaceRematchOffer(t *testing.T) {
+	srv := startServer(t)
+	a, b := newPage(t, srv, desktop), newPage(t, srv, phone)
+	v := startRace(t, a, b, nil, map[string]any{"public": false})
+	resign := func(p *page) {
+		p.tap(`[data-testid=resign]`)
+		p.waitJS(`document.querySelector('#dlg-resign').open`, "the resign question")
+		p.tap(`[data-testid=resign-yes]`)
+	}
+	resign(b)
+	for _, p := range []*page{a, b} {
+		p.waitJS(`document.querySelector('[data-testid=result]').open`, "the result")
+	}
+	a.tap(`[data-testid=rematch]`)
+	a.waitJS(`document.body.dataset.status === "waiting"`, "A waiting for the answer")
+	if got := a.text(`[data-testid=waiting] h2`); !strings.Contains(got, "to accept the rematch") {
+		t.Errorf("A's waiting room reads %q", got)
+	}
+	b.waitJS(`!document.querySelector('[data-testid=rematch-offer]').hidden && !document.querySelector('[data-testid=rematch-decline]').hidden`, "the offer on B's result")
+	if got := b.text(`[data-testid=rematch-offer]`); !strings.Contains(got, "wants a rematch") {
+		t.Errorf("B's offer reads %q", got)
+	}
+	if got := b.text(`[data-testid=rematch]`); got != "Accept" {
+		t.Errorf("B's button reads %q", got)
+	}
+	b.shot("rematch", "offer-phone")
+	a.shot("rematch", "waiting-desktop")
+	a.axe("rematch waiting room", "[data-testid=waiting]")
+	b.axe("rematch offer", "#dlg-result")
+	b.tap(`[data-testid=rematch]`)
+	for who, p := range map[string]*page{"A": a, "B": b} {
+		p.waitJS(`document.body.dataset.status === "playing"`, who+" in the next race")
+	}
+	var next raceView
+	b.eval(`(new URLSearchParams(location.search)).get('race')`, &next.ID)
+	if next.ID == "" || next.ID == v.ID {
+		t.Fatalf("B is in race %q", next.ID)
+	}
+
+	// B offers the next one and A declines it.
+	resign(a)
+	for _, p := range []*page{a, b} {
+		p.waitJS(`document.querySelector('[data-testid=result]').open`, "the second result")
+	}
+	b.tap(`[data-testid=rematch]`)
+	b.waitJS(`document.body.dataset.status === "waiting"`, "B waiting for the answer")
+	a.waitJS(`!document.querySelector('[data-testid=rematch-decline]').hidden`, "the decline button on A's result")
+	a.tap(`[data-testid=rematch-decline]`)
+	b.waitJS(`document.body.dataset.status === "over"`, "B's offer ended")
+	if got := b.text(`[data-testid=waiting] h2`); got != "Rematch declined" {
+		t.Errorf("B's waiting room reads %q", got)
+	}
+	a.waitJS(`document.querySelector('[data-testid=rematch-offer]').textContent.includes('You declined')`, "A's result saying so")
+}

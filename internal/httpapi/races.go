@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -288,18 +286,15 @@ func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
 	}{races})
 }
 
-// nextRaceID is the id of the game that follows a race: derived from its id,
-// so that both players asking for a rematch get the same race.
-func nextRaceID(id string) string {
-	h := sha256.Sum256([]byte("dsol rematch\x00" + id))
-	return base64.RawURLEncoding.EncodeToString(h[:12])
-}
-
-// rematch is POST /api/v1/races/{id}/rematch: once the race is over, the next
-// game of its series (same series id, the next index, a new secret deal and
-// salt), or a new series of the same settings when this one is done. Both players keep their
-// seats. Asking twice, or both players asking, gives the same race: 201 when
-// this call created it, 200 after.
+// rematch is POST /api/v1/races/{id}/rematch: once the race is over, a
+// player offers the next game of its series (same series id, the next
+// index, a new secret deal and salt), or a new series of the same settings
+// when this one is done, and the other player accepts it the same way. The
+// first ask creates the next race, waiting (no clock, no grace), and the
+// finished race shows the offer; the second ask starts it. Both keep their
+// seats. A race against the bot starts at once: the bot always
+// accepts. 201 when this call created the race, 200 after; 409 when the
+// offer was declined.
 func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	g, err := s.raceHeader(r)
@@ -312,26 +307,56 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, table.Errorf(table.Forbidden, "only the players of a race can ask for a rematch"))
 		return
 	}
+	if err := s.overRace(r, g, seat); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	next := table.NextRaceID(g.ID)
+	ng, err := s.store.Game(r.Context(), next)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.offerRematch(w, r, g, seat)
+	case err != nil:
+		s.error(w, r, err)
+	case ng.Status == "over" && len(ng.Result) == 0: // ended without a result: declined
+		s.error(w, r, table.Errorf(table.Conflict, "the rematch was declined"))
+	case ng.Status != "waiting" || rematchOffer(ng) == seat:
+		s.answerRace(w, r, http.StatusOK, next, seat, "") // started, or asked again
+	default: // the opponent offered it: accept
+		ng.Status, ng.UpdatedAt = "playing", s.clock()
+		if err := s.store.UpdateGame(r.Context(), ng); err != nil {
+			s.error(w, r, err)
+			return
+		}
+		s.rematchChanged(w, r, g.ID, next, seat, http.StatusOK)
+	}
+}
+
+// overRace refuses a rematch, or its decline, before the race is over or
+// after it was cancelled.
+func (s *server) overRace(r *http.Request, g store.Game, seat int) error {
 	_, view, err := s.tables.Preview(r.Context(), g.ID, seat)
 	if err != nil {
-		s.error(w, r, err)
-		return
+		return err
 	}
 	if v, ok := view.(table.RaceView); !ok || v.Status != "over" {
-		s.error(w, r, table.Errorf(table.Conflict, "the race is not over yet"))
-		return
+		return table.Errorf(table.Conflict, "the race is not over yet")
 	} else if v.Cancelled {
-		s.error(w, r, table.Errorf(table.Conflict, "the race was cancelled: create a new one"))
-		return
+		return table.Errorf(table.Conflict, "the race was cancelled: create a new one")
 	}
-	next := nextRaceID(g.ID)
-	if _, err := s.store.Game(r.Context(), next); err == nil {
-		s.answerRace(w, r, http.StatusOK, next, seat, "")
-		return
-	} else if !errors.Is(err, store.ErrNotFound) {
-		s.error(w, r, err)
-		return
-	}
+	return nil
+}
+
+// rematchOffer returns the seat that offered a waiting rematch (0: none).
+func rematchOffer(g store.Game) int {
+	o, _ := table.ParseRaceOptions(g.Options)
+	return o.OfferedBy
+}
+
+// offerRematch creates the race offered after g by seat, waiting for the
+// opponent (against the bot it starts at once: the bot always accepts).
+func (s *server) offerRematch(w http.ResponseWriter, r *http.Request, g store.Game, seat int) {
+	next := table.NextRaceID(g.ID)
 	o, err := table.ParseRaceOptions(g.Options)
 	if err != nil {
 		s.error(w, r, err)
@@ -341,6 +366,9 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	o.Prev, o.Chosen = "", false
 	if g.SeriesGame < o.Series {
 		series, index, o.Prev = g.SeriesID, g.SeriesGame+1, g.ID
+	}
+	if o.Bot == "" {
+		o.RematchOf, o.OfferedBy = g.ID, seat
 	}
 	code, err := cards.ParseCode(g.Code)
 	if err != nil {
@@ -360,12 +388,79 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
+	if o.OfferedBy != 0 {
+		ng.Status = "waiting" // until the opponent accepts
+	}
 	status := http.StatusCreated
 	if err := s.store.CreateGame(r.Context(), ng); errors.Is(err, store.ErrConflict) {
-		status = http.StatusOK // the other player asked first
+		status = http.StatusOK // the other player asked at the same moment: ask again to accept
 	} else if err != nil {
 		s.error(w, r, err)
 		return
 	}
+	s.rematchChanged(w, r, g.ID, next, seat, status)
+}
+
+// rematchChanged tells the tables of both races that the rematch changed
+// and answers with the next race.
+func (s *server) rematchChanged(w http.ResponseWriter, r *http.Request, old, next string, seat, status int) {
+	if err := s.tables.Joined(r.Context(), next); err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.error(w, r, err)
+		return
+	}
+	if err := s.tables.RematchChanged(r.Context(), old); err != nil {
+		s.error(w, r, err)
+		return
+	}
 	s.answerRace(w, r, status, next, seat, "")
+}
+
+// declineRematch is POST /api/v1/races/{id}/decline: the player of a
+// finished race declines the rematch the opponent offered after it. The
+// offered race ends as a cancelled one; both races say so.
+func (s *server) declineRematch(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	g, err := s.raceHeader(r)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	seat := seatOf(g, p.ID)
+	if seat == 0 {
+		s.error(w, r, table.Errorf(table.Forbidden, "only the players of a race can decline its rematch"))
+		return
+	}
+	if err := s.overRace(r, g, seat); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	next := table.NextRaceID(g.ID)
+	ng, err := s.store.Game(r.Context(), next)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		err = table.Errorf(table.Conflict, "no rematch was offered")
+	case err != nil:
+	case ng.Status != "waiting":
+		err = table.Errorf(table.Conflict, "the rematch is not waiting for an answer any more")
+	case rematchOffer(ng) == seat:
+		err = table.Errorf(table.Conflict, "you offered this rematch: your opponent may decline it")
+	}
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	ng.Status, ng.UpdatedAt = "over", s.clock()
+	if err := s.store.UpdateGame(r.Context(), ng); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if err := s.tables.Cancelled(r.Context(), next); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if err := s.tables.RematchChanged(r.Context(), g.ID); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	s.answerRace(w, r, http.StatusOK, g.ID, seat, "")
 }

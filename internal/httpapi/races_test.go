@@ -59,6 +59,9 @@ type rview struct {
 	GraceSeconds int                     `json:"graceSeconds"`
 	TurnDeadline *time.Time              `json:"turnDeadline"`
 	Series       table.SeriesView        `json:"series"`
+	Cancelled    bool                    `json:"cancelled"`
+	RematchOf    string                  `json:"rematchOf"`
+	Rematch      *table.RematchView      `json:"rematch"`
 }
 
 func (c *client) mustRace(tb testing.TB, body any) rview {
@@ -509,7 +512,7 @@ func TestRaceRematchSeries(t *testing.T) {
 	var n1, n2 rview
 	ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &n1)
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 200, &n2)
-	if n1.ID != n2.ID || n1.ID == v.ID || n1.Status != "playing" || *n1.You != 1 || *n2.You != 2 ||
+	if n1.ID != n2.ID || n1.ID == v.ID || n1.Status != "waiting" || n2.Status != "playing" || *n1.You != 1 || *n2.You != 2 ||
 		n1.Series.Index != 2 || n1.Series.ID != v.Series.ID || n1.Series.Totals != [2]int{1, 0} ||
 		ts.storedCode(t, n1.ID) == ts.storedCode(t, v.ID) || !ts.storedCode(t, n1.ID).Secret || n1.Chosen {
 		t.Fatalf("rematch %+v / %+v", n1, n2)
@@ -527,6 +530,59 @@ func TestRaceRematchSeries(t *testing.T) {
 	if n3.Series.Index != 1 || n3.Series.Totals != [2]int{} || n3.Series.ID != n3.ID {
 		t.Fatalf("new series %+v", n3.Series)
 	}
+}
+
+// TestRaceRematchOffer: the first ask is an offer: the next race waits (no
+// clock, no grace, no moves) and the finished race shows it to both; the
+// opponent accepts by asking too, or declines, which ends the offered race
+// as a cancelled one.
+func TestRaceRematchOffer(t *testing.T) {
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+		ts := mustRaceServer(t, open(t))
+		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
+		finished := func() rview {
+			v := ada.mustRace(t, map[string]any{"draw": 1})
+			bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+			bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
+			return v
+		}
+		v := finished()
+		var offer rview
+		bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
+		if offer.Status != "waiting" || offer.RematchOf != v.ID || offer.ClaimAt != nil || offer.Seats[0].ClaimAt != nil || offer.TurnDeadline != nil {
+			t.Fatalf("offer %+v", offer)
+		}
+		for _, c := range []*client{ada, bob} {
+			if old := c.mustView(t, v.ID); old.Rematch == nil || *old.Rematch != (table.RematchView{ID: offer.ID, By: 2, Status: "offered"}) {
+				t.Fatalf("the finished race shows %+v", old.Rematch)
+			}
+		}
+		bob.mustError(t, "POST", "/api/v1/games/"+offer.ID+"/actions", map[string]any{"action": map[string]string{"type": "draw"}}, 409, table.Code(klondike.NotYourTurn))
+		bob.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, table.Conflict) // one's own offer
+		ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, nil)
+		if o := bob.mustView(t, offer.ID); o.Status != "over" || !o.Cancelled || o.Result != nil {
+			t.Fatalf("the declined race %+v", o)
+		}
+		if old := bob.mustView(t, v.ID); old.Rematch == nil || old.Rematch.Status != "declined" {
+			t.Fatalf("after the decline the finished race shows %+v", old.Rematch)
+		}
+		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, table.Conflict)
+		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, table.Conflict)
+
+		// Accepted: the race starts for both.
+		w := finished()
+		var a, b rview
+		ada.mustJSON(t, "POST", "/api/v1/races/"+w.ID+"/rematch", nil, 201, &a)
+		bob.mustJSON(t, "POST", "/api/v1/races/"+w.ID+"/rematch", nil, 200, &b)
+		if a.Status != "waiting" || b.Status != "playing" || a.ID != b.ID {
+			t.Fatalf("accepted: %s then %s", a.Status, b.Status)
+		}
+		if old := ada.mustView(t, w.ID); old.Rematch == nil || old.Rematch.Status != "accepted" || old.Rematch.By != 1 {
+			t.Fatalf("after the accept the finished race shows %+v", old.Rematch)
+		}
+		bob.mustRaceAct(t, b.ID, klondike.Simple(klondike.Draw))
+		bob.mustError(t, "POST", "/api/v1/races/"+w.ID+"/decline", nil, 409, table.Conflict)
+	})
 }
 
 // TestRaceRestart: a new server on the same database rebuilds a race,

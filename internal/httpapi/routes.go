@@ -41,6 +41,7 @@ func (s *server) routes() chi.Router {
 			r.With(s.rateLimit).Post("/api/v1/races", s.createRace)
 			r.With(s.rateLimit).Post("/api/v1/races/{id}/join", s.joinRace)
 			r.With(s.rateLimit).Post("/api/v1/races/{id}/rematch", s.rematch)
+			r.With(s.rateLimit).Post("/api/v1/races/{id}/decline", s.declineRematch)
 			r.With(s.rateLimit).Post("/api/v1/races/{id}/cancel", s.cancelRace)
 			r.Get("/api/v1/lobby", s.lobby)
 		})

@@ -2,6 +2,8 @@ package table
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -36,6 +38,62 @@ type RaceOptions struct {
 	// Chosen marks a race created from a code its creator chose (not dealt
 	// by the server): the creator may know the deal, and the view says so.
 	Chosen bool `json:"chosen,omitempty"`
+	// RematchOf is the race this one was offered after, by the seat
+	// OfferedBy: both seats are the players', but it waits until the other
+	// player accepts (it starts) or declines (it is over, as a cancelled
+	// race).
+	RematchOf string `json:"rematchOf,omitempty"`
+	OfferedBy int    `json:"offeredBy,omitempty"` // the seat that offered the rematch
+}
+
+// NextRaceID is the id of the race offered after race id (its rematch or the
+// next game of its series): one per race, so that both players asking get
+// the same one.
+func NextRaceID(id string) string {
+	h := sha256.Sum256([]byte("dsol rematch\x00" + id))
+	return base64.RawURLEncoding.EncodeToString(h[:12])
+}
+
+// rematchOf tells where the race offered after another stands.
+func rematchOf(next store.Game) *RematchView {
+	o, _ := ParseRaceOptions(next.Options)
+	st := "accepted"
+	switch {
+	case next.Status == "waiting":
+		st = "offered"
+	case next.Status == "over" && len(next.Result) == 0:
+		st = "declined"
+	}
+	return &RematchView{ID: next.ID, By: o.OfferedBy, Status: st}
+}
+
+// loadRematch reads the rematch offered after this race, if any.
+func (l *raceLive) loadRematch(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, l.t.cfg.StoreTimeout)
+	defer cancel()
+	next, err := l.t.cfg.Store.Game(ctx, NextRaceID(l.t.id))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		l.rematch = nil
+		return nil
+	case err != nil:
+		return err
+	}
+	l.rematch = rematchOf(next)
+	return nil
+}
+
+// RematchChanged tells a finished race's table that the rematch offered
+// after it was offered, accepted or declined: the table reads it again and
+// sends its subscribers {"type": "rematch", "rematch"}.
+func (r *Registry) RematchChanged(ctx context.Context, id string) error {
+	return r.headerChanged(ctx, id, func(t *Table, l *raceLive, _ store.Game) error {
+		if err := l.loadRematch(ctx); err != nil {
+			return err
+		}
+		t.notify(&Notice{Type: "rematch", Rematch: l.rematch})
+		return nil
+	})
 }
 
 // ParseRaceOptions reads stored race options (nil: the defaults).
@@ -130,8 +188,21 @@ type RaceView struct {
 	Series       SeriesView     `json:"series"`
 	Invite       string         `json:"invite,omitempty"`
 	// Cancelled is set on a race its creator cancelled while it waited: its
-	// status is "over" and it has no result.
+	// status is "over" and it has no result (a declined rematch too).
 	Cancelled bool `json:"cancelled,omitempty"`
+	// RematchOf names the race this one was offered after (see
+	// RaceOptions.RematchOf); Rematch, on a finished race, the rematch one
+	// of its players offered and where it stands.
+	RematchOf string       `json:"rematchOf,omitempty"`
+	Rematch   *RematchView `json:"rematch,omitempty"`
+}
+
+// RematchView is the rematch offered after a race: the next race's id, the
+// seat that offered it, and "offered", "accepted" or "declined".
+type RematchView struct {
+	ID     string `json:"id"`
+	By     int    `json:"by"`
+	Status string `json:"status"`
 }
 
 // Notice is a message of a table that is not an event of the log, ready to be
@@ -144,6 +215,7 @@ type Notice struct {
 	ClaimAt      *time.Time      `json:"claimAt,omitempty"`
 	GraceSeconds int             `json:"graceSeconds,omitempty"`
 	Result       json.RawMessage `json:"result,omitempty"`
+	Rematch      *RematchView    `json:"rematch,omitempty"`
 }
 
 // raceEngine adapts race.Race to Engine.
@@ -188,18 +260,14 @@ var (
 )
 
 func (e *raceEngine) waiting() bool {
-	return e.live != nil && e.live.t.Game().Seats[1] == "" && !e.cancelled()
+	return e.live != nil && e.live.t.Game().Status == "waiting"
 }
 
-// cancelled reports whether the creator cancelled the race while it waited
-// (store.Store.CancelRace): the header says over, nobody took seat 2 and the
-// log did not end it.
+// cancelled reports whether the race ended while it waited: its creator
+// cancelled it (store.Store.CancelRace), or the rematch it offered was
+// declined. The header says over and the log did not end it.
 func (e *raceEngine) cancelled() bool {
-	if e.live == nil || e.r.Status() == race.Over {
-		return false
-	}
-	g := e.live.t.Game()
-	return g.Status == "over" && g.Seats[1] == ""
+	return e.live != nil && e.r.Status() != race.Over && e.live.t.Game().Status == "over"
 }
 
 func (e *raceEngine) Check(seat int) error {
@@ -265,6 +333,11 @@ func (e *raceEngine) View(viewer int, id string, seq int64) View {
 		v.Turn = nil
 	}
 	v.Cancelled = e.cancelled()
+	v.RematchOf = e.opts.RematchOf
+	if l := e.live; l != nil && l.rematch != nil {
+		r := *l.rematch
+		v.Rematch = &r
+	}
 	return v
 }
 
@@ -309,6 +382,7 @@ type raceLive struct {
 	prevTotals  [2]int
 	seriesID    string
 	seriesIndex int
+	rematch     *RematchView // the rematch offered after this race, once over; nil: none
 }
 
 func (l *raceLive) now() time.Time { return l.t.cfg.Clock() }
@@ -404,6 +478,11 @@ func (t *Table) raceInit(ctx context.Context) error {
 		t.cfg.Hooks.Races(1)
 	}
 	l.over = t.eng.Status() == "over"
+	if l.over {
+		if err := l.loadRematch(ctx); err != nil {
+			return err
+		}
+	}
 	l.schedule()
 	return nil
 }
@@ -658,16 +737,31 @@ func (t *Table) Presence(ctx context.Context) ([2]bool, error) {
 }
 
 // Joined tells a race's table that its header changed in the store (a
-// second player joined): it reloads the header, starts the race and tells
+// second player joined, or the player offered a rematch accepted it): it
+// reloads the header, starts the race and tells
 // the subscribers.
 func (r *Registry) Joined(ctx context.Context, id string) error {
 	return r.headerChanged(ctx, id, func(t *Table, l *raceLive, g store.Game) error {
-		l.seen[1] = l.now()
+		before := l.players
 		if err := l.loadHeader(ctx, g); err != nil {
 			return err
 		}
-		on := l.online[1] || l.isBot(2)
-		t.notify(&Notice{Type: "presence", Seat: 2, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
+		// The seats taken now, or, when a rematch was accepted, both: each
+		// player's page learns that the race started.
+		seats := []int{}
+		for i := range before {
+			if before[i].ID == "" && g.Seats[i] != "" {
+				seats = append(seats, i)
+			}
+		}
+		if len(seats) == 0 {
+			seats = []int{0, 1}
+		}
+		for _, i := range seats {
+			l.seen[i] = l.now()
+			on := l.online[i] || l.isBot(i+1)
+			t.notify(&Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
+		}
 		l.schedule()
 		return nil
 	})

@@ -81,6 +81,7 @@ export class RaceMode {
     const res = $('#dlg-result');
     res.addEventListener('close', () => {
       if (res.returnValue === 'rematch') this.rematch();
+      else if (res.returnValue === 'decline') this.decline();
       else if (res.returnValue === 'lobby') this.ui.toLobby();
     });
     const rs = $('#dlg-resign');
@@ -128,6 +129,9 @@ export class RaceMode {
       if (m.seat !== this.seat && v.status !== 'playing') this.conn?.refresh();
       if (m.seat !== this.seat && this.seat) this.say(t(m.online ? 'race.oppBack' : 'race.oppLeft', { name: this.name(m.seat) }));
       this.render();
+    } else if (m.type === 'rematch') {
+      this.conn?.refresh(); // the finished race's view says where the offer stands
+      if (m.rematch?.status === 'offered' && m.rematch.by !== this.seat && this.seat) this.say(t('race.offer', { name: this.name(m.rematch.by) }));
     } else if (m.type === 'event' && this.seat && m.seat === this.seat && m.seq > (v?.seq ?? -1)) {
       const e = this.mine.find((x) => x.seq == null);
       if (e) e.seq = m.seq;

@@ -51,7 +51,7 @@ export const routeMethods = {
    * meanwhile wins: the race stays and starts. */
   async leave() {
     const v = this.view;
-    if (v && v.status === 'waiting' && this.seat === 1) {
+    if (v && v.status === 'waiting' && this.seat === 1 && !v.rematchOf) { // a rematch offer stays open
       try {
         await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/cancel`);
       } catch (e) {
@@ -79,6 +79,18 @@ export const routeMethods = {
     } finally {
       b.disabled = false;
     }
+  },
+
+  /** decline turns down the rematch the opponent offered after this race. */
+  async decline() {
+    const v = this.view;
+    if (!v) return;
+    try {
+      await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/decline`);
+    } catch (e) {
+      this.ui.toast(errText(e));
+    }
+    this.conn?.refresh();
   },
 
   async rematch() {

@@ -30,8 +30,9 @@ export const screenMethods = {
     const alt = v.turns === 'alternating';
     let txt;
     const gone = M.cancelled(v);
-    if (v.status === 'waiting') txt = t('race.waiting');
-    else if (v.status === 'over') txt = t(gone ? 'race.cancelled' : 'race.over');
+    const who = { name: this.name(3 - (this.seat || 1)) };
+    if (v.status === 'waiting') txt = v.rematchOf ? t('race.waitAccept', who) : t('race.waiting');
+    else if (v.status === 'over') txt = v.rematchOf && gone ? t('race.declinedTitle') : t(gone ? 'race.cancelled' : 'race.over');
     else if (!alt) txt = seated ? t('race.go') : t('race.watching');
     else if (v.turn === this.seat) txt = t('race.yourTurn');
     else txt = t('race.theirTurn', { name: this.name(v.turn) });
@@ -64,9 +65,12 @@ export const screenMethods = {
     if (gone && !this.goneSaid) this.say(t('race.cancelled'));
     this.goneSaid = gone;
     if (!wait.hidden) {
-      $('h2', wait).textContent = t(gone ? 'race.cancelled' : offer ? 'fair.joinTitle' : 'race.waiting');
-      $('.wnote', wait).textContent = t(gone ? 'race.cancelledNote' : 'race.waitNote');
-      $('.wnote', wait).hidden = offer;
+      const them = { name: this.name(3 - (this.seat || 1)) };
+      const rematch = !!v.rematchOf; // waits for the opponent to accept, not for anyone to join
+      $('h2', wait).textContent = rematch ? t(gone ? 'race.declinedTitle' : 'race.waitAccept', them)
+        : t(gone ? 'race.cancelled' : offer ? 'fair.joinTitle' : 'race.waiting');
+      $('.wnote', wait).textContent = rematch && gone ? t('race.declinedMine', them) : t(gone ? 'race.cancelledNote' : 'race.waitNote');
+      $('.wnote', wait).hidden = offer || (rematch && !gone);
       const wn = $('.wnotes', wait);
       const nk = gone ? '' : [notices(v).join(), this.seat, t('fair.chosen')].join('|');
       if (wn.dataset.k !== nk) { wn.dataset.k = nk; wn.replaceChildren(...(gone ? [] : noticeEls(v, this.seat === 1))); }
@@ -74,7 +78,7 @@ export const screenMethods = {
       const inv = q('invite-link');
       const url = this.invite ? `${location.origin}/?race=${encodeURIComponent(v.id)}&invite=${encodeURIComponent(this.invite)}` : `${location.origin}/?race=${encodeURIComponent(v.id)}`;
       inv.value = url;
-      $('.winv', wait).hidden = !seated || gone;
+      $('.winv', wait).hidden = !seated || gone || rematch;
     }
     this.scope.stop(this.waitPoll);
     if (v.status === 'waiting') this.waitPoll = this.scope.every(() => this.conn?.refresh(), 3000);
@@ -171,11 +175,23 @@ export const screenMethods = {
     this.scope.later(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') { d.showModal(); first(); } }, now ? 0 : o.who === 'me' ? 700 : 300);
   },
 
+  /** offer shows where the rematch offered after this race stands. */
   offer(v) {
-    const next = v.rematch ?? v.next ?? v.nextRace;
-    const el = $('[data-testid=rematch-offer]', $('#dlg-result'));
-    el.hidden = !next || !this.seat;
-    if (next) el.textContent = t('race.offer');
+    const d = $('#dlg-result');
+    const r = v.rematch;
+    const el = $('[data-testid=rematch-offer]', d);
+    const theirs = !!r && r.by !== this.seat;
+    const them = this.name(3 - (this.seat || 1));
+    el.hidden = !r || !this.seat || r.status === 'accepted';
+    if (!el.hidden) {
+      el.textContent = r.status === 'declined' ? t(theirs ? 'race.declinedTheirs' : 'race.declinedMine', { name: them })
+        : t(theirs ? 'race.offer' : 'race.offerMine', { name: them });
+    }
+    const open = !!r && theirs && r.status === 'offered' && !!this.seat;
+    $('[data-testid=rematch-decline]', d).hidden = !open;
+    const again = $('[data-testid=rematch]', d);
+    if (open) again.textContent = t('race.accept');
+    if (r?.status === 'declined') again.hidden = true;
   },
 
   say(msg) {

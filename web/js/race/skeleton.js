@@ -77,6 +77,7 @@ export function skeleton() {
     <p class="series" data-testid="series" hidden></p>
     <p class="offer" data-testid="rematch-offer" hidden></p>
     <button class="primary" value="rematch" data-testid="rematch" data-i18n="race.rematch"></button>
+    <button value="decline" data-testid="rematch-decline" data-i18n="race.decline" hidden></button>
     <button value="lobby" data-testid="result-lobby" data-i18n="race.lobby"></button>
     <button value="close" class="quiet" data-i18n="game.close"></button>
   </form>
