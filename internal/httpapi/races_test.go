@@ -494,9 +494,11 @@ func TestRaceAgainstBot(t *testing.T) {
 	}
 }
 
-// TestRaceRematchSeries: a rematch is the next game of the series for both
-// players, with the totals of the finished games.
-func TestRaceRematchSeries(t *testing.T) {
+// TestRuleSeries: the optional series rule (its counts add up across the
+// games, the higher total wins the series) as the tables keep it: a rematch
+// is the next game of the series for both players, with the totals of the
+// finished games, and the last one names the series' winner.
+func TestRuleSeries(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
 	code, ace, _ := tooLateDeal(t)

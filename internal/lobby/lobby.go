@@ -238,13 +238,6 @@ func (h *Hub) Close() {
 	h.wg.Wait()
 }
 
-// Subscribers returns the number of subscribers.
-func (h *Hub) Subscribers() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.subs)
-}
-
 // run is the reload loop of one stretch with subscribers: a load at once,
 // then on Changed (debounced) and every Refresh, until stop is closed.
 func (h *Hub) run(stop chan struct{}) {

@@ -528,39 +528,9 @@ c1: 9H
 	}
 }
 
-// Rule (optional): a series adds the counts of its games; the higher total
-// wins the series.
-func TestRuleSeries(t *testing.T) {
-	if _, err := NewSeries(0); err == nil {
-		t.Fatal("a series of 0 games")
-	}
-	s, err := NewSeries(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	games := []Result{
-		{Reason: Out, Winner: 1, Counts: [2]int{52, 30}},
-		{Reason: BothBlocked, Winner: 2, Counts: [2]int{10, 20}},
-		{Reason: Resigned, Winner: 2, Counts: [2]int{5, 3}, Loser: 1},
-	}
-	if err := s.Add(Result{}); err == nil {
-		t.Fatal("a race in play counted")
-	}
-	for i, g := range games {
-		if s.Winner() != 0 || s.Done() {
-			t.Fatalf("after %d games: winner %d", i, s.Winner())
-		}
-		if err := s.Add(g); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !s.Done() || s.Totals() != [2]int{67, 53} || s.Winner() != 1 || s.Played() != 3 {
-		t.Fatalf("totals %v winner %d", s.Totals(), s.Winner())
-	}
-	if err := s.Add(games[0]); err == nil {
-		t.Fatal("a fourth game in a series of 3")
-	}
-}
+// Rule (optional) — a series adds the counts of its games, the higher total
+// wins: the tables keep series, so its test is internal/httpapi's
+// TestRuleSeries.
 
 // Rule: illegal actions are refused with a reason and nothing moves.
 func TestRuleIllegalActionsChangeNothing(t *testing.T) {

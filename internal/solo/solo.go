@@ -85,9 +85,6 @@ func (g *Game) Score() int { return int(g.score) }
 // Moves returns the move counter: accepted actions other than undo.
 func (g *Game) Moves() int { return int(g.moves) }
 
-// UndoAvailable returns how many undo steps are available (at most 200).
-func (g *Game) UndoAvailable() int { return g.histN }
-
 // Status returns Playing or Won.
 func (g *Game) Status() Status { return g.status }
 
