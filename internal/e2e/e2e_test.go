@@ -140,7 +140,7 @@ var (
 func newPage(t *testing.T, srv *server, vp viewport) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser(t), chromedp.WithNewBrowserContext())
-	ctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, tcancel := context.WithTimeout(ctx, 150*time.Second) // a bound on a whole test's tab, for a busy machine
 	t.Cleanup(func() { tcancel(); cancel() })
 	p := &page{t: t, ctx: ctx, srv: srv}
 	p.watchPolicy()

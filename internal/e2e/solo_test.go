@@ -449,8 +449,9 @@ func TestCodeBox(t *testing.T) {
 	typeCode := func(code string) {
 		p.tap(`[data-testid=new]`)
 		p.waitJS(`document.querySelector('[data-testid=new-dialog]').open`, "the new-game dialog")
-		p.eval(fmt.Sprintf(`(() => { const i = document.querySelector('[data-testid=code-input]'); i.value = %q; return true; })()`, code), nil)
-		p.tap(`[data-testid=code-open]`)
+		// the value typed and Open pressed in the page, so that a layout
+		// still settling cannot move the button from under a tap
+		p.eval(fmt.Sprintf(`(() => { document.querySelector('[data-testid=code-input]').value = %q; document.querySelector('[data-testid=code-open]').click(); return true; })()`, code), nil)
 	}
 	for code, want := range map[string]string{
 		"DS1-D2N-AAAAAAB": "D1 or D3",
