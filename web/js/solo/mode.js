@@ -46,6 +46,7 @@ export class SoloMode {
   dispose() {
     this.scope.dispose();
     this.conn = null;
+    $('[data-testid=stuck]').hidden = true;
     this.ui.onBanner(false);
   }
 
@@ -134,10 +135,25 @@ export class SoloMode {
     u.disabled = !(v.undo > 0) || v.status === 'won';
     u.setAttribute('aria-label', `${t('hud.undo')} (${t('hud.undoLeft', { n: v.undo })})`);
     $('[data-testid=code]').textContent = v.code;
-    const hint = $('[data-testid=stuck]');
-    hint.hidden = !(v.stuck && v.status === 'playing');
-    hint.textContent = t('game.stuck');
+    this.stuck(v.stuck && v.status === 'playing');
     this.tick(true);
+  }
+
+  /**
+   * stuck shows or hides the notice that no useful move is left, with its
+   * Undo and New game, next to the stock: where the player looks for one
+   * more card.
+   */
+  stuck(on) {
+    const box = $('[data-testid=stuck]');
+    box.hidden = !on;
+    if (!on) return;
+    box.querySelector('.msg').textContent = t('game.stuck');
+    const s = this.root.querySelector('[data-pile="s"]').getBoundingClientRect();
+    const lefty = document.documentElement.classList.contains('lefty');
+    box.style.top = Math.round(s.bottom + 8) + 'px';
+    box.style.left = lefty ? '' : Math.round(Math.max(8, s.left)) + 'px';
+    box.style.right = lefty ? Math.round(Math.max(8, innerWidth - s.right)) + 'px' : '';
   }
 
   /** elapsed time: from the view if the server keeps it, else counted here per game. */
