@@ -141,19 +141,25 @@ export class SoloMode {
 
   /**
    * stuck shows or hides the notice that no useful move is left, with its
-   * Undo and New game, next to the stock: where the player looks for one
-   * more card.
+   * Undo and New game: under the stock and the waste on a wide table, where
+   * the player looks for one more card; on a tall one, where the columns
+   * go down, at the foot of the table, so the position stays in sight.
    */
   stuck(on) {
     const box = $('[data-testid=stuck]');
     box.hidden = !on;
     if (!on) return;
     box.querySelector('.msg').textContent = t('game.stuck');
-    const s = this.root.querySelector('[data-pile="s"]').getBoundingClientRect();
+    const tall = this.root.classList.contains('portrait');
+    // the stock and the waste with its fan (the .sw box is as tall as the table)
+    const sw = [...this.root.querySelectorAll('.sw > .pile, .sw .card')].map((e) => e.getBoundingClientRect())
+      .reduce((a, r) => ({ left: Math.min(a.left, r.left), right: Math.max(a.right, r.right), bottom: Math.max(a.bottom, r.bottom) }), { left: innerWidth, right: 0, bottom: 0 });
+    const table = this.root.getBoundingClientRect();
     const lefty = document.documentElement.classList.contains('lefty');
-    box.style.top = Math.round(s.bottom + 8) + 'px';
-    box.style.left = lefty ? '' : Math.round(Math.max(8, s.left)) + 'px';
-    box.style.right = lefty ? Math.round(Math.max(8, innerWidth - s.right)) + 'px' : '';
+    const px = (n) => Math.round(Math.max(8, n)) + 'px';
+    Object.assign(box.style, tall
+      ? { top: '', bottom: px(innerHeight - table.bottom + 8), left: '8px', right: '8px' }
+      : { top: px(sw.bottom + 8), bottom: '', left: lefty ? '' : px(sw.left), right: lefty ? px(innerWidth - sw.right) : '' });
   }
 
   /** elapsed time: from the view if the server keeps it, else counted here per game. */
