@@ -8,8 +8,9 @@
 // its entry. Each entry keeps its depth above the first screen, which is
 // always at the bottom, so Home goes back there instead of piling up.
 import { api, ensurePlayer } from './api.js';
-import { LANGS, loadLang, pickLang, t, lang, formatScore, formatTime } from './i18n.js';
+import { loadLang, pickLang, t, lang, formatScore, formatTime } from './i18n.js';
 import { loadSettings, saveSettings, applySettings } from './settings.js';
+import { settingsDialog } from './prefs.js';
 import { celebrate } from './celebrate.js';
 import { SoloMode } from './solo/mode.js';
 import { HomeMode, unfinished, resumeItems } from './home.js';
@@ -206,36 +207,11 @@ dlgNew.querySelector('input[name=code]').addEventListener('keydown', (e) => {
 });
 
 // ---- settings ----
-const dlgSet = $('#dlg-set');
-const setForm = dlgSet.querySelector('form');
-for (const l of LANGS) {
-  const o = document.createElement('option');
-  o.value = l;
-  setForm.lang.append(o);
-}
-async function fillLangNames() {
-  for (const o of setForm.lang.options) o.textContent = (await import(`./i18n/${o.value}.js`)).default.lang;
-}
-function showSettings() {
-  setForm.lang.value = lang();
-  setForm.theme.value = settings.theme;
-  for (const k of ['dblclick', 'fourColor', 'leftHanded']) setForm[k].checked = !!settings[k];
-  fillLangNames();
-  dlgSet.showModal();
-}
-$('#b-set').onclick = showSettings;
-setForm.addEventListener('change', async () => {
-  for (const k of ['dblclick', 'fourColor', 'leftHanded']) settings[k] = setForm[k].checked;
-  settings.theme = setForm.theme.value;
-  if (setForm.lang.value !== lang()) {
-    settings.lang = setForm.lang.value;
-    await loadLang(settings.lang);
-    translate();
-  }
-  saveSettings(settings);
-  applySettings(settings);
+const showSettings = settingsDialog(settings, (relang) => {
+  if (relang) translate();
   mode?.redraw();
 });
+$('#b-set').onclick = showSettings;
 
 // ---- HUD buttons ----
 $('#b-new').onclick = () => showNew();
