@@ -92,6 +92,27 @@ func TestHome(t *testing.T) {
 	p.waitJS(`location.href === "about:blank"`, "Back from the first screen leaving the app")
 }
 
+// TestHomeScreens saves the first screen on a phone and a desktop, light
+// and dark (artifacts/screen-*-home.png), and runs axe-core on it.
+func TestHomeScreens(t *testing.T) {
+	srv := startServer(t)
+	for _, vp := range []struct {
+		name string
+		vp   viewport
+	}{{"phone", phone}, {"desktop", desktop}} {
+		for _, th := range []string{"light", "dark"} {
+			p := newPage(t, srv, vp.vp)
+			p.onNewDocument(theme(th))
+			p.open("/")
+			p.onScreen("home")
+			p.visible(`#home h1`, `#home .tag`, `[data-testid=play]`, `[data-testid=home-race]`, `[data-testid=home-new]`, `[data-testid=home-help]`, `[data-testid=home-settings]`)
+			pre := "screen-" + vp.name + "-" + th
+			p.shot(pre, "home")
+			p.axe("the first screen "+pre, "#home")
+		}
+	}
+}
+
 // TestHomeUnderLinks: a link straight into a game opens that game (not the
 // first screen), and Back from it comes to the first screen.
 func TestHomeUnderLinks(t *testing.T) {
