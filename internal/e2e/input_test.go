@@ -164,7 +164,8 @@ func TestRaceKeyboard(t *testing.T) {
 	}
 }
 
-// TestModeSwitchKeysOnce goes from a solo game to the lobby and back twice,
+// TestModeSwitchKeysOnce goes from a solo game to the lobby and back (by the
+// first screen's Continue) twice,
 // and from the lobby to a race and back twice, by the page's own links and
 // buttons: each switch disposes of the mode it leaves, so one key acts once
 // and no keydown listener is left behind.
@@ -179,10 +180,15 @@ func TestModeSwitchKeysOnce(t *testing.T) {
 	p.eval(`window.__keydown()`, &solo)
 	for i := 0; i < 2; i++ {
 		p.tap(`[data-testid=new]`)
-		p.waitJS(`document.querySelector('#dlg-new').open && !!document.querySelector('[data-testid=resume-list] li')`, "the new-game dialog") // filled: the link stays put
+		p.waitJS(`document.querySelector('#dlg-new').open`, "the new-game dialog")
 		p.tap(`[data-testid=race-mode]`)
 		p.waitJS(`document.body.dataset.status === "lobby" && !!document.querySelector('[data-testid=solo-link]')`, "the lobby")
+		// the lobby's link leads to the first screen, and Continue back to the game
 		p.tap(`[data-testid=solo-link]`)
+		p.waitJS(`document.body.dataset.mode === "home" && !document.querySelector('[data-testid=continue]').hidden`, "the first screen")
+		p.tap(`[data-testid=continue]`)
+		p.waitJS(fmt.Sprintf(`!!document.querySelector('#dlg-resume [data-game=%q]')`, id), "the unfinished game listed")
+		p.tap(fmt.Sprintf(`#dlg-resume [data-game=%q]`, id))
 		p.waitJS(fmt.Sprintf(`document.body.dataset.mode === "solo" && document.body.dataset.ready === "1" && new URLSearchParams(location.search).get('game') === %q`, id), "the solo game again")
 	}
 	var n int
@@ -194,7 +200,7 @@ func TestModeSwitchKeysOnce(t *testing.T) {
 
 	// the lobby, a race against the computer, back to the lobby, again
 	p.tap(`[data-testid=new]`)
-	p.waitJS(`document.querySelector('#dlg-new').open && !!document.querySelector('[data-testid=resume-list] li')`, "the new-game dialog")
+	p.waitJS(`document.querySelector('#dlg-new').open`, "the new-game dialog")
 	p.tap(`[data-testid=race-mode]`)
 	p.waitJS(`document.body.dataset.status === "lobby"`, "the lobby")
 	var raceN int

@@ -98,9 +98,12 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.onNewDocument(theme(th))
 	a.onNewDocument(sockets)
 
-	// a first visit: the new-game dialog
-	a.run(chromedp.Navigate(srv.URL + "/"))
-	a.waitJS(`document.querySelector('#dlg-new').open && !!document.querySelector('[data-testid=resume-list] li')`, "the new-game dialog")
+	// a first visit: the first screen, then the new game sheet it opens
+	a.open("/")
+	a.waitJS(`document.body.dataset.mode === "home"`, "the first screen")
+	// (its own screenshots and accessibility check: TestHomeScreens)
+	a.tap(`[data-testid=home-new]`)
+	a.waitJS(`document.querySelector('#dlg-new').open`, "the new-game sheet")
 	a.visible(`[data-testid=new-dialog] h2`, `[data-testid=draw-3]`, `[data-testid=deal]`, `[data-testid=code-input]`, `[data-testid=code-open]`)
 	a.fitsDialog()
 	a.shot(pre, "new")
@@ -134,7 +137,13 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.screenshot(pre + "-win-cascade")
 	a.waitJS(`document.querySelector('#dlg-win').open`, "the win dialog")
 	time.Sleep(400 * time.Millisecond)
-	a.visible(`[data-testid=win] h2`, `[data-testid=win-summary]`, `[data-testid=win-new]`)
+	a.visible(`[data-testid=win] h2`, `[data-testid=win-score]`, `[data-testid=win-time]`, `[data-testid=win-moves]`, `[data-testid=win-new]`, `[data-testid=win-home]`)
+	if got := []string{a.text(`[data-testid=win-score]`), a.text(`[data-testid=win-moves]`)}; got[0] != "1285" || got[1] != "214" {
+		t.Errorf("the win dialog shows score %q and moves %q, want 1285 and 214", got[0], got[1])
+	}
+	if tm := a.text(`[data-testid=win-time]`); !strings.Contains(tm, ":") {
+		t.Errorf("the win dialog shows the time %q", tm)
+	}
 	a.fitsDialog()
 	a.shot(pre, "win")
 	a.eval(`(document.querySelector('#dlg-win').close(), true)`, nil)

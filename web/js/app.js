@@ -1,18 +1,24 @@
-// Entry point: session, language, dialogs, and the mode on screen — a solo
-// game, the race lobby or a race — which the URL chooses. Only one mode is
-// live at a time: switching disposes of the old one (its listeners, timers
-// and socket) before the next one starts.
+// Entry point: session, language, dialogs, and the mode on screen — the
+// first screen, a solo game, the race lobby or a race — which the URL
+// chooses. Only one mode is live at a time: switching disposes of the old
+// one (its listeners, timers and socket) before the next one starts.
+//
+// History: moving to another screen is a new entry (pushState); a change
+// of the same screen (a new deal over a game, a race's own URL) replaces
+// its entry. Each entry keeps its depth above the first screen, which is
+// always at the bottom, so Home goes back there instead of piling up.
 import { api, ensurePlayer } from './api.js';
-import { LANGS, loadLang, pickLang, t, lang, formatScore, formatTime } from './i18n.js';
+import { loadLang, pickLang, t, lang, formatScore, formatTime } from './i18n.js';
 import { loadSettings, saveSettings, applySettings } from './settings.js';
+import { settingsDialog } from './prefs.js';
 import { celebrate } from './celebrate.js';
 import { SoloMode } from './solo/mode.js';
+import { HomeMode, unfinished, resumeItems } from './home.js';
 import { checkCode } from './code.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const settings = loadSettings();
 applySettings(settings);
-const LAST = 'dsol.last';
 
 let toastTimer = 0;
 function toast(msg) {
@@ -44,8 +50,8 @@ function translate() {
   }
 }
 
-let mode = null; // the mode on screen: a SoloMode, LobbyMode or RaceMode (null: no game yet)
-let kind = ''; // which screen: 'solo', 'lobby' or 'race'
+let mode = null; // the mode on screen: a HomeMode, SoloMode, LobbyMode or RaceMode (null: none yet)
+let kind = ''; // which screen: 'home', 'solo', 'lobby' or 'race'
 let me = null; // the player
 let routing = 0; // counts the switches begun: one overtaken by a newer one gives way
 
@@ -61,8 +67,26 @@ function use(k, make) {
   mode = null;
   old?.dispose();
   kind = k;
+  const st = history.state;
   mode = make();
+  // the race screens write their own URL; the entry keeps its depth
+  if (st?.dsol && !history.state?.dsol) history.replaceState(st, '', location.pathname + location.search);
   return mode;
+}
+
+const depth = () => history.state?.depth ?? 0;
+
+/** go makes url a new history entry, one above the one on screen. */
+function go(url) {
+  history.pushState({ dsol: 1, depth: depth() + 1 }, '', url);
+}
+
+/** home goes back to the first screen: down the history to it, or (its place unknown) to a new entry. */
+function home() {
+  const d = history.state?.dsol ? depth() : -1;
+  if (d > 0) return history.go(-d); // popstate routes
+  if (d < 0) history.pushState({ dsol: 1, depth: 0 }, '', '/');
+  route();
 }
 
 const soloUI = {
@@ -71,9 +95,9 @@ const soloUI = {
   onBanner: (down) => banner(down),
   onWin(v, sources) {
     celebrate(sources);
-    $('[data-testid=win-summary]').textContent = t('game.summary', {
-      score: formatScore(v.score, v.scoring), moves: v.moves, time: formatTime(mode.elapsed),
-    });
+    $('[data-testid=win-score]').textContent = formatScore(v.score, v.scoring);
+    $('[data-testid=win-time]').textContent = formatTime(mode.elapsed);
+    $('[data-testid=win-moves]').textContent = v.moves;
     setTimeout(() => { if (!$('#dlg-win').open) $('#dlg-win').showModal(); }, 600);
   },
 };
@@ -88,11 +112,17 @@ function showError(e) {
   toast(errMessage(e));
 }
 
+/**
+ * openView puts game v on screen. Coming from another screen it is a new
+ * history entry; over a game (a new deal, the game a /?code= link made) it
+ * takes that entry's place.
+ */
 function openView(v) {
+  const url = `/?game=${encodeURIComponent(v.id)}`;
+  if (kind === 'solo' || !kind) history.replaceState({ dsol: 1, depth: depth() }, '', url);
+  else go(url);
   document.body.dataset.mode = 'solo';
   use('solo', () => new SoloMode($('#table'), soloUI)).open(v);
-  try { localStorage.setItem(LAST, v.id); } catch { /* private mode */ }
-  history.replaceState(null, '', `/?game=${encodeURIComponent(v.id)}`);
 }
 
 /** openGame shows the game that get() fetches, unless another switch began meanwhile. */
@@ -105,36 +135,39 @@ async function openGame(get) {
 
 const newGame = (body) => openGame(() => api('POST', '/api/v1/games', body));
 
-// ---- new game dialog ----
+// ---- the new game sheet and the unfinished games ----
 const dlgNew = $('#dlg-new');
 const newErr = $('[data-testid=new-error]');
+const dlgResume = $('#dlg-resume');
 
-async function showNew() {
-  newErr.hidden = true;
+/** showNew opens the new game sheet on the last draw and scoring; err (and the code that caused it) if given. */
+function showNew(err, code) {
+  const f = dlgNew.querySelector('form');
+  f.draw.value = String(settings.draw);
+  f.scoring.value = settings.scoring;
+  if (code) f.code.value = code;
+  newErr.textContent = err || '';
+  newErr.hidden = !err;
   if (!dlgNew.open) dlgNew.showModal();
+}
+
+/** deal starts a new game in draw and scoring, and keeps them for Play. */
+function deal(draw, scoring) {
+  if (settings.draw !== draw || settings.scoring !== scoring) {
+    Object.assign(settings, { draw, scoring });
+    saveSettings(settings);
+  }
+  return newGame({ draw, scoring });
+}
+
+async function showResume() {
   const list = $('[data-testid=resume-list]');
-  list.replaceChildren();
-  try {
-    const r = await api('GET', '/api/v1/games?status=playing');
-    const games = (Array.isArray(r) ? r : r?.games || []).filter((g) => (g.kind || 'solo') === 'solo' && g.status !== 'won');
-    if (!games.length) {
-      const li = document.createElement('li');
-      li.textContent = t('newGame.none');
-      list.append(li);
-    }
-    for (const g of games.slice(0, 20)) {
-      const li = document.createElement('li');
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.dataset.game = g.id;
-      b.textContent = t('newGame.started', { code: g.code, score: formatScore(g.score ?? 0, g.scoring), moves: g.moves ?? 0 });
-      b.onclick = async () => {
-        try { await openGame(() => api('GET', `/api/v1/games/${encodeURIComponent(g.id)}`)); dlgNew.close(); } catch (e) { showError(e); }
-      };
-      li.append(b);
-      list.append(li);
-    }
-  } catch { /* the list is a convenience */ }
+  if (!dlgResume.open) dlgResume.showModal();
+  let games = [];
+  try { games = await unfinished(); } catch (e) { showError(e); }
+  resumeItems(list, games, async (id) => {
+    try { await openGame(() => api('GET', `/api/v1/games/${encodeURIComponent(id)}`)); dlgResume.close(); } catch (e) { showError(e); }
+  });
 }
 
 /**
@@ -149,7 +182,7 @@ async function openCode(raw, typed) {
     if (!typed) throw Object.assign(new Error(), { code: 'bad_code' });
     const [v, r] = await Promise.all([api('POST', '/api/v1/races', { code: c.code }), raceModule()]);
     try { sessionStorage.setItem(r.INV + v.id, v.invite); } catch { /* private mode */ }
-    history.pushState(null, '', `/?race=${encodeURIComponent(v.id)}`);
+    go(`/?race=${encodeURIComponent(v.id)}`);
     return route();
   }
   return newGame({ code: c.code });
@@ -162,7 +195,7 @@ dlgNew.querySelector('form').addEventListener('submit', async (e) => {
   const f = e.target;
   try {
     if (what === 'code') await openCode(f.code.value, true);
-    else await newGame({ draw: +f.draw.value, scoring: f.scoring.value });
+    else await deal(+f.draw.value, f.scoring.value);
     dlgNew.close();
   } catch (err) {
     newErr.textContent = errMessage(err);
@@ -174,40 +207,18 @@ dlgNew.querySelector('input[name=code]').addEventListener('keydown', (e) => {
 });
 
 // ---- settings ----
-const dlgSet = $('#dlg-set');
-const setForm = dlgSet.querySelector('form');
-for (const l of LANGS) {
-  const o = document.createElement('option');
-  o.value = l;
-  setForm.lang.append(o);
-}
-async function fillLangNames() {
-  for (const o of setForm.lang.options) o.textContent = (await import(`./i18n/${o.value}.js`)).default.lang;
-}
-$('#b-set').onclick = () => {
-  setForm.lang.value = lang();
-  setForm.theme.value = settings.theme;
-  for (const k of ['dblclick', 'fourColor', 'leftHanded']) setForm[k].checked = !!settings[k];
-  fillLangNames();
-  dlgSet.showModal();
-};
-setForm.addEventListener('change', async () => {
-  for (const k of ['dblclick', 'fourColor', 'leftHanded']) settings[k] = setForm[k].checked;
-  settings.theme = setForm.theme.value;
-  if (setForm.lang.value !== lang()) {
-    settings.lang = setForm.lang.value;
-    await loadLang(settings.lang);
-    translate();
-  }
-  saveSettings(settings);
-  applySettings(settings);
+const showSettings = settingsDialog(settings, (relang) => {
+  if (relang) translate();
   mode?.redraw();
 });
+$('#b-set').onclick = showSettings;
 
 // ---- HUD buttons ----
 $('#b-new').onclick = () => showNew();
+$('#b-home').onclick = () => home();
 $('#b-undo').onclick = () => mode?.undo?.();
-$('#b-help').onclick = () => $('#dlg-help').showModal();
+const showHelp = () => $('#dlg-help').showModal();
+$('#b-help').onclick = showHelp;
 $('#b-copy').onclick = async () => {
   const code = kind === 'solo' && mode?.view?.code;
   if (!code) return;
@@ -221,7 +232,16 @@ $('#b-copy').onclick = async () => {
   }
   toast(t('hud.copied'));
 };
-$('#dlg-win').addEventListener('close', () => { if ($('#dlg-win').returnValue === 'new') showNew(); });
+$('#dlg-win').addEventListener('close', () => {
+  const r = $('#dlg-win').returnValue;
+  if (r === 'new') showNew();
+  else if (r === 'home') home();
+});
+// the stuck notice's way out: take back a step, or deal again
+$('[data-testid=stuck-undo]').onclick = () => mode?.undo?.();
+$('[data-testid=stuck-new]').onclick = () => showNew();
+// Enter or Space on its buttons is theirs, not the table's (a draw)
+$('#stuck').addEventListener('keydown', (e) => { if (e.target.closest('button')) e.stopPropagation(); });
 document.addEventListener('keydown', (e) => {
   if (e.key.toLowerCase() === 'n' && kind === 'solo' && !e.ctrlKey && !e.metaKey && !e.altKey && !document.querySelector('dialog[open]') && !e.target.closest?.('input, select')) showNew();
 });
@@ -248,16 +268,34 @@ const raceUI = {
   async openRace(v, o) {
     const gone = begin();
     const r = await raceModule();
-    if (!gone()) use('race', () => new r.RaceMode(raceUI, v, o));
+    if (gone()) return;
+    if (kind === 'lobby') go(`/?race=${encodeURIComponent(v.id)}`);
+    use('race', () => new r.RaceMode(raceUI, v, o));
   },
   async toLobby() {
     const gone = begin();
     const r = await raceModule();
-    if (!gone()) use('lobby', () => new r.LobbyMode(raceUI));
+    if (gone()) return;
+    if (kind === 'race') go('/?mode=race');
+    use('lobby', () => new r.LobbyMode(raceUI));
   },
 };
 
-/** route shows what the URL asks for: a race, the race lobby, or a solo game. */
+const homeUI = {
+  settings,
+  play: () => newGame({ draw: settings.draw, scoring: settings.scoring }).catch(showError),
+  resume: showResume,
+  options: () => showNew(),
+  help: showHelp,
+  prefs: showSettings,
+};
+
+function showHome() {
+  use('home', () => new HomeMode(homeUI));
+  translate();
+}
+
+/** route shows what the URL asks for: a race, the race lobby, a solo game, or the first screen. */
 async function route() {
   const gone = begin();
   for (const d of document.querySelectorAll('dialog[open]')) d.close('');
@@ -278,39 +316,48 @@ async function route() {
     if (!gone()) use('race', () => new r.RaceMode(raceUI, to.view, to));
     return;
   }
+  if (!q.get('code') && !q.get('game')) return showHome();
   document.body.dataset.mode = 'solo';
   for (const k of ['seat', 'watch', 'status']) delete document.body.dataset[k];
   if (kind !== 'solo') { use('solo', () => null); translate(); }
   try {
     if (q.get('code')) return void (await openCode(q.get('code')));
+    const v = await api('GET', `/api/v1/games/${encodeURIComponent(q.get('game'))}`);
+    if (!gone()) openView(v);
   } catch (e) {
     if (gone()) return;
-    showError(e);
-    return showNew();
+    // no such game, or a code that is not valid: the first screen, and
+    // the new game sheet saying what is wrong with the code
+    history.replaceState({ dsol: 1, depth: depth() }, '', '/');
+    showHome();
+    if (q.get('code')) showNew(errMessage(e), q.get('code'));
+    else showError(e);
   }
-  const id = q.get('game') || localStorage.getItem(LAST);
-  if (id) {
-    try {
-      const v = await api('GET', `/api/v1/games/${encodeURIComponent(id)}`);
-      if (gone()) return;
-      if (v.status !== 'won' || q.get('game')) return openView(v);
-    } catch { /* gone or not ours */ }
-  }
-  if (!gone()) showNew();
 }
 
-// links between the screens (a solo game, the race lobby) switch modes in
-// the page; the browser's back and forward go through the same route
+// links between the screens (the first screen, the race lobby) switch
+// modes in the page; the browser's back and forward go through the same route
 document.addEventListener('click', (e) => {
   const a = e.target.closest?.('a[href]');
   if (!a || a.target || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || url.pathname !== '/') return;
   e.preventDefault();
-  history.pushState(null, '', url.pathname + url.search);
+  for (const d of document.querySelectorAll('dialog[open]')) d.close('');
+  if (!url.search) return home();
+  go(url.pathname + url.search);
   route();
 });
 addEventListener('popstate', () => route());
+
+// The first screen is the bottom entry of the app's history: a link
+// straight into a game or a race gets it underneath, so Back from there
+// comes to it, and Back from it leaves the app.
+if (!history.state?.dsol) {
+  const here = location.pathname + location.search;
+  history.replaceState({ dsol: 1, depth: 0 }, '', '/');
+  if (here !== '/') history.pushState({ dsol: 1, depth: 1 }, '', here);
+}
 
 async function boot() {
   await loadLang(settings.lang || pickLang(navigator.languages || [navigator.language]));

@@ -1,6 +1,7 @@
-// The modes' lifecycle: each mode, once disposed, leaves no listener on the
-// page, no timer, interval or animation frame, and no open socket; and a
-// key pressed once acts once after switching modes.
+// The modes' lifecycle (the first screen, a solo game, the lobby, a race):
+// each mode, once disposed, leaves no listener on the page, no timer,
+// interval or animation frame, and no open socket; and a key pressed once
+// acts once after switching modes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { install, event, FakeSocket } from './dom.mjs';
@@ -9,6 +10,7 @@ import en from '../js/i18n/en.js';
 import { Scope } from '../js/scope.js';
 import { SoloMode } from '../js/solo/mode.js';
 import { RaceMode, LobbyMode } from '../js/race/mode.js';
+import { HomeMode } from '../js/home.js';
 
 useCatalogue('en', en);
 
@@ -126,6 +128,29 @@ test('the lobby releases its socket and its polling', async () => {
   assert.equal(b.fetched.filter((f) => f === 'GET /api/v1/lobby').length, 2);
 });
 
+test('the first screen offers Continue when there is a game, and lets go of its buttons', async () => {
+  const b = install({ 'GET /api/v1/games?status=playing': { games: [{ id: 'g1', kind: 'solo', status: 'playing', code: 'DS1-D1N-AAAAAAB' }] } });
+  const m = b.mark();
+  const calls = [];
+  const hooks = Object.fromEntries(['play', 'resume', 'options', 'help', 'prefs'].map((k) => [k, () => calls.push(k)]));
+  const mode = new HomeMode({ settings: { draw: 3, scoring: 'vegas' }, ...hooks });
+  await b.flush();
+  const q = (id) => document.querySelector(`[data-testid=${id}]`);
+  assert.equal(document.body.dataset.mode, 'home');
+  assert.equal(q('home').hidden, false);
+  assert.equal(q('continue').hidden, false);
+  assert.equal(q('continue-count').textContent, '1');
+  assert.equal(q('play-mode').textContent, 'Hard: draw 3 · Vegas');
+  for (const id of ['play', 'continue', 'home-new', 'home-help', 'home-settings']) q(id).click();
+  assert.deepEqual(calls, ['play', 'resume', 'options', 'help', 'prefs']);
+  mode.dispose();
+  await b.flush();
+  assert.deepEqual(b.leaks(m), none);
+  assert.equal(q('home').hidden, true);
+  q('play').click();
+  assert.equal(calls.length, 5);
+});
+
 test('one key acts once after switching modes and back twice', async () => {
   const b = install({ 'GET /api/v1/lobby': { races: [] } });
   const m = b.mark();
@@ -133,6 +158,8 @@ test('one key acts once after switching modes and back twice', async () => {
   const use = (make) => { mode?.dispose(); mode = make(); };
   const sockets = [];
   for (let i = 0; i < 2; i++) {
+    use(() => new HomeMode(ui({ play() {}, resume() {}, options() {}, help() {}, prefs() {} })));
+    await b.flush();
     use(() => soloGame(b).mode);
     sockets.push(FakeSocket.all.at(-1));
     use(() => new LobbyMode(ui()));
