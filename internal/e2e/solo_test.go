@@ -242,6 +242,8 @@ func TestSoloTapToFoundationAndUndo(t *testing.T) {
 	}
 	p.tap(colSel(ace) + " .card.top")
 	p.waitJS(`[...document.querySelectorAll('#table .found .card.up')].length === 1`, "the ace on a foundation")
+	// the ace shows at once, and the tap goes out once no second tap came
+	p.waitJS(`+document.body.dataset.seq === 1`, "the tap applied")
 	v := p.checkShown()
 	slot := strings.Index("SHDC", card[1:]) * 2
 	if len(v.Foundations[slot]) != 1 || v.Foundations[slot][0] != card || v.Score != score || v.Undo != 1 {

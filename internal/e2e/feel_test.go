@@ -1,0 +1,74 @@
+package e2e_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"dsol/internal/cards"
+)
+
+// watchSolo makes the page note (performance.now()) each tap's pointerup on
+// the table and the first moment each foundation slot draws a card.
+func (p *page) watchSolo() {
+	p.t.Helper()
+	p.eval(`(() => {
+  window.__fAt = {}; window.__upAt = 0;
+  const f = document.querySelector('#table [data-pile="f"]');
+  const seen = () => { for (const s of f.querySelectorAll('[data-pile^="f"]')) if (s.querySelector('.card.up') && !__fAt[s.dataset.pile]) __fAt[s.dataset.pile] = performance.now(); };
+  new MutationObserver(seen).observe(f, {subtree: true, childList: true, attributes: true});
+  document.addEventListener('pointerup', () => { window.__upAt = performance.now(); }, true);
+  return true;
+})()`, nil)
+}
+
+// TestSoloTapFeel: with the double-tap setting on, a tap that sends a card
+// to a foundation shows it there within a frame of the pointerup, and the
+// screen ends equal to the API; a double tap still applies one dtap.
+func TestSoloTapFeel(t *testing.T) {
+	var ace, from int
+	code := soloCode(t, "DS1-D1N", func(tops []cards.Card) bool {
+		var ok bool
+		if ace, ok = aceTop(tops); !ok {
+			return false
+		}
+		if from, _, ok = columnMove(tops); !ok {
+			return false
+		}
+		return from != ace && tops[from].Rank() != 1
+	})
+	srv := startServer(t)
+	p := openSolo(t, srv, desktop, code)
+	start := p.checkShown()
+	card := start.Columns[ace].Up[0]
+	slot := strings.Index("SHDC", card[1:])*2 + 1
+	p.watchSolo()
+	p.tap(colSel(ace) + " .card.top")
+	p.waitJS(fmt.Sprintf(`!!window.__fAt.f%d`, slot), "the ace on its foundation")
+	var ms float64
+	p.eval(fmt.Sprintf(`window.__fAt.f%d - window.__upAt`, slot), &ms)
+	t.Logf("tap to foundation on screen: %.1f ms", ms)
+	if ms > 50 {
+		t.Errorf("the tapped ace showed on its foundation %.1f ms after the pointerup, want under 50", ms)
+	}
+	p.settleSeq(1, "the tap")
+	v := p.checkShown()
+	if f := v.Foundations[slot-1]; len(f) != 1 || f[0] != card {
+		t.Fatalf("after the tap on %s: %+v", card, v)
+	}
+
+	// a double tap moves the card to its column, with one dtap
+	moved := start.Columns[from].Up[0]
+	p.doubleTap(colSel(from) + " .card.top")
+	p.settleSeq(2, "the double tap")
+	v = p.checkShown()
+	found := false
+	for i, c := range v.Columns {
+		if i != from && len(c.Up) == 2 && c.Up[1] == moved {
+			found = true
+		}
+	}
+	if !found || v.Moves != 2 {
+		t.Fatalf("after the double tap on %s: %+v", moved, v)
+	}
+}
