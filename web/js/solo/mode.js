@@ -10,7 +10,7 @@ import { Scope } from '../scope.js';
 import { changes } from '../diff.js';
 import { t, formatScore, formatTime } from '../i18n.js';
 import { reducedMotion } from '../settings.js';
-import { apply, run, targets } from '../rules.js';
+import { apply, resolve, targets } from '../rules.js';
 import { layoutTable, renderTable, topCards } from './table.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -90,9 +90,10 @@ export class SoloMode {
 
   /** showPreview draws a waiting tap's move at once; it tells whether it could. */
   showPreview(a) {
-    if (!this.view || this.view.status === 'won' || !apply(this.display(false), a)) return false;
+    const m = this.view && resolve(this.display(false), a);
+    if (!m) return false;
     this.preview = a;
-    this.paint();
+    this.paint([m.from, m.to]);
     return true;
   }
 
@@ -103,7 +104,8 @@ export class SoloMode {
     const p = this.preview;
     this.preview = null;
     const before = this.display(false);
-    const opt = !!apply(before, action);
+    const m = resolve(before, action);
+    const opt = !!m;
     const id = this.conn.send(action);
     this.mine.push({ id, action, seq: null, opt });
     // the tap that waited is on screen already, and marked as the last move
@@ -113,7 +115,8 @@ export class SoloMode {
     for (const el of this.root.querySelectorAll('.card.last')) el.classList.remove('last');
     // what the client can work out is drawn now (a drop's floating copy
     // lands there), and a preview it replaces goes
-    if (opt || p) this.paint();
+    if (opt && !p) this.paint([m.from, m.to]);
+    else if (opt || p) this.paint();
     return true;
   }
 
@@ -142,15 +145,18 @@ export class SoloMode {
     }
   }
 
-  /** paint draws what is to be shown now; what changed since the last drawing flies in and is marked. */
-  paint() {
+  /**
+   * paint draws what is to be shown now; what changed since the last drawing
+   * flies in and is marked. only: the piles that changed, when known.
+   */
+  paint(only) {
     const prev = this.shown;
     this.shown = this.display();
-    this.render(prev);
+    this.render(prev, only);
   }
 
-  /** render draws the shown view; prev (if given) drives highlight and animation. */
-  render(prev) {
+  /** render draws the shown view; prev (if given) drives highlight and animation; only: the piles to redraw (all: none given). */
+  render(prev, only) {
     const v = this.shown;
     if (!v) return;
     const ch = prev ? changes(prev, v) : null;
@@ -167,8 +173,10 @@ export class SoloMode {
     }
     if (ch) this.input.settle(false);
     this.input.redraw(() => {
-      this.L = layoutTable(this.root, v.columns.length);
-      renderTable(this.root, v, this.L);
+      // the layout stays while only some piles change
+      const part = only && this.L ? new Set(only) : null;
+      if (!part) this.L = layoutTable(this.root, v.columns.length);
+      renderTable(this.root, v, this.L, part);
       if (ch && ch.count) this.land(topCards(this.root, ch.to, ch.count), from);
       else if (this.last) for (const el of topCards(this.root, this.last.pile, this.last.count)) el.classList.add('last');
     });
