@@ -175,7 +175,7 @@ export class SoloMode {
     this.input.redraw(() => {
       // the layout stays while only some piles change
       const part = only && this.L ? new Set(only) : null;
-      if (!part) this.L = layoutTable(this.root, v.columns.length);
+      if (!part) this.L = layoutTable(this.root, v);
       renderTable(this.root, v, this.L, part);
       if (ch && ch.count) this.land(topCards(this.root, ch.to, ch.count), from);
       else if (this.last) for (const el of topCards(this.root, this.last.pile, this.last.count)) el.classList.add('last');

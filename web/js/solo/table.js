@@ -1,11 +1,12 @@
 // Drawing a solo view onto the table. The table's skeleton is in index.html;
 // this fills each pile ([data-pile]) with cards positioned from the layout.
 import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
-import { computeLayout, wasteFan } from '../layout.js';
+import { computeLayout, longestColumn, wasteFan } from '../layout.js';
 import { t } from '../i18n.js';
 
-/** layoutTable sizes the cards to the table area and returns the layout. */
-export function layoutTable(root, ncols) {
+/** layoutTable sizes the cards to the table area and to view v's longest column, and returns the layout. */
+export function layoutTable(root, v) {
+  const ncols = v.columns.length;
   const colsEl = root.querySelector('.cols');
   if (colsEl.children.length !== ncols) {
     colsEl.replaceChildren();
@@ -18,12 +19,13 @@ export function layoutTable(root, ncols) {
       colsEl.append(c);
     }
   }
-  const L = computeLayout({ width: root.clientWidth, height: root.clientHeight, cols: ncols });
+  const L = computeLayout({ width: root.clientWidth, height: root.clientHeight, cols: ncols, longest: longestColumn(v) });
   const s = document.documentElement.style;
   s.setProperty('--cw', L.cw + 'px');
   s.setProperty('--ch', L.ch + 'px');
   s.setProperty('--gap', L.gap + 'px');
   s.setProperty('--pad', L.pad + 'px');
+  s.setProperty('--rank', L.rank + 'px');
   root.classList.toggle('portrait', L.portrait);
   return L;
 }
