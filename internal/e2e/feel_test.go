@@ -2,8 +2,12 @@ package e2e_test
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"dsol/internal/cards"
 )
@@ -96,5 +100,57 @@ func TestSoloTapFeel(t *testing.T) {
 	}
 	if !found || v.Moves != len(samples)+1 {
 		t.Fatalf("after the double tap on %s: %+v", moved, v)
+	}
+}
+
+// TestSoloDragTargets: while cards are dragged, the piles that would take
+// them are marked (and no other); the cards that moved last are marked until
+// the next action.
+func TestSoloDragTargets(t *testing.T) {
+	var from, to int
+	code := soloCode(t, "DS1-D1N", func(tops []cards.Card) bool {
+		var ok bool
+		from, to, ok = columnMove(tops)
+		return ok
+	})
+	srv := startServer(t)
+	p := openSolo(t, srv, phone, code)
+	start := p.checkShown()
+	card := start.Columns[from].Up[0]
+	x, y, _, h := p.box(colSel(from) + " .card.top")
+	y -= h/2 - 8
+	tx, ty, _, _ := p.box(colSel(to) + " .card.top")
+	p.run(mouse(chromedp.MouseMoved, x, y, 0), mouse(chromedp.MousePressed, x, y, 1),
+		mouse(chromedp.MouseMoved, x+10, y+10, 1), mouse(chromedp.MouseMoved, (x+tx)/2, (y+ty)/2, 1))
+	var marked []string
+	p.eval(`[...document.querySelectorAll('#table .can-drop')].map((e) => e.dataset.pile)`, &marked)
+	if !slices.Contains(marked, fmt.Sprintf("c%d", to+1)) || slices.Contains(marked, fmt.Sprintf("c%d", from+1)) {
+		t.Fatalf("while %s is dragged, the piles marked are %v (c%d takes it)", card, marked, to+1)
+	}
+	for _, m := range marked {
+		c := start.Columns[must(strconv.Atoi(m[1:]))-1]
+		if m[0] == 'c' && (len(c.Up) == 0 || !cards.Builds(must(cards.Parse(card)), must(cards.Parse(c.Up[len(c.Up)-1])))) {
+			t.Fatalf("%s is marked, but does not take %s", m, card)
+		}
+	}
+	p.screenshot("solo-phone-drag")
+	p.run(mouse(chromedp.MouseMoved, tx, ty, 1), mouse(chromedp.MouseReleased, tx, ty, 0))
+	p.settleSeq(1, "the drop")
+	p.checkShown()
+	if n := p.count(`#table .can-drop`); n != 0 {
+		t.Fatalf("%d piles still marked after the drop", n)
+	}
+	var last []string
+	p.eval(`[...document.querySelectorAll('#table .card.last')].map((e) => e.dataset.card)`, &last)
+	if !slices.Equal(last, []string{card}) {
+		t.Fatalf("the last move marks %v, want [%s]", last, card)
+	}
+	// the next action takes the mark to its own card
+	p.tap(`#table [data-pile="s"]`)
+	p.settleSeq(2, "the draw")
+	v := p.checkShown()
+	p.eval(`[...document.querySelectorAll('#table .card.last')].map((e) => e.dataset.card)`, &last)
+	if !slices.Equal(last, v.Waste[len(v.Waste)-1:]) {
+		t.Fatalf("after the draw the last move marks %v, want the waste's %v", last, v.Waste[len(v.Waste)-1:])
 	}
 }

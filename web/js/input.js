@@ -74,13 +74,13 @@ export class Input {
       if (this.press?.drag) { snapBack(this.press.drag, false); this.marks(null); }
       this.press = null;
       const pileEl = e.target.closest('[data-pile]');
-      if (!pileEl || !root.contains(pileEl)) return this.decide();
+      if (!pileEl || !root.contains(pileEl)) return this.waiting?.shown && this.decide();
       // a second press on the pile of a waiting tap may make it a double
       // tap, though the card it was on already shows where the tap sends it
       const w = this.waiting;
       const same = !!w && w.pile === pileEl.dataset.pile;
       const again = same && w.shown && this.hooks.canPick();
-      if (!same) this.decide();
+      if (!same) this.supersede();
       const pick = again ? { ...w.pick, els: [] } : this.pick(pileEl.dataset.pile, e.target.closest('.card'));
       if (!pick) return;
       this.press = { pick, again, x0: e.clientX, y0: e.clientY, id: e.pointerId, type: e.pointerType, drag: null };
@@ -147,7 +147,7 @@ export class Input {
       return this.act(tapAction(v, p.pile, p.index, 'double'));
     }
     if (again) { this.taps.reset(); return this.decide(); }
-    this.decide();
+    this.supersede();
     const single = tapAction(this.hooks.view() || v, p.pile, p.index, 'single');
     if (!single) return;
     if (this.hooks.instant?.(single)) { this.taps.reset(); this.act(single); return; }
@@ -164,6 +164,17 @@ export class Input {
     this.scope.cancel(this.tapTimer);
     this.taps.reset();
     this.act(w.action);
+  }
+
+  /**
+   * supersede ends the wait when other input comes first: a tap already on
+   * screen goes out now; one that is not is dropped, as the new input
+   * replaces it.
+   */
+  supersede() {
+    if (this.waiting?.shown) return this.decide();
+    this.scope.cancel(this.tapTimer);
+    this.waiting = null;
   }
 
   /** marks puts .can-drop on the piles named in ids (none: null). */
@@ -198,8 +209,8 @@ export class Input {
 
   key(e) {
     if (document.querySelector('dialog[open]') || e.target.closest?.('input, select, textarea')) return;
-    // a key ends the wait for a second tap
-    this.decide();
+    // a key ends the wait for a second tap on a tap already on screen
+    if (this.waiting?.shown) this.decide();
     const v = this.hooks.view();
     if (!v) return;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;

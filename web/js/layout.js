@@ -45,7 +45,8 @@ export function computeLayout({ width, height, cols = 9, longest = null }) {
     downStep: Math.round(ch * 0.12),
     // a face-up card shows at least its index and suit
     upStep: Math.max(rank + 6, Math.round(ch * (portrait ? 0.4 : 0.28))),
-    fanStep: Math.round(portrait ? cw * 0.46 : ch * 0.26),
+    // a fanned waste card shows its whole index ("10")
+    fanStep: Math.round(portrait ? Math.max(cw * 0.46, rank * 1.25 + 2) : ch * 0.26),
   };
   if (longest) Object.assign(L, growSteps(L, longest));
   return L;

@@ -101,6 +101,9 @@ export class SoloMode {
   act(action) {
     if (!action || !this.conn || !this.view) return false;
     if (this.view.status === 'won') { this.ui.toast(t('err.game_over')); return false; }
+    // an action from outside the table (the undo button) comes after the
+    // tap that waits: that one goes first
+    if (this.input.waiting) this.input.decide();
     const p = this.preview;
     this.preview = null;
     const before = this.display(false);
