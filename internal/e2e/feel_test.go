@@ -24,7 +24,12 @@ func (p *page) watchSolo() {
   document.addEventListener('pointerup', () => { window.__upAt = performance.now(); }, true);
   // when the action went out, to tell a move drawn at once from one drawn on the server's answer
   const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (d) { if (String(d).includes('"action"') && !window.__sentAt) window.__sentAt = performance.now(); return send.call(this, d); };
+  window.__sent = [];
+  WebSocket.prototype.send = function (d) {
+    const m = JSON.parse(d);
+    if (m.type === 'action') { __sent.push(m.action.type); if (!window.__sentAt) window.__sentAt = performance.now(); }
+    return send.call(this, d);
+  };
   return true;
 })()`, nil)
 }
@@ -89,9 +94,15 @@ func TestSoloTapFeel(t *testing.T) {
 
 	// a double tap moves the card to its column, with one dtap
 	moved := start.Columns[from].Up[0]
+	p.eval(`(() => { window.__sent = []; return true; })()`, nil)
 	p.doubleTap(colSel(from) + " .card.top")
 	p.settleSeq(seq+1, "the double tap")
 	v := p.checkShown()
+	var sent []string
+	p.eval(`window.__sent`, &sent)
+	if !slices.Equal(sent, []string{"dtap"}) {
+		t.Fatalf("the double tap sent %v, want one dtap", sent)
+	}
 	found := false
 	for i, c := range v.Columns {
 		if i != from && len(c.Up) == 2 && c.Up[1] == moved {
@@ -152,5 +163,44 @@ func TestSoloDragTargets(t *testing.T) {
 	p.eval(`[...document.querySelectorAll('#table .card.last')].map((e) => e.dataset.card)`, &last)
 	if !slices.Equal(last, v.Waste[len(v.Waste)-1:]) {
 		t.Fatalf("after the draw the last move marks %v, want the waste's %v", last, v.Waste[len(v.Waste)-1:])
+	}
+}
+
+// TestSoloDoubleTapAfterPreview: the first tap on an ace shows it on its
+// foundation at once; the second, within the double-tap window, takes it on
+// to the column where it builds, and only a dtap goes out.
+func TestSoloDoubleTapAfterPreview(t *testing.T) {
+	var ace, two int
+	code := soloCode(t, "DS1-D1N", func(tops []cards.Card) bool {
+		for i, c := range tops {
+			for j, d := range tops {
+				if c.Rank() == 1 && d.Rank() == 2 && cards.Builds(c, d) {
+					ace, two = i, j
+					return true
+				}
+			}
+		}
+		return false
+	})
+	srv := startServer(t)
+	p := openSolo(t, srv, desktop, code)
+	start := p.checkShown()
+	card := start.Columns[ace].Up[0]
+	p.watchSolo()
+	p.doubleTap(colSel(ace) + " .card.top")
+	p.settleSeq(1, "the double tap")
+	v := p.checkShown()
+	if up := v.Columns[two].Up; len(up) != 2 || up[1] != card {
+		t.Fatalf("after the double tap on %s: %+v", card, v)
+	}
+	var sent, shown []string
+	p.eval(`window.__sent`, &sent)
+	if !slices.Equal(sent, []string{"dtap"}) {
+		t.Fatalf("the double tap sent %v, want one dtap", sent)
+	}
+	// the first tap showed the ace on a foundation on its way
+	p.eval(`Object.keys(window.__fAt)`, &shown)
+	if len(shown) != 1 {
+		t.Fatalf("the first tap showed %s on the foundations %v, want one", card, shown)
 	}
 }
