@@ -83,3 +83,16 @@ test('other input sends the tap on screen first', () => {
   assert.deepEqual(sent(ws).map((m) => m.action.type), ['tap', 'draw']);
   mode.dispose();
 });
+
+test('an action the view holds already (a view sent on reconnecting) is not drawn twice', () => {
+  const { b, mode, ws } = game();
+  b.tap($('#table [data-pile="c1"] .card.top'));
+  b.advance(DOUBLE_MS);
+  const after = view({ seq: 1, moves: 1, foundations: [['AS'], [], [], [], [], [], [], []], columns: cols(['', ...TOPS.slice(1)]) });
+  ws.onmessage({ data: JSON.stringify({ type: 'state', seq: 1, game: after }) });
+  ws.onmessage({ data: JSON.stringify({ type: 'ack', id: sent(ws)[0].id, seq: 1 }) });
+  assert.deepEqual(mode.mine, []);
+  assert.equal(top('f1'), 'AS');
+  assert.equal(document.querySelectorAll('#table [data-pile="f2"] .card.up').length, 0);
+  mode.dispose();
+});

@@ -51,7 +51,7 @@ export class SoloMode {
       onView: live((v) => this.show(v)),
       onReject: live((code, msg, action, id) => this.rejected(code, id)),
       onStatus: live(({ down }) => this.ui.onBanner(down)),
-      onAck: live((id, seq) => { const e = this.mine.find((x) => x.id === id); if (e) e.seq = seq; }),
+      onAck: live((id, seq) => this.acked(id, seq)),
       // every event of a solo game is mine: the oldest unanswered action made it
       onMessage: live((m) => {
         if (m.type !== 'event' || !(m.seq > (this.view?.seq ?? -1))) return;
@@ -124,6 +124,17 @@ export class SoloMode {
   }
 
   undo() { if (this.view?.undo > 0) this.act({ type: 'undo' }); }
+
+  /** acked notes the seq of my action id; one the view already holds (a view sent on reconnecting) is done. */
+  acked(id, seq) {
+    const e = this.mine.find((x) => x.id === id);
+    if (!e) return;
+    e.seq = seq;
+    if (this.view && seq <= this.view.seq) {
+      this.mine = this.mine.filter((x) => x !== e);
+      this.paint();
+    }
+  }
 
   rejected(code, id) {
     const had = this.mine.some((e) => e.id === id && e.opt);
