@@ -242,6 +242,8 @@ func TestSoloTapToFoundationAndUndo(t *testing.T) {
 	}
 	p.tap(colSel(ace) + " .card.top")
 	p.waitJS(`[...document.querySelectorAll('#table .found .card.up')].length === 1`, "the ace on a foundation")
+	// the ace shows at once, and the tap goes out once no second tap came
+	p.waitJS(`+document.body.dataset.seq === 1`, "the tap applied")
 	v := p.checkShown()
 	slot := strings.Index("SHDC", card[1:]) * 2
 	if len(v.Foundations[slot]) != 1 || v.Foundations[slot][0] != card || v.Score != score || v.Undo != 1 {
@@ -378,7 +380,7 @@ func TestSoloLayouts(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		vp   viewport
-	}{{"solo-phone", phone}, {"solo-desktop", desktop}} {
+	}{{"solo-phone", phone}, {"solo-desktop", desktop}, {"solo-phone-landscape", viewport{844, 390, true}}} {
 		t.Run(c.name, func(t *testing.T) {
 			p := openSolo(t, srv, c.vp, code)
 			p.checkShown()
@@ -425,7 +427,14 @@ func (p *page) checkInside(vp viewport) {
 	}
 	var cw float64
 	p.eval(`document.querySelector('#table .card.up').getBoundingClientRect().width`, &cw)
-	p.t.Logf("%dx%d: card width %.0fpx", vp.w, vp.h, cw)
+	var m struct {
+		Rank, Table, Hud, Foot float64
+		Buttons                []float64
+	}
+	p.eval(`({rank: parseFloat(getComputedStyle(document.querySelector('#table .card.up b')).fontSize),
+  table: document.querySelector("#table").clientHeight, hud: document.querySelector(".hud").offsetHeight, foot: document.querySelector(".foot").offsetHeight,
+  buttons: [...document.querySelectorAll('.hud button, .foot button')].map((b) => Math.min(b.offsetWidth, b.offsetHeight))})`, &m)
+	p.t.Logf("%dx%d: card width %.0fpx, corner index %.1fpx, table %.0fpx high (HUD %.0f, footer %.0f), buttons %v px", vp.w, vp.h, cw, m.Rank, m.Table, m.Hud, m.Foot, m.Buttons)
 }
 
 // chromedpLocale makes the tab's navigator.language(s) lang.

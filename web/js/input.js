@@ -22,6 +22,11 @@ export class Input {
    *     floating copy of a drag, kept (held) until settle()
    *   instant(action) → true when a single tap acts at once instead of
    *     waiting for a possible second tap (optional)
+   *   preview(action) → true when the mode shows a single tap's effect at
+   *     once while the tap waits for a possible second one; the act() that
+   *     follows (the tap, or the double tap instead) replaces it (optional)
+   *   targets(pick) → the piles ("c3", "f5"…) that would take the cards of
+   *     pick: marked .can-drop while they are dragged (optional)
    *   undo(), pass() → the keys U / Ctrl+Z and P (optional: without them
    *     the keys do nothing)
    */
@@ -35,6 +40,7 @@ export class Input {
     this.hooks = hooks;
     this.taps = new TapTracker(DOUBLE_MS);
     this.tapTimer = 0;
+    this.waiting = null; // a single tap waiting for a possible second one: {pile, pick, action, shown}
     this.dropTimer = 0;
     this.press = null; // the press under way: {pick, x0, y0, id, type, drag}
     this.held = null; // the floating copy of a drop waiting for the server
@@ -50,6 +56,7 @@ export class Input {
     });
     // a mode that goes mid-drag takes its floating copies with it
     scope.add(() => {
+      this.marks(null);
       if (this.press?.drag) snapBack(this.press.drag, false);
       this.press = null;
       this.settle(false);
@@ -64,13 +71,19 @@ export class Input {
     const { root, scope } = this;
     scope.on(root, 'pointerdown', (e) => {
       if (e.pointerType === 'mouse' && e.button !== 0) return;
-      if (this.press?.drag) snapBack(this.press.drag, false);
+      if (this.press?.drag) { snapBack(this.press.drag, false); this.marks(null); }
       this.press = null;
       const pileEl = e.target.closest('[data-pile]');
-      if (!pileEl || !root.contains(pileEl)) return;
-      const pick = this.pick(pileEl.dataset.pile, e.target.closest('.card'));
+      if (!pileEl || !root.contains(pileEl)) return this.waiting?.shown && this.decide();
+      // a second press on the pile of a waiting tap may make it a double
+      // tap, though the card it was on already shows where the tap sends it
+      const w = this.waiting;
+      const same = !!w && w.pile === pileEl.dataset.pile;
+      const again = same && w.shown && this.hooks.canPick();
+      if (!same) this.supersede();
+      const pick = again ? { ...w.pick, els: [] } : this.pick(pileEl.dataset.pile, e.target.closest('.card'));
       if (!pick) return;
-      this.press = { pick, x0: e.clientX, y0: e.clientY, id: e.pointerId, type: e.pointerType, drag: null };
+      this.press = { pick, again, x0: e.clientX, y0: e.clientY, id: e.pointerId, type: e.pointerType, drag: null };
       try { root.setPointerCapture(e.pointerId); } catch { /* synthetic event */ }
     });
     scope.on(root, 'pointermove', (e) => {
@@ -80,9 +93,11 @@ export class Input {
       if (!st.drag) {
         if (!st.pick.els.length || !isDrag(dx, dy, st.type)) return;
         st.drag = lift(st.pick.els);
-        // a drag is no tap: the single tap waiting for a second one is off
+        // a drag is no tap: a single tap waiting on this pile is off
         this.scope.cancel(this.tapTimer);
+        this.waiting = null;
         this.settle(false);
+        this.marks(this.hooks.targets?.(st.pick));
       }
       st.drag.dx = dx; st.drag.dy = dy;
       st.drag.layer.style.transform = `translate(${dx}px,${dy}px)`;
@@ -92,10 +107,11 @@ export class Input {
       if (!st || e.pointerId !== st.id) return;
       this.press = null;
       if (st.drag) {
+        this.marks(null);
         const over = cancel ? null : hitTest(root, e.clientX, e.clientY, st.drag);
         if (!this.drop(st.pick, over, st.drag)) snapBack(st.drag);
       } else if (!cancel) {
-        this.tap(st.pick, e.clientX, e.clientY, e.timeStamp);
+        this.tap(st.pick, e.clientX, e.clientY, e.timeStamp, st.again);
       }
     };
     scope.on(root, 'pointerup', (e) => end(e, false));
@@ -111,19 +127,60 @@ export class Input {
     return pickCards(pile, card);
   }
 
-  tap(p, x, y, ts) {
+  /**
+   * tap acts on a tap on pick p. With double taps on, a single tap waits
+   * DOUBLE_MS for a second one (its effect may show meanwhile, through the
+   * preview hook); again: a second press on a waiting tap's pile, which
+   * counts only as the second tap of a double.
+   */
+  tap(p, x, y, ts, again) {
     this.select(null);
     const v = this.hooks.view();
     if (!v) return;
     if (p.pile === 's') return this.act(tapAction(v, 's', null, 'single'));
     if (!this.settings.dblclick) return this.act(tapAction(v, p.pile, p.index, 'single'));
     const kind = this.taps.press(`${p.pile}:${p.index}`, x, y, ts);
-    this.scope.cancel(this.tapTimer);
-    if (kind === 'double') return this.act(tapAction(v, p.pile, p.index, 'double'));
-    const single = tapAction(v, p.pile, p.index, 'single');
+    if (kind === 'double') {
+      // the double tap goes instead of the single one that waited
+      this.scope.cancel(this.tapTimer);
+      this.waiting = null;
+      return this.act(tapAction(v, p.pile, p.index, 'double'));
+    }
+    if (again) { this.taps.reset(); return this.decide(); }
+    this.supersede();
+    const single = tapAction(this.hooks.view() || v, p.pile, p.index, 'single');
     if (!single) return;
-    if (this.hooks.instant?.(single)) { this.taps.reset(); this.act(single); }
-    else this.tapTimer = this.scope.later(() => this.act(single), DOUBLE_MS);
+    if (this.hooks.instant?.(single)) { this.taps.reset(); this.act(single); return; }
+    this.waiting = { pile: p.pile, pick: p, action: single, shown: false };
+    this.tapTimer = this.scope.later(() => this.decide(), DOUBLE_MS);
+    this.waiting.shown = !!this.hooks.preview?.(single);
+  }
+
+  /** decide sends the single tap that waited for a second one: the gesture is known now. */
+  decide() {
+    const w = this.waiting;
+    if (!w) return;
+    this.waiting = null;
+    this.scope.cancel(this.tapTimer);
+    this.taps.reset();
+    this.act(w.action);
+  }
+
+  /**
+   * supersede ends the wait when other input comes first: a tap already on
+   * screen goes out now; one that is not is dropped, as the new input
+   * replaces it.
+   */
+  supersede() {
+    if (this.waiting?.shown) return this.decide();
+    this.scope.cancel(this.tapTimer);
+    this.waiting = null;
+  }
+
+  /** marks puts .can-drop on the piles named in ids (none: null). */
+  marks(ids) {
+    for (const el of this.root.querySelectorAll('.can-drop')) el.classList.remove('can-drop');
+    for (const id of ids || []) this.pileEl(id)?.classList.add('can-drop');
   }
 
   drop(p, over, d) {
@@ -151,9 +208,11 @@ export class Input {
   // ---- keyboard ----
 
   key(e) {
+    if (document.querySelector('dialog[open]') || e.target.closest?.('input, select, textarea')) return;
+    // a key ends the wait for a second tap on a tap already on screen
+    if (this.waiting?.shown) this.decide();
     const v = this.hooks.view();
-    if (!v || document.querySelector('dialog[open]')) return;
-    if (e.target.closest?.('input, select, textarea')) return;
+    if (!v) return;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if ((e.ctrlKey || e.metaKey) && k === 'z' && this.hooks.undo) { e.preventDefault(); return this.hooks.undo(); }
     if (e.ctrlKey || e.metaKey || e.altKey) return;

@@ -1,12 +1,16 @@
-// Solo mode: one player, one Double Klondike game. Draws what the server
-// answers; input.js turns pointer and keyboard input into its actions. A
-// new game is a new SoloMode: app.js disposes of the old one.
+// Solo mode: one player, one Double Klondike game. input.js turns pointer
+// and keyboard input into its actions. A move the client can work out (a
+// tap, a double tap, a drag) shows at once, on top of the server's view, and
+// stays until the server has answered it: its view, then, is what shows; a
+// refused move goes back. A new game is a new SoloMode: app.js disposes of
+// the old one.
 import { GameConn } from '../conn.js';
 import { Input } from '../input.js';
 import { Scope } from '../scope.js';
 import { changes } from '../diff.js';
 import { t, formatScore, formatTime } from '../i18n.js';
 import { reducedMotion } from '../settings.js';
+import { apply, resolve, targets } from '../rules.js';
 import { layoutTable, renderTable, topCards } from './table.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -16,15 +20,24 @@ export class SoloMode {
   constructor(root, ui) {
     this.root = root;
     this.ui = ui;
-    this.view = null;
+    this.view = null; // the server's view
+    this.shown = null; // what is drawn: the view and my unanswered moves
+    this.mine = []; // my unanswered actions: {id, action, seq}
+    this.preview = null; // a tap shown while it waits for a possible second one
+    this.last = null; // the last move, highlighted: {pile, count}
     this.conn = null;
     this.L = null;
     this.elapsed = 0;
     this.scope = new Scope();
     this.input = new Input(this.scope, { root, settings: ui.settings, fromFoundations: true }, {
-      view: () => this.view,
+      view: () => (this.view ? this.display(false) : null),
       canPick: () => !!this.view && this.view.status !== 'won',
       act: (a) => this.act(a),
+      preview: (a) => this.showPreview(a),
+      targets: (p) => {
+        const v = this.display(false);
+        return p.pile === 's' || !v ? [] : targets(v, p.pile, p.pile[0] === 'c' ? v.columns[+p.pile.slice(1) - 1].up.length - p.index : 1);
+      },
       undo: () => this.undo(),
     });
     this.scope.on(window, 'resize', () => this.scope.frame('render', () => this.render()));
@@ -36,8 +49,15 @@ export class SoloMode {
     const live = (fn) => this.scope.live(fn);
     this.conn = this.scope.add(new GameConn(view.id, {
       onView: live((v) => this.show(v)),
-      onReject: live((code) => this.rejected(code)),
+      onReject: live((code, msg, action, id) => this.rejected(code, id)),
       onStatus: live(({ down }) => this.ui.onBanner(down)),
+      onAck: live((id, seq) => this.acked(id, seq)),
+      // every event of a solo game is mine: the oldest unanswered action made it
+      onMessage: live((m) => {
+        if (m.type !== 'event' || !(m.seq > (this.view?.seq ?? -1))) return;
+        const e = this.mine.find((x) => x.seq == null);
+        if (e) e.seq = m.seq;
+      }),
     }));
     this.conn.start(view);
   }
@@ -53,25 +73,85 @@ export class SoloMode {
   /** redraw draws again after a change of settings or language. */
   redraw() { this.render(); }
 
+  /**
+   * display is the server's view with my unanswered moves on top, as far as
+   * the client can work them out (after one it cannot, such as a draw, the
+   * rest wait for the server); withPreview: and the waiting tap.
+   */
+  display(withPreview = true) {
+    let d = this.view;
+    for (const e of this.mine) {
+      const n = apply(d, e.action);
+      if (!n) break;
+      d = n;
+    }
+    const p = withPreview && this.preview && apply(d, this.preview);
+    return p || d;
+  }
+
+  /** showPreview draws a waiting tap's move at once; it tells whether it could. */
+  showPreview(a) {
+    const m = this.view && resolve(this.display(false), a);
+    if (!m) return false;
+    this.preview = a;
+    this.paint([m.from, m.to]);
+    return true;
+  }
+
   /** act sends action; it tells whether it went out. */
   act(action) {
     if (!action || !this.conn || !this.view) return false;
     if (this.view.status === 'won') { this.ui.toast(t('err.game_over')); return false; }
-    this.conn.send(action);
+    // an action from outside the table (the undo button) comes after the
+    // tap that waits: that one goes first
+    if (this.input.waiting) this.input.decide();
+    const p = this.preview;
+    this.preview = null;
+    const before = this.display(false);
+    const m = resolve(before, action);
+    const opt = !!m;
+    const id = this.conn.send(action);
+    this.mine.push({ id, action, seq: null, opt });
+    // the tap that waited is on screen already, and marked as the last move
+    if (p && p === action) return true;
+    // the last move's mark goes with the next action
+    this.last = null;
+    for (const el of this.root.querySelectorAll('.card.last')) el.classList.remove('last');
+    // what the client can work out is drawn now (a drop's floating copy
+    // lands there), and a preview it replaces goes
+    if (opt && !p) this.paint([m.from, m.to]);
+    else if (opt || p) this.paint();
     return true;
   }
 
   undo() { if (this.view?.undo > 0) this.act({ type: 'undo' }); }
 
-  rejected(code) {
+  /** acked notes the seq of my action id; one the view already holds (a view sent on reconnecting) is done. */
+  acked(id, seq) {
+    const e = this.mine.find((x) => x.id === id);
+    if (!e) return;
+    e.seq = seq;
+    if (this.view && seq <= this.view.seq) {
+      this.mine = this.mine.filter((x) => x !== e);
+      this.paint();
+    }
+  }
+
+  rejected(code, id) {
+    const had = this.mine.some((e) => e.id === id && e.opt);
+    this.mine = this.mine.filter((e) => e.id !== id);
     this.input.settle(true);
-    if (code !== 'illegal_move') this.ui.toast(t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
+    // a refused move that showed goes back, and says why
+    if (had) this.paint();
+    if (code !== 'illegal_move' || had) this.ui.toast(t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
   }
 
   show(v) {
     const prev = this.view;
     this.view = v;
-    this.render(prev);
+    const pending = new Set((this.conn?.pending || []).map((p) => p.id));
+    this.mine = this.mine.filter((e) => (e.seq != null ? e.seq > v.seq : pending.has(e.id)));
+    this.paint();
     if (v.status === 'won' && prev?.status !== 'won') {
       const rects = [...this.root.querySelectorAll('.found [data-pile]')].map((p) => p.getBoundingClientRect());
       const all = [];
@@ -80,11 +160,22 @@ export class SoloMode {
     }
   }
 
-  /** render draws the current view; prev (if given) drives highlight and animation. */
-  render(prev) {
-    const v = this.view;
+  /**
+   * paint draws what is to be shown now; what changed since the last drawing
+   * flies in and is marked. only: the piles that changed, when known.
+   */
+  paint(only) {
+    const prev = this.shown;
+    this.shown = this.display();
+    this.render(prev, only);
+  }
+
+  /** render draws the shown view; prev (if given) drives highlight and animation; only: the piles to redraw (all: none given). */
+  render(prev, only) {
+    const v = this.shown;
     if (!v) return;
     const ch = prev ? changes(prev, v) : null;
+    if (ch && ch.count) this.last = { pile: ch.to, count: ch.count };
     let from = null;
     if (ch && ch.count && !reducedMotion()) {
       const held = this.input.held;
@@ -97,14 +188,17 @@ export class SoloMode {
     }
     if (ch) this.input.settle(false);
     this.input.redraw(() => {
-      this.L = layoutTable(this.root, v.columns.length);
-      renderTable(this.root, v, this.L);
+      // the layout stays while only some piles change
+      const part = only && this.L ? new Set(only) : null;
+      if (!part) this.L = layoutTable(this.root, v);
+      renderTable(this.root, v, this.L, part);
       if (ch && ch.count) this.land(topCards(this.root, ch.to, ch.count), from);
+      else if (this.last) for (const el of topCards(this.root, this.last.pile, this.last.count)) el.classList.add('last');
     });
     this.hud();
     this.root.removeAttribute('aria-busy');
-    document.body.dataset.seq = v.seq;
-    document.body.dataset.status = v.status;
+    document.body.dataset.seq = this.view.seq;
+    document.body.dataset.status = this.view.status;
     document.body.dataset.ready = '1';
   }
 
@@ -112,6 +206,7 @@ export class SoloMode {
   land(els, from) {
     els.forEach((el, i) => {
       el.classList.add('last');
+      // the card is in its place at once: only its picture travels
       const r0 = from && (from[i] || from[from.length - 1]);
       if (!r0 || !el.animate) return;
       const r = el.getBoundingClientRect();

@@ -1,11 +1,12 @@
 // Drawing a solo view onto the table. The table's skeleton is in index.html;
 // this fills each pile ([data-pile]) with cards positioned from the layout.
 import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
-import { computeLayout, wasteFan } from '../layout.js';
+import { computeLayout, longestColumn, wasteFan } from '../layout.js';
 import { t } from '../i18n.js';
 
-/** layoutTable sizes the cards to the table area and returns the layout. */
-export function layoutTable(root, ncols) {
+/** layoutTable sizes the cards to the table area and to view v's longest column, and returns the layout. */
+export function layoutTable(root, v) {
+  const ncols = v.columns.length;
   const colsEl = root.querySelector('.cols');
   if (colsEl.children.length !== ncols) {
     colsEl.replaceChildren();
@@ -18,12 +19,13 @@ export function layoutTable(root, ncols) {
       colsEl.append(c);
     }
   }
-  const L = computeLayout({ width: root.clientWidth, height: root.clientHeight, cols: ncols });
+  const L = computeLayout({ width: root.clientWidth, height: root.clientHeight, cols: ncols, longest: longestColumn(v) });
   const s = document.documentElement.style;
   s.setProperty('--cw', L.cw + 'px');
   s.setProperty('--ch', L.ch + 'px');
   s.setProperty('--gap', L.gap + 'px');
   s.setProperty('--pad', L.pad + 'px');
+  s.setProperty('--rank', L.rank + 'px');
   root.classList.toggle('portrait', L.portrait);
   return L;
 }
@@ -31,9 +33,20 @@ export function layoutTable(root, ncols) {
 const pileEl = (root, id) => root.querySelector(`[data-pile="${id}"]`);
 const px = (n) => n + 'px';
 
-/** renderTable draws view v with layout L. */
-export function renderTable(root, v, L) {
-  // stock
+/**
+ * renderTable draws view v with layout L; only (a Set of pile ids), if
+ * given, limits it to those piles: a move shown at once redraws no more than
+ * the piles it changes.
+ */
+export function renderTable(root, v, L, only = null) {
+  const on = (id) => !only || only.has(id);
+  if (on('s')) stock(root, v);
+  if (on('w')) waste(root, v, L);
+  foundations(root, v, on);
+  columns(root, v, L, on);
+}
+
+function stock(root, v) {
   const s = pileEl(root, 's');
   s.replaceChildren();
   s.dataset.count = v.stock;
@@ -53,8 +66,10 @@ export function renderTable(root, v, L) {
     s.append(e);
     s.setAttribute('aria-label', canRecycle ? t('pile.recycle') : t('pile.stockEmpty'));
   }
+}
 
-  // waste, fanned in draw 3
+/** waste draws the waste, fanned in draw 3. */
+function waste(root, v, L) {
   const w = pileEl(root, 'w');
   w.replaceChildren();
   w.dataset.count = v.waste.length;
@@ -72,11 +87,14 @@ export function renderTable(root, v, L) {
   }
   w.setAttribute('role', 'group'); // a label needs a role to be read
   w.setAttribute('aria-label', `${t('pile.waste')}, ${v.waste.length ? t('pile.cards', { n: v.waste.length }) : t('pile.empty')}`);
+}
 
-  // foundations: suit rows of two
+/** foundations draws the slots (those on() names), in suit rows of two. */
+function foundations(root, v, on) {
   root.querySelector('.found').setAttribute('role', 'group');
   root.querySelector('.found').setAttribute('aria-label', t('pile.found'));
   v.foundations.forEach((f, i) => {
+    if (!on('f' + (i + 1))) return;
     const p = pileEl(root, 'f' + (i + 1));
     const suit = SUITS[i >> 1];
     p.replaceChildren();
@@ -91,13 +109,15 @@ export function renderTable(root, v, L) {
     top.tabIndex = -1;
     p.append(top);
   });
+}
 
-  // columns
+/** columns draws the columns that on() names. */
+function columns(root, v, L, on) {
   const badge = Math.round(Math.max(14, L.cw * 0.3));
-  v.columns.forEach((c, i) => {
-    const p = pileEl(root, 'c' + (i + 1));
-    fillColumn(p, c, i + 1, L, badge, () => p.clientHeight || L.ch * 4);
-  });
+  // every column is as tall as the row of columns, whatever it holds: one
+  // measure, taken before the cards change, spares a layout per column
+  const colH = pileEl(root, 'c1')?.clientHeight || L.ch * 4;
+  v.columns.forEach((c, i) => on('c' + (i + 1)) && fillColumn(pileEl(root, 'c' + (i + 1)), c, i + 1, L, badge, () => colH));
 }
 
 /** topCards returns the last n face-up card elements of a pile. */
