@@ -23,7 +23,7 @@ const pickTries = 16
 
 // Pool is the set of winnable deals a server deals from, by mode: the
 // shipped list and the deals of the stored pool. Deals are only ever added.
-// It is safe for concurrent use.
+// It is safe for concurrent use. The zero Pool is empty.
 type Pool struct {
 	mu     sync.RWMutex
 	deals  [4][]uint64 // append only, so a copy of a slice stays valid
@@ -36,16 +36,13 @@ type Pool struct {
 // hears the number of deals of each mode, from the list and from the stored
 // pool, now and after every change.
 func NewPool(onSize func(m Mode, listed, stored int)) *Pool {
-	p := &Pool{onSize: onSize}
+	p := &Pool{}
 	for _, m := range Modes {
-		p.known[m] = map[uint64]bool{}
-		for _, d := range Shipped(m).Deals {
-			if !p.known[m][d.Number] {
-				p.known[m][d.Number] = true
-				p.deals[m] = append(p.deals[m], d.Number)
-			}
-		}
+		p.Add(Shipped(m).Deals...)
 		p.listed[m] = len(p.deals[m])
+	}
+	p.onSize = onSize
+	for _, m := range Modes {
 		p.report(m)
 	}
 	return p
@@ -66,6 +63,9 @@ func (p *Pool) Add(ds ...Deal) int {
 	for _, d := range ds {
 		if int(d.Mode) >= len(Modes) || p.known[d.Mode][d.Number] {
 			continue
+		}
+		if p.known[d.Mode] == nil {
+			p.known[d.Mode] = map[uint64]bool{}
 		}
 		p.known[d.Mode][d.Number] = true
 		p.deals[d.Mode] = append(p.deals[d.Mode], d.Number)

@@ -23,18 +23,9 @@ func (p playedSet) PlayedCodes(_ context.Context, _ string, codes []string) ([]s
 	return out, nil
 }
 
-// emptyPool is a pool without the shipped lists.
-func emptyPool(onSize func(Mode, int, int)) *Pool {
-	p := &Pool{onSize: onSize}
-	for _, m := range Modes {
-		p.known[m] = map[uint64]bool{}
-	}
-	return p
-}
-
 func TestPoolAdd(t *testing.T) {
 	sizes := map[Mode][2]int{}
-	p := emptyPool(func(m Mode, listed, stored int) { sizes[m] = [2]int{listed, stored} })
+	p := &Pool{onSize: func(m Mode, listed, stored int) { sizes[m] = [2]int{listed, stored} }}
 	if n := p.Add(Deal{Mode: D1V, Number: 5}, Deal{Mode: D1V, Number: 5}, Deal{Mode: D1N, Number: 5}); n != 2 {
 		t.Fatalf("Add: %d new, want 2", n)
 	}
@@ -60,7 +51,7 @@ func TestPoolAdd(t *testing.T) {
 // comes up.
 func TestPick(t *testing.T) {
 	ctx := context.Background()
-	p := emptyPool(nil)
+	p := &Pool{}
 	if _, err := p.Pick(ctx, D3V, playedSet{}, "ada", rand.Reader); !errors.Is(err, ErrEmpty) {
 		t.Fatalf("an empty mode: %v", err)
 	}
@@ -110,7 +101,7 @@ func TestPick(t *testing.T) {
 }
 
 func TestPickRandomFails(t *testing.T) {
-	p := emptyPool(nil)
+	p := &Pool{}
 	p.Add(Deal{Mode: D1N, Number: 1}, Deal{Mode: D1N, Number: 2})
 	if _, err := p.Pick(context.Background(), D1N, playedSet{}, "ada", strings.NewReader("")); err == nil {
 		t.Fatal("no error from an empty random source")

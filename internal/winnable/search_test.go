@@ -151,7 +151,7 @@ func TestSearchYieldsUnderLoad(t *testing.T) {
 	st := openSQLite(t, filepath.Join(t.TempDir(), "w.db"))
 	meter := &fakeMeter{busy: 1.5} // of 2 CPUs: more than half
 	var ev events
-	pool := emptyPool(nil)
+	pool := &Pool{}
 	stop := start(t, Config{Store: st, Pool: pool, Target: 2, Budget: 3000, Meter: meter, CPUs: 2,
 		Window: 10 * time.Millisecond, Hooks: ev.hooks()})
 	eventually(t, "yielding", func() bool { return ev.state() == "yielding" })
@@ -190,14 +190,14 @@ func TestSearchYieldsUnderLoad(t *testing.T) {
 func TestPoolSurvivesRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "w.db")
 	st := openSQLite(t, path)
-	pool := emptyPool(nil)
+	pool := &Pool{}
 	stop := start(t, Config{Store: st, Pool: pool, Target: 3, Budget: 3000, Meter: &fakeMeter{}, CPUs: 2,
 		Window: 10 * time.Millisecond})
 	eventually(t, "three Normal deals", func() bool { return pool.Size(D1N) >= 3 })
 	stop()
 	st.Close()
 
-	again := emptyPool(nil)
+	again := &Pool{}
 	var ev events
 	stop = start(t, Config{Store: openSQLite(t, path), Pool: again, Target: 0, Hooks: ev.hooks()})
 	eventually(t, "the stored pool read", func() bool { return again.Size(D1N) >= 3 })
