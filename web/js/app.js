@@ -60,6 +60,7 @@ function showError(e) {
 
 function openView(v) {
   mode.open(v);
+  $('[data-testid=winnable-mark]').hidden = !v.winnable;
   try { localStorage.setItem(LAST, v.id); } catch { /* private mode */ }
   history.replaceState(null, '', `/?game=${encodeURIComponent(v.id)}`);
 }
@@ -76,6 +77,7 @@ const newErr = $('[data-testid=new-error]');
 
 async function showNew() {
   newErr.hidden = true;
+  dlgNew.querySelector('form').winnable.checked = !!settings.winnable;
   if (!dlgNew.open) dlgNew.showModal();
   const list = $('[data-testid=resume-list]');
   list.replaceChildren();
@@ -115,12 +117,18 @@ dlgNew.querySelector('form').addEventListener('submit', async (e) => {
   const f = e.target;
   try {
     if (what === 'code') await openCode(f.code.value);
-    else await newGame({ draw: +f.draw.value, scoring: f.scoring.value });
+    else await newGame({ draw: +f.draw.value, scoring: f.scoring.value, winnable: f.winnable.checked });
     dlgNew.close();
   } catch (err) {
-    newErr.textContent = t('err.' + err.code) === 'err.' + err.code ? t('err.generic') : t('err.' + err.code);
+    // Unavailable for a winnable deal: the server knows none of this mode yet.
+    if (what !== 'code' && f.winnable.checked && err.code === 'unavailable') newErr.textContent = t('newGame.noWinnable');
+    else newErr.textContent = t('err.' + err.code) === 'err.' + err.code ? t('err.generic') : t('err.' + err.code);
     newErr.hidden = false;
   }
+});
+dlgNew.querySelector('input[name=winnable]').addEventListener('change', (e) => {
+  settings.winnable = e.target.checked;
+  saveSettings(settings);
 });
 dlgNew.querySelector('input[name=code]').addEventListener('keydown', (e) => {
   if (e.key === 'Enter') { e.preventDefault(); dlgNew.querySelector('button[value=code]').click(); }

@@ -1,6 +1,6 @@
 // Player preferences, kept in localStorage.
 const KEY = 'dsol.settings';
-export const DEFAULTS = { lang: '', dblclick: true, fourColor: false, theme: 'auto', leftHanded: false };
+export const DEFAULTS = { lang: '', dblclick: true, fourColor: false, theme: 'auto', leftHanded: false, winnable: true };
 
 export function loadSettings() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || '{}') }; } catch { return { ...DEFAULTS }; }
