@@ -22,7 +22,8 @@ const minShare = 0.1
 // one; the search may then use, in the window that starts, what keeps the
 // process under half the CPUs, up to one core. Once that is spent it sleeps
 // until the window ends; when it is less than minShare it yields the whole
-// window. It starts by measuring a window, asleep.
+// window. It starts by measuring a window, asleep. A short window keeps the
+// search's bursts, when the process is half busy, short too.
 type gate struct {
 	meter  Meter
 	half   float64 // cores: half the CPUs

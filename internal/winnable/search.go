@@ -31,7 +31,7 @@ type Config struct {
 	// CPUs is the number of CPUs the process may use (runtime.GOMAXPROCS
 	// when 0): the search keeps the process under half of them.
 	CPUs int
-	// Window is how often the search measures the CPU use (1 s when 0).
+	// Window is how often the search measures the CPU use (200 ms when 0).
 	Window time.Duration
 	// Refresh is how often the stored pool is read again, for the deals
 	// other nodes found, and failed writes tried again (5 min when 0).
@@ -69,7 +69,7 @@ func Run(ctx context.Context, cfg Config) {
 		cfg.CPUs = runtime.GOMAXPROCS(0)
 	}
 	if cfg.Window <= 0 {
-		cfg.Window = time.Second
+		cfg.Window = 200 * time.Millisecond
 	}
 	if cfg.Refresh <= 0 {
 		cfg.Refresh = 5 * time.Minute
@@ -99,6 +99,15 @@ func Run(ctx context.Context, cfg Config) {
 		}
 		return
 	}
+	// The search's goroutine holds a P of the runtime whenever it runs,
+	// and the low priority of its thread makes the system run it seldom
+	// while the machine is busy: holding one of the server's Ps, it would
+	// leave the server one P short for as long. So it gets a P of its
+	// own, and the server keeps as many as it had. (Setting GOMAXPROCS
+	// ends the runtime's own updates of it to a changed CPU limit.)
+	procs := runtime.GOMAXPROCS(0)
+	runtime.GOMAXPROCS(procs + 1)
+	defer runtime.GOMAXPROCS(procs)
 	searchThread()
 	var seed [32]byte
 	_, _ = crand.Read(seed[:])
@@ -192,19 +201,24 @@ func (k *keeper) refresh(ctx context.Context) {
 	}
 }
 
-// found stores a deal the search won and adds it to the pool (at once,
-// even when the store fails: the deal is proved all the same).
+// found stores a deal the search won and adds it to the pool (even when
+// the store fails: the deal is proved all the same). The write goes on when
+// ctx ends, for up to storeTimeout, so that a deal found as the server
+// stops is kept.
 func (k *keeper) found(ctx context.Context, d Deal) {
 	k.cfg.Pool.Add(d)
 	k.unsaved = append(k.unsaved, toStore(d, time.Now()))
-	if _, err := k.cfg.Store.AddWinnable(ctx, k.unsaved); err != nil {
-		if ctx.Err() == nil {
-			k.log.Warn("winnable: storing a found deal failed; trying again later", "deals", len(k.unsaved), "err", err)
-		}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	if _, err := k.cfg.Store.AddWinnable(sctx, k.unsaved); err != nil {
+		k.log.Warn("winnable: storing a found deal failed; trying again later", "deals", len(k.unsaved), "err", err)
 		return
 	}
 	k.unsaved = nil
 }
+
+// storeTimeout bounds the write of a found deal.
+const storeTimeout = 5 * time.Second
 
 // below returns the next mode after last, round the modes, that has fewer
 // deals than the target.
