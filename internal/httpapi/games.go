@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"dsol/internal/solo"
 	"dsol/internal/store"
 	"dsol/internal/table"
+	"dsol/internal/winnable"
 )
 
 // healthz answers while the process runs.
@@ -37,7 +39,9 @@ func (s *server) randomDeal() (uint64, error) {
 	}
 }
 
-// createGame is POST /api/v1/games: {"draw", "scoring"} or {"code"}.
+// createGame is POST /api/v1/games: {"draw", "scoring", "winnable"} or
+// {"code"}. A winnable game's deal comes from the pool of winnable deals,
+// one the player has not played when the pool allows.
 func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	b, err := readBody(r)
@@ -51,7 +55,20 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code := spec.code
-	if spec.random {
+	var opts []byte
+	switch {
+	case spec.winnable:
+		mode := winnable.ModeOf(code)
+		code, err = s.winnable.Pick(r.Context(), mode, s.store, p.ID, s.random)
+		if errors.Is(err, winnable.ErrEmpty) {
+			err = table.Errorf(table.Unavailable, "no winnable deal of %s is known yet (the server is still looking for some): try again later, or without winnable", mode)
+		}
+		if err != nil {
+			s.error(w, r, err)
+			return
+		}
+		opts, _ = json.Marshal(table.SoloOptions{Winnable: true})
+	case spec.random:
 		deal, err := s.randomDeal()
 		if err != nil {
 			s.error(w, r, err)
@@ -65,7 +82,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.clock()
-	g := store.Game{ID: id, Kind: "solo", Code: code.String(), Status: "playing",
+	g := store.Game{ID: id, Kind: "solo", Code: code.String(), Options: opts, Status: "playing",
 		Seats: [2]string{p.ID}, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.CreateGame(r.Context(), g); err != nil {
 		s.error(w, r, err)

@@ -63,6 +63,17 @@ type Action struct {
 	At       time.Time
 }
 
+// WinnableDeal is a deal of the pool of winnable deals: the solver won the
+// solo game DS1-<Mode>-<the letters of Deal> within Budget positions, after
+// Positions, and the solo engine accepted its line as a win.
+type WinnableDeal struct {
+	Mode      string // D1N, D3N, D1V or D3V
+	Deal      uint64 // the deal number, below cards.DealCount
+	Budget    int64
+	Positions int64
+	FoundAt   time.Time
+}
+
 // Store is implemented by the SQLite and PostgreSQL adapters. All methods are
 // safe for concurrent use.
 type Store interface {
@@ -113,6 +124,16 @@ type Store interface {
 	// while another one is under way on the same schema deletes nothing and
 	// returns 0.
 	DeleteAbandoned(ctx context.Context, before time.Time, limit int) (int, error)
+
+	// AddWinnable adds deals to the pool of winnable deals, leaving those
+	// it holds already (the same mode and deal) as they are, and returns
+	// how many it added.
+	AddWinnable(ctx context.Context, deals []WinnableDeal) (int, error)
+	// WinnableDeals lists the pool of winnable deals, oldest first.
+	WinnableDeals(ctx context.Context) ([]WinnableDeal, error)
+	// PlayedCodes returns those of codes (canonical solo codes) of which
+	// playerID has a solo game, in any order.
+	PlayedCodes(ctx context.Context, playerID string, codes []string) ([]string, error)
 
 	// Ping checks that the database answers (for /readyz).
 	Ping(ctx context.Context) error

@@ -123,6 +123,7 @@ function openView(v) {
   else go(url);
   document.body.dataset.mode = 'solo';
   use('solo', () => new SoloMode($('#table'), soloUI)).open(v);
+  $('[data-testid=winnable-mark]').hidden = !v.winnable;
 }
 
 /** openGame shows the game that get() fetches, unless another switch began meanwhile. */
@@ -145,23 +146,40 @@ function showNew(err, code) {
   const f = dlgNew.querySelector('form');
   f.draw.value = String(settings.draw);
   f.scoring.value = settings.scoring;
+  f.winnable.checked = !!settings.winnable;
   if (code) f.code.value = code;
   newErr.textContent = err || '';
   newErr.hidden = !err;
   if (!dlgNew.open) dlgNew.showModal();
 }
 
-/** deal starts a new game in draw and scoring, and keeps them for Play. */
-function deal(draw, scoring) {
+/**
+ * deal starts a new game in draw and scoring, and keeps them for Play. With
+ * "Winnable deals only" on it asks for a deal the solver won; when the server
+ * knows none of that mode yet, it deals a random one and says so.
+ */
+async function deal(draw, scoring) {
   if (settings.draw !== draw || settings.scoring !== scoring) {
     Object.assign(settings, { draw, scoring });
     saveSettings(settings);
   }
-  return newGame({ draw, scoring });
+  if (!settings.winnable) return newGame({ draw, scoring });
+  try {
+    return await newGame({ draw, scoring, winnable: true });
+  } catch (e) {
+    if (e.code !== 'unavailable') throw e;
+    toast(t('newGame.noWinnable'));
+    return newGame({ draw, scoring });
+  }
 }
 
 async function showResume() {
   const list = $('[data-testid=resume-list]');
+  // The last list is not shown again while the new one loads: a game in it
+  // may be over, and a tap on it would land on a button about to go.
+  const wait = document.createElement('li');
+  wait.textContent = t('game.loading');
+  list.replaceChildren(wait);
   if (!dlgResume.open) dlgResume.showModal();
   let games = [];
   try { games = await unfinished(); } catch (e) { showError(e); }
@@ -201,6 +219,10 @@ dlgNew.querySelector('form').addEventListener('submit', async (e) => {
     newErr.textContent = errMessage(err);
     newErr.hidden = false;
   }
+});
+dlgNew.querySelector('input[name=winnable]').addEventListener('change', (e) => {
+  settings.winnable = e.target.checked;
+  saveSettings(settings);
 });
 dlgNew.querySelector('input[name=code]').addEventListener('keydown', (e) => {
   if (e.key === 'Enter') { e.preventDefault(); dlgNew.querySelector('button[value=code]').click(); }
@@ -283,7 +305,7 @@ const raceUI = {
 
 const homeUI = {
   settings,
-  play: () => newGame({ draw: settings.draw, scoring: settings.scoring }).catch(showError),
+  play: () => deal(settings.draw, settings.scoring).catch(showError),
   resume: showResume,
   options: () => showNew(),
   help: showHelp,
