@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
@@ -153,4 +155,48 @@ func mustHex(tb testing.TB, s string) []byte {
 		tb.Fatalf("salt %q: %v", s, err)
 	}
 	return b
+}
+
+// TestListGamesPages: the caller's games come a page at a time, newest
+// first, by kind; each page starts after the last one of the page before,
+// and bad filters are refused by name.
+func TestListGamesPages(t *testing.T) {
+	ts := mustServer(t, apitest.SQLite(t))
+	c := ts.mustPlayer(t)
+	var made []string
+	for range 5 {
+		made = append([]string{c.mustGame(t, "DS1-D1N-AAAAAAB").ID}, made...)
+		ts.clock.Advance(time.Second) // creation times apart, as players make them
+	}
+	type page struct {
+		Games []gameSummary
+		Next  string
+	}
+	var got []string
+	path := "/api/v1/games?kind=solo&limit=2"
+	for n := 0; path != ""; n++ {
+		var p page
+		c.mustJSON(t, "GET", path, nil, 200, &p)
+		if n < 2 && (len(p.Games) != 2 || p.Next == "") || n == 2 && (len(p.Games) != 1 || p.Next != "") || n > 2 {
+			t.Fatalf("page %d: %d games, next %q", n+1, len(p.Games), p.Next)
+		}
+		for _, g := range p.Games {
+			got = append(got, g.ID)
+		}
+		path = ""
+		if p.Next != "" {
+			path = "/api/v1/games?kind=solo&limit=2&cursor=" + p.Next
+		}
+	}
+	if !reflect.DeepEqual(got, made) {
+		t.Fatalf("pages gave %v, want newest first %v", got, made)
+	}
+	var races page
+	c.mustJSON(t, "GET", "/api/v1/games?kind=race", nil, 200, &races)
+	if len(races.Games) != 0 {
+		t.Fatalf("races %+v", races)
+	}
+	for _, bad := range []string{"kind=cards", "limit=0", "limit=101", "limit=two", "cursor=nope", "cursor=" + base64.RawURLEncoding.EncodeToString([]byte("12.")), "status=lost"} {
+		c.mustError(t, "GET", "/api/v1/games?"+bad, nil, 400, table.BadRequest)
+	}
 }
