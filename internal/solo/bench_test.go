@@ -231,8 +231,9 @@ draw: 1 scoring: normal score: 225
 `
 
 // BenchmarkViewFinish is the view of positions where a finish is legal: the
-// first view after an action (which decides the finish with the solver) and
-// a view again at the same position (the decision kept).
+// first view after an action (which decides the finish with the solver), a
+// view again at the same position (the decision kept), and the decision
+// alone.
 func BenchmarkViewFinish(b *testing.B) {
 	for _, bc := range []struct{ name, pos string }{
 		{"near-end", nearEnd},
@@ -253,6 +254,13 @@ func BenchmarkViewFinish(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = g.View()
+			}
+		})
+		b.Run(bc.name+"-decide", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g.finishAt = nil
+				_ = g.CanFinish()
 			}
 		})
 	}
