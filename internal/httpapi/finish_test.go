@@ -54,10 +54,7 @@ func TestFinishByREST(t *testing.T) {
 			t.Fatalf("the log after the line: %v %+v", err, acts)
 		}
 
-		ts.stop()
-		st.Close()
-		ts2 := mustServer(t, open(t))
-		c.ts = ts2
+		c.restart(t, st, open)
 		var after view
 		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &after)
 		if !reflect.DeepEqual(after, v) {

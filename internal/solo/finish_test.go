@@ -8,12 +8,9 @@ import (
 	"dsol/internal/solver"
 )
 
-// endPosition has every card face up and the stock empty, and 7 cards to
-// play: the KD on top of the waste covers the TS that the JS of c1 waits
-// for, so a win moves the KD to an empty column (or, in Normal, recycles).
-const endPosition = `
-c1: KS QD JS
-w: QS JD TS KD
+// endFoundations hold every card but 7 of the second deck: the spades TS
+// to KS and the diamonds JD to KD.
+const endFoundations = `
 f1: AS..KS
 f2: AS..9S
 f3: AH..KH
@@ -24,21 +21,21 @@ f7: AC..KC
 f8: AC..KC
 `
 
+// endPosition has every card face up and the stock empty, and 7 cards to
+// play: the KD on top of the waste covers the TS that the JS of c1 waits
+// for, so a win moves the KD to an empty column (or, in Normal, recycles).
+const endPosition = `
+c1: KS QD JS
+w: QS JD TS KD
+` + endFoundations
+
 // deepWaste has the QS on top of the waste with nowhere to go: Normal
 // recycles to reach the KD under it, Vegas takes a red king back from the
 // foundations for the QS.
 const deepWaste = `
 c1: KS QD JS
 w: KD TS JD QS
-f1: AS..KS
-f2: AS..9S
-f3: AH..KH
-f4: AH..KH
-f5: AD..KD
-f6: AD..TD
-f7: AC..KC
-f8: AC..KC
-`
+` + endFoundations
 
 // halfTable is endPosition without the other suits' foundations: finishing
 // it does not win the game (cards are missing), so its finish can be undone.
