@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -52,6 +53,14 @@ func TestFinishByREST(t *testing.T) {
 		acts, err := st.Actions(context.Background(), v.ID, int64(len(line)))
 		if err != nil || len(acts) != 1 || string(acts[0].Action) != `{"type":"finish"}` {
 			t.Fatalf("the log after the line: %v %+v", err, acts)
+		}
+		var rep struct {
+			Actions []struct{ Action json.RawMessage }
+			Steps   []json.RawMessage
+		}
+		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rep)
+		if n := len(rep.Actions); n != len(line)+1 || string(rep.Actions[n-1].Action) != `{"type":"finish"}` || len(rep.Steps) != n {
+			t.Fatalf("the replay has %d actions (%d steps), the last %s", n, len(rep.Steps), rep.Actions[n-1].Action)
 		}
 
 		c.restart(t, st, open)
