@@ -240,6 +240,7 @@ $('#b-set').onclick = showSettings;
 $('#b-new').onclick = () => showNew();
 $('#b-home').onclick = () => home();
 $('#b-undo').onclick = () => mode?.undo?.();
+$('#b-finish').onclick = () => mode?.finish?.();
 const showHelp = () => $('#dlg-help').showModal();
 $('#b-help').onclick = showHelp;
 $('#b-copy').onclick = async () => {
