@@ -32,6 +32,10 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("LargeBatch", func(t *testing.T) { testLargeBatch(t, open(t)) })
 	t.Run("Committer", func(t *testing.T) { testCommitter(t, open(t)) })
 	t.Run("DeleteAbandoned", func(t *testing.T) { testDeleteAbandoned(t, open(t)) })
+	t.Run("Stats", func(t *testing.T) { testStats(t, open(t)) })
+	t.Run("StatsFigures", func(t *testing.T) { testStatsFigures(t, open(t)) })
+	t.Run("StatsReset", func(t *testing.T) { testStatsReset(t, open(t)) })
+	t.Run("StatsRaces", func(t *testing.T) { testStatsRaces(t, open(t)) })
 }
 
 // base is the time all fixtures are created at, with microsecond precision
