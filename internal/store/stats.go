@@ -104,7 +104,7 @@ type SoloStats struct {
 	Mode
 	Played     int
 	Won        int
-	Assisted   int // won games whose win was assisted (see AssistedWins)
+	Assisted   int // won games whose win was assisted (an undo or a finish in the log)
 	Streak     int
 	BestStreak int
 	// BestScore is the best score of a played game, FastestWin the fewest
@@ -148,11 +148,15 @@ type RaceCounts struct {
 	Played, Won, Lost, Drawn int
 }
 
-// AssistedWins is the SQL condition on an action that makes the win of its
-// game assisted: an undo or a finish. The partial index actions_assists of
-// the migrations has this predicate word for word, so that the statistics
-// find a game's assisting actions without reading its log.
-const AssistedWins = `action IN ('{"type":"undo"}', '{"type":"finish"}')`
+// AssistActions is the SQL condition on an action that assists a win: an
+// undo or a finish. The partial index actions_assists of the migrations has
+// this predicate word for word, so that a game's assisting actions are found
+// without reading its log.
+const AssistActions = `action IN ('{"type":"undo"}', '{"type":"finish"}')`
+
+// assistedWin is the SQL condition that the win of game g was assisted: the
+// one place that defines it (every other win is clean).
+const assistedWin = `EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND ` + AssistActions + `)`
 
 // notReset is the SQL condition that game g was started after the reset
 // point of player $1 (or that the player never reset).
@@ -170,46 +174,40 @@ const notReset = `NOT EXISTS (SELECT 1 FROM players AS rp WHERE rp.id = $1 AND r
 //     moves, NULL, NULL.
 //
 // The scoring is the code's letter (N or V). Each game's figures are its
-// last action's tally; assisted_wins is the one place that says which wins
-// were assisted.
+// last action's tally; assistedWin says which wins were assisted. One
+// window over each mode's games, latest first, gives each game its rank
+// from the latest and the number of unwon games from it on: the wins of a
+// streak share that number, and the current streak is the wins with none
+// after them, or with one while the latest game is unwon and so not lost.
 var SoloStatsQuery = `WITH played AS (
 	SELECT g.id, g.created_at,
 		CAST(substr(g.code, 6, 1) AS INTEGER) AS draw, substr(g.code, 7, 1) AS scoring,
 		CASE WHEN g.status = 'won' THEN 1 ELSE 0 END AS won,
+		CASE WHEN g.status = 'won' AND ` + assistedWin + ` THEN 1 ELSE 0 END AS assisted,
 		a.score, a.moves, a.play_ms
 	FROM games AS g
 	JOIN actions AS a ON a.game_id = g.id
 		AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id)
 	WHERE g.seat1 = $1 AND g.kind = 'solo' AND ` + notReset + `
 ),
-assisted_wins AS (
-	SELECT p.id FROM played AS p
-	WHERE p.won = 1 AND EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = p.id AND ` + AssistedWins + `)
-),
-ranked AS (
-	SELECT p.*, CASE WHEN p.id IN (SELECT id FROM assisted_wins) THEN 1 ELSE 0 END AS assisted,
-		ROW_NUMBER() OVER (PARTITION BY p.draw, p.scoring ORDER BY p.created_at DESC, p.id DESC) AS back
-	FROM played AS p
-),
 runs AS (
-	SELECT r.*, SUM(CASE WHEN r.won = 0 AND r.back > 1 THEN 1 ELSE 0 END)
-		OVER (PARTITION BY r.draw, r.scoring ORDER BY r.created_at, r.id ROWS UNBOUNDED PRECEDING) AS breaks
-	FROM ranked AS r
+	SELECT p.*, ROW_NUMBER() OVER w AS back, SUM(1 - p.won) OVER w AS unwon_after
+	FROM played AS p
+	WINDOW w AS (PARTITION BY p.draw, p.scoring ORDER BY p.created_at DESC, p.id DESC ROWS UNBOUNDED PRECEDING)
 ),
 streaks AS (
-	SELECT draw, scoring, breaks, SUM(won) AS wins,
-		MAX(breaks) OVER (PARTITION BY draw, scoring) AS last
-	FROM runs GROUP BY draw, scoring, breaks
+	SELECT draw, scoring, unwon_after, COUNT(*) AS wins FROM runs WHERE won = 1 GROUP BY draw, scoring, unwon_after
 ),
 modes AS (
-	SELECT draw, scoring, MAX(wins) AS best, MAX(CASE WHEN breaks = last THEN wins ELSE 0 END) AS streak
-	FROM streaks GROUP BY draw, scoring
+	SELECT draw, scoring, COUNT(*) AS played, SUM(won) AS won, SUM(assisted) AS assisted, MAX(score) AS best_score,
+		MIN(CASE WHEN won = 1 THEN play_ms END) AS fastest, MIN(CASE WHEN won = 1 THEN moves END) AS fewest,
+		MAX(CASE WHEN back = 1 AND won = 0 THEN 1 ELSE 0 END) AS pending
+	FROM runs GROUP BY draw, scoring
 )
-SELECT 0, r.draw, r.scoring, COUNT(*), SUM(r.won), SUM(r.assisted), MAX(r.score),
-	MIN(CASE WHEN r.won = 1 THEN r.play_ms END), MIN(CASE WHEN r.won = 1 THEN r.moves END),
-	MAX(m.streak), MAX(m.best)
-FROM runs AS r JOIN modes AS m ON m.draw = r.draw AND m.scoring = r.scoring
-GROUP BY r.draw, r.scoring
+SELECT 0, m.draw, m.scoring, m.played, m.won, m.assisted, m.best_score, m.fastest, m.fewest,
+	COALESCE((SELECT s.wins FROM streaks AS s WHERE s.draw = m.draw AND s.scoring = m.scoring AND s.unwon_after = m.pending), 0),
+	COALESCE((SELECT MAX(s.wins) FROM streaks AS s WHERE s.draw = m.draw AND s.scoring = m.scoring), 0)
+FROM modes AS m
 UNION ALL
 SELECT 1, draw, scoring, back, won, CASE WHEN back = 1 AND won = 0 THEN 1 ELSE 0 END, score, play_ms, moves, NULL, NULL
 FROM runs WHERE back <= ` + strconv.Itoa(RecentGames) + `

@@ -6,7 +6,7 @@
 -- reset point of the statistics (NULL: never reset).
 -- games_solo_player: a player's solo games by start.
 -- actions_assists: the actions that make a win assisted; its predicate is
--- store.AssistedWins word for word, so that the planner may use it.
+-- store.AssistActions word for word, so that the planner may use it.
 
 -- +goose Up
 ALTER TABLE actions ADD COLUMN score integer;

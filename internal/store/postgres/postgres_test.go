@@ -170,3 +170,24 @@ func TestDeleteAbandonedOneSweeper(t *testing.T) {
 		t.Fatalf("sweep once the lock is free: %d, %v; want 1, nil", n, err)
 	}
 }
+
+// BenchmarkStats times Store.Stats of a player with 100,000 solo games of
+// ten actions each, besides other players' games.
+func BenchmarkStats(b *testing.B) {
+	ctx := context.Background()
+	u := testenv.PostgresSchemaURL(b)
+	s := mustOpen(b, u)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	storetest.SeedStats(b, s, func(q string) error { _, err := conn.Exec(ctx, q); return err },
+		func(us string) string {
+			return "(TIMESTAMPTZ '2025-01-01 00:00:00+00' + (" + us + ") * INTERVAL '1 microsecond')"
+		})
+	if _, err := conn.Exec(ctx, `ANALYZE`); err != nil {
+		b.Fatal(err)
+	}
+	storetest.BenchStats(b, s)
+}

@@ -244,3 +244,29 @@ func TestAbandonedQueryUsesIndex(t *testing.T) {
 		t.Fatalf("the sweep's query does not use games_unfinished: %s", p)
 	}
 }
+
+// mustSeedStats opens a store at path seeded with the games of the
+// statistics benchmark.
+func mustSeedStats(tb testing.TB, path string) *sqlite.Store {
+	tb.Helper()
+	s := mustOpen(tb, path)
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	storetest.SeedStats(tb, s, func(q string) error { _, err := db.Exec(q); return err },
+		func(us string) string { return fmt.Sprintf("(%d + (%s))", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(), us) })
+	if _, err := db.Exec(`ANALYZE`); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkStats times Store.Stats of a player with 100,000 solo games of
+// ten actions each, besides other players' games.
+func BenchmarkStats(b *testing.B) {
+	s := mustSeedStats(b, filepath.Join(b.TempDir(), "dsol.db"))
+	defer s.Close()
+	storetest.BenchStats(b, s)
+}

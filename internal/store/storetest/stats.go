@@ -342,3 +342,79 @@ func testStatsRaces(t *testing.T, s store.Store) {
 		t.Fatalf("the bot's rating moved: %v", bot.Race.Rating)
 	}
 }
+
+// Seed sizes of the statistics benchmark: BenchPlayer's solo games, each
+// with BenchActions actions, and the games of BenchOthers other players.
+const (
+	BenchPlayer  = "bench"
+	BenchGames   = 100_000
+	BenchActions = 10
+	BenchOthers  = 2
+	BenchRaces   = 1_000
+)
+
+// StatsSeed returns the SQL statements that store the games of the
+// statistics benchmark, the players being there already (BenchPlayer and
+// "other1" … "otherN"). at turns an SQL expression of microseconds after
+// the seed's start into the dialect's time. Every third game is unwon,
+// every seventh has an undo; the player's races are against "other1".
+func StatsSeed(at func(us string) string) []string {
+	var out []string
+	seq := func(name string, n int) string {
+		return fmt.Sprintf("%s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM %s WHERE i < %d)", name, name, n-1)
+	}
+	games := func(player string, n int) {
+		start := at("CAST(n.i AS BIGINT) * 60000000")
+		out = append(out, `WITH RECURSIVE `+seq("n", n)+`
+INSERT INTO games (id, kind, code, status, seat1, series_game, created_at, updated_at)
+SELECT '`+player+`-' || n.i, 'solo',
+	CASE n.i % 4 WHEN 0 THEN 'DS1-D1N-AAAAAAB' WHEN 1 THEN 'DS1-D1V-AAAAAAB' WHEN 2 THEN 'DS1-D3N-AAAAAAB' ELSE 'DS1-D3V-AAAAAAB' END,
+	CASE WHEN n.i % 3 = 0 THEN 'playing' ELSE 'won' END, '`+player+`', 0, `+start+`, `+start+`
+FROM n`)
+		out = append(out, `WITH RECURSIVE `+seq("n", n)+`, `+seq("s", BenchActions)+`
+INSERT INTO actions (game_id, seq, seat, action, at, score, moves, play_ms)
+SELECT '`+player+`-' || n.i, s.i + 1, 1,
+	CASE WHEN s.i = 1 AND n.i % 7 = 0 THEN '{"type":"undo"}' ELSE '{"type":"draw"}' END,
+	`+at("CAST(n.i AS BIGINT) * 60000000 + s.i * 5000000")+`, n.i % 1000 + s.i, s.i + n.i % 50, s.i * 5000 + n.i % 100000
+FROM n, s`)
+	}
+	games(BenchPlayer, BenchGames)
+	for k := 1; k <= BenchOthers; k++ {
+		games(fmt.Sprintf("other%d", k), BenchGames/10)
+	}
+	start := at("CAST(n.i AS BIGINT) * 60000000")
+	out = append(out, `WITH RECURSIVE `+seq("n", BenchRaces)+`
+INSERT INTO games (id, kind, code, status, seat1, seat2, series_game, result, created_at, updated_at)
+SELECT 'race-' || n.i, 'race', 'DR1-D1U-AAAAAAB', 'over', '`+BenchPlayer+`', 'other1', 1,
+	CASE n.i % 3 WHEN 0 THEN '{"winner":1,"reason":"out","counts":[52,3]}' WHEN 1 THEN '{"winner":2,"reason":"out","counts":[3,52]}'
+	ELSE '{"winner":null,"reason":"blocked","counts":[9,9]}' END, `+start+`, `+start+`
+FROM n`)
+	return out
+}
+
+// SeedStats stores the players and, through exec, the games of StatsSeed.
+func SeedStats(tb testing.TB, s store.Store, exec func(query string) error, at func(us string) string) {
+	tb.Helper()
+	mustCreatePlayer(tb, s, NewPlayer(BenchPlayer))
+	for k := 1; k <= BenchOthers; k++ {
+		mustCreatePlayer(tb, s, NewPlayer(fmt.Sprintf("other%d", k)))
+	}
+	for _, q := range StatsSeed(at) {
+		if err := exec(q); err != nil {
+			tb.Fatalf("seed: %v\n%s", err, q)
+		}
+	}
+}
+
+// BenchStats times Stats of the seeded BenchPlayer.
+func BenchStats(b *testing.B, s store.Store) {
+	st := mustStats(b, s, BenchPlayer)
+	if st.Solo[0].Played != BenchGames/4 || st.Race.Played != BenchRaces {
+		b.Fatalf("seeded stats: %+v, races %+v", st.Solo[0], st.Race)
+	}
+	for b.Loop() {
+		if _, err := s.Stats(ctxOf(b), BenchPlayer); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
