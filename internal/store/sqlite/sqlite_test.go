@@ -256,7 +256,9 @@ func mustSeedStats(tb testing.TB, path string) *sqlite.Store {
 	}
 	defer db.Close()
 	storetest.SeedStats(tb, s, func(q string) error { _, err := db.Exec(q); return err },
-		func(us string) string { return fmt.Sprintf("(%d + (%s))", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(), us) })
+		func(us string) string {
+			return fmt.Sprintf("(%d + (%s))", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(), us)
+		})
 	if _, err := db.Exec(`ANALYZE`); err != nil {
 		tb.Fatal(err)
 	}
