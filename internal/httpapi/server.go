@@ -17,6 +17,7 @@ import (
 	"dsol/internal/static"
 	"dsol/internal/store"
 	"dsol/internal/table"
+	"dsol/internal/winnable"
 	"dsol/internal/ws"
 )
 
@@ -59,25 +60,29 @@ type Deps struct {
 	Committer *store.Committer
 	Clock     func() time.Time
 	Random    io.Reader // source of ids and tokens (crypto/rand.Reader in production)
-	Config    Config
+	// Winnable is the pool winnable deals are dealt from; nil: the
+	// shipped lists alone.
+	Winnable *winnable.Pool
+	Config   Config
 }
 
 // server holds the dependencies shared by the handlers.
 type server struct {
-	log     *slog.Logger
-	store   store.Store
-	tables  *table.Registry
-	sockets *ws.Handler
-	lobbyWS *ws.LobbyHandler
-	metrics *metrics.Metrics
-	clock   func() time.Time
-	random  io.Reader
-	cfg     Config
-	limits  *limiter
-	auth    *authCache
-	ready   *readiness
-	csrf    *http.CrossOriginProtection
-	static  http.Handler // the web client, or nil
+	log      *slog.Logger
+	store    store.Store
+	tables   *table.Registry
+	sockets  *ws.Handler
+	lobbyWS  *ws.LobbyHandler
+	metrics  *metrics.Metrics
+	clock    func() time.Time
+	random   io.Reader
+	winnable *winnable.Pool
+	cfg      Config
+	limits   *limiter
+	auth     *authCache
+	ready    *readiness
+	csrf     *http.CrossOriginProtection
+	static   http.Handler // the web client, or nil
 }
 
 // NewServer returns the HTTP handler of the whole API.
@@ -100,19 +105,20 @@ func newServer(d Deps) *server {
 		cfg.WriteBurst = 40
 	}
 	s := &server{
-		log:     d.Logger,
-		store:   d.Store,
-		tables:  d.Tables,
-		sockets: d.Sockets,
-		lobbyWS: d.Lobby,
-		metrics: d.Metrics,
-		clock:   d.Clock,
-		random:  d.Random,
-		cfg:     cfg,
-		limits:  newLimiter(cfg.WriteRate, cfg.WriteBurst),
-		auth:    newAuthCache(),
-		ready:   newReadiness(d.Store, d.Committer, d.Clock),
-		csrf:    http.NewCrossOriginProtection(),
+		log:      d.Logger,
+		store:    d.Store,
+		tables:   d.Tables,
+		sockets:  d.Sockets,
+		lobbyWS:  d.Lobby,
+		metrics:  d.Metrics,
+		clock:    d.Clock,
+		random:   d.Random,
+		winnable: d.Winnable,
+		cfg:      cfg,
+		limits:   newLimiter(cfg.WriteRate, cfg.WriteBurst),
+		auth:     newAuthCache(),
+		ready:    newReadiness(d.Store, d.Committer, d.Clock),
+		csrf:     http.NewCrossOriginProtection(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -129,6 +135,9 @@ func newServer(d Deps) *server {
 	}
 	if s.metrics == nil {
 		s.metrics = metrics.New()
+	}
+	if s.winnable == nil {
+		s.winnable = winnable.NewPool(nil)
 	}
 	if s.lobbyWS == nil {
 		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: s.store, Logger: s.log}),

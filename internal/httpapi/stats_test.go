@@ -66,7 +66,7 @@ func (c *client) mustStats(tb testing.TB, method, path string) statsJSON {
 }
 
 func TestStats(t *testing.T) {
-	code, n := winnable(t)
+	code, n := greedyWon(t)
 	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		ts := mustServer(t, open(t))
 		ts.anon().mustError(t, "GET", "/api/v1/me/stats", nil, 401, table.Unauthorized)

@@ -179,16 +179,20 @@ const notReset = `NOT EXISTS (SELECT 1 FROM players AS rp WHERE rp.id = $1 AND r
 // from the latest and the number of unwon games from it on: the wins of a
 // streak share that number, and the current streak is the wins with none
 // after them, or with one while the latest game is unwon and so not lost.
-var SoloStatsQuery = `WITH played AS (
+var SoloStatsQuery = `WITH started AS MATERIALIZED (
+	SELECT g.id, g.code, g.status, g.created_at,
+		(SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id) AS last_seq
+	FROM games AS g
+	WHERE g.seat1 = $1 AND g.kind = 'solo' AND ` + notReset + `
+),
+played AS (
 	SELECT g.id, g.created_at,
 		CAST(substr(g.code, 6, 1) AS INTEGER) AS draw, substr(g.code, 7, 1) AS scoring,
 		CASE WHEN g.status = 'won' THEN 1 ELSE 0 END AS won,
 		CASE WHEN g.status = 'won' AND ` + assistedWin + ` THEN 1 ELSE 0 END AS assisted,
 		a.score, a.moves, a.play_ms
-	FROM games AS g
-	JOIN actions AS a ON a.game_id = g.id
-		AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id)
-	WHERE g.seat1 = $1 AND g.kind = 'solo' AND ` + notReset + `
+	FROM started AS g
+	JOIN actions AS a ON a.game_id = g.id AND a.seq = g.last_seq
 ),
 runs AS (
 	SELECT p.*, ROW_NUMBER() OVER w AS back, SUM(1 - p.won) OVER w AS unwon_after
