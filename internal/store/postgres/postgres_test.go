@@ -191,3 +191,35 @@ func BenchmarkStats(b *testing.B) {
 	}
 	storetest.BenchStats(b, s)
 }
+
+// TestStatsQueryUsesIndexes: the solo statistics can find each game's last
+// action through the primary key and its assisting actions through
+// actions_assists (the planner is told to avoid sequential scans, as it
+// would not on large tables).
+func TestStatsQueryUsesIndexes(t *testing.T) {
+	ctx := context.Background()
+	u := testenv.PostgresSchemaURL(t)
+	mustOpen(t, u)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.Query(ctx, `EXPLAIN `+store.SoloStatsQuery, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := strings.Join(plan, "\n")
+	for _, want := range []string{"games_solo_player", "actions_pkey", "actions_assists"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the statistics query does not use %s:\n%s", want, p)
+		}
+	}
+}
