@@ -44,6 +44,19 @@ export default {
       ['Keyboard', 'Arrow keys move between piles, Enter or Space picks up and puts down, F plays to a foundation, T to the best column, D draws, P passes.']
     ]
   },
+  stats: {
+    title: 'Statistics', mode: 'Show', races: 'Races',
+    played: 'Played', won: 'Won', winRate: 'Win rate', streak: 'Current streak', bestStreak: 'Best streak', bestScore: 'Best score',
+    fastestWin: 'Fastest win', fewestMoves: 'Fewest moves', clean: 'Clean wins', assisted: 'Wins with help', lost: 'Lost', drawn: 'Drawn', rating: 'Rating', vsBot: 'Against the computer',
+    recent: 'Latest games, oldest on the left: won in yellow, lost in grey, bar height by score',
+    noGames: 'No games played in this mode yet.',
+    chartSummary: { one: 'The last game: {won} won, {lost} lost.', few: 'The last {n} games: {won} won, {lost} lost.', many: 'The last {n} games: {won} won, {lost} lost.', other: 'The last {n} games: {won} won, {lost} lost.' },
+    chartOpen: 'The latest one is still in play.',
+    gameWon: 'Won, score {score}, {moves} moves', gameLost: 'Not won, score {score}, {moves} moves', gameOpen: 'In play, score {score}, {moves} moves',
+    ratingNote: 'The rating starts at 1500 and moves after each finished race against another player; races against the computer are counted apart and not rated. It is never reset.',
+    since: 'Counting games started since {date}.',
+    reset: 'Reset statistics', resetQ: 'Reset your statistics?', resetNote: 'Only the games you start from now on will count. Your race rating stays.', resetYes: 'Reset', resetDone: 'Statistics reset'
+  },
   fair: {
     chosen: 'The host chose this deal — they may know every card.', chosenMark: 'Chosen deal', mirrored: 'Mirrored decks: both players get the same layout, so each of you learns about your own hidden cards from the other’s play.',
     joinTitle: 'Join this race?', private: 'This race is private: open it with its invite link.', print: 'Deal fingerprint',

@@ -44,6 +44,19 @@ export default {
       ['Teclado', 'Las flechas recorren los montones, Intro o Espacio cogen y sueltan, F sube a una fundación, T lleva a la mejor columna, D roba y P pasa.']
     ]
   },
+  stats: {
+    title: 'Estadísticas', mode: 'Mostrar', races: 'Carreras',
+    played: 'Jugadas', won: 'Ganadas', winRate: 'Porcentaje de victorias', streak: 'Racha actual', bestStreak: 'Mejor racha', bestScore: 'Mejor puntuación',
+    fastestWin: 'Victoria más rápida', fewestMoves: 'Menos movimientos', clean: 'Victorias limpias', assisted: 'Victorias con ayuda', lost: 'Perdidas', drawn: 'Empates', rating: 'Puntuación Elo', vsBot: 'Contra el ordenador',
+    recent: 'Últimas partidas, la más antigua a la izquierda: ganadas en amarillo, perdidas en gris, la altura según la puntuación',
+    noGames: 'Aún no has jugado en esta modalidad.',
+    chartSummary: { one: 'La última partida: {won} ganada, {lost} perdida.', few: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.', many: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.', other: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.' },
+    chartOpen: 'La más reciente sigue en juego.',
+    gameWon: 'Ganada, puntuación {score}, {moves} movimientos', gameLost: 'No ganada, puntuación {score}, {moves} movimientos', gameOpen: 'En juego, puntuación {score}, {moves} movimientos',
+    ratingNote: 'La puntuación empieza en 1500 y cambia tras cada carrera terminada contra otra persona; las carreras contra el ordenador se cuentan aparte y no puntúan. Nunca se reinicia.',
+    since: 'Se cuentan las partidas empezadas desde el {date}.',
+    reset: 'Reiniciar estadísticas', resetQ: '¿Reiniciar tus estadísticas?', resetNote: 'Solo contarán las partidas que empieces a partir de ahora. Tu puntuación de carreras se mantiene.', resetYes: 'Reiniciar', resetDone: 'Estadísticas reiniciadas'
+  },
   fair: {
     chosen: 'Quien creó la carrera eligió este reparto: puede conocer todas las cartas.', chosenMark: 'Reparto elegido',
     mirrored: 'Barajas en espejo: los dos reciben la misma disposición, así que cada uno descubre sus propias cartas ocultas por lo que juega el otro.',

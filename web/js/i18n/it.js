@@ -44,6 +44,19 @@ export default {
       ['Tastiera', 'Le frecce passano da una pila all’altra, Invio o Spazio prendono e posano, F manda su una fondazione, T sulla colonna migliore, D pesca, P passa.']
     ]
   },
+  stats: {
+    title: 'Statistiche', mode: 'Mostra', races: 'Gare',
+    played: 'Giocate', won: 'Vinte', winRate: 'Percentuale di vittorie', streak: 'Serie attuale', bestStreak: 'Serie migliore', bestScore: 'Punteggio migliore',
+    fastestWin: 'Vittoria più rapida', fewestMoves: 'Meno mosse', clean: 'Vittorie pulite', assisted: 'Vittorie con aiuto', lost: 'Perse', drawn: 'Pareggi', rating: 'Punteggio Elo', vsBot: 'Contro il computer',
+    recent: 'Ultime partite, la più vecchia a sinistra: vinte in giallo, perse in grigio, altezza secondo il punteggio',
+    noGames: 'Ancora nessuna partita in questa modalità.',
+    chartSummary: { one: 'L’ultima partita: {won} vinta, {lost} persa.', few: 'Le ultime {n} partite: {won} vinte, {lost} perse.', many: 'Le ultime {n} partite: {won} vinte, {lost} perse.', other: 'Le ultime {n} partite: {won} vinte, {lost} perse.' },
+    chartOpen: 'La più recente è ancora in corso.',
+    gameWon: 'Vinta, punteggio {score}, {moves} mosse', gameLost: 'Non vinta, punteggio {score}, {moves} mosse', gameOpen: 'In corso, punteggio {score}, {moves} mosse',
+    ratingNote: 'Il punteggio parte da 1500 e cambia dopo ogni gara finita contro un’altra persona; le gare contro il computer si contano a parte e non valgono per il punteggio. Non viene mai azzerato.',
+    since: 'Contano le partite iniziate dal {date}.',
+    reset: 'Azzera le statistiche', resetQ: 'Azzerare le statistiche?', resetNote: 'Conteranno solo le partite che inizi da adesso. Il punteggio delle gare resta.', resetYes: 'Azzera', resetDone: 'Statistiche azzerate'
+  },
   fair: {
     chosen: 'Chi ha creato la sfida ha scelto questa distribuzione: potrebbe conoscere ogni carta.', chosenMark: 'Distribuzione scelta',
     mirrored: 'Mazzi a specchio: entrambi ricevono la stessa disposizione, quindi ognuno scopre qualcosa delle proprie carte coperte dalle mosse dell’avversario.',

@@ -44,6 +44,19 @@ export default {
       ['Klawiatura', 'Strzałki przechodzą między stosami, Enter lub spacja podnosi i odkłada, F kładzie na stos końcowy, T na najlepszą kolumnę, D dobiera, P pasuje.']
     ]
   },
+  stats: {
+    title: 'Statystyki', mode: 'Pokaż', races: 'Wyścigi',
+    played: 'Rozegrane', won: 'Wygrane', winRate: 'Odsetek wygranych', streak: 'Obecna seria', bestStreak: 'Najlepsza seria', bestScore: 'Najlepszy wynik',
+    fastestWin: 'Najszybsza wygrana', fewestMoves: 'Najmniej ruchów', clean: 'Czyste wygrane', assisted: 'Wygrane z pomocą', lost: 'Przegrane', drawn: 'Remisy', rating: 'Ranking', vsBot: 'Z komputerem',
+    recent: 'Ostatnie gry, najstarsza po lewej: wygrane na żółto, przegrane na szaro, wysokość według wyniku',
+    noGames: 'W tym trybie nie rozegrano jeszcze żadnej gry.',
+    chartSummary: { one: 'Ostatnia gra: wygrane {won}, przegrane {lost}.', few: 'Ostatnie {n} gry: wygrane {won}, przegrane {lost}.', many: 'Ostatnie {n} gier: wygrane {won}, przegrane {lost}.', other: 'Ostatnie {n} gry: wygrane {won}, przegrane {lost}.' },
+    chartOpen: 'Najnowsza wciąż trwa.',
+    gameWon: 'Wygrana, wynik {score}, ruchy: {moves}', gameLost: 'Niewygrana, wynik {score}, ruchy: {moves}', gameOpen: 'W toku, wynik {score}, ruchy: {moves}',
+    ratingNote: 'Ranking zaczyna się od 1500 i zmienia po każdym zakończonym wyścigu z innym graczem; wyścigi z komputerem liczą się osobno i nie wpływają na ranking. Nigdy nie jest zerowany.',
+    since: 'Liczone są gry rozpoczęte od {date}.',
+    reset: 'Wyzeruj statystyki', resetQ: 'Wyzerować statystyki?', resetNote: 'Liczyć się będą tylko gry rozpoczęte od teraz. Ranking wyścigów zostaje.', resetYes: 'Wyzeruj', resetDone: 'Statystyki wyzerowane'
+  },
   fair: {
     chosen: 'Twórca wyścigu sam wybrał to rozdanie — może znać każdą kartę.', chosenMark: 'Wybrane rozdanie', mirrored: 'Talie lustrzane: obaj gracze dostają ten sam układ, więc każdy dowiaduje się czegoś o swoich zakrytych kartach z ruchów przeciwnika.',
     joinTitle: 'Dołączyć do tego wyścigu?', private: 'Ten wyścig jest prywatny: otwórz go linkiem z zaproszeniem.', print: 'Odcisk rozdania',
