@@ -213,3 +213,42 @@ func TestWinnableMigration(t *testing.T) {
 		})
 	}
 }
+
+// TestAccountsMigration: the token of a player stored before the tokens
+// table still signs them in (it moves to tokens), and the row of deleted
+// players is there.
+func TestAccountsMigration(t *testing.T) {
+	for _, tc := range []struct {
+		dialect string
+		open    func(testing.TB) *sql.DB
+		now     string
+	}{
+		{migrations.SQLite, mustSQLite, "0"},
+		{migrations.Postgres, mustPostgres, "now()"},
+	} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db := tc.open(t)
+			p, err := migrations.NewProvider(ctx, db, tc.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.UpTo(ctx, 5); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, `INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'P', 'h', `+tc.now+`)`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Up(ctx); err != nil {
+				t.Fatal(err)
+			}
+			var owner, deleted string
+			if err := db.QueryRowContext(ctx, `SELECT (SELECT player_id FROM tokens WHERE hash = 'h'), (SELECT name FROM players WHERE id = 'deleted')`).Scan(&owner, &deleted); err != nil {
+				t.Fatal(err)
+			}
+			if owner != "p" || deleted == "" {
+				t.Fatalf("after the migration: token of %q, deleted player %q", owner, deleted)
+			}
+		})
+	}
+}
