@@ -2,8 +2,8 @@ package storetest
 
 import (
 	"bytes"
-	"errors"
 	"crypto/sha256"
+	"errors"
 	"slices"
 	"testing"
 	"time"
