@@ -82,6 +82,9 @@ export function accountSection(ui) {
   // typing a code is not a change of the settings
   input.addEventListener('change', (e) => e.stopPropagation());
 
+  // the server answers with Content-Disposition: attachment, so the page stays
+  q('export').onclick = () => { location.assign('/api/v1/me/export'); };
+
   const drastic = async (title, note, yes, method, path, done) => {
     if (!(await ask(t(title), t(note), t(yes)))) return;
     try { await api(method, path); } catch (e) { return fail(linkError(e)); }
