@@ -25,6 +25,17 @@ func (p *page) showLink() string {
 	return code
 }
 
+// enterCode opens the settings, types a transfer code and asks to sign in
+// with it; the confirmation is then open.
+func (p *page) enterCode(code string) {
+	p.t.Helper()
+	p.tap(`[data-testid=home-settings]`)
+	p.waitJS(`document.querySelector('#dlg-set').open`, "the settings")
+	p.run(chromedp.SendKeys(`[data-testid=link-input]`, code))
+	p.tap(`[data-testid=link-use]`)
+	p.waitJS(`document.querySelector('#dlg-confirm').open`, "the confirmation")
+}
+
 // me is the page's player id.
 func (p *page) me() string {
 	p.t.Helper()
@@ -57,11 +68,7 @@ func TestAccountLink(t *testing.T) {
 	if b.me() == a.me() {
 		t.Fatal("device B is A's player before any code")
 	}
-	b.tap(`[data-testid=home-settings]`)
-	b.waitJS(`document.querySelector('#dlg-set').open`, "the settings on B")
-	b.run(chromedp.SendKeys(`[data-testid=link-input]`, code))
-	b.tap(`[data-testid=link-use]`)
-	b.waitJS(`document.querySelector('#dlg-confirm').open`, "the confirmation")
+	b.enterCode(code)
 	b.screenshot("account-confirm-phone")
 	b.axe("the sign-in confirmation", "#dlg-confirm")
 	b.tap(`[data-testid=confirm-yes]`)
@@ -79,11 +86,7 @@ func TestAccountLink(t *testing.T) {
 	d := newPage(t, srv, phone)
 	d.open("/")
 	d.onScreen("home")
-	d.tap(`[data-testid=home-settings]`)
-	d.waitJS(`document.querySelector('#dlg-set').open`, "the settings on D")
-	d.run(chromedp.SendKeys(`[data-testid=link-input]`, code))
-	d.tap(`[data-testid=link-use]`)
-	d.waitJS(`document.querySelector('#dlg-confirm').open`, "the confirmation on D")
+	d.enterCode(code)
 	d.tap(`[data-testid=confirm-yes]`)
 	d.waitJS(`document.querySelector('[data-testid=link-error]').textContent.includes("expired or was used")`, "the refusal of a used code")
 
