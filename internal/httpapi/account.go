@@ -129,7 +129,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	games, err := s.store.ListGames(ctx, p.ID, "", exportLimit)
+	games, err := s.store.ListGames(ctx, store.GameQuery{Player: p.ID, Limit: exportLimit})
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -207,7 +207,7 @@ func (s *server) exportGame(r *http.Request, g store.Game, playerID string, name
 func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	ctx := r.Context()
-	games, err := s.store.ListGames(ctx, p.ID, "", exportLimit)
+	games, err := s.store.ListGames(ctx, store.GameQuery{Player: p.ID, Limit: exportLimit})
 	if err != nil {
 		s.error(w, r, err)
 		return

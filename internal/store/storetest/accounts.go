@@ -221,7 +221,7 @@ func testDeletePlayer(t *testing.T, s store.Store) {
 			t.Fatalf("%d actions of %s after alice left, want 2", len(as), g)
 		}
 	}
-	if gs := mustList(t, s, "bob", "", 10); len(gs) != 3 {
+	if gs := mustList(t, s, store.GameQuery{Player: "bob", Limit: 10}); len(gs) != 3 {
 		t.Fatalf("bob's games after alice left: %d, want 3", len(gs))
 	}
 	p, err := s.Player(ctx, store.DeletedPlayerID)
