@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -174,6 +175,24 @@ func TestRaceSaltMigration(t *testing.T) {
 // TestWinnableMigration: a database in use before the pool of winnable
 // deals gets an empty pool and keeps its games.
 func TestWinnableMigration(t *testing.T) {
+	upgrade(t, 4, []string{
+		`INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'P', 'h', NOW)`,
+		`INSERT INTO games (id, kind, code, status, seat1, created_at, updated_at) VALUES ('s1', 'solo', 'DS1-D1N-AAAAAAB', 'playing', 'p', NOW, NOW)`,
+	}, func(t *testing.T, db *sql.DB) {
+		var deals, games int
+		if err := db.QueryRowContext(context.Background(), `SELECT (SELECT count(*) FROM winnable_deals), (SELECT count(*) FROM games WHERE seat1 = 'p' AND code = 'DS1-D1N-AAAAAAB')`).Scan(&deals, &games); err != nil {
+			t.Fatal(err)
+		}
+		if deals != 0 || games != 1 {
+			t.Fatalf("after the migration: %d winnable deals, %d games; want 0 and 1", deals, games)
+		}
+	})
+}
+
+// upgrade runs, on each dialect, the migrations up to version from, the
+// statements before (NOW stands for the dialect's current time), the rest
+// of the migrations, and then check.
+func upgrade(t *testing.T, from int64, before []string, check func(*testing.T, *sql.DB)) {
 	for _, tc := range []struct {
 		dialect string
 		open    func(testing.TB) *sql.DB
@@ -189,27 +208,35 @@ func TestWinnableMigration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := p.UpTo(ctx, 4); err != nil {
+			if _, err := p.UpTo(ctx, from); err != nil {
 				t.Fatal(err)
 			}
-			for _, q := range []string{
-				`INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'P', 'h', ` + tc.now + `)`,
-				`INSERT INTO games (id, kind, code, status, seat1, created_at, updated_at) VALUES ('s1', 'solo', 'DS1-D1N-AAAAAAB', 'playing', 'p', ` + tc.now + `, ` + tc.now + `)`,
-			} {
-				if _, err := db.ExecContext(ctx, q); err != nil {
+			for _, q := range before {
+				if _, err := db.ExecContext(ctx, strings.ReplaceAll(q, "NOW", tc.now)); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if _, err := p.Up(ctx); err != nil {
 				t.Fatal(err)
 			}
-			var deals, games int
-			if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM winnable_deals), (SELECT count(*) FROM games WHERE seat1 = 'p' AND code = 'DS1-D1N-AAAAAAB')`).Scan(&deals, &games); err != nil {
-				t.Fatal(err)
-			}
-			if deals != 0 || games != 1 {
-				t.Fatalf("after the migration: %d winnable deals, %d games; want 0 and 1", deals, games)
-			}
+			check(t, db)
 		})
 	}
+}
+
+// TestAccountsMigration: the token of a player stored before the tokens
+// table still signs them in (it moves to tokens), and the row of deleted
+// players is there.
+func TestAccountsMigration(t *testing.T) {
+	upgrade(t, 5, []string{
+		`INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'P', 'h', NOW)`,
+	}, func(t *testing.T, db *sql.DB) {
+		var owner, deleted string
+		if err := db.QueryRowContext(context.Background(), `SELECT (SELECT player_id FROM tokens WHERE hash = 'h'), (SELECT name FROM players WHERE id = 'deleted')`).Scan(&owner, &deleted); err != nil {
+			t.Fatal(err)
+		}
+		if owner != "p" || deleted == "" {
+			t.Fatalf("after the migration: token of %q, deleted player %q", owner, deleted)
+		}
+	})
 }

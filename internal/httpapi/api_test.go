@@ -213,7 +213,7 @@ func TestAuthAndOwnership(t *testing.T) {
 		bob.mustError(t, "GET", "/api/v1/games/nope", nil, 404, table.NotFound)
 		bob.mustError(t, "POST", "/api/v1/games/nope/actions", act, 404, table.NotFound)
 		bob.mustError(t, "GET", "/api/v1/nothing", nil, 404, table.NotFound)
-		bob.mustError(t, "DELETE", "/api/v1/me", nil, 405, table.MethodNotAllowed)
+		bob.mustError(t, "PUT", "/api/v1/me", nil, 405, table.MethodNotAllowed)
 	})
 	t.Run("cookie", func(t *testing.T) {
 		c := ts.anon()

@@ -41,6 +41,35 @@ func hashToken(tok string) []byte {
 	return h[:]
 }
 
+// newToken returns a new bearer token (tokenBytes random bytes) and the
+// hash that is stored of it.
+func (s *server) newToken() (tok string, hash []byte, err error) {
+	tok, err = s.randomString(tokenBytes)
+	if err != nil {
+		return "", nil, err
+	}
+	return tok, hashToken(tok), nil
+}
+
+// signedIn answers a sign-in (a new player, a redeemed transfer code): the
+// session cookie of tok and 201 {"id", "name", "token"}, the token shown once.
+func (s *server) signedIn(w http.ResponseWriter, r *http.Request, p store.Player, tok string) {
+	s.setSession(w, r, tok)
+	writeJSON(w, http.StatusCreated, playerJSON{ID: p.ID, Name: p.Name, Token: tok})
+}
+
+// clearSession expires the session cookie under both names.
+func (s *server) clearSession(w http.ResponseWriter, r *http.Request) {
+	secure := clientOf(r.Context()).secure
+	for _, name := range []string{CookieName, SecureCookieName} {
+		if name == SecureCookieName && !secure {
+			continue // a __Host- cookie is set (and cleared) over HTTPS only
+		}
+		http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+			SameSite: http.SameSiteLaxMode, Secure: secure})
+	}
+}
+
 // randomString returns n random bytes from the server's source, base64url.
 func (s *server) randomString(n int) (string, error) {
 	b := make([]byte, n)
@@ -146,18 +175,17 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 	if !given {
 		name = "Player " + id[:4]
 	}
-	tok, err := s.randomString(tokenBytes)
+	tok, hash, err := s.newToken()
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	p := store.Player{ID: id, Name: name, TokenHash: hashToken(tok), CreatedAt: s.clock()}
+	p := store.Player{ID: id, Name: name, TokenHash: hash, CreatedAt: s.clock()}
 	if err := s.store.CreatePlayer(r.Context(), p); err != nil {
 		s.error(w, r, err)
 		return
 	}
-	s.setSession(w, r, tok)
-	writeJSON(w, http.StatusCreated, playerJSON{ID: p.ID, Name: p.Name, Token: tok})
+	s.signedIn(w, r, p, tok)
 }
 
 // getMe is GET /api/v1/me.
@@ -183,6 +211,6 @@ func (s *server) patchMe(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	s.auth.rename(p.TokenHash, name)
+	s.auth.rename(p.ID, name)
 	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: name})
 }

@@ -9,9 +9,11 @@ import (
 )
 
 // authCache remembers recently seen token hashes for a short time, so that a
-// player's burst of requests costs one store lookup. Tokens are never
-// revoked; a rename updates the entry here, and another replica's copy is at
-// most authTTL old (names only).
+// player's burst of requests costs one store lookup. It is per node: a rename
+// updates the player's entries here, and signing out (one token, every token,
+// or deleting the player) drops them here, so a revoked token fails at once
+// on this node; another node's copy is at most authTTL old, so there a
+// revoked token may still work for up to authTTL.
 type authCache struct {
 	mu      sync.Mutex
 	entries map[[sha256.Size]byte]authEntry
@@ -50,12 +52,32 @@ func (c *authCache) put(h []byte, p store.Player, now time.Time) {
 	c.entries[[sha256.Size]byte(h)] = authEntry{p: p, until: now.Add(authTTL)}
 }
 
-// rename updates the cached name of a player.
-func (c *authCache) rename(h []byte, name string) {
+// rename updates the cached name of a player, under each of their tokens.
+func (c *authCache) rename(playerID, name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[[sha256.Size]byte(h)]; ok {
-		e.p.Name = name
-		c.entries[[sha256.Size]byte(h)] = e
+	for h, e := range c.entries {
+		if e.p.ID == playerID {
+			e.p.Name = name
+			c.entries[h] = e
+		}
+	}
+}
+
+// drop forgets one token.
+func (c *authCache) drop(h []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.entries, [sha256.Size]byte(h))
+}
+
+// forget forgets every token of a player.
+func (c *authCache) forget(playerID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for h, e := range c.entries {
+		if e.p.ID == playerID {
+			delete(c.entries, h)
+		}
 	}
 }

@@ -94,6 +94,24 @@ func decodeName(body []byte, required bool) (name string, given bool, err error)
 	return *in.Name, true, nil
 }
 
+// linkRequest is the body of POST /api/v1/link.
+type linkRequest struct {
+	Code *string `json:"code"`
+}
+
+// decodeLinkCode reads {"code"}: a transfer code as typed, returned in its
+// normal form (normalLinkCode).
+func decodeLinkCode(body []byte) (string, error) {
+	var in linkRequest
+	if err := decodeJSON(body, &in, false); err != nil {
+		return "", err
+	}
+	if in.Code == nil {
+		return "", table.Errorf(table.BadRequest, `send {"code": "…"}, the transfer code shown on the other device`)
+	}
+	return normalLinkCode(*in.Code)
+}
+
 // gameRequest is the body of POST /api/v1/games.
 type gameRequest struct {
 	Draw     *int    `json:"draw"`

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -220,6 +221,30 @@ func FuzzDecodeJoin(f *testing.F) {
 		again, err := decodeJoin(enc)
 		if err != nil || again == nil || *again != *invite {
 			t.Fatalf("%q → %q → %s → %v, %v", body, *invite, enc, again, err)
+		}
+	})
+}
+
+// FuzzDecodeLinkCode checks POST /api/v1/link: an accepted code is in its
+// normal form (linkLen symbols of linkAlphabet), and decodes to itself.
+func FuzzDecodeLinkCode(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"code":"K7Q4-M2XD-9TPA"}`, `{"code":"k7q4 m2xd 9tpa"}`, `{"code":"OIL0-0000-0000"}`,
+		`{"code":"K7Q4-M2XD-9TP"}`, `{"code":"K7Q4-M2XD-9TPAU"}`, `{"code":"ÄÖÜ"}`, `{"code":null}`, `{"code":1}`, `{"code":"x","y":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		code, err := decodeLinkCode(body)
+		if err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		if len(code) != linkLen || strings.Trim(code, linkAlphabet) != "" {
+			t.Fatalf("%q: accepted as %q, not a normal code", body, code)
+		}
+		again, err := decodeLinkCode(mustMarshal(t, linkRequest{Code: &code}))
+		if err != nil || again != code {
+			t.Fatalf("%q → %q → %q, %v", body, code, again, err)
 		}
 	})
 }

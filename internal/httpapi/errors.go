@@ -38,7 +38,7 @@ func (s *server) error(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Warn("httpapi: unavailable", "method", r.Method, "path", r.URL.Path,
 			"request_id", middleware.GetReqID(r.Context()), "err", err)
 	}
-	if e.Code == table.RateLimited || e.Code == table.Unavailable {
+	if (e.Code == table.RateLimited || e.Code == table.Unavailable) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
 	writeJSON(w, e.Code.HTTPStatus(), errorBody{errorDetail{Code: e.Code, Message: e.Msg}})

@@ -144,8 +144,7 @@ func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, view)
 }
 
-// gameSummary is one game of a listing. A race's code is there only once
-// the race is over: it tells the deal.
+// gameSummary is one game of a listing (summarize).
 type gameSummary struct {
 	ID        string    `json:"id"`
 	Kind      string    `json:"kind"`
@@ -191,11 +190,7 @@ func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Games = make([]gameSummary, len(gs))
 	for i, g := range gs {
-		out.Games[i] = gameSummary{ID: g.ID, Kind: g.Kind, Status: g.Status,
-			Seat: seatOf(g, p.ID), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
-		if g.Kind != "race" || g.Status == "over" {
-			out.Games[i].Code = g.Code
-		}
+		out.Games[i] = summarize(g, p.ID)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

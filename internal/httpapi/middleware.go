@@ -200,6 +200,14 @@ func newLimiter(perSecond float64, burst int) *limiter {
 }
 
 func (l *limiter) allow(key string, now time.Time) bool {
+	_, wait := l.take(key, now)
+	return wait == 0
+}
+
+// take takes a token of key's bucket at now and returns its reservation
+// (cancel it to give the token back), or, when the bucket is empty, takes
+// none and returns how long until it has one.
+func (l *limiter) take(key string, now time.Time) (*rate.Reservation, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.sweep) > limiterIdle {
@@ -216,5 +224,10 @@ func (l *limiter) allow(key string, now time.Time) bool {
 		l.keys[key] = b
 	}
 	b.last = now
-	return b.lim.AllowN(now, 1)
+	res := b.lim.ReserveN(now, 1)
+	if wait := res.DelayFrom(now); wait > 0 {
+		res.CancelAt(now)
+		return nil, wait
+	}
+	return res, 0
 }

@@ -304,6 +304,8 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	next := table.NextRaceID(g.ID)
 	ng, err := s.store.Game(r.Context(), next)
 	switch {
+	case errors.Is(err, store.ErrNotFound) && g.Seats[2-seat] == store.DeletedPlayerID:
+		s.error(w, r, table.Errorf(table.Conflict, "your opponent deleted their data: start a new race"))
 	case errors.Is(err, store.ErrNotFound):
 		s.offerRematch(w, r, g, seat)
 	case err != nil:

@@ -23,18 +23,24 @@ func (s *server) routes() chi.Router {
 	r.Get("/node", s.node)
 
 	// REST: a timeout, a body limit and cross-origin protection on every
-	// route; auth on all but player creation and the API document; a rate
-	// limit on writes.
+	// route; auth on all but player creation, signing in with a transfer
+	// code and the API document; a rate limit on writes.
 	r.Group(func(r chi.Router) {
 		r.Use(middleware.Timeout(s.cfg.RequestTimeout), s.limitBody, s.crossOrigin)
 		r.Get("/api/v1/openapi.json", s.openAPI)
 		r.With(s.rateLimit).Post("/api/v1/players", s.createPlayer)
+		r.With(s.rateLimit).Post("/api/v1/link", s.redeemLink)
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.Get("/api/v1/me", s.getMe)
 			r.With(s.rateLimit).Patch("/api/v1/me", s.patchMe)
 			r.Get("/api/v1/me/stats", s.getStats)
 			r.With(s.rateLimit).Post("/api/v1/me/stats/reset", s.resetStats)
+			r.With(s.rateLimit).Delete("/api/v1/me", s.deleteMe)
+			r.With(s.rateLimit).Post("/api/v1/me/link", s.createLink)
+			r.With(s.rateLimit).Post("/api/v1/me/logout", s.logout)
+			r.With(s.rateLimit).Post("/api/v1/me/logout-all", s.logoutAll)
+			r.Get("/api/v1/me/export", s.export)
 			r.Get("/api/v1/games", s.listGames)
 			r.With(s.rateLimit).Post("/api/v1/games", s.createGame)
 			r.Get("/api/v1/games/{id}", s.getGame)

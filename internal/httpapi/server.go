@@ -79,10 +79,14 @@ type server struct {
 	winnable *winnable.Pool
 	cfg      Config
 	limits   *limiter
-	auth     *authCache
-	ready    *readiness
-	csrf     *http.CrossOriginProtection
-	static   http.Handler // the web client, or nil
+	// linkGuesses and linkAll bound the guesses of transfer codes, per
+	// client address and from all of them (link.go).
+	linkGuesses *limiter
+	linkAll     *limiter
+	auth        *authCache
+	ready       *readiness
+	csrf        *http.CrossOriginProtection
+	static      http.Handler // the web client, or nil
 }
 
 // NewServer returns the HTTP handler of the whole API.
@@ -105,20 +109,22 @@ func newServer(d Deps) *server {
 		cfg.WriteBurst = 40
 	}
 	s := &server{
-		log:      d.Logger,
-		store:    d.Store,
-		tables:   d.Tables,
-		sockets:  d.Sockets,
-		lobbyWS:  d.Lobby,
-		metrics:  d.Metrics,
-		clock:    d.Clock,
-		random:   d.Random,
-		winnable: d.Winnable,
-		cfg:      cfg,
-		limits:   newLimiter(cfg.WriteRate, cfg.WriteBurst),
-		auth:     newAuthCache(),
-		ready:    newReadiness(d.Store, d.Committer, d.Clock),
-		csrf:     http.NewCrossOriginProtection(),
+		log:         d.Logger,
+		store:       d.Store,
+		tables:      d.Tables,
+		sockets:     d.Sockets,
+		lobbyWS:     d.Lobby,
+		metrics:     d.Metrics,
+		clock:       d.Clock,
+		random:      d.Random,
+		winnable:    d.Winnable,
+		cfg:         cfg,
+		limits:      newLimiter(cfg.WriteRate, cfg.WriteBurst),
+		linkGuesses: newLimiter(linkPerAddr/60.0, linkPerAddr),
+		linkAll:     newLimiter(linkPerNode/60.0, linkPerNode),
+		auth:        newAuthCache(),
+		ready:       newReadiness(d.Store, d.Committer, d.Clock),
+		csrf:        http.NewCrossOriginProtection(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

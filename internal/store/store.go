@@ -22,11 +22,42 @@ var (
 	ErrUnavailable = errors.New("store: unavailable")
 )
 
-// Player is an account. Only a hash of its bearer token is ever stored.
+// Player is an account. It has a bearer token for each device it signed in
+// on; only their hashes are ever stored.
 type Player struct {
-	ID        string
-	Name      string
-	TokenHash []byte // SHA-256 of the token
+	ID   string
+	Name string
+	// TokenHash is the SHA-256 of a token: for CreatePlayer the player's
+	// first token, from PlayerByTokenHash the token it was found by; nil
+	// from Player.
+	TokenHash []byte
+	CreatedAt time.Time
+}
+
+// DeletedPlayerID is the player row that stands in the seats of the races
+// of players who deleted their data (DeletePlayer), so that their opponents'
+// races stay whole. It has no token: nobody can sign in as it.
+const DeletedPlayerID = "deleted"
+
+// OwnGames is the SQL condition (player id: parameter 1) of the games that
+// DeletePlayer removes with the player: their solo games, the races where
+// nobody took the other seat, and the races still waiting (a rematch not
+// yet accepted). The races played against someone stay, anonymised.
+const OwnGames = `(seat1 = $1 OR seat2 = $1) AND (kind = 'solo' OR status = 'waiting' OR seat2 IS NULL)`
+
+// Token is one of a player's bearer tokens, by its hash.
+type Token struct {
+	Hash      []byte // SHA-256 of the token
+	CreatedAt time.Time
+}
+
+// LinkCode is a player's one-time transfer code, by its hash: redeeming it
+// signs another device in as the player, once, until Expires.
+type LinkCode struct {
+	PlayerID  string
+	Hash      []byte // SHA-256 of the code; the code itself is never stored
+	Expires   time.Time
+	UsedAt    time.Time // zero while unused
 	CreatedAt time.Time
 }
 
@@ -106,6 +137,31 @@ type Store interface {
 	Player(ctx context.Context, id string) (Player, error)
 	// RenamePlayer changes a player's name (ErrNotFound).
 	RenamePlayer(ctx context.Context, id, name string) error
+	// Tokens lists a player's tokens, oldest first.
+	Tokens(ctx context.Context, playerID string) ([]Token, error)
+	// RevokeToken removes one token (ErrNotFound if no such token).
+	RevokeToken(ctx context.Context, hash []byte) error
+	// RevokeTokens removes every token of a player and returns how many.
+	RevokeTokens(ctx context.Context, playerID string) (int, error)
+	// DeletePlayer removes a player and everything stored about them: their
+	// tokens and transfer code, their solo games, the races nobody else
+	// played in (no second player, or the bot) and the races still waiting,
+	// with their actions. In the other races (another player's history too)
+	// the player's seat passes to DeletedPlayerID, and their ids are
+	// returned. ErrNotFound if there is no such player.
+	DeletePlayer(ctx context.Context, id string) ([]string, error)
+
+	// PutLinkCode stores the transfer code of c.PlayerID, replacing the one
+	// they had (ErrNotFound if there is no such player, ErrConflict if
+	// another player's code has the same hash).
+	PutLinkCode(ctx context.Context, c LinkCode) error
+	// LinkCode returns a player's transfer code (ErrNotFound if none).
+	LinkCode(ctx context.Context, playerID string) (LinkCode, error)
+	// RedeemLinkCode uses the transfer code of hash at now and gives its
+	// player the token tokenHash, in one transaction, and returns the code.
+	// A code used before or expired at now is left as it is and returned
+	// with ErrConflict; ErrNotFound if no code has that hash.
+	RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now time.Time) (LinkCode, error)
 
 	// CreateGame inserts a new game header (ErrConflict if the id exists).
 	CreateGame(ctx context.Context, g Game) error

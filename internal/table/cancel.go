@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"dsol/internal/store"
 )
@@ -57,5 +58,18 @@ func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table
 			return err
 		}
 		return ierr
+	}
+}
+
+// Evict stops this node's live tables of the games ids, at once and
+// whatever their subscribers (who reconnect), so that the next request
+// builds each from the store again: for the games a deleted player's data
+// took with it, or whose seat passed to store.DeletedPlayerID. Games not
+// live here are left alone.
+func (r *Registry) Evict(ids []string) {
+	for _, t := range r.liveTables() {
+		if slices.Contains(ids, t.id) {
+			r.stopMoved(t, false)
+		}
 	}
 }

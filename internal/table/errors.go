@@ -17,7 +17,7 @@ import (
 type Code string
 
 // The error codes of the API: the first twelve are the contract clients rely
-// on; too_large, method_not_allowed and internal complete them.
+// on; too_large, method_not_allowed, internal and expired complete them.
 const (
 	BadRequest       Code = "bad_request"
 	BadCode          Code = "bad_code"
@@ -34,6 +34,8 @@ const (
 	TooLarge         Code = "too_large"
 	MethodNotAllowed Code = "method_not_allowed"
 	Internal         Code = "internal"
+	// Expired: a transfer code that has expired or was used already.
+	Expired Code = "expired"
 )
 
 // codeInfo is one row of the error table: the HTTP status of a REST answer and
@@ -63,13 +65,14 @@ var codes = map[Code]codeInfo{
 	TooLarge:         {http.StatusRequestEntityTooLarge, 1009},
 	MethodNotAllowed: {http.StatusMethodNotAllowed, 4405},
 	Internal:         {http.StatusInternalServerError, 1011},
+	Expired:          {http.StatusGone, 4410},
 }
 
 // Codes lists every error code, for documentation and tests.
 func Codes() []Code {
 	return []Code{BadRequest, BadCode, Unauthorized, Forbidden, NotFound, IllegalMove,
 		TooLate, NotYourTurn, GameOver, Conflict, RateLimited, Unavailable, TooLarge,
-		MethodNotAllowed, Internal}
+		MethodNotAllowed, Internal, Expired}
 }
 
 // HTTPStatus returns the HTTP status of a REST answer carrying the code (500

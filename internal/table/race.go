@@ -23,6 +23,10 @@ const (
 	BotName     = "Computer"
 )
 
+// DeletedName is the name a race view shows for the seat of a player who
+// deleted their data.
+const DeletedName = "Deleted player"
+
 // RaceOptions are a race's creation options as stored in store.Game.Options
 // (JSON). The first seat of an alternating race is drawn once, at creation,
 // and stored, so that a replay starts the same way.
@@ -132,6 +136,9 @@ type PlayerRef struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	Bot  bool   `json:"bot"`
+	// Deleted marks the seat of a player who deleted their data
+	// (store.DeletedPlayerID); the client words it in its language.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // RaceSeatView is one seat of the race view: the engine's seat view plus the
@@ -496,6 +503,8 @@ func seatPlayers(ctx context.Context, st store.Store, g store.Game) ([2]PlayerRe
 		case "":
 		case BotPlayerID:
 			out[i] = PlayerRef{ID: id, Name: BotName, Bot: true}
+		case store.DeletedPlayerID:
+			out[i] = PlayerRef{ID: id, Name: DeletedName, Deleted: true}
 		default:
 			p, err := st.Player(ctx, id)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {

@@ -16,6 +16,7 @@ import { SoloMode } from './solo/mode.js';
 import { HomeMode, unfinished, resumeItems } from './home.js';
 import { StatsMode } from './stats.js';
 import { checkCode } from './code.js';
+import { accountSection, redeem, linkError } from './account.js';
 import { gamesItems } from './games.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -236,6 +237,21 @@ const showSettings = settingsDialog(settings, (relang) => {
   mode?.redraw();
 });
 $('#b-set').onclick = showSettings;
+
+// ---- your account ----
+/** signedIn puts this device on another player (p, or a fresh one for null) and shows the first screen. */
+async function signedIn(p, msg) {
+  for (const d of document.querySelectorAll('dialog[open]')) d.close('');
+  try { me = p || await ensurePlayer(); } catch (e) { showError(e); }
+  home();
+  toast(msg);
+}
+accountSection({ signedIn });
+
+// A transfer code's link (/#link=CODE from its QR code, or /?link=CODE)
+// signs this device in after a confirmation; it leaves the address at once.
+const linkParam = new URLSearchParams(location.hash.slice(1)).get('link') || new URLSearchParams(location.search).get('link');
+if (linkParam) history.replaceState(null, '', '/');
 
 // ---- HUD buttons ----
 $('#b-new').onclick = () => showNew();
@@ -461,6 +477,13 @@ async function boot() {
     showError(e);
     setTimeout(boot, 3000);
     return;
+  }
+  if (linkParam && !boot.linked) {
+    boot.linked = true;
+    try {
+      const p = await redeem(linkParam);
+      if (p) { me = p; toast(t('account.linked', { name: p.name })); }
+    } catch (e) { toast(linkError(e)); }
   }
   route();
 }

@@ -183,19 +183,26 @@ func nullBytes(b []byte) []byte {
 	return b
 }
 
-// CreatePlayer implements store.Store.
+// CreatePlayer implements store.Store: the player and its first token, in
+// one transaction.
 func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
-	_, err := s.pool.Exec(ctx,
-		`INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)`,
-		p.ID, p.Name, p.TokenHash, p.CreatedAt)
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// players.token_hash too, for the nodes of the release before
+		// (see migration 00008); its trigger writes the tokens row.
+		if _, err := tx.Exec(ctx, `INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)`,
+			p.ID, p.Name, p.TokenHash, p.CreatedAt); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING`,
+			p.TokenHash, p.ID, p.CreatedAt)
+		return err
+	})
 	return wrap("create player", err)
 }
 
-const playerColumns = `id, name, token_hash, created_at`
-
-func scanPlayer(row pgx.Row) (store.Player, error) {
-	var p store.Player
-	if err := row.Scan(&p.ID, &p.Name, &p.TokenHash, &p.CreatedAt); err != nil {
+func scanPlayer(row pgx.Row, hash []byte) (store.Player, error) {
+	p := store.Player{TokenHash: hash}
+	if err := row.Scan(&p.ID, &p.Name, &p.CreatedAt); err != nil {
 		return store.Player{}, err
 	}
 	p.CreatedAt = p.CreatedAt.UTC()
@@ -205,15 +212,169 @@ func scanPlayer(row pgx.Row) (store.Player, error) {
 // PlayerByTokenHash implements store.Store.
 func (s *Store) PlayerByTokenHash(ctx context.Context, hash []byte) (store.Player, error) {
 	p, err := scanPlayer(s.pool.QueryRow(ctx,
-		`SELECT `+playerColumns+` FROM players WHERE token_hash = $1`, hash))
+		`SELECT p.id, p.name, p.created_at FROM tokens AS t JOIN players AS p ON p.id = t.player_id WHERE t.hash = $1`, hash), hash)
 	return p, wrap("player by token", err)
 }
 
 // Player implements store.Store.
 func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
 	p, err := scanPlayer(s.pool.QueryRow(ctx,
-		`SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
+		`SELECT id, name, created_at FROM players WHERE id = $1`, id), nil)
 	return p, wrap("player", err)
+}
+
+// Tokens implements store.Store.
+func (s *Store) Tokens(ctx context.Context, playerID string) ([]store.Token, error) {
+	rows, err := s.pool.Query(ctx, `SELECT hash, created_at FROM tokens WHERE player_id = $1 ORDER BY created_at, hash`, playerID)
+	if err != nil {
+		return nil, wrap("tokens", err)
+	}
+	toks, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Token, error) {
+		var t store.Token
+		err := row.Scan(&t.Hash, &t.CreatedAt)
+		t.CreatedAt = t.CreatedAt.UTC()
+		return t, err
+	})
+	if toks == nil {
+		toks = []store.Token{}
+	}
+	return toks, wrap("tokens", err)
+}
+
+// RevokeToken implements store.Store.
+func (s *Store) RevokeToken(ctx context.Context, hash []byte) error {
+	var tag pgconn.CommandTag
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE players SET token_hash = NULL WHERE token_hash = $1`, hash); err != nil {
+			return err
+		}
+		var err error
+		tag, err = tx.Exec(ctx, `DELETE FROM tokens WHERE hash = $1`, hash)
+		return err
+	})
+	return affected("revoke token", tag, err)
+}
+
+// RevokeTokens implements store.Store.
+func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) {
+	var tag pgconn.CommandTag
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE players SET token_hash = NULL WHERE id = $1`, playerID); err != nil {
+			return err
+		}
+		var err error
+		tag, err = tx.Exec(ctx, `DELETE FROM tokens WHERE player_id = $1`, playerID)
+		return err
+	})
+	return int(tag.RowsAffected()), wrap("revoke tokens", err)
+}
+
+// DeletePlayer implements store.Store in one transaction that first locks
+// the player's row and games, so that nobody joins or changes them meanwhile.
+func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
+	var kept []string
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var locked string
+		if err := tx.QueryRow(ctx, `SELECT id FROM players WHERE id = $1 FOR UPDATE`, id).Scan(&locked); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `SELECT id FROM games WHERE seat1 = $1 OR seat2 = $1 FOR UPDATE`, id); err != nil {
+			return err
+		}
+		for _, q := range []string{
+			`DELETE FROM tokens WHERE player_id = $1`,
+			`DELETE FROM link_codes WHERE player_id = $1`,
+			`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
+			`DELETE FROM games WHERE ` + store.OwnGames,
+		} {
+			if _, err := tx.Exec(ctx, q, id); err != nil {
+				return err
+			}
+		}
+		var err error
+		if kept, err = ids(ctx, tx, `SELECT id FROM games WHERE seat1 = $1 OR seat2 = $1 ORDER BY id`, id); err != nil {
+			return err
+		}
+		for _, q := range []string{
+			`UPDATE games SET seat1 = $2 WHERE seat1 = $1`,
+			`UPDATE games SET seat2 = $2 WHERE seat2 = $1`,
+		} {
+			if _, err := tx.Exec(ctx, q, id, store.DeletedPlayerID); err != nil {
+				return err
+			}
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM players WHERE id = $1`, id)
+		return err
+	})
+	if err != nil {
+		return nil, wrap("delete player", err)
+	}
+	if kept == nil {
+		kept = []string{}
+	}
+	return kept, nil
+}
+
+// PutLinkCode implements store.Store.
+func (s *Store) PutLinkCode(ctx context.Context, c store.LinkCode) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO link_codes (player_id, hash, expires_at, used_at, created_at)
+		VALUES ($1, $2, $3, NULL, $4)
+		ON CONFLICT (player_id) DO UPDATE SET hash = $2, expires_at = $3, used_at = NULL, created_at = $4`,
+		c.PlayerID, c.Hash, c.Expires, c.CreatedAt)
+	return wrap("put link code", err)
+}
+
+const linkColumns = `player_id, hash, expires_at, used_at, created_at`
+
+func scanLinkCode(row pgx.Row) (store.LinkCode, error) {
+	var c store.LinkCode
+	var used *time.Time
+	if err := row.Scan(&c.PlayerID, &c.Hash, &c.Expires, &used, &c.CreatedAt); err != nil {
+		return store.LinkCode{}, err
+	}
+	c.Expires, c.CreatedAt = c.Expires.UTC(), c.CreatedAt.UTC()
+	if used != nil {
+		c.UsedAt = used.UTC()
+	}
+	return c, nil
+}
+
+// LinkCode implements store.Store.
+func (s *Store) LinkCode(ctx context.Context, playerID string) (store.LinkCode, error) {
+	c, err := scanLinkCode(s.pool.QueryRow(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE player_id = $1`, playerID))
+	return c, wrap("link code", err)
+}
+
+// errSpent ends the transaction of a code used before or expired.
+var errSpent = fmt.Errorf("postgres: redeem link code: %w", store.ErrConflict)
+
+// RedeemLinkCode implements store.Store: the code's row is locked FOR
+// UPDATE, so it is used once however many redeem it at the same time.
+func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now time.Time) (store.LinkCode, error) {
+	var c store.LinkCode
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		c, err = scanLinkCode(tx.QueryRow(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE hash = $1 FOR UPDATE`, hash))
+		if err != nil {
+			return err
+		}
+		if !c.UsedAt.IsZero() || !now.Before(c.Expires) {
+			return errSpent
+		}
+		c.UsedAt = now
+		if _, err := tx.Exec(ctx, `UPDATE link_codes SET used_at = $1 WHERE player_id = $2`, now, c.PlayerID); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES ($1, $2, $3)`, tokenHash, c.PlayerID, now)
+		return err
+	})
+	if errors.Is(err, errSpent) {
+		return c, err
+	}
+	if err != nil {
+		return store.LinkCode{}, wrap("redeem link code", err)
+	}
+	return c, nil
 }
 
 // RenamePlayer implements store.Store.

@@ -200,20 +200,29 @@ func emptyNil(b []byte) []byte {
 	return b
 }
 
-// CreatePlayer implements store.Store.
+// CreatePlayer implements store.Store: the player and its first token, in
+// one transaction. players.token_hash holds the id (migration 00008).
 func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
-	_, err := s.w.ExecContext(ctx,
-		`INSERT INTO players (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)`,
-		p.ID, p.Name, p.TokenHash, micros(p.CreatedAt))
-	return wrap("create player", err)
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("create player", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO players (id, name, token_hash, created_at) VALUES (?, ?, CAST(? AS BLOB), ?)`,
+		p.ID, p.Name, p.ID, micros(p.CreatedAt)); err != nil {
+		return wrap("create player", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES (?, ?, ?)`,
+		p.TokenHash, p.ID, micros(p.CreatedAt)); err != nil {
+		return wrap("create player", err)
+	}
+	return wrap("create player", tx.Commit())
 }
 
-const playerColumns = `id, name, token_hash, created_at`
-
-func scanPlayer(row *sql.Row) (store.Player, error) {
-	var p store.Player
+func scanPlayer(row *sql.Row, hash []byte) (store.Player, error) {
+	p := store.Player{TokenHash: hash}
 	var created int64
-	if err := row.Scan(&p.ID, &p.Name, &p.TokenHash, &created); err != nil {
+	if err := row.Scan(&p.ID, &p.Name, &created); err != nil {
 		return store.Player{}, err
 	}
 	p.CreatedAt = fromMicros(created)
@@ -223,15 +232,157 @@ func scanPlayer(row *sql.Row) (store.Player, error) {
 // PlayerByTokenHash implements store.Store.
 func (s *Store) PlayerByTokenHash(ctx context.Context, hash []byte) (store.Player, error) {
 	p, err := scanPlayer(s.r.QueryRowContext(ctx,
-		`SELECT `+playerColumns+` FROM players WHERE token_hash = ?`, hash))
+		`SELECT p.id, p.name, p.created_at FROM tokens AS t JOIN players AS p ON p.id = t.player_id WHERE t.hash = ?`, hash), hash)
 	return p, wrap("player by token", err)
 }
 
 // Player implements store.Store.
 func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
 	p, err := scanPlayer(s.r.QueryRowContext(ctx,
-		`SELECT `+playerColumns+` FROM players WHERE id = ?`, id))
+		`SELECT id, name, created_at FROM players WHERE id = ?`, id), nil)
 	return p, wrap("player", err)
+}
+
+// Tokens implements store.Store.
+func (s *Store) Tokens(ctx context.Context, playerID string) ([]store.Token, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT hash, created_at FROM tokens WHERE player_id = ? ORDER BY created_at, hash`, playerID)
+	if err != nil {
+		return nil, wrap("tokens", err)
+	}
+	defer rows.Close()
+	toks := []store.Token{}
+	for rows.Next() {
+		var t store.Token
+		var created int64
+		if err := rows.Scan(&t.Hash, &created); err != nil {
+			return nil, wrap("tokens", err)
+		}
+		t.CreatedAt = fromMicros(created)
+		toks = append(toks, t)
+	}
+	return toks, wrap("tokens", rows.Err())
+}
+
+// RevokeToken implements store.Store.
+func (s *Store) RevokeToken(ctx context.Context, hash []byte) error {
+	res, err := s.w.ExecContext(ctx, `DELETE FROM tokens WHERE hash = ?`, hash)
+	return affected("revoke token", res, err)
+}
+
+// RevokeTokens implements store.Store.
+func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) {
+	res, err := s.w.ExecContext(ctx, `DELETE FROM tokens WHERE player_id = ?`, playerID)
+	if err != nil {
+		return 0, wrap("revoke tokens", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), wrap("revoke tokens", err)
+}
+
+// DeletePlayer implements store.Store: one IMMEDIATE transaction, so no
+// game changes seats between the steps.
+func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, wrap("delete player", err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{
+		`DELETE FROM tokens WHERE player_id = ?1`,
+		`DELETE FROM link_codes WHERE player_id = ?1`,
+		`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
+		`DELETE FROM games WHERE ` + store.OwnGames,
+	} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return nil, wrap("delete player", err)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM games WHERE seat1 = ?1 OR seat2 = ?1 ORDER BY id`, id)
+	if err != nil {
+		return nil, wrap("delete player", err)
+	}
+	kept := []string{}
+	for rows.Next() {
+		var g string
+		if err := rows.Scan(&g); err != nil {
+			rows.Close()
+			return nil, wrap("delete player", err)
+		}
+		kept = append(kept, g)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return nil, wrap("delete player", err)
+	}
+	for _, q := range []string{
+		`UPDATE games SET seat1 = ?2 WHERE seat1 = ?1`,
+		`UPDATE games SET seat2 = ?2 WHERE seat2 = ?1`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, id, store.DeletedPlayerID); err != nil {
+			return nil, wrap("delete player", err)
+		}
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM players WHERE id = ?`, id)
+	if err := affected("delete player", res, err); err != nil {
+		return nil, err
+	}
+	return kept, wrap("delete player", tx.Commit())
+}
+
+// PutLinkCode implements store.Store.
+func (s *Store) PutLinkCode(ctx context.Context, c store.LinkCode) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO link_codes (player_id, hash, expires_at, used_at, created_at)
+		VALUES (?1, ?2, ?3, NULL, ?4)
+		ON CONFLICT (player_id) DO UPDATE SET hash = ?2, expires_at = ?3, used_at = NULL, created_at = ?4`,
+		c.PlayerID, c.Hash, micros(c.Expires), micros(c.CreatedAt))
+	return wrap("put link code", err)
+}
+
+const linkColumns = `player_id, hash, expires_at, used_at, created_at`
+
+func scanLinkCode(row scanner) (store.LinkCode, error) {
+	var c store.LinkCode
+	var expires, created int64
+	var used sql.NullInt64
+	if err := row.Scan(&c.PlayerID, &c.Hash, &expires, &used, &created); err != nil {
+		return store.LinkCode{}, err
+	}
+	c.Expires, c.CreatedAt = fromMicros(expires), fromMicros(created)
+	if used.Valid {
+		c.UsedAt = fromMicros(used.Int64)
+	}
+	return c, nil
+}
+
+// LinkCode implements store.Store.
+func (s *Store) LinkCode(ctx context.Context, playerID string) (store.LinkCode, error) {
+	c, err := scanLinkCode(s.r.QueryRowContext(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE player_id = ?`, playerID))
+	return c, wrap("link code", err)
+}
+
+// RedeemLinkCode implements store.Store: one IMMEDIATE transaction, so a
+// code is used once however many redeem it at the same time.
+func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now time.Time) (store.LinkCode, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return store.LinkCode{}, wrap("redeem link code", err)
+	}
+	defer tx.Rollback()
+	c, err := scanLinkCode(tx.QueryRowContext(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE hash = ?`, hash))
+	if err != nil {
+		return store.LinkCode{}, wrap("redeem link code", err)
+	}
+	if !c.UsedAt.IsZero() || !now.Before(c.Expires) {
+		return c, fmt.Errorf("sqlite: redeem link code: %w", store.ErrConflict)
+	}
+	c.UsedAt = now
+	if _, err := tx.ExecContext(ctx, `UPDATE link_codes SET used_at = ? WHERE player_id = ?`, micros(now), c.PlayerID); err != nil {
+		return store.LinkCode{}, wrap("redeem link code", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES (?, ?, ?)`,
+		tokenHash, c.PlayerID, micros(now)); err != nil {
+		return store.LinkCode{}, wrap("redeem link code", err)
+	}
+	return c, wrap("redeem link code", tx.Commit())
 }
 
 // RenamePlayer implements store.Store.

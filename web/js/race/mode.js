@@ -200,6 +200,7 @@ export class RaceMode {
     const p = this.view?.seats?.[seat - 1]?.player;
     if (seat === this.seat) return t('race.you');
     if (this.isBot(seat)) return t('race.computer');
+    if (p?.deleted) return t('account.deletedPlayer');
     return p?.name || (p ? t('race.someone') : t('race.nobody'));
   }
 

@@ -1,0 +1,109 @@
+package e2e_test
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+var linkCode = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$`)
+
+// showLink opens the settings and shows a transfer code; it returns the code.
+func (p *page) showLink() string {
+	p.t.Helper()
+	p.eval(`document.querySelector('#dlg-set').close()`, nil) // closing hides a code shown before
+	p.tap(`[data-testid=home-settings]`)
+	p.waitJS(`document.querySelector('#dlg-set').open && document.querySelector('[data-testid=link-box]').hidden`, "the settings")
+	p.tap(`[data-testid=link-show]`)
+	p.waitJS(`!document.querySelector('[data-testid=link-box]').hidden && document.querySelector('[data-testid=link-qr]').complete && document.querySelector('[data-testid=link-qr]').naturalWidth > 0`, "the transfer code and its QR code")
+	p.waitJS(`/^Expires in (9|10):\d\d$/.test(document.querySelector('[data-testid=link-expiry]').textContent)`, "the countdown")
+	code := p.text(`[data-testid=link-code]`)
+	if !linkCode.MatchString(code) {
+		p.t.Fatalf("transfer code %q", code)
+	}
+	return code
+}
+
+// enterCode opens the settings, types a transfer code and asks to sign in
+// with it; the confirmation is then open.
+func (p *page) enterCode(code string) {
+	p.t.Helper()
+	p.tap(`[data-testid=home-settings]`)
+	p.waitJS(`document.querySelector('#dlg-set').open`, "the settings")
+	p.run(chromedp.SendKeys(`[data-testid=link-input]`, code))
+	p.tap(`[data-testid=link-use]`)
+	p.waitJS(`document.querySelector('#dlg-confirm').open`, "the confirmation")
+}
+
+// me is the page's player id.
+func (p *page) me() string {
+	p.t.Helper()
+	var me struct{ ID string }
+	p.apiJSON("GET", "/api/v1/me", nil, &me)
+	return me.ID
+}
+
+// TestAccountLink: device A shows a transfer code; device B (its own
+// browser context, so its own cookies) enters it, confirms, and sees A's
+// unfinished game under Continue; device C opens the code's link from the
+// QR code and gets there the same way.
+func TestAccountLink(t *testing.T) {
+	srv := startServer(t)
+	a := newPage(t, srv, desktop)
+	a.open("/")
+	a.onScreen("home")
+	a.tap(`[data-testid=play]`)
+	a.onScreen("solo")
+	game := a.gameID()
+	a.tap(`[data-testid=to-home]`)
+	a.onScreen("home")
+	code := a.showLink()
+	a.screenshot("account-desktop")
+	a.axe("the account settings", "#dlg-set")
+
+	b := newPage(t, srv, phone)
+	b.open("/")
+	b.onScreen("home")
+	if b.me() == a.me() {
+		t.Fatal("device B is A's player before any code")
+	}
+	b.enterCode(code)
+	b.screenshot("account-confirm-phone")
+	b.axe("the sign-in confirmation", "#dlg-confirm")
+	b.tap(`[data-testid=confirm-yes]`)
+	b.onScreen("home")
+	b.waitJS(`document.querySelector('[data-testid=continue-count]').textContent === "1" && document.querySelector('[data-testid=continue]').checkVisibility()`, "A's game under Continue on B")
+	if b.me() != a.me() {
+		t.Fatalf("device B is %s after the code, want A's %s", b.me(), a.me())
+	}
+	b.tap(`[data-testid=continue]`)
+	b.waitJS(`document.querySelector('#dlg-resume').open && !!document.querySelector('[data-testid=resume-list] button[data-game="`+game+`"]')`, "A's game in B's list")
+	b.eval(`document.querySelector('#dlg-resume').close()`, nil)
+
+	// used once: another device gets a clear refusal (a new code of the
+	// player would replace the used one, and then it is unknown)
+	d := newPage(t, srv, phone)
+	d.open("/")
+	d.onScreen("home")
+	d.enterCode(code)
+	d.tap(`[data-testid=confirm-yes]`)
+	d.waitJS(`document.querySelector('[data-testid=link-error]').textContent.includes("expired or was used")`, "the refusal of a used code")
+
+	// the phone's own code display, for the screenshot and axe
+	b.showLink()
+	b.screenshot("account-phone")
+	b.axe("the transfer code on a phone", "#dlg-set")
+
+	// the QR code's link: /#link=CODE, then a confirmation
+	next := a.showLink()
+	c := newPage(t, srv, phone)
+	c.run(chromedp.Navigate(srv.URL + "/#link=" + next))
+	c.waitJS(`document.querySelector('#dlg-confirm').open && location.hash === ""`, "the confirmation of the link, off the address")
+	c.tap(`[data-testid=confirm-yes]`)
+	c.onScreen("home")
+	c.waitJS(`document.querySelector('[data-testid=continue-count]').textContent === "1"`, "A's game under Continue on C")
+	if c.me() != a.me() {
+		t.Fatalf("device C is %s after the link, want %s", c.me(), a.me())
+	}
+}
