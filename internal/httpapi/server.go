@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"time"
 
+	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/static"
@@ -36,6 +38,16 @@ type Config struct {
 	// player (or per client IP before there is a player); default 20/s, 40.
 	WriteRate  float64
 	WriteBurst int
+	// HintRate and HintBurst are the token bucket of hint requests per
+	// player; default 1/s, 5.
+	HintRate  float64
+	HintBurst int
+	// HintWorkers bounds the hints worked out at once on the node (each
+	// takes a CPU for up to a few hundred milliseconds); default the number
+	// of CPUs. A hint asked while all are busy is answered rate_limited.
+	HintWorkers int
+	// Hint is the work of one hint; default hint.Default.
+	Hint hint.Options
 	// Static is the web client served at "/" (package static: compressed,
 	// cached under content-hashed paths), or nil for none.
 	Static fs.FS
@@ -64,20 +76,22 @@ type Deps struct {
 
 // server holds the dependencies shared by the handlers.
 type server struct {
-	log     *slog.Logger
-	store   store.Store
-	tables  *table.Registry
-	sockets *ws.Handler
-	lobbyWS *ws.LobbyHandler
-	metrics *metrics.Metrics
-	clock   func() time.Time
-	random  io.Reader
-	cfg     Config
-	limits  *limiter
-	auth    *authCache
-	ready   *readiness
-	csrf    *http.CrossOriginProtection
-	static  http.Handler // the web client, or nil
+	log       *slog.Logger
+	store     store.Store
+	tables    *table.Registry
+	sockets   *ws.Handler
+	lobbyWS   *ws.LobbyHandler
+	metrics   *metrics.Metrics
+	clock     func() time.Time
+	random    io.Reader
+	cfg       Config
+	limits    *limiter
+	hints     *limiter      // hint requests per player
+	hintSlots chan struct{} // one token per hint being worked out
+	auth      *authCache
+	ready     *readiness
+	csrf      *http.CrossOriginProtection
+	static    http.Handler // the web client, or nil
 }
 
 // NewServer returns the HTTP handler of the whole API.
@@ -99,20 +113,34 @@ func newServer(d Deps) *server {
 	if cfg.WriteBurst <= 0 {
 		cfg.WriteBurst = 40
 	}
+	if cfg.HintRate <= 0 {
+		cfg.HintRate = 1
+	}
+	if cfg.HintBurst <= 0 {
+		cfg.HintBurst = 5
+	}
+	if cfg.HintWorkers <= 0 {
+		cfg.HintWorkers = runtime.NumCPU()
+	}
+	if cfg.Hint.Samples <= 0 || cfg.Hint.Positions <= 0 {
+		cfg.Hint = hint.Default
+	}
 	s := &server{
-		log:     d.Logger,
-		store:   d.Store,
-		tables:  d.Tables,
-		sockets: d.Sockets,
-		lobbyWS: d.Lobby,
-		metrics: d.Metrics,
-		clock:   d.Clock,
-		random:  d.Random,
-		cfg:     cfg,
-		limits:  newLimiter(cfg.WriteRate, cfg.WriteBurst),
-		auth:    newAuthCache(),
-		ready:   newReadiness(d.Store, d.Committer, d.Clock),
-		csrf:    http.NewCrossOriginProtection(),
+		log:       d.Logger,
+		store:     d.Store,
+		tables:    d.Tables,
+		sockets:   d.Sockets,
+		lobbyWS:   d.Lobby,
+		metrics:   d.Metrics,
+		clock:     d.Clock,
+		random:    d.Random,
+		cfg:       cfg,
+		limits:    newLimiter(cfg.WriteRate, cfg.WriteBurst),
+		hints:     newLimiter(cfg.HintRate, cfg.HintBurst),
+		hintSlots: make(chan struct{}, cfg.HintWorkers),
+		auth:      newAuthCache(),
+		ready:     newReadiness(d.Store, d.Committer, d.Clock),
+		csrf:      http.NewCrossOriginProtection(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -50,15 +50,20 @@ func DefaultEngines() map[string]NewEngine {
 }
 
 // SoloView is the solo game view of the API: the engine's view plus the
-// game id and the seq it reflects.
+// game id, the seq it reflects and the hints given so far.
 type SoloView struct {
-	ID  string `json:"id"`
-	Seq int64  `json:"seq"`
+	ID    string `json:"id"`
+	Seq   int64  `json:"seq"`
+	Hints int    `json:"hints"`
 	solo.View
 }
 
-// soloEngine adapts solo.Game to Engine. A solo game has one seat.
-type soloEngine struct{ g *solo.Game }
+// soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
+// is the header's count of hints given, which is not in the log.
+type soloEngine struct {
+	g     *solo.Game
+	hints int
+}
 
 // NewSolo builds the engine of a solo game header.
 func NewSolo(h store.Game) (Engine, error) {
@@ -73,12 +78,12 @@ func NewSolo(h store.Game) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return soloEngine{g}, nil
+	return &soloEngine{g: g, hints: h.Hints}, nil
 }
 
 var errSoloSeat = &klondike.Error{Code: klondike.NotYourTurn, Msg: "a solo game has one seat"}
 
-func (e soloEngine) Check(seat int) error {
+func (e *soloEngine) Check(seat int) error {
 	if seat != 1 {
 		return errSoloSeat
 	}
@@ -88,7 +93,7 @@ func (e soloEngine) Check(seat int) error {
 	return nil
 }
 
-func (e soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
+func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	if seat != 1 {
 		return Outcome{}, errSoloSeat
 	}
@@ -99,10 +104,10 @@ func (e soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	return Outcome{Action: out.Action}, nil
 }
 
-func (e soloEngine) View(_ int, id string, seq int64) View {
-	return SoloView{ID: id, Seq: seq, View: e.g.View()}
+func (e *soloEngine) View(_ int, id string, seq int64) View {
+	return SoloView{ID: id, Seq: seq, Hints: e.hints, View: e.g.View()}
 }
 
-func (e soloEngine) Status() string { return e.g.Status().String() }
+func (e *soloEngine) Status() string { return e.g.Status().String() }
 
-func (e soloEngine) Result() []byte { return nil }
+func (e *soloEngine) Result() []byte { return nil }
