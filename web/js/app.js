@@ -217,6 +217,7 @@ $('#b-set').onclick = showSettings;
 $('#b-new').onclick = () => showNew();
 $('#b-home').onclick = () => home();
 $('#b-undo').onclick = () => mode?.undo?.();
+$('#b-hint').onclick = () => mode?.hint?.();
 const showHelp = () => $('#dlg-help').showModal();
 $('#b-help').onclick = showHelp;
 $('#b-copy').onclick = async () => {
