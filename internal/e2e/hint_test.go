@@ -21,7 +21,7 @@ func TestHint(t *testing.T) {
 			p := openSolo(t, srv, c.vp, "DS1-D1N-AAAAAAB")
 			var h struct {
 				Action *struct{ Type, From, To string } `json:"action"`
-				Reason string                            `json:"reason"`
+				Reason string                           `json:"reason"`
 			}
 			p.apiJSON("GET", "/api/v1/games/"+p.gameID()+"/hint", nil, &h)
 			if h.Action == nil {
