@@ -38,7 +38,7 @@ type Options struct {
 
 // Default is the work of a hint served to players: its p95 answer time
 // stays within 300 ms on a 2-core machine (BenchmarkHint).
-var Default = Options{Samples: 8, Positions: 12000}
+var Default = Options{Samples: 8, Positions: 8000}
 
 // Hint is a recommended action, or none.
 type Hint struct {
