@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -201,15 +200,7 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			}
 		})
 	}
-feed:
-	for _, code := range codes {
-		select {
-		case next <- code:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
+	feed(ctx, next, codes)
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -221,10 +212,9 @@ feed:
 		return fmt.Errorf("hint-rate: interrupted before the first deal")
 	}
 	slices.Sort(times)
-	round := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 	ci := func(k int) [2]float64 { w := wilson(k, finished); return [2]float64{round(w[0]), round(w[1])} }
 	rep := hintRateReport{
-		Mode: fmt.Sprintf("D%d%s", c.draw, map[bool]string{false: "N", true: "V"}[c.vegas]), Deals: finished, Asked: len(codes),
+		Mode: c.mode(), Deals: finished, Asked: len(codes),
 		Seed: c.seed, Samples: c.opt.Samples, Positions: c.opt.Positions, MaxActions: c.maxActions, Stall: c.stall,
 		HintWon: won[0], HintRate: round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
 		BotWon: won[1], BotRate: round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
