@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race solve-sample solve-check hint-rate cluster screenshots pageload
+.PHONY: run test vet bench property fuzz load-race solve-sample solve-check hint-rate cluster screenshots pageload winnable-list winnable-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -100,3 +100,26 @@ hint-rate:
 CHECK ?= 75
 solve-check:
 	DSOL_SOLVER_EXACT_DEALS=$(CHECK) $(GO) test -count=1 -run TestExactAgrees -v -timeout 3h ./internal/solver
+
+## winnable-list: the shipped lists of winnable deals, internal/winnable/deals/MODE.txt
+## for each of MODES: the first COUNT deals of the mode's stream for SEED that the
+## solver wins within BUDGET positions each, every win checked through the engine.
+## A list of the same BUDGET and SEED is extended, not started again; FOR bounds
+## each mode's run (0: none), WORKERS the searches at once. A list written for
+## FOR short of COUNT says so in its "searched" line.
+COUNT ?= 1000
+WINNABLE_BUDGET ?= 2000000
+SEED ?= 1
+FOR ?= 0
+MODES ?= D1N D3N D1V D3V
+WORKERS ?= 2
+winnable-list:
+	@for m in $(MODES); do \
+	  $(GO) run ./cmd/dsol winnable --mode $$m --count $(COUNT) --budget $(WINNABLE_BUDGET) --seed $(SEED) \
+	    --for $(FOR) --workers $(WORKERS) --out internal/winnable/deals/$$m.txt || exit 1; \
+	done
+
+## winnable-check: every deal of the shipped lists solved again with its budget,
+## its winning line played through the solo engine (the tests check a sample)
+winnable-check:
+	DSOL_WINNABLE_CHECK=all $(GO) test -count=1 -run TestShippedListsWin -v -timeout 6h ./internal/winnable

@@ -170,3 +170,80 @@ func TestRaceSaltMigration(t *testing.T) {
 		})
 	}
 }
+
+// TestWinnableMigration: a database in use before the pool of winnable
+// deals gets an empty pool and keeps its games.
+func TestWinnableMigration(t *testing.T) {
+	for _, tc := range []struct {
+		dialect string
+		open    func(testing.TB) *sql.DB
+		now     string
+	}{
+		{migrations.SQLite, mustSQLite, "0"},
+		{migrations.Postgres, mustPostgres, "now()"},
+	} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db := tc.open(t)
+			p, err := migrations.NewProvider(ctx, db, tc.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.UpTo(ctx, 4); err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{
+				`INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'P', 'h', ` + tc.now + `)`,
+				`INSERT INTO games (id, kind, code, status, seat1, created_at, updated_at) VALUES ('s1', 'solo', 'DS1-D1N-AAAAAAB', 'playing', 'p', ` + tc.now + `, ` + tc.now + `)`,
+			} {
+				if _, err := db.ExecContext(ctx, q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := p.Up(ctx); err != nil {
+				t.Fatal(err)
+			}
+			var deals, games int
+			if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM winnable_deals), (SELECT count(*) FROM games WHERE seat1 = 'p' AND code = 'DS1-D1N-AAAAAAB')`).Scan(&deals, &games); err != nil {
+				t.Fatal(err)
+			}
+			if deals != 0 || games != 1 {
+				t.Fatalf("after the migration: %d winnable deals, %d games; want 0 and 1", deals, games)
+			}
+		})
+	}
+}
+
+// TestOutOfOrder: a database migrated to version 6 while version 5 did not
+// exist yet (two migrations that landed in the other order) gets version 5
+// at the next start instead of refusing it.
+func TestOutOfOrder(t *testing.T) {
+	for _, tc := range []struct {
+		dialect string
+		open    func(testing.TB) *sql.DB
+	}{
+		{migrations.SQLite, mustSQLite},
+		{migrations.Postgres, mustPostgres},
+	} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db := tc.open(t)
+			p, err := migrations.NewProvider(ctx, db, tc.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.UpTo(ctx, 4); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.ApplyVersion(ctx, 6, true); err != nil {
+				t.Fatal(err)
+			}
+			if err := migrations.Apply(ctx, db, tc.dialect); err != nil {
+				t.Fatalf("Apply with version 5 missing: %v", err)
+			}
+			if _, err := db.ExecContext(ctx, "SELECT mode FROM winnable_deals"); err != nil {
+				t.Fatalf("version 5 not applied: %v", err)
+			}
+		})
+	}
+}

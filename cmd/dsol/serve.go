@@ -23,6 +23,7 @@ import (
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
 	"dsol/internal/table"
+	"dsol/internal/winnable"
 	"dsol/internal/ws"
 	"dsol/web"
 )
@@ -51,6 +52,8 @@ type serveConfig struct {
 	node            string        // this node's name in the game leases
 	advertise       string        // where other nodes reach this one
 	lease           time.Duration // how long a game lease lasts unless renewed
+	winnableTarget  int           // winnable deals of each mode the background search works towards (0: off)
+	winnableBudget  int64         // the search's budget for each deal, in positions
 }
 
 // env returns the value of an environment variable, or def when it is unset.
@@ -144,6 +147,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.commitMax, "commit-max", "DSOL_COMMIT_MAX", 256, "most actions of one group commit"},
 		{&c.writeBurst, "write-burst", "DSOL_WRITE_BURST", 40, "burst of writes per player"},
 		{&c.wsBurst, "ws-burst", "DSOL_WS_BURST", 40, "burst of WebSocket messages per connection"},
+		{&c.winnableTarget, "winnable-target", "DSOL_WINNABLE_TARGET", 10000, "winnable deals of each mode (the shipped list's included) that the background search works towards, while the process uses under half the CPUs (0: no search)"},
 	}
 	for _, d := range ints {
 		v, err := strconv.Atoi(env(getenv, d.name, strconv.Itoa(d.def)))
@@ -152,6 +156,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		}
 		fs.IntVar(d.p, d.flag, v, d.usage+" (env "+d.name+")")
 	}
+	budgetDef, err := strconv.ParseInt(env(getenv, "DSOL_WINNABLE_BUDGET", strconv.Itoa(winnable.DefaultBudget)), 10, 64)
+	if err != nil {
+		return c, usagef("DSOL_WINNABLE_BUDGET: %v", err)
+	}
+	fs.Int64Var(&c.winnableBudget, "winnable-budget", budgetDef, "the background search's budget for each deal, in solver positions (memory grows with it: about 40 bytes a position) (env DSOL_WINNABLE_BUDGET)")
 	rateDef, err := strconv.ParseFloat(env(getenv, "DSOL_WRITE_RATE", "20"), 64)
 	if err != nil {
 		return c, usagef("DSOL_WRITE_RATE: %v", err)
@@ -170,6 +179,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if fs.NArg() > 0 {
 		return c, usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
+	}
+	if c.winnableTarget < 0 || c.winnableBudget < 1 {
+		return c, usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
 	}
 	if c.retention < 0 {
 		return c, usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
@@ -298,6 +310,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	log.Info("store open and migrated", "store", kind)
 
 	defer startRetention(ctx, st, cfg.retention, log, m)()
+	pool, stopWinnable := startWinnable(ctx, st, cfg.winnableTarget, cfg.winnableBudget, log, m)
+	defer stopWinnable()
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
 	tc := table.Config{
 		Store:     st,
@@ -352,6 +366,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Metrics:   m,
 		Clock:     time.Now,
 		Random:    rand.Reader,
+		Winnable:  pool,
 		Config: httpapi.Config{
 			TrustedProxies: cfg.proxies,
 			AllowedOrigins: cfg.origins,

@@ -66,7 +66,12 @@ func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	addr := make(chan string, 1)
 	ctx = withReady(ctx, func(a string) { addr <- a })
 	s := &server{cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
-	getenv := func(k string) string { return env[k] }
+	getenv := func(k string) string {
+		if v, ok := env[k]; ok || k != "DSOL_WINNABLE_TARGET" {
+			return v
+		}
+		return "0" // no search for winnable deals, which would take a core through every test, unless asked for
+	}
 	go func() {
 		s.done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, io.Discard, s.logs)
 	}()
@@ -261,6 +266,14 @@ func TestServeConfig(t *testing.T) {
 		{"bad proxy", []string{"--trusted-proxies", "example.com"}, nil, nil, true},
 		{"bad log format", []string{"--log-format", "xml"}, nil, nil, true},
 		{"stray argument", []string{"now"}, nil, nil, true},
+		{"winnable defaults", nil, nil, func(c serveConfig) bool {
+			return c.winnableTarget == 10000 && c.winnableBudget == 2000000
+		}, false},
+		{"winnable off", []string{"--winnable-target", "0"}, map[string]string{"DSOL_WINNABLE_BUDGET": "5000"}, func(c serveConfig) bool {
+			return c.winnableTarget == 0 && c.winnableBudget == 5000
+		}, false},
+		{"bad winnable target", []string{"--winnable-target", "-1"}, nil, nil, true},
+		{"bad winnable budget", nil, map[string]string{"DSOL_WINNABLE_BUDGET": "lots"}, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseServe(tc.args, func(k string) string { return tc.env[k] }, io.Discard)

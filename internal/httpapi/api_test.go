@@ -19,7 +19,7 @@ import (
 )
 
 func TestWholeSoloGame(t *testing.T) {
-	code, n := winnable(t)
+	code, n := greedyWon(t)
 	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		ts := mustServer(t, open(t))
 		c := ts.mustPlayer(t)
@@ -63,7 +63,7 @@ func TestWholeSoloGame(t *testing.T) {
 }
 
 func TestRestartGivesTheSameGame(t *testing.T) {
-	code, _ := winnable(t)
+	code, _ := greedyWon(t)
 	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		st := open(t)
 		ts := mustServer(t, st)

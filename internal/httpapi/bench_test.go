@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -69,4 +70,36 @@ func benchActions(b *testing.B, st store.Store, window time.Duration, parallelis
 	})
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+}
+
+// BenchmarkCreateGame measures POST /api/v1/games on a fresh database, the
+// first start of a new install, with and without "winnable" (one client, one
+// request at a time, each player's games adding up as it goes): the time per
+// request, and its p50 and p99.
+//
+//	go test -run '^$' -bench CreateGame -benchtime 2000x ./internal/httpapi
+func BenchmarkCreateGame(b *testing.B) {
+	apitest.ForEachStore(b, func(b *testing.B, open func(testing.TB) store.Store) {
+		ts := mustServer(b, open(b))
+		c := ts.mustPlayer(b)
+		for _, body := range []string{`{"draw":1,"scoring":"normal"}`, `{"draw":1,"scoring":"normal","winnable":true}`,
+			`{"draw":3,"scoring":"normal","winnable":true}`} {
+			b.Run(body, func(b *testing.B) {
+				times := make([]time.Duration, 0, b.N)
+				for b.Loop() {
+					start := time.Now()
+					if status, raw := c.do(b, "POST", "/api/v1/games", body); status != 201 {
+						b.Fatalf("%d: %s", status, raw)
+					}
+					times = append(times, time.Since(start))
+				}
+				slices.Sort(times)
+				at := func(q float64) float64 {
+					return float64(times[min(len(times)-1, int(q*float64(len(times))))]) / float64(time.Millisecond)
+				}
+				b.ReportMetric(at(0.5), "p50-ms")
+				b.ReportMetric(at(0.99), "p99-ms")
+			})
+		}
+	})
 }

@@ -96,19 +96,23 @@ func decodeName(body []byte, required bool) (name string, given bool, err error)
 
 // gameRequest is the body of POST /api/v1/games.
 type gameRequest struct {
-	Draw    *int    `json:"draw"`
-	Scoring *string `json:"scoring"`
-	Code    *string `json:"code"`
+	Draw     *int    `json:"draw"`
+	Scoring  *string `json:"scoring"`
+	Winnable bool    `json:"winnable"`
+	Code     *string `json:"code"`
 }
 
 // gameSpec is a checked POST /api/v1/games: the game's code; with random,
-// the server draws its deal (code.Deal is then 0).
+// the server draws its deal (code.Deal is then 0), among the winnable deals
+// with winnable.
 type gameSpec struct {
-	code   cards.Code
-	random bool
+	code     cards.Code
+	random   bool
+	winnable bool
 }
 
-// decodeCreateGame reads {"draw", "scoring"} (each optional) or {"code"}.
+// decodeCreateGame reads {"draw", "scoring", "winnable"} (each optional) or
+// {"code"}.
 func decodeCreateGame(body []byte) (gameSpec, error) {
 	var in gameRequest
 	if err := decodeJSON(body, &in, true); err != nil {
@@ -117,6 +121,9 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 	if in.Code != nil {
 		if in.Draw != nil || in.Scoring != nil {
 			return gameSpec{}, table.Errorf(table.BadRequest, "send either a code or draw and scoring, not both")
+		}
+		if in.Winnable {
+			return gameSpec{}, table.Errorf(table.BadRequest, "winnable goes with draw and scoring: a chosen code is played as it is")
 		}
 		c, err := cards.ParseCode(*in.Code)
 		if err != nil {
@@ -143,7 +150,7 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 			return gameSpec{}, table.Errorf(table.BadRequest, "scoring must be \"normal\" or \"vegas\"")
 		}
 	}
-	return gameSpec{code: code, random: true}, nil
+	return gameSpec{code: code, random: true, winnable: in.Winnable}, nil
 }
 
 // decodeActionEnvelope reads the body of POST /api/v1/games/{id}/actions

@@ -111,7 +111,8 @@ func FuzzDecodeCreateGame(f *testing.F) {
 	for _, s := range []string{``, `{}`, `{"draw":1}`, `{"draw":3,"scoring":"vegas"}`, `{"scoring":"normal"}`,
 		`{"code":"DS1-D1N-AAAAAAB"}`, `{"code":"ds1-d3v-zzzzzzz"}`, `{"code":"DR1-D1UI-AAAAAAB"}`, `{"code":"DS1-D1N-AAAAAAB","draw":1}`,
 		`{"code":""}`, `{"code":null}`, `{"draw":2}`, `{"draw":1.5}`, `{"draw":"1"}`, `{"scoring":"Vegas"}`, `{"decks":"mirrored"}`,
-		`{"draw":3} x`, `{"draw":3}]`, `[]`, `null`, "{\"code\":\"\\u00a0DS1-D1N-AAAAAAB\"}"} {
+		`{"draw":3} x`, `{"draw":3}]`, `[]`, `null`, "{\"code\":\"\\u00a0DS1-D1N-AAAAAAB\"}",
+		`{"winnable":true}`, `{"draw":3,"scoring":"vegas","winnable":false}`, `{"winnable":"yes"}`, `{"winnable":true,"code":"DS1-D1N-AAAAAAB"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -122,7 +123,7 @@ func FuzzDecodeCreateGame(f *testing.F) {
 		}
 		checkAccepted(t, body)
 		c := spec.code
-		if c.Kind != cards.Solo || !c.Valid() || spec.random && c.Deal != 0 {
+		if c.Kind != cards.Solo || !c.Valid() || spec.random && c.Deal != 0 || spec.winnable && !spec.random {
 			t.Fatalf("%q: accepted %+v", body, spec)
 		}
 		var again gameRequest
@@ -131,7 +132,7 @@ func FuzzDecodeCreateGame(f *testing.F) {
 			if c.Vegas {
 				scoring = "vegas"
 			}
-			again = gameRequest{Draw: &c.Draw, Scoring: &scoring}
+			again = gameRequest{Draw: &c.Draw, Scoring: &scoring, Winnable: spec.winnable}
 		} else {
 			code := c.String()
 			again = gameRequest{Code: &code}

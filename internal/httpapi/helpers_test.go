@@ -22,6 +22,7 @@ import (
 	"dsol/internal/solo"
 	"dsol/internal/store"
 	"dsol/internal/table"
+	"dsol/internal/winnable"
 )
 
 func TestMain(m *testing.M) {
@@ -53,12 +54,19 @@ func mustServer(tb testing.TB, st store.Store, cfg ...func(*Config)) *testServer
 // mustServerWindow is mustServer with a given group-commit window.
 func mustServerWindow(tb testing.TB, st store.Store, window time.Duration, cfg ...func(*Config)) *testServer {
 	tb.Helper()
-	return startServer(tb, st, window, false, cfg...)
+	return startServer(tb, st, window, false, nil, cfg...)
+}
+
+// mustServerPool is mustServer dealing winnable deals from pool.
+func mustServerPool(tb testing.TB, st store.Store, pool *winnable.Pool) *testServer {
+	tb.Helper()
+	return startServer(tb, st, time.Millisecond, false, pool)
 }
 
 // startServer starts the API over st on a test clock; with timers, the
-// tables' timers run on that clock too (ts.clock.Advance fires them).
-func startServer(tb testing.TB, st store.Store, window time.Duration, timers bool, cfg ...func(*Config)) *testServer {
+// tables' timers run on that clock too (ts.clock.Advance fires them). pool is
+// the winnable deals (nil: the shipped lists).
+func startServer(tb testing.TB, st store.Store, window time.Duration, timers bool, pool *winnable.Pool, cfg ...func(*Config)) *testServer {
 	tb.Helper()
 	clock := apitest.NewClock()
 	m := metrics.New()
@@ -73,7 +81,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	for _, f := range cfg {
 		f(&c)
 	}
-	srv := newServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Config: c})
+	srv := newServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Winnable: pool, Config: c})
 	ts := &testServer{Server: httptest.NewServer(srv.routes()), store: st, srv: srv, reg: reg, com: com, clock: clock}
 	tb.Cleanup(ts.stop)
 	return ts
@@ -182,8 +190,9 @@ func (c *client) mustError(tb testing.TB, method, path string, body any, status 
 
 // view is the solo game view as a client decodes it.
 type view struct {
-	ID  string `json:"id"`
-	Seq int64  `json:"seq"`
+	ID       string `json:"id"`
+	Seq      int64  `json:"seq"`
+	Winnable bool   `json:"winnable"`
 	solo.View
 }
 
@@ -276,9 +285,9 @@ func (p *greedy) played(a klondike.Action) {
 	}
 }
 
-// winnable returns the first DS1-D1N code from deal 1 on that the greedy
+// greedyWon returns the first DS1-D1N code from deal 1 on that the greedy
 // player wins, with the number of actions it takes.
-func winnable(tb testing.TB) (string, int) {
+func greedyWon(tb testing.TB) (string, int) {
 	tb.Helper()
 	for deal := uint64(1); deal < 2000; deal++ {
 		code := cards.Code{Kind: cards.Solo, Draw: 1, Deal: deal}.String()

@@ -67,7 +67,7 @@ func (c *client) mustHints(tb testing.TB, id string) hview {
 // refused as GET /api/v1/games/{id} refuses it, a race is forbidden to its
 // players and spectators, a won game is game_over.
 func TestHint(t *testing.T) {
-	code, n := winnable(t)
+	code, n := greedyWon(t)
 	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		st := open(t)
 		ts := mustServer(t, st)

@@ -79,3 +79,53 @@ func TestOpenAPIServed(t *testing.T) {
 		t.Fatalf("doc %v", doc["openapi"])
 	}
 }
+
+// TestOpenAPISoloView: the documented solo view has exactly the keys of a
+// real one, and the options of a new game are the ones decodeCreateGame
+// reads.
+func TestOpenAPISoloView(t *testing.T) {
+	var doc struct {
+		Comps struct {
+			Schemas struct {
+				SoloView struct {
+					Required   []string                   `json:"required"`
+					Properties map[string]json.RawMessage `json:"properties"`
+				}
+				NewGame struct {
+					OneOf []struct {
+						Properties map[string]json.RawMessage `json:"properties"`
+					} `json:"oneOf"`
+				}
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPIDoc, &doc); err != nil {
+		t.Fatal(err)
+	}
+	ts := mustServer(t, apitest.SQLite(t))
+	var v map[string]json.RawMessage
+	ts.mustPlayer(t).mustJSON(t, "POST", "/api/v1/games", map[string]any{"winnable": true}, 201, &v)
+	var keys, documented []string
+	for k := range v {
+		keys = append(keys, k)
+	}
+	for k := range doc.Comps.Schemas.SoloView.Properties {
+		documented = append(documented, k)
+	}
+	slices.Sort(keys)
+	slices.Sort(documented)
+	if !slices.Equal(keys, documented) {
+		t.Errorf("a solo view has %v; the document %v", keys, documented)
+	}
+	if !slices.Contains(doc.Comps.Schemas.SoloView.Required, "winnable") {
+		t.Error("winnable is not a required key of SoloView")
+	}
+	var options []string
+	for k := range doc.Comps.Schemas.NewGame.OneOf[0].Properties {
+		options = append(options, k)
+	}
+	slices.Sort(options)
+	if want := []string{"draw", "scoring", "winnable"}; !slices.Equal(options, want) {
+		t.Errorf("documented options %v, want %v", options, want)
+	}
+}

@@ -296,18 +296,8 @@ func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
 // accepts. 201 when this call created the race, 200 after; 409 when the
 // offer was declined.
 func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
-	p, _ := playerOf(r.Context())
-	g, err := s.raceHeader(r)
+	g, seat, err := s.finishedRace(r, "ask for a rematch")
 	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	seat := seatOf(g, p.ID)
-	if seat == 0 {
-		s.error(w, r, table.Errorf(table.Forbidden, "only the players of a race can ask for a rematch"))
-		return
-	}
-	if err := s.overRace(r, g, seat); err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -332,19 +322,30 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// overRace refuses a rematch, or its decline, before the race is over or
-// after it was cancelled.
-func (s *server) overRace(r *http.Request, g store.Game, seat int) error {
+// finishedRace is the race of the request and the caller's seat in it,
+// for what only its players may do once it is over (ask for a rematch,
+// decline one): refused to anyone else, before the race is over, and after
+// it was cancelled.
+func (s *server) finishedRace(r *http.Request, what string) (store.Game, int, error) {
+	p, _ := playerOf(r.Context())
+	g, err := s.raceHeader(r)
+	if err != nil {
+		return g, 0, err
+	}
+	seat := seatOf(g, p.ID)
+	if seat == 0 {
+		return g, 0, table.Errorf(table.Forbidden, "only the players of a race can %s", what)
+	}
 	_, view, err := s.tables.Preview(r.Context(), g.ID, seat)
 	if err != nil {
-		return err
+		return g, 0, err
 	}
 	if v, ok := view.(table.RaceView); !ok || v.Status != "over" {
-		return table.Errorf(table.Conflict, "the race is not over yet")
+		return g, 0, table.Errorf(table.Conflict, "the race is not over yet")
 	} else if v.Cancelled {
-		return table.Errorf(table.Conflict, "the race was cancelled: create a new one")
+		return g, 0, table.Errorf(table.Conflict, "the race was cancelled: create a new one")
 	}
-	return nil
+	return g, seat, nil
 }
 
 // rematchOffer returns the seat that offered a waiting rematch (0: none).
@@ -419,18 +420,8 @@ func (s *server) rematchChanged(w http.ResponseWriter, r *http.Request, old, nex
 // finished race declines the rematch the opponent offered after it. The
 // offered race ends as a cancelled one; both races say so.
 func (s *server) declineRematch(w http.ResponseWriter, r *http.Request) {
-	p, _ := playerOf(r.Context())
-	g, err := s.raceHeader(r)
+	g, seat, err := s.finishedRace(r, "decline its rematch")
 	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	seat := seatOf(g, p.ID)
-	if seat == 0 {
-		s.error(w, r, table.Errorf(table.Forbidden, "only the players of a race can decline its rematch"))
-		return
-	}
-	if err := s.overRace(r, g, seat); err != nil {
 		s.error(w, r, err)
 		return
 	}

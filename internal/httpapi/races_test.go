@@ -27,7 +27,7 @@ type raceServer struct {
 
 func mustRaceServer(tb testing.TB, st store.Store) *raceServer {
 	tb.Helper()
-	ts := startServer(tb, st, time.Millisecond, true)
+	ts := startServer(tb, st, time.Millisecond, true, nil)
 	return &raceServer{testServer: ts, tc: ts.clock}
 }
 

@@ -19,6 +19,7 @@ import (
 	"dsol/internal/static"
 	"dsol/internal/store"
 	"dsol/internal/table"
+	"dsol/internal/winnable"
 	"dsol/internal/ws"
 )
 
@@ -71,7 +72,10 @@ type Deps struct {
 	Committer *store.Committer
 	Clock     func() time.Time
 	Random    io.Reader // source of ids and tokens (crypto/rand.Reader in production)
-	Config    Config
+	// Winnable is the pool winnable deals are dealt from; nil: the
+	// shipped lists alone.
+	Winnable *winnable.Pool
+	Config   Config
 }
 
 // server holds the dependencies shared by the handlers.
@@ -84,6 +88,7 @@ type server struct {
 	metrics   *metrics.Metrics
 	clock     func() time.Time
 	random    io.Reader
+	winnable  *winnable.Pool
 	cfg       Config
 	limits    *limiter
 	hints     *limiter      // hint requests per player
@@ -134,6 +139,7 @@ func newServer(d Deps) *server {
 		metrics:   d.Metrics,
 		clock:     d.Clock,
 		random:    d.Random,
+		winnable:  d.Winnable,
 		cfg:       cfg,
 		limits:    newLimiter(cfg.WriteRate, cfg.WriteBurst),
 		hints:     newLimiter(cfg.HintRate, cfg.HintBurst),
@@ -157,6 +163,9 @@ func newServer(d Deps) *server {
 	}
 	if s.metrics == nil {
 		s.metrics = metrics.New()
+	}
+	if s.winnable == nil {
+		s.winnable = winnable.NewPool(nil)
 	}
 	if s.lobbyWS == nil {
 		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: s.store, Logger: s.log}),

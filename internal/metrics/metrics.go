@@ -20,6 +20,11 @@
 //	dsol_ws_slow_consumer_drops_total                 sessions dropped for not keeping up
 //	dsol_lobby_connections                            open lobby WebSocket sessions
 //	dsol_games_deleted_total                          abandoned games removed by the retention sweep
+//	dsol_winnable_deals{mode,source}                  winnable deals known, of the shipped list or the stored pool
+//	dsol_winnable_searched_total{mode}                deals the background search solved to the end of its budget
+//	dsol_winnable_won_total{mode}                     of those, the ones won (added to the pool)
+//	dsol_winnable_search_state{state}                 1 for what the search does now: searching, yielding, idle, off
+//	dsol_winnable_search_cpu_seconds_total            CPU time the search used
 //	dsol_build_info{version,commit,goversion}         1, labelled with the running build
 //
 // plus the Go runtime and process collectors.
@@ -62,7 +67,15 @@ type Metrics struct {
 	lobbyConns   prometheus.Gauge
 	gamesDeleted prometheus.Counter
 	buildInfo    *prometheus.GaugeVec
+	wDeals       *prometheus.GaugeVec
+	wSearched    *prometheus.CounterVec
+	wWon         *prometheus.CounterVec
+	wState       *prometheus.GaugeVec
+	wCPU         prometheus.Counter
 }
+
+// WinnableStates are the states of the background search of winnable deals.
+var WinnableStates = []string{"searching", "yielding", "idle", "off"}
 
 // New builds the metrics on a fresh local registry.
 func New() *Metrics {
@@ -155,6 +168,26 @@ func New() *Metrics {
 			Name: "dsol_build_info",
 			Help: "Always 1, labelled with the version, the commit and the Go version of the running build.",
 		}, []string{"version", "commit", "goversion"}),
+		wDeals: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "dsol_winnable_deals",
+			Help: "Winnable deals known by mode: source list (shipped in the binary) or pool (found by the background search, stored).",
+		}, []string{"mode", "source"}),
+		wSearched: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsol_winnable_searched_total",
+			Help: "Deals the background search of winnable deals solved to the end of its budget, or won, by mode.",
+		}, []string{"mode"}),
+		wWon: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "dsol_winnable_won_total",
+			Help: "Deals the background search won (and added to the pool), by mode.",
+		}, []string{"mode"}),
+		wState: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "dsol_winnable_search_state",
+			Help: "1 for what the background search of winnable deals does now (searching; yielding: the process is busy; idle: every mode has its target; off), 0 for the others.",
+		}, []string{"state"}),
+		wCPU: f.NewCounter(prometheus.CounterOpts{
+			Name: "dsol_winnable_search_cpu_seconds_total",
+			Help: "CPU time the background search of winnable deals used.",
+		}),
 	}
 }
 
@@ -246,3 +279,35 @@ func (m *Metrics) ObserveWSSlowDrop() { m.wsSlow.Inc() }
 
 // AddGamesDeleted counts games deleted by the retention sweep.
 func (m *Metrics) AddGamesDeleted(n int) { m.gamesDeleted.Add(float64(n)) }
+
+// SetWinnableDeals sets the winnable deals known of a mode: listed in the
+// shipped list, stored in the pool.
+func (m *Metrics) SetWinnableDeals(mode string, listed, stored int) {
+	m.wDeals.WithLabelValues(mode, "list").Set(float64(listed))
+	m.wDeals.WithLabelValues(mode, "pool").Set(float64(stored))
+}
+
+// ObserveWinnableSearch counts a deal the search of winnable deals solved,
+// and whether it won it.
+func (m *Metrics) ObserveWinnableSearch(mode string, won bool) {
+	m.wSearched.WithLabelValues(mode).Inc()
+	if won {
+		m.wWon.WithLabelValues(mode).Inc()
+	} else {
+		m.wWon.WithLabelValues(mode).Add(0)
+	}
+}
+
+// SetWinnableState makes state (one of WinnableStates) the search's state.
+func (m *Metrics) SetWinnableState(state string) {
+	for _, s := range WinnableStates {
+		v := 0.0
+		if s == state {
+			v = 1
+		}
+		m.wState.WithLabelValues(s).Set(v)
+	}
+}
+
+// AddWinnableCPU adds CPU time the search used.
+func (m *Metrics) AddWinnableCPU(d time.Duration) { m.wCPU.Add(d.Seconds()) }

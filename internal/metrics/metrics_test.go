@@ -28,6 +28,12 @@ func TestCatalogue(t *testing.T) {
 	m.ObserveWSReject("rate_limited")
 	m.ObserveWSSlowDrop()
 	m.AddGamesDeleted(3)
+	m.SetWinnableDeals("D1V", 12, 3)
+	m.ObserveWinnableSearch("D1V", false)
+	m.ObserveWinnableSearch("D1V", true)
+	m.SetWinnableState("searching")
+	m.SetWinnableState("yielding")
+	m.AddWinnableCPU(1500 * time.Millisecond)
 	m.SetBuildInfo("v0.0.1", "abc", "go1.0")
 	m.SetBuildInfo("v1.2.3", "0123abcd", "go1.26.8")
 	rec := httptest.NewRecorder()
@@ -51,6 +57,13 @@ func TestCatalogue(t *testing.T) {
 		`dsol_ws_rejects_total{code="rate_limited"} 1`,
 		`dsol_ws_slow_consumer_drops_total 1`,
 		`dsol_games_deleted_total 3`,
+		`dsol_winnable_deals{mode="D1V",source="list"} 12`,
+		`dsol_winnable_deals{mode="D1V",source="pool"} 3`,
+		`dsol_winnable_searched_total{mode="D1V"} 2`,
+		`dsol_winnable_won_total{mode="D1V"} 1`,
+		`dsol_winnable_search_state{state="yielding"} 1`,
+		`dsol_winnable_search_state{state="searching"} 0`,
+		`dsol_winnable_search_cpu_seconds_total 1.5`,
 		`dsol_build_info{commit="0123abcd",goversion="go1.26.8",version="v1.2.3"} 1`,
 		`go_goroutines`,
 		`process_start_time_seconds`,

@@ -62,13 +62,21 @@ func (s *Solver) search() Verdict {
 	return Unwinnable
 }
 
-// spent reports whether the phase's budget is used up (the clock is read
-// every 1024 positions).
+// spent reports whether the phase's budget is used up or Options.Yield
+// stopped the search (the clock is read, and Yield called, every 1024
+// positions).
 func (s *Solver) spent() bool {
 	if s.limit > 0 && s.visited >= s.limit {
 		return true
 	}
-	return s.phaseTime > 0 && s.visited&1023 == 0 && time.Since(s.start) >= s.phaseTime
+	if s.visited&1023 != 0 {
+		return false
+	}
+	if s.opt.Yield != nil && !s.opt.Yield() {
+		s.stopped = true
+		return true
+	}
+	return s.phaseTime > 0 && time.Since(s.start) >= s.phaseTime
 }
 
 // outOfTime reports whether the whole search's time is spent.

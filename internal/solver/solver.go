@@ -66,6 +66,12 @@ type Options struct {
 	// foundation play is made automatically and every target is tried. It
 	// is for checking the prunings; it is much slower.
 	Exact bool
+	// Yield, when set, is called every 1024 positions by the goroutine
+	// that searches, which waits for it to return: a search in the
+	// background pauses there while the machine has other work. When it
+	// returns false the search stops at once with Unknown. Pausing changes
+	// nothing else: with a position budget the result is the same.
+	Yield func() bool
 }
 
 // Result is what a search found.
@@ -98,6 +104,7 @@ type Solver struct {
 	limit     int64         // the current phase stops after this many (0: no bound)
 	phaseTime time.Duration // … or at this time from the start (0: no bound)
 	narrow    bool          // the current phase searches the narrow move set
+	stopped   bool          // Options.Yield returned false
 	byTop     [28][4]int8   // columns by the cardKey of their top: up to four columns share one
 	nByTop    [28]uint8
 	empties   [k.MaxColumns]int8
@@ -133,7 +140,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	if opt.Exact {
 		s.keys = &exact
 	}
-	s.visited = 0
+	s.visited, s.stopped = 0, false
 	res := Result{Verdict: Unknown}
 	for i, ph := range phases {
 		if opt.Exact && i < len(phases)-1 {
@@ -154,7 +161,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 			res.Verdict = v
 			break
 		}
-		if s.outOfTime() || (opt.MaxPositions > 0 && s.visited >= opt.MaxPositions) {
+		if s.stopped || s.outOfTime() || (opt.MaxPositions > 0 && s.visited >= opt.MaxPositions) {
 			break
 		}
 	}

@@ -164,3 +164,31 @@ func TestExactAgrees(t *testing.T) {
 	}
 	t.Logf("%d deals had a verdict both ways", compared)
 }
+
+// TestYield: a search calls Options.Yield as it goes, gives the same result
+// when it pauses there, and stops with Unknown when Yield says so.
+func TestYield(t *testing.T) {
+	c, _ := cards.ParseCode("DS1-D1N-AAAAAAK") // won after about 15,000 positions
+	s := New()
+	plain := s.SolveCode(c, Options{MaxPositions: 50000})
+	calls := 0
+	paused := s.SolveCode(c, Options{MaxPositions: 50000, Yield: func() bool {
+		calls++
+		if calls%8 == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		return true
+	}})
+	if paused.Verdict != plain.Verdict || paused.Positions != plain.Positions || fmt.Sprint(paused.Moves) != fmt.Sprint(plain.Moves) {
+		t.Fatalf("with pauses %s after %d positions; without %s after %d", paused.Verdict, paused.Positions, plain.Verdict, plain.Positions)
+	}
+	if want := plain.Positions / 1024; want < 8 || int64(calls) < want {
+		t.Fatalf("Yield called %d times in %d positions", calls, plain.Positions)
+	}
+	v, _ := cards.ParseCode("DS1-D1V-AAAAAAC")
+	calls = 0
+	res := s.SolveCode(v, Options{MaxPositions: 1 << 20, Yield: func() bool { calls++; return calls < 3 }})
+	if res.Verdict != Unknown || calls != 3 || res.Positions > 3*1024 {
+		t.Fatalf("stopped at the third call: %s after %d positions and %d calls", res.Verdict, res.Positions, calls)
+	}
+}

@@ -56,6 +56,24 @@ type Game struct {
 	UpdatedAt time.Time
 }
 
+// GameQuery selects a player's games for Store.ListGames.
+type GameQuery struct {
+	Player string
+	Status string // only games of this status ("": any)
+	Kind   string // only games of this kind ("": any)
+	Limit  int    // at most this many (<= 0: no limit)
+	// After, when its ID is set, lists only the games that come after it
+	// newest first: created before it, or at the same time with a smaller
+	// id. It is the last game of the page before, for keyset paging.
+	After GameKey
+}
+
+// GameKey is where a game stands in the newest-first order of ListGames.
+type GameKey struct {
+	CreatedAt time.Time
+	ID        string
+}
+
 // Action is one accepted action of a game's log.
 type Action struct {
 	GameID   string
@@ -64,6 +82,17 @@ type Action struct {
 	Action   []byte // canonical JSON of the action
 	ClientID string // client action id; "" when the client sent none
 	At       time.Time
+}
+
+// WinnableDeal is a deal of the pool of winnable deals: the solver won the
+// solo game DS1-<Mode>-<the letters of Deal> within Budget positions, after
+// Positions, and the solo engine accepted its line as a win.
+type WinnableDeal struct {
+	Mode      string // D1N, D3N, D1V or D3V
+	Deal      uint64 // the deal number, below cards.DealCount
+	Budget    int64
+	Positions int64
+	FoundAt   time.Time
 }
 
 // Store is implemented by the SQLite and PostgreSQL adapters. All methods are
@@ -96,9 +125,9 @@ type Store interface {
 	// playerID holds seat 1 and seat 2 is still empty (ErrConflict otherwise;
 	// ErrNotFound for no such game).
 	CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error
-	// ListGames lists the games where playerID holds a seat, newest first,
-	// filtered by status when status is not "", at most limit rows.
-	ListGames(ctx context.Context, playerID, status string, limit int) ([]Game, error)
+	// ListGames lists the games where q.Player holds a seat, newest first
+	// (by creation time, then id), as q selects.
+	ListGames(ctx context.Context, q GameQuery) ([]Game, error)
 	// OpenRaces lists public races still waiting for a second player, oldest first.
 	OpenRaces(ctx context.Context, limit int) ([]Game, error)
 
@@ -119,6 +148,16 @@ type Store interface {
 	// while another one is under way on the same schema deletes nothing and
 	// returns 0.
 	DeleteAbandoned(ctx context.Context, before time.Time, limit int) (int, error)
+
+	// AddWinnable adds deals to the pool of winnable deals, leaving those
+	// it holds already (the same mode and deal) as they are, and returns
+	// how many it added.
+	AddWinnable(ctx context.Context, deals []WinnableDeal) (int, error)
+	// WinnableDeals lists the pool of winnable deals, oldest first.
+	WinnableDeals(ctx context.Context) ([]WinnableDeal, error)
+	// PlayedCodes returns those of codes (canonical solo codes) of which
+	// playerID has a solo game, in any order.
+	PlayedCodes(ctx context.Context, playerID string, codes []string) ([]string, error)
 
 	// Ping checks that the database answers (for /readyz).
 	Ping(ctx context.Context) error

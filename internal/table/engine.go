@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"dsol/internal/cards"
@@ -50,18 +51,30 @@ func DefaultEngines() map[string]NewEngine {
 }
 
 // SoloView is the solo game view of the API: the engine's view plus the
-// game id, the seq it reflects and the hints given so far.
+// game id, the seq it reflects, whether the game was dealt as winnable
+// (a deal the solver won: see internal/winnable), and the hints given so
+// far.
 type SoloView struct {
-	ID    string `json:"id"`
-	Seq   int64  `json:"seq"`
-	Hints int    `json:"hints"`
+	ID       string `json:"id"`
+	Seq      int64  `json:"seq"`
+	Winnable bool   `json:"winnable"`
+	Hints    int    `json:"hints"`
 	solo.View
+}
+
+// SoloOptions are the creation options of a solo game, stored as JSON in
+// its header (store.Game.Options; none for a game with none).
+type SoloOptions struct {
+	// Winnable: the deal is one the solver won, dealt because the player
+	// asked for a winnable deal.
+	Winnable bool `json:"winnable,omitempty"`
 }
 
 // soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
 // is the header's count of hints given, which is not in the log.
 type soloEngine struct {
 	g     *solo.Game
+	opts  SoloOptions
 	hints int
 }
 
@@ -78,7 +91,13 @@ func NewSolo(h store.Game) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &soloEngine{g: g, hints: h.Hints}, nil
+	e := &soloEngine{g: g, hints: h.Hints}
+	if len(h.Options) > 0 {
+		if err := json.Unmarshal(h.Options, &e.opts); err != nil {
+			return nil, fmt.Errorf("table: game %s: options: %w", h.ID, err)
+		}
+	}
+	return e, nil
 }
 
 var errSoloSeat = &klondike.Error{Code: klondike.NotYourTurn, Msg: "a solo game has one seat"}
@@ -105,7 +124,7 @@ func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 }
 
 func (e *soloEngine) View(_ int, id string, seq int64) View {
-	return SoloView{ID: id, Seq: seq, Hints: e.hints, View: e.g.View()}
+	return SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, View: e.g.View()}
 }
 
 func (e *soloEngine) Status() string { return e.g.Status().String() }

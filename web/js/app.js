@@ -15,6 +15,7 @@ import { celebrate } from './celebrate.js';
 import { SoloMode } from './solo/mode.js';
 import { HomeMode, unfinished, resumeItems } from './home.js';
 import { checkCode } from './code.js';
+import { gamesItems } from './games.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const settings = loadSettings();
@@ -50,8 +51,8 @@ function translate() {
   }
 }
 
-let mode = null; // the mode on screen: a HomeMode, SoloMode, LobbyMode or RaceMode (null: none yet)
-let kind = ''; // which screen: 'home', 'solo', 'lobby' or 'race'
+let mode = null; // the mode on screen: a HomeMode, SoloMode, LobbyMode, RaceMode or ReplayMode (null: none yet)
+let kind = ''; // which screen: 'home', 'solo', 'lobby', 'race' or 'replay'
 let me = null; // the player
 let routing = 0; // counts the switches begun: one overtaken by a newer one gives way
 
@@ -123,6 +124,7 @@ function openView(v) {
   else go(url);
   document.body.dataset.mode = 'solo';
   use('solo', () => new SoloMode($('#table'), soloUI)).open(v);
+  $('[data-testid=winnable-mark]').hidden = !v.winnable;
 }
 
 /** openGame shows the game that get() fetches, unless another switch began meanwhile. */
@@ -145,23 +147,40 @@ function showNew(err, code) {
   const f = dlgNew.querySelector('form');
   f.draw.value = String(settings.draw);
   f.scoring.value = settings.scoring;
+  f.winnable.checked = !!settings.winnable;
   if (code) f.code.value = code;
   newErr.textContent = err || '';
   newErr.hidden = !err;
   if (!dlgNew.open) dlgNew.showModal();
 }
 
-/** deal starts a new game in draw and scoring, and keeps them for Play. */
-function deal(draw, scoring) {
+/**
+ * deal starts a new game in draw and scoring, and keeps them for Play. With
+ * "Winnable deals only" on it asks for a deal the solver won; when the server
+ * knows none of that mode yet, it deals a random one and says so.
+ */
+async function deal(draw, scoring) {
   if (settings.draw !== draw || settings.scoring !== scoring) {
     Object.assign(settings, { draw, scoring });
     saveSettings(settings);
   }
-  return newGame({ draw, scoring });
+  if (!settings.winnable) return newGame({ draw, scoring });
+  try {
+    return await newGame({ draw, scoring, winnable: true });
+  } catch (e) {
+    if (e.code !== 'unavailable') throw e;
+    toast(t('newGame.noWinnable'));
+    return newGame({ draw, scoring });
+  }
 }
 
 async function showResume() {
   const list = $('[data-testid=resume-list]');
+  // The last list is not shown again while the new one loads: a game in it
+  // may be over, and a tap on it would land on a button about to go.
+  const wait = document.createElement('li');
+  wait.textContent = t('game.loading');
+  list.replaceChildren(wait);
   if (!dlgResume.open) dlgResume.showModal();
   let games = [];
   try { games = await unfinished(); } catch (e) { showError(e); }
@@ -202,6 +221,10 @@ dlgNew.querySelector('form').addEventListener('submit', async (e) => {
     newErr.hidden = false;
   }
 });
+dlgNew.querySelector('input[name=winnable]').addEventListener('change', (e) => {
+  settings.winnable = e.target.checked;
+  saveSettings(settings);
+});
 dlgNew.querySelector('input[name=code]').addEventListener('keydown', (e) => {
   if (e.key === 'Enter') { e.preventDefault(); dlgNew.querySelector('button[value=code]').click(); }
 });
@@ -237,6 +260,7 @@ $('#dlg-win').addEventListener('close', () => {
   const r = $('#dlg-win').returnValue;
   if (r === 'new') showNew();
   else if (r === 'home') home();
+  else if (r === 'replay') watch(new URLSearchParams(location.search).get('game'));
 });
 // the stuck notice's way out: take back a step, or deal again
 $('[data-testid=stuck-undo]').onclick = () => mode?.undo?.();
@@ -284,12 +308,62 @@ const raceUI = {
 
 const homeUI = {
   settings,
-  play: () => newGame({ draw: settings.draw, scoring: settings.scoring }).catch(showError),
+  play: () => deal(settings.draw, settings.scoring).catch(showError),
   resume: showResume,
+  games: showGames,
   options: () => showNew(),
   help: showHelp,
   prefs: showSettings,
 };
+
+// ---- finished games and their replays ----
+const dlgGames = $('#dlg-games');
+
+/** showGames lists the caller's finished games, newest first, a page of games at a time, each with Watch. */
+async function showGames() {
+  const list = $('[data-testid=games-list]');
+  const more = $('[data-testid=games-more]');
+  list.replaceChildren();
+  more.hidden = true;
+  if (!dlgGames.open) dlgGames.showModal();
+  let cursor = '';
+  const page = async () => {
+    more.hidden = true;
+    try {
+      const r = await api('GET', `/api/v1/games?limit=30${cursor ? '&cursor=' + encodeURIComponent(cursor) : ''}`);
+      gamesItems(list, r.games.filter((g) => g.status === 'won' || g.status === 'over'), (id) => { dlgGames.close(); watch(id); }, !r.next);
+      cursor = r.next || '';
+      more.hidden = !cursor;
+    } catch (e) { showError(e); }
+  };
+  more.onclick = page;
+  await page();
+}
+
+/** watch opens the replay of finished game id, a new history entry. */
+function watch(id) {
+  if (!id) return;
+  go(`/?replay=${encodeURIComponent(id)}`);
+  route();
+}
+
+const replayUI = {
+  toast,
+  home: () => home(),
+  playDeal: (code) => { go('/'); openCode(code).catch(showError); },
+};
+
+/** showReplay fetches replay id and plays it again; a race's needs the race table. */
+async function showReplay(id, gone) {
+  const [rp, { ReplayMode }] = await Promise.all([api('GET', `/api/v1/games/${encodeURIComponent(id)}/replay`), import('./replay.js')]);
+  if (rp.kind === 'race') {
+    const [tbl, lay] = await Promise.all([import('./race/table.js'), import('./race/layout.js'), raceModule()]);
+    replayUI.race = { ...tbl, ...lay };
+  }
+  if (gone()) return;
+  use('replay', () => new ReplayMode(replayUI, rp));
+  translate();
+}
 
 function showHome() {
   use('home', () => new HomeMode(homeUI));
@@ -316,6 +390,16 @@ async function route() {
     }
     if (!gone()) use('race', () => new r.RaceMode(raceUI, to.view, to));
     return;
+  }
+  if (q.get('replay')) {
+    try {
+      return void (await showReplay(q.get('replay'), gone));
+    } catch (e) {
+      if (gone()) return;
+      history.replaceState({ dsol: 1, depth: depth() }, '', '/');
+      showHome();
+      return void toast(e.code === 'forbidden' ? t('replay.notYet') : errMessage(e));
+    }
   }
   if (!q.get('code') && !q.get('game')) return showHome();
   document.body.dataset.mode = 'solo';

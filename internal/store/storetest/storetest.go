@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -33,6 +34,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("Committer", func(t *testing.T) { testCommitter(t, open(t)) })
 	t.Run("DeleteAbandoned", func(t *testing.T) { testDeleteAbandoned(t, open(t)) })
 	t.Run("Hints", func(t *testing.T) { testHints(t, open(t)) })
+	t.Run("Winnable", func(t *testing.T) { testWinnable(t, open(t)) })
+	t.Run("PlayedCodes", func(t *testing.T) { testPlayedCodes(t, open(t)) })
 }
 
 // base is the time all fixtures are created at, with microsecond precision
@@ -119,11 +122,11 @@ func mustActions(tb testing.TB, s store.Store, game string, after int64) []store
 	return as
 }
 
-func mustList(tb testing.TB, s store.Store, player, status string, limit int) []store.Game {
+func mustList(tb testing.TB, s store.Store, q store.GameQuery) []store.Game {
 	tb.Helper()
-	gs, err := s.ListGames(ctxOf(tb), player, status, limit)
+	gs, err := s.ListGames(ctxOf(tb), q)
 	if err != nil {
-		tb.Fatalf("ListGames(%s, %q, %d): %v", player, status, limit, err)
+		tb.Fatalf("ListGames(%+v): %v", q, err)
 	}
 	return gs
 }
@@ -409,25 +412,32 @@ func testListGames(t *testing.T, s store.Store) {
 		}
 		return out
 	}
+	after := func(id string, at time.Time) store.GameKey { return store.GameKey{CreatedAt: at, ID: id} }
 	tests := []struct {
-		name, player, status string
-		limit                int
-		want                 []string
+		name string
+		q    store.GameQuery
+		want []string
 	}{
-		{"AllNewestFirst", "alice", "", 10, []string{"a4", "r3", "a2", "a1"}},
-		{"ByStatus", "alice", "playing", 10, []string{"a4", "r3", "a2"}},
-		{"Won", "alice", "won", 10, []string{"a1"}},
-		{"Limit", "alice", "", 2, []string{"a4", "r3"}},
-		{"NoLimit", "alice", "", 0, []string{"a4", "r3", "a2", "a1"}},
-		{"SeatTwo", "bob", "", 10, []string{"b5", "r3"}},
-		{"SeatTwoByStatus", "bob", "playing", 10, []string{"b5", "r3"}},
-		{"TieBrokenByID", "carol", "", 10, []string{"c7", "c6"}},
-		{"NoMatch", "bob", "won", 10, []string{}},
-		{"UnknownPlayer", "dave", "", 10, []string{}},
+		{"AllNewestFirst", store.GameQuery{Player: "alice", Limit: 10}, []string{"a4", "r3", "a2", "a1"}},
+		{"ByStatus", store.GameQuery{Player: "alice", Status: "playing", Limit: 10}, []string{"a4", "r3", "a2"}},
+		{"Won", store.GameQuery{Player: "alice", Status: "won", Limit: 10}, []string{"a1"}},
+		{"Limit", store.GameQuery{Player: "alice", Limit: 2}, []string{"a4", "r3"}},
+		{"NoLimit", store.GameQuery{Player: "alice"}, []string{"a4", "r3", "a2", "a1"}},
+		{"SeatTwo", store.GameQuery{Player: "bob", Limit: 10}, []string{"b5", "r3"}},
+		{"SeatTwoByStatus", store.GameQuery{Player: "bob", Status: "playing", Limit: 10}, []string{"b5", "r3"}},
+		{"TieBrokenByID", store.GameQuery{Player: "carol", Limit: 10}, []string{"c7", "c6"}},
+		{"NoMatch", store.GameQuery{Player: "bob", Status: "won", Limit: 10}, []string{}},
+		{"UnknownPlayer", store.GameQuery{Player: "dave", Limit: 10}, []string{}},
+		{"ByKind", store.GameQuery{Player: "alice", Kind: "solo", Limit: 10}, []string{"a4", "a2", "a1"}},
+		{"ByKindAndStatus", store.GameQuery{Player: "alice", Kind: "race", Status: "playing"}, []string{"r3"}},
+		{"NextPage", store.GameQuery{Player: "alice", Limit: 2, After: after("r3", base.Add(2*time.Second))}, []string{"a2", "a1"}},
+		{"NextPageOfAKind", store.GameQuery{Player: "alice", Kind: "solo", After: after("a4", base.Add(3*time.Second))}, []string{"a2", "a1"}},
+		{"NextPageWithinATie", store.GameQuery{Player: "carol", After: after("c7", base)}, []string{"c6"}},
+		{"LastPage", store.GameQuery{Player: "alice", After: after("a1", base)}, []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			gs := mustList(t, s, tt.player, tt.status, tt.limit)
+			gs := mustList(t, s, tt.q)
 			if gs == nil {
 				t.Fatal("nil slice, want an empty one")
 			}
@@ -437,7 +447,7 @@ func testListGames(t *testing.T, s store.Store) {
 		})
 	}
 	t.Run("FullHeaders", func(t *testing.T) {
-		gs := mustList(t, s, "alice", "won", 1)
+		gs := mustList(t, s, store.GameQuery{Player: "alice", Status: "won", Limit: 1})
 		if len(gs) != 1 {
 			t.Fatalf("got %d games", len(gs))
 		}
@@ -958,9 +968,82 @@ func testHints(t *testing.T, s store.Store) {
 	if d := EqualGame(mustGame(t, s, g.ID), up); d != "" {
 		t.Fatalf("after UpdateGame: %s", d)
 	}
-	if gs := mustList(t, s, "alice", "won", 10); len(gs) != 1 || gs[0].Hints != 11 {
+	if gs := mustList(t, s, store.GameQuery{Player: "alice", Status: "won", Limit: 10}); len(gs) != 1 || gs[0].Hints != 11 {
 		t.Fatalf("ListGames: %+v", gs)
 	}
 	_, err := s.AddHint(ctx, "nope")
 	mustBeErr(t, "AddHint(nope)", err, store.ErrNotFound)
+}
+
+func testWinnable(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	if ds, err := s.WinnableDeals(ctx); err != nil || len(ds) != 0 {
+		t.Fatalf("WinnableDeals of an empty pool: %v, %v", ds, err)
+	}
+	if n, err := s.AddWinnable(ctx, nil); err != nil || n != 0 {
+		t.Fatalf("AddWinnable(nothing): %d, %v", n, err)
+	}
+	a := store.WinnableDeal{Mode: "D1V", Deal: 26*26*26*26*26*26*26 - 1, Budget: 2000000, Positions: 1234567, FoundAt: base}
+	b := store.WinnableDeal{Mode: "D3N", Deal: 1, Budget: 500, Positions: 101, FoundAt: base.Add(time.Second)}
+	c := store.WinnableDeal{Mode: "D1N", Deal: 1, Budget: 500, Positions: 99, FoundAt: base.Add(2 * time.Second)}
+	if n, err := s.AddWinnable(ctx, []store.WinnableDeal{a, b}); err != nil || n != 2 {
+		t.Fatalf("AddWinnable(a, b): %d, %v; want 2", n, err)
+	}
+	// The same mode and deal again is left as it was; the same deal number
+	// in another mode is another deal.
+	again := a
+	again.Positions, again.FoundAt = 7, base.Add(time.Hour)
+	if n, err := s.AddWinnable(ctx, []store.WinnableDeal{again, c}); err != nil || n != 1 {
+		t.Fatalf("AddWinnable(a again, c): %d, %v; want 1", n, err)
+	}
+	got, err := s.WinnableDeals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.WinnableDeal{a, b, c}
+	if len(got) != len(want) {
+		t.Fatalf("WinnableDeals: %+v, want %+v", got, want)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Mode != w.Mode || g.Deal != w.Deal || g.Budget != w.Budget || g.Positions != w.Positions || !g.FoundAt.Equal(w.FoundAt) {
+			t.Errorf("deal %d: got %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+func testPlayedCodes(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	for _, p := range []string{"alice", "bob"} {
+		mustCreatePlayer(t, s, NewPlayer(p))
+	}
+	for i, g := range []struct{ id, player, code string }{
+		{"s1", "alice", "DS1-D1N-AAAAAAB"},
+		{"s2", "alice", "DS1-D1N-AAAAAAB"},
+		{"s3", "alice", "DS1-D1V-AAAAAAC"},
+		{"s4", "bob", "DS1-D1N-AAAAAAD"},
+	} {
+		solo := NewSolo(g.id, g.player, base.Add(time.Duration(i)*time.Second))
+		solo.Code = g.code
+		mustCreateGame(t, s, solo)
+	}
+	race := NewRace("r1", "alice", false, base)
+	race.Code = "DS1-D1N-AAAAAAD" // not a solo game: not played solo
+	mustCreateGame(t, s, race)
+	played, err := s.PlayedCodes(ctx, "alice", []string{"DS1-D1N-AAAAAAB", "DS1-D1N-AAAAAAC", "DS1-D1N-AAAAAAD", "DS1-D1V-AAAAAAC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(played)
+	if want := []string{"DS1-D1N-AAAAAAB", "DS1-D1V-AAAAAAC"}; !slices.Equal(played, want) {
+		t.Fatalf("PlayedCodes(alice): %v, want %v", played, want)
+	}
+	if played, err := s.PlayedCodes(ctx, "carol", []string{"DS1-D1N-AAAAAAB"}); err != nil || len(played) != 0 {
+		t.Fatalf("PlayedCodes(nobody): %v, %v", played, err)
+	}
+	if played, err := s.PlayedCodes(ctx, "alice", nil); err != nil || len(played) != 0 {
+		t.Fatalf("PlayedCodes(no codes): %v, %v", played, err)
+	}
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dsol/internal/winnable"
+)
+
+// TestWinnableList: dsol winnable writes the same list with one worker as
+// with two, goes on from a shorter list of the same budget and seed, and
+// refuses to overwrite a list of another seed.
+func TestWinnableList(t *testing.T) {
+	dir := t.TempDir()
+	list := func(name string, extra ...string) (winnable.List, string, error) {
+		path := filepath.Join(dir, name)
+		args := append([]string{"winnable", "--mode", "d1n", "--budget", "3000", "--out", path}, extra...)
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), args, noEnv, &out, &errOut)
+		if err != nil {
+			return winnable.List{}, out.String(), err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		l, err := winnable.ParseList(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, out.String(), nil
+	}
+	one, out, err := list("one.txt", "--count", "6", "--workers", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Deals) != 6 || one.Searched < 6 || one.Budget != 3000 || !strings.Contains(out, "6 deals (6 new)") {
+		t.Fatalf("list of 6: %+v, %q", one, out)
+	}
+	if _, _, err := list("two.txt", "--count", "3", "--workers", "2"); err != nil {
+		t.Fatal(err)
+	}
+	two, out, err := list("two.txt", "--count", "6", "--workers", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "6 deals (3 new)") || two.Searched != one.Searched {
+		t.Fatalf("extended list: %+v, %q", two, out)
+	}
+	for i := range one.Deals {
+		if one.Deals[i] != two.Deals[i] {
+			t.Fatalf("deal %d: %+v with one worker, %+v with two", i, one.Deals[i], two.Deals[i])
+		}
+	}
+	if _, _, err := list("one.txt", "--count", "6", "--seed", "2"); err == nil || !strings.Contains(err.Error(), "seed 1") {
+		t.Fatalf("another seed over a list: %v", err)
+	}
+	for _, args := range [][]string{
+		{"winnable", "--out", filepath.Join(dir, "x.txt")},
+		{"winnable", "--mode", "D1N"},
+		{"winnable", "--mode", "D1N", "--out", "x", "--count", "0"},
+		{"winnable", "--mode", "D1N", "--out", "x", "--budget", "0"},
+		{"winnable", "--mode", "D1N", "--out", "x", "extra"},
+	} {
+		var out, errOut bytes.Buffer
+		if _, ok := run(context.Background(), args, noEnv, &out, &errOut).(*usageError); !ok {
+			t.Errorf("%q: not a usage error", args)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package winnable
+
+const raceDetector = false

@@ -1,0 +1,214 @@
+package winnable
+
+import (
+	"bufio"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"dsol/internal/cards"
+	"dsol/internal/solo"
+	"dsol/internal/solver"
+)
+
+// List is a list of deals of one mode that the solver won, each within
+// Budget positions: the first wins among the first Searched deal numbers of
+// the mode's stream for Seed (see Stream). Positions are deterministic, so
+// solving a listed deal again with the same budget wins it again, after the
+// same number of positions, on any machine.
+type List struct {
+	Mode     Mode
+	Budget   int64  // the solver's position budget for each deal
+	Seed     uint64 // the seed of the stream the deal numbers come from
+	Searched int64  // how many deals of the stream were solved
+	Deals    []Deal // the won ones, in stream order
+}
+
+// Deal is a deal the solver won: DS1-<Mode>-<Number>, after Positions
+// positions of a search with a budget of Budget.
+type Deal struct {
+	Mode      Mode
+	Number    uint64
+	Budget    int64
+	Positions int64
+}
+
+// Code returns the deal's game code.
+func (d Deal) Code() cards.Code { return d.Mode.Code(d.Number) }
+
+// Stream returns the deal numbers a list of mode m with seed draws from: a
+// SplitMix64 stream seeded with 4·seed + m (so that the modes do not share
+// their deals), each number uniform below cards.DealCount.
+func Stream(m Mode, seed uint64) func() uint64 {
+	r := cards.NewSplitMix64(seed*uint64(len(Modes)) + uint64(m))
+	return func() uint64 { return r.Uniform(cards.DealCount) }
+}
+
+// Solve solves a deal with a position budget (yield is the solver's
+// Options.Yield, or nil) and, when the solver wins it, plays the winning
+// line through the solo engine: won is true only when the engine ends the
+// game won. A line the engine refuses is an error (a fault of the solver).
+// The solver's tables are s's, reused from one call to the next.
+func Solve(s *solver.Solver, m Mode, deal uint64, budget int64, yield func() bool) (res solver.Result, won bool, err error) {
+	code := m.Code(deal)
+	res = s.SolveCode(code, solver.Options{MaxPositions: budget, Yield: yield})
+	if res.Verdict != solver.Won {
+		return res, false, nil
+	}
+	g, err := solo.New(code)
+	if err != nil {
+		return res, false, err
+	}
+	for i, a := range res.Moves {
+		if _, err := g.Apply(a); err != nil {
+			return res, false, fmt.Errorf("winnable: %s: the solver's action %d of %d, %s, is refused: %w", code, i+1, len(res.Moves), a, err)
+		}
+	}
+	if g.Status() != solo.Won {
+		return res, false, fmt.Errorf("winnable: %s: the solver's line of %d actions leaves the game %s", code, len(res.Moves), g.Status())
+	}
+	return res, true, nil
+}
+
+// listHeader opens every list file.
+const listHeader = `# Deals of DS1-%s that the solver won within the budget (positions), each
+# win checked through the solo engine: "deal LETTERS POSITIONS", in the
+# order of the seed's stream, after the first "searched" deals of it.
+# Made by make winnable-list; see "Winnable deals" in README.md.
+`
+
+// WriteTo writes the list in its file format.
+func (l List) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, listHeader, l.Mode)
+	fmt.Fprintf(&b, "mode %s\nbudget %d\nseed %d\nsearched %d\n", l.Mode, l.Budget, l.Seed, l.Searched)
+	for _, d := range l.Deals {
+		code := d.Code().String()
+		fmt.Fprintf(&b, "deal %s %d\n", code[len(code)-7:], d.Positions)
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+// ParseList reads a list file (WriteTo's format) and checks it: every
+// field once, deals of the mode, each once, won within the budget.
+func ParseList(r io.Reader) (List, error) {
+	var l List
+	seen := map[string]bool{}
+	known := map[uint64]bool{}
+	sc := bufio.NewScanner(r)
+	line := 0
+	bad := func(format string, args ...any) (List, error) {
+		return List{}, fmt.Errorf("winnable: list line %d: %s", line, fmt.Sprintf(format, args...))
+	}
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		f := strings.Fields(text)
+		key := f[0]
+		if key != "deal" {
+			if seen[key] {
+				return bad("%s given twice", key)
+			}
+			seen[key] = true
+			if len(f) != 2 {
+				return bad("want %q and one value", key)
+			}
+		}
+		var err error
+		switch key {
+		case "mode":
+			l.Mode, err = ParseMode(f[1])
+		case "budget":
+			l.Budget, err = strconv.ParseInt(f[1], 10, 64)
+		case "seed":
+			l.Seed, err = strconv.ParseUint(f[1], 10, 64)
+		case "searched":
+			l.Searched, err = strconv.ParseInt(f[1], 10, 64)
+		case "deal":
+			if !seen["mode"] || !seen["budget"] {
+				return bad("a deal before the mode and the budget")
+			}
+			if len(f) != 3 {
+				return bad(`want "deal LETTERS POSITIONS"`)
+			}
+			c, err := cards.ParseCode("DS1-" + l.Mode.String() + "-" + f[1])
+			if err != nil {
+				return bad("%v", err)
+			}
+			p, err := strconv.ParseInt(f[2], 10, 64)
+			if err != nil || p < 1 || p > l.Budget {
+				return bad("positions %q: want 1 to the budget, %d", f[2], l.Budget)
+			}
+			if known[c.Deal] {
+				return bad("deal %s twice", f[1])
+			}
+			known[c.Deal] = true
+			l.Deals = append(l.Deals, Deal{Mode: l.Mode, Number: c.Deal, Budget: l.Budget, Positions: p})
+		default:
+			return bad("unknown field %q", key)
+		}
+		if err != nil {
+			return bad("%s: %v", key, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return List{}, fmt.Errorf("winnable: list: %w", err)
+	}
+	for _, k := range []string{"mode", "budget", "seed", "searched"} {
+		if !seen[k] {
+			return List{}, fmt.Errorf("winnable: list: no %s", k)
+		}
+	}
+	if l.Budget < 1 || l.Searched < int64(len(l.Deals)) {
+		return List{}, errors.New("winnable: list: the budget must be positive and searched at least the number of deals")
+	}
+	return l, nil
+}
+
+//go:embed deals/*.txt
+var dealFiles embed.FS
+
+// shipped reads the lists embedded in the binary, once.
+var shipped = sync.OnceValues(func() ([]List, error) {
+	lists := make([]List, len(Modes))
+	for _, m := range Modes {
+		f, err := dealFiles.Open("deals/" + m.String() + ".txt")
+		if err != nil {
+			return nil, err
+		}
+		l, err := ParseList(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m, err)
+		}
+		if l.Mode != m {
+			return nil, fmt.Errorf("winnable: deals/%s.txt holds deals of %s", m, l.Mode)
+		}
+		lists[m] = l
+	}
+	return lists, nil
+})
+
+// Shipped returns the list of a mode shipped in the binary. The lists are
+// checked by the tests, so a malformed one is a broken build: it panics.
+func Shipped(m Mode) List {
+	lists, err := shipped()
+	if err != nil {
+		panic(err)
+	}
+	return lists[m]
+}
+
+// DefaultBudget is the solver's budget for each deal, in positions, of the
+// shipped lists and of the background search: about 5 s of one core. Normal
+// deals that the solver wins it mostly wins within a few thousand; Vegas
+// wins are rare at any budget that a server can spend on a deal.
+const DefaultBudget = 2_000_000

@@ -1,0 +1,170 @@
+package winnable
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"dsol/internal/cards"
+	"dsol/internal/solver"
+)
+
+// sampleBudget bounds the positions TestShippedListsWin solves in each mode
+// (about a second of one core on a busy machine), unless
+// DSOL_WINNABLE_CHECK=all asks for every deal. The race detector slows the
+// solver about tenfold, so under it the sample is a tenth of that.
+func sampleBudget() int64 {
+	if raceDetector {
+		return 10_000
+	}
+	return 100_000
+}
+
+// TestShippedListsWin solves deals of the shipped lists again with their
+// budget and plays each winning line through the solo engine: a sample of
+// each list (its deal won soonest, then deals at random while sampleBudget()
+// positions last), or every deal with DSOL_WINNABLE_CHECK=all (make
+// winnable-check). The solver is deterministic with a position budget, so
+// each deal is won again after the positions the list gives, on any machine.
+func TestShippedListsWin(t *testing.T) {
+	all := os.Getenv("DSOL_WINNABLE_CHECK") == "all"
+	r := cards.NewSplitMix64(uint64(time.Now().UnixNano()))
+	s := solver.New()
+	for _, m := range Modes {
+		l := Shipped(m)
+		deals := l.Deals
+		if !all {
+			deals = sample(l.Deals, r, sampleBudget())
+		}
+		if len(deals) == 0 {
+			t.Logf("%s: nothing to check here (%d deals listed of %d searched)", m, len(l.Deals), l.Searched)
+			continue
+		}
+		start := time.Now()
+		var positions int64
+		for _, d := range deals {
+			res, won, err := Solve(s, m, d.Number, l.Budget, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !won {
+				t.Errorf("%s: %s after %d positions of a budget of %d", d.Code(), res.Verdict, res.Positions, l.Budget)
+				continue
+			}
+			if res.Positions != d.Positions {
+				t.Errorf("%s: won after %d positions; the list says %d", d.Code(), res.Positions, d.Positions)
+			}
+			positions += res.Positions
+		}
+		t.Logf("%s: %d of %d deals won again (%d positions) in %s", m, len(deals), len(l.Deals), positions, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// sample picks deals of a list to check within budget positions: the deal
+// won soonest when it takes no more than the budget, then, at random,
+// deals of a quarter of the budget or less while the budget lasts.
+func sample(deals []Deal, r *cards.SplitMix64, budget int64) []Deal {
+	var out []Deal
+	var sum int64
+	first := -1
+	for i, d := range deals {
+		if d.Positions <= budget && (first < 0 || d.Positions < deals[first].Positions) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	out, sum = append(out, deals[first]), deals[first].Positions
+	order := make([]Deal, 0, len(deals))
+	for i, d := range deals {
+		if i != first && d.Positions <= budget/4 {
+			order = append(order, d)
+		}
+	}
+	for i := len(order) - 1; i > 0; i-- {
+		j := r.Uniform(uint64(i + 1))
+		order[i], order[j] = order[j], order[i]
+	}
+	for _, d := range order {
+		if sum+d.Positions > budget {
+			break
+		}
+		out = append(out, d)
+		sum += d.Positions
+	}
+	return out
+}
+
+// TestShippedLists: every mode has its list, of its mode, read without
+// error, with no deal twice.
+func TestShippedLists(t *testing.T) {
+	if _, err := shipped(); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range Modes {
+		l := Shipped(m)
+		if l.Mode != m || l.Budget < 1 || l.Searched < int64(len(l.Deals)) {
+			t.Errorf("%s: mode %s, budget %d, %d deals of %d searched", m, l.Mode, l.Budget, len(l.Deals), l.Searched)
+		}
+	}
+}
+
+func TestListRoundTrip(t *testing.T) {
+	l := List{Mode: D3V, Budget: 1000, Seed: 7, Searched: 12, Deals: []Deal{
+		{Mode: D3V, Number: 0, Budget: 1000, Positions: 5},
+		{Mode: D3V, Number: cards.DealCount - 1, Budget: 1000, Positions: 1000},
+	}}
+	var b bytes.Buffer
+	if _, err := l.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "deal AAAAAAA 5\ndeal ZZZZZZZ 1000\n") {
+		t.Fatalf("list file:\n%s", b.String())
+	}
+	got, err := ParseList(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Mode != l.Mode || got.Budget != l.Budget || got.Seed != l.Seed || got.Searched != l.Searched || len(got.Deals) != 2 ||
+		got.Deals[0] != l.Deals[0] || got.Deals[1] != l.Deals[1] {
+		t.Fatalf("read back %+v, want %+v", got, l)
+	}
+}
+
+func TestParseListRefuses(t *testing.T) {
+	head := "mode D1N\nbudget 100\nseed 1\nsearched 2\n"
+	for name, text := range map[string]string{
+		"no mode":         "budget 100\nseed 1\nsearched 0\n",
+		"no searched":     "mode D1N\nbudget 100\nseed 1\n",
+		"bad mode":        "mode D2N\nbudget 100\nseed 1\nsearched 0\n",
+		"field twice":     head + "seed 2\n",
+		"unknown field":   head + "colour red\n",
+		"bad letters":     head + "deal AAAAAA1 5\n",
+		"short letters":   head + "deal AAAAAA 5\n",
+		"over the budget": head + "deal AAAAAAB 101\n",
+		"no positions":    head + "deal AAAAAAB\n",
+		"twice":           head + "deal AAAAAAB 5\ndeal AAAAAAB 6\n",
+		"too many":        head + "deal AAAAAAB 5\ndeal AAAAAAC 6\ndeal AAAAAAD 7\n",
+		"deal too early":  "mode D1N\ndeal AAAAAAB 5\nbudget 100\nseed 1\nsearched 1\n",
+		"zero budget":     "mode D1N\nbudget 0\nseed 1\nsearched 0\n",
+	} {
+		if _, err := ParseList(strings.NewReader(text)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestStream: the modes draw different deal numbers from one seed, and a
+// seed always the same ones.
+func TestStream(t *testing.T) {
+	a, b, again := Stream(D1N, 1), Stream(D1V, 1), Stream(D1N, 1)
+	for range 100 {
+		x, y, z := a(), b(), again()
+		if x == y || x != z || x >= cards.DealCount {
+			t.Fatalf("streams drew %d, %d, %d", x, y, z)
+		}
+	}
+}
