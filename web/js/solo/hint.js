@@ -1,6 +1,6 @@
 // Hints: the server recommends a move (GET /api/v1/games/{id}/hint) worked
 // out only from what the player has seen; the table marks it without
-// playing it: the cards that would move (.card.hint) and the piles they
+// playing it: the cards that would move (.card.hinted) and the piles they
 // leave and reach (.hint-from, .hint-to on the [data-pile] element).
 import { api } from '../api.js';
 
@@ -19,13 +19,13 @@ export function fetchHint(id) {
 
 /** clearMarks takes every hint mark off the table root. */
 export function clearMarks(root) {
-  for (const el of root.querySelectorAll('.hint, .hint-from, .hint-to')) el.classList.remove('hint', 'hint-from', 'hint-to');
+  for (const el of root.querySelectorAll('.hinted, .hint-from, .hint-to')) el.classList.remove('hinted', 'hint-from', 'hint-to');
 }
 
 /** paintMarks marks m on the table root; cards(pile, n) gives the top n face-up cards of a pile. */
 export function paintMarks(root, m, cards) {
   const pile = (id) => root.querySelector(`[data-pile="${id}"]`);
   pile(m.from)?.classList.add('hint-from');
-  for (const el of cards(m.from, m.count)) el.classList.add('hint');
+  for (const el of cards(m.from, m.count)) el.classList.add('hinted');
   if (m.to) pile(m.to)?.classList.add('hint-to');
 }
