@@ -29,7 +29,7 @@ func TestHint(t *testing.T) {
 				t.Helper()
 				var h struct {
 					Action *struct{ Type, From, To string } `json:"action"`
-					Reason string                            `json:"reason"`
+					Reason string                           `json:"reason"`
 				}
 				p.apiJSON("GET", "/api/v1/games/"+p.gameID()+"/hint", nil, &h)
 				if h.Action == nil {
@@ -67,7 +67,9 @@ func TestHint(t *testing.T) {
 
 			p.tap(`[data-testid=stock]`)
 			p.waitJS(`document.body.dataset.seq === "1" && !document.querySelector('#table .hinted, #table .hint-from, #table .hint-to')`, "the marks gone with the draw")
-			marks(func() { p.eval(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'h', bubbles: true})), true`, nil) })
+			marks(func() {
+				p.eval(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'h', bubbles: true})), true`, nil)
+			})
 
 			// More at once than the player's burst (the test server's is 20).
 			p.eval(`(() => { for (let i = 0; i < 30; i++) document.querySelector('[data-testid=hint]').click(); return true; })()`, nil)
