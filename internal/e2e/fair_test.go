@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"dsol/internal/testenv"
 )
 
 // fairView is what the fairness tests read of a race view.
@@ -398,6 +400,9 @@ func (p *page) axe(screen string, sels ...string) {
 	p.t.Helper()
 	src, from := axeScript()
 	if src == "" {
+		if testenv.RequireAll() {
+			p.t.Fatalf("axe-core not found for the accessibility check of %s: set DSOL_AXE to axe.min.js (DSOL_REQUIRE_ALL is set, so this is a failure, not a skip)", screen)
+		}
 		p.t.Logf("axe-core not found: no accessibility check of %s (npm install axe-core, or set DSOL_AXE to axe.min.js)", screen)
 		return
 	}

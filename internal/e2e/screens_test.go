@@ -107,6 +107,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.visible(`[data-testid=new-dialog] h2`, `[data-testid=draw-3]`, `[data-testid=deal]`, `[data-testid=code-input]`, `[data-testid=code-open]`)
 	a.fitsDialog()
 	a.shot(pre, "new")
+	a.axe("the new game sheet "+pre, "#dlg-new")
 
 	// solo, draw 3, a few draws: the waste fans out
 	a.open("/?code=DS1-D3N-AAAAAAB")
@@ -146,6 +147,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	}
 	a.fitsDialog()
 	a.shot(pre, "win")
+	a.axe("the win dialog "+pre, "#dlg-win")
 	a.eval(`(document.querySelector('#dlg-win').close(), true)`, nil)
 
 	// settings, then the help in each language
@@ -154,6 +156,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.visible(`[data-testid=settings-dialog] h2`, `[data-testid=set-lang]`, `[data-testid=set-dblclick]`, `[data-testid=set-four]`, `[data-testid=set-lefty]`, `[data-testid=set-theme]`)
 	a.fitsDialog()
 	a.shot(pre, "settings")
+	a.axe("settings "+pre, "#dlg-set")
 	langs := []string{"en", "es", "pl", "it"}
 	if th == "dark" {
 		langs = []string{"en"}
@@ -165,6 +168,9 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 		a.visible(`[data-testid=help-dialog] h2`)
 		a.fitsDialog()
 		a.shot(pre, "help-"+l)
+		if l == "en" {
+			a.axe("help "+pre, "#dlg-help")
+		}
 		a.eval(`(document.querySelector('#dlg-help').close(), true)`, nil)
 	}
 	a.setLang("en")
@@ -185,6 +191,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.waitJS(`document.querySelectorAll('[data-testid=lobby-list] li[data-race]').length >= 2`, "two open races in the lobby")
 	a.visible(`[data-testid=lobby] h1`, `[data-testid=lobby-list] li:first-child [data-testid=join]`, `[data-testid=lobby-list] li:nth-child(2) [data-testid=join]`)
 	a.shot(pre, "lobby")
+	a.axe("the lobby "+pre, "[data-testid=lobby]")
 
 	// the waiting room
 	var v raceView
@@ -194,6 +201,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.waitJS(`document.body.dataset.status === "waiting" && document.body.dataset.seat === "1"`, "the waiting room")
 	a.visible(`[data-testid=waiting] h2`, `[data-testid=invite-link]`, `[data-testid=invite-copy]`, `[data-testid=wait-lobby]`)
 	a.shot(pre, "waiting")
+	a.axe("the waiting room "+pre, "[data-testid=waiting]", ".rhud")
 
 	// the race: B joins by the invite, C watches; a few moves
 	b.open(fmt.Sprintf("/?race=%s&invite=%s", v.ID, v.Invite))
@@ -243,14 +251,17 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.visible(`[data-testid=count-me]`, `[data-testid=count-them]`, `[data-testid=turn]`, `[data-testid=resign]`, `#race [data-testid=help]`, `#race [data-testid=settings]`)
 	a.inside(`#race [data-pile]`, vp)
 	a.shot(pre, "race")
+	a.axe("the race "+pre, "#race")
 	c.waitJS(`document.querySelectorAll('#race [data-pile="f"] .card.up').length === 2`, "the 2 up for the spectator")
 	c.visible(`[data-testid=count-me]`, `[data-testid=count-them]`, `[data-testid=turn]`)
 	c.inside(`#race [data-pile]`, vp)
 	c.shot(pre, "spectator")
+	c.axe("the race watched "+pre, "#race")
 	a.tap(`#race [data-testid=help]`)
 	a.waitJS(`document.querySelector('#dlg-help').open`, "the race help")
 	a.fitsDialog()
 	a.shot(pre, "race-help")
+	a.axe("the race help "+pre, "#dlg-help")
 	a.eval(`(document.querySelector('#dlg-help').close(), true)`, nil)
 
 	// A resigns: the result, for both
@@ -258,6 +269,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.waitJS(`document.querySelector('#dlg-resign').open`, "the resign question")
 	a.visible(`[data-testid=resign-yes]`, `[data-testid=resign-no]`)
 	a.shot(pre, "resign")
+	a.axe("the resign question "+pre, "#dlg-resign")
 	a.tap(`[data-testid=resign-yes]`)
 	for _, p := range []*page{a, b, c} {
 		p.waitJS(`document.querySelector('[data-testid=result]').open`, "the result")
@@ -266,11 +278,14 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.visible(`[data-testid=result-title]`, `[data-testid=result-counts]`, `[data-testid=result-reason]`, `[data-testid=rematch]`, `[data-testid=result-lobby]`)
 	a.fitsDialog()
 	a.shot(pre, "result-lost")
+	a.axe("the result, lost "+pre, "#dlg-result")
 	b.visible(`[data-testid=result-title]`, `[data-testid=rematch]`)
 	b.fitsDialog()
 	b.shot(pre, "result-won")
+	b.axe("the result, won "+pre, "#dlg-result")
 	c.fitsDialog()
 	c.shot(pre, "result-spectator")
+	c.axe("the result watched "+pre, "#dlg-result")
 
 	// a race its creator cancelled, opened by its invite link
 	var w raceView
@@ -286,6 +301,7 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	}
 	b.visible(`[data-testid=waiting] h2`, `[data-testid=wait-lobby]`)
 	b.shot(pre, "cancelled")
+	b.axe("a cancelled race "+pre, "[data-testid=waiting]")
 }
 
 // setLang picks a language in the settings dialog (opening it if needed).

@@ -82,11 +82,7 @@ func TestRestartGivesTheSameGame(t *testing.T) {
 		}
 		var before view
 		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &before)
-		ts.stop()
-		st.Close()
-
-		ts2 := mustServer(t, open(t))
-		c.ts = ts2
+		c.restart(t, st, open)
 		var after view
 		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &after)
 		if !reflect.DeepEqual(before, after) || after.Seq != 40 {

@@ -188,6 +188,16 @@ func (c *client) mustError(tb testing.TB, method, path string, body any, status 
 	}
 }
 
+// restart stops the client's server and closes its store, then starts a
+// server on the store that open opens again, as a restarted dsol serve
+// would be: the client talks to the new one from then on.
+func (c *client) restart(tb testing.TB, st store.Store, open func(testing.TB) store.Store) {
+	tb.Helper()
+	c.ts.stop()
+	st.Close()
+	c.ts = mustServer(tb, open(tb))
+}
+
 // view is the solo game view as a client decodes it.
 type view struct {
 	ID       string `json:"id"`

@@ -33,6 +33,8 @@ func (s *server) routes() chi.Router {
 			r.Use(s.authenticate)
 			r.Get("/api/v1/me", s.getMe)
 			r.With(s.rateLimit).Patch("/api/v1/me", s.patchMe)
+			r.Get("/api/v1/me/stats", s.getStats)
+			r.With(s.rateLimit).Post("/api/v1/me/stats/reset", s.resetStats)
 			r.Get("/api/v1/games", s.listGames)
 			r.With(s.rateLimit).Post("/api/v1/games", s.createGame)
 			r.Get("/api/v1/games/{id}", s.getGame)

@@ -93,10 +93,14 @@ const (
 	// Forfeit is never sent by a client: the live game layer applies it for a
 	// seat that stayed disconnected past the grace period.
 	Forfeit
+	// Finish plays a solo game's remaining cards up once nothing is hidden
+	// and the game can be won.
+	Finish
 )
 
 var typeNames = [...]string{Move: "move", Draw: "draw", Recycle: "recycle", Tap: "tap",
-	DTap: "dtap", Undo: "undo", Pass: "pass", Resign: "resign", Claim: "claim", Forfeit: "forfeit"}
+	DTap: "dtap", Undo: "undo", Pass: "pass", Resign: "resign", Claim: "claim", Forfeit: "forfeit",
+	Finish: "finish"}
 
 // String returns the wire name of the type.
 func (t Type) String() string {

@@ -18,6 +18,7 @@ func TestDecodeAction(t *testing.T) {
 		`{"type":"tap","from":"c9"}`:                      FromPile(Tap, 8, 0),
 		`{"type":"dtap","from":"c1","count":13}`:          FromPile(DTap, 0, 13),
 		` {"type":"pass"} `:                               Simple(Pass),
+		`{"type":"finish"}`:                               Simple(Finish),
 	}
 	for in, want := range good {
 		a, err := DecodeAction([]byte(in))
@@ -35,7 +36,7 @@ func TestDecodeAction(t *testing.T) {
 		`{"type":"draw","from":"c1"}`, `{"type":"draw","count":1}`, `{"type":"move","from":"c1"}`,
 		`{"type":"move","to":"c1"}`, `{"type":"move","from":"c0","to":"c1"}`, `{"type":"move","from":"c1","to":"f9"}`,
 		`{"type":"move","from":"c1","to":"c2","count":0}`, `{"type":"move","from":"c1","to":"c2","count":14}`,
-		`{"type":"tap","from":"c1","to":"f"}`, `{"type":"tap","from":"c1","count":1}`, `{"type":"draw","seat":1}`,
+		`{"type":"tap","from":"c1","to":"f"}`, `{"type":"tap","from":"c1","count":1}`, `{"type":"draw","seat":1}`, `{"type":"finish","from":"c1"}`,
 		`{"type":"draw","extra":1}`, `{"type":"draw"} {}`, `{"type":"draw"}]`, `{"type":"draw"}}`, `{"type":"draw"`, `{"type":"move","from":"C1","to":"c2"}`,
 		`{"type":"undo","type":"draw"}`, `{"type":"move","from":"c1","to":"c2","to":"f"}`, "{\"type\":\"draw\",\"x\":\"\xff\"}",
 		"{\"type\":\"dr\xffaw\"}", `{"type":"draw\ud800"}`,

@@ -335,6 +335,7 @@ var (
 	errOver       = &k.Error{Code: k.GameOver, Msg: "the race is over"}
 	errTurn       = &k.Error{Code: k.NotYourTurn, Msg: "it is the other player's turn"}
 	errUndo       = &k.Error{Code: k.BadRequest, Msg: "there is no undo in a race"}
+	errFinish     = &k.Error{Code: k.BadRequest, Msg: "there is no finish in a race: every card is played by hand"}
 	errPassSim    = &k.Error{Code: k.IllegalMove, Msg: "a simultaneous race has no turns to pass: a blocked player waits"}
 	errEmptyStock = &k.Error{Code: k.IllegalMove, Msg: "the stock is empty: recycle the waste"}
 	errEmptyOnce  = &k.Error{Code: k.IllegalMove, Msg: "the stock is empty and this race deals it only once"}
@@ -366,11 +367,14 @@ func (r *Race) Apply(seat int, a k.Action) (Outcome, error) {
 	if seat != 1 && seat != 2 {
 		return Outcome{}, errSeat
 	}
+	switch a.Type {
+	case k.Undo:
+		return Outcome{}, errUndo
+	case k.Finish:
+		return Outcome{}, errFinish
+	}
 	if a.Type == 0 || a.Type > k.Forfeit {
 		return Outcome{}, errUnknown
-	}
-	if a.Type == k.Undo {
-		return Outcome{}, errUndo
 	}
 	if r.status == Over {
 		return Outcome{}, errOver

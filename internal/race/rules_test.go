@@ -176,7 +176,7 @@ w: 9C 8D
 }
 
 // Rule: a player touches only their own cards; pile names are the acting
-// seat's own piles. No undo in a race.
+// seat's own piles. No undo and no finish in a race.
 func TestRuleOwnCardsOnly(t *testing.T) {
 	r := mustPosition(t, d1u, Options{}, `
 seat 1
@@ -192,6 +192,7 @@ c2: AD
 	// Seat 2 cannot put its 8S on seat 1's 9H: its own c2 is the AD.
 	mustRefuse(t, r, 2, move("c1", "c2", 1), k.IllegalMove)
 	mustRefuse(t, r, 1, k.Simple(k.Undo), k.BadRequest)
+	mustRefuse(t, r, 1, k.Simple(k.Finish), k.BadRequest) // solo only, even with nothing hidden
 	mustRefuse(t, r, 1, move("c8", "f", 1), k.BadRequest) // a race has 7 columns
 	out := mustApply(t, r, 2, move("c2", "f", 1))
 	if out.Action.To != pile("f5") || r.Foundations().Top(4).Deck() != 1 {

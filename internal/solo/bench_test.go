@@ -212,3 +212,56 @@ func BenchmarkView(b *testing.B) {
 		_ = g.View()
 	}
 }
+
+// nearEnd is the first position of the solver's winning line of
+// DS1-D1N-AAAAAAA where a finish is legal: 22 cards left in two columns.
+const nearEnd = `
+c1: KS QD JS TD 9S 8D 7S 6D 5S 4D
+c2: KD QS JD TS 9D 8S 7D 6S 5D 4S 3D
+c6: 2D
+f1: AS..KS
+f2: AS 2S 3S
+f3: AH..KH
+f4: AH..KH
+f5: AD..KD
+f6: AD
+f7: AC..KC
+f8: AC..KC
+draw: 1 scoring: normal score: 225
+`
+
+// BenchmarkViewFinish is the view of positions where a finish is legal: the
+// first view after an action (which decides the finish with the solver), a
+// view again at the same position (the decision kept), and the decision
+// alone.
+func BenchmarkViewFinish(b *testing.B) {
+	for _, bc := range []struct{ name, pos string }{
+		{"near-end", nearEnd},
+		{"deep-waste-vegas", deepWaste + "draw: 3 scoring: vegas"},
+	} {
+		g := mustPosition(b, bc.pos)
+		if !g.CanFinish() {
+			b.Fatalf("%s: no finish", bc.name)
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g.finishAt = nil
+				_ = g.View()
+			}
+		})
+		b.Run(bc.name+"-again", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = g.View()
+			}
+		})
+		b.Run(bc.name+"-decide", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g.finishAt = nil
+				_ = g.CanFinish()
+			}
+		})
+	}
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // parseAct reads the short action form of the tests: "c1>c2", "c1>c2 x3",
-// "w>f", "f1>c3", "draw", "recycle", "undo", "tap c1", "dtap c1 x2".
+// "w>f", "f1>c3", "draw", "recycle", "undo", "finish", "tap c1", "dtap c1 x2".
 func parseAct(s string) (k.Action, error) {
 	f := strings.Fields(s)
 	if len(f) == 0 {
@@ -39,6 +39,8 @@ func parseAct(s string) (k.Action, error) {
 		return k.Simple(k.Recycle), nil
 	case "undo":
 		return k.Simple(k.Undo), nil
+	case "finish":
+		return k.Simple(k.Finish), nil
 	case "tap", "dtap":
 		if len(f) != 2 {
 			return k.Action{}, fmt.Errorf("%q: tap needs a pile", s)

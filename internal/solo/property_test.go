@@ -172,6 +172,7 @@ func randomGame(tb testing.TB, r *rand.Rand, maxActions int) {
 type greedyResult struct {
 	won                 bool
 	wasteToCol, recycle int // waste cards played to columns; points recycles cost
+	finishes            int // positions where a finish was offered (and tried on a copy)
 }
 
 // greedyGame plays a game of code with the greedy player, checking the
@@ -206,6 +207,10 @@ func greedyGame(tb testing.TB, code cards.Code, seed uint64) greedyResult {
 			tb.Fatalf("%s: score %d, want %d", code, g.Score(), start+sum)
 		}
 		checkCards(tb, g)
+		if g.CanFinish() {
+			tryFinish(tb, g)
+			res.finishes++
+		}
 	}
 	res.won = g.Status() == Won
 	if res.won {
@@ -227,6 +232,21 @@ func greedyGame(tb testing.TB, code cards.Code, seed uint64) greedyResult {
 	return res
 }
 
+// tryFinish finishes a copy of g, which must win it with the points the
+// outcome reports.
+func tryFinish(tb testing.TB, g *Game) {
+	tb.Helper()
+	h := *g
+	out, err := h.Apply(k.Simple(k.Finish))
+	if err != nil {
+		tb.Fatalf("%s: finish offered but refused: %v\n%s", g.code, err, formatPosition(g))
+	}
+	checkCards(tb, &h)
+	if !out.Won || h.Score() != g.Score()+out.Delta || h.Moves() <= g.Moves() {
+		tb.Fatalf("%s: finish gives %+v, score %d (before %d), moves %d (before %d)", g.code, out, h.Score(), g.Score(), h.Moves(), g.Moves())
+	}
+}
+
 func TestPropertyRandomGames(t *testing.T) {
 	n := propertyGames(t)
 	actions := 60
@@ -244,12 +264,17 @@ func TestPropertyGreedyGames(t *testing.T) {
 	n := propertyGames(t) / 10
 	r := rand.New(rand.NewPCG(3, 4))
 	wins := map[string]int{}
+	finishes := map[string]int{}
 	for i := 0; i < n; i++ {
 		code := randomCode(r)
-		if greedyGame(t, code, uint64(i)).won {
-			wins[fmt.Sprintf("D%d %s", code.Draw, Scoring(code))]++
+		res := greedyGame(t, code, uint64(i))
+		mode := fmt.Sprintf("D%d %s", code.Draw, Scoring(code))
+		if res.won {
+			wins[mode]++
 		}
+		finishes[mode] += res.finishes
 	}
+	t.Logf("finishes offered and tried: %v", finishes)
 	total := 0
 	for _, w := range wins {
 		total += w

@@ -63,6 +63,20 @@ type Game struct {
 	hist  [UndoLimit]undoEntry // ring buffer of undoable steps
 	histN int                  // how many entries are valid
 	histI int                  // index of the next entry to write
+
+	// beforeFinish is the position the last finish started from: its undo
+	// step puts it back (a finish is one undo step however many moves it made).
+	beforeFinish position
+	// finishAt is what a finish from the current position would do, once
+	// asked (nil: not asked since the last change). The plan it points to
+	// never changes, so copies of a Game may share it.
+	finishAt *finishPlan
+}
+
+// position is the cards of a game: board and foundations.
+type position struct {
+	board k.Board
+	found k.Foundations
 }
 
 // New deals the game of a DS1 code.
@@ -123,55 +137,81 @@ var (
 )
 
 // Apply performs one action, or refuses it with a *klondike.Error and changes
-// nothing. It allocates nothing for legal actions.
+// nothing. It allocates nothing for legal actions other than finish.
 func (g *Game) Apply(a k.Action) (Outcome, error) {
 	if g.status == Won {
 		return Outcome{}, errOver
 	}
-	t := g.table()
-	var st k.Step
+	switch a.Type {
+	case k.Undo:
+		return g.undo()
+	case k.Finish:
+		return g.finish()
+	}
+	st, err := g.do(a)
+	if err != nil {
+		return Outcome{}, err
+	}
+	delta := g.score1(st)
+	g.record(undoEntry{step: st, delta: delta})
+	return Outcome{Action: resolved(st), Flipped: st.Flipped, Delta: int(delta), Won: g.checkWon()}, nil
+}
+
+// do performs a move, tap, double tap, draw or recycle on the board, or
+// refuses it and changes nothing.
+func (g *Game) do(a k.Action) (k.Step, error) {
 	switch a.Type {
 	case k.Move, k.Tap, k.DTap:
+		t := g.table()
 		from, to, count, err := t.Resolve(a)
 		if err != nil {
-			return Outcome{}, err
+			return k.Step{}, err
 		}
-		st = t.DoMove(from, to, count)
+		return t.DoMove(from, to, count), nil
 	case k.Draw:
 		if g.board.NStock == 0 {
-			return Outcome{}, errEmptyStock
+			return k.Step{}, errEmptyStock
 		}
 		n := g.board.DrawCards()
-		st = k.Step{Type: k.Draw, Count: uint8(n), Card: g.board.WasteTop()}
+		return k.Step{Type: k.Draw, Count: uint8(n), Card: g.board.WasteTop()}, nil
 	case k.Recycle:
 		switch {
 		case g.code.Vegas:
-			return Outcome{}, errVegas
+			return k.Step{}, errVegas
 		case g.board.NStock > 0:
-			return Outcome{}, errStockLeft
+			return k.Step{}, errStockLeft
 		case g.board.NWaste == 0:
-			return Outcome{}, errNoWaste
+			return k.Step{}, errNoWaste
 		}
 		g.board.RecycleWaste()
 		g.recycled = true
-		st = k.Step{Type: k.Recycle}
-	case k.Undo:
-		return g.undo()
-	default:
-		return Outcome{}, k.Errorf(k.BadRequest, "%s is not a solo action", a.Type)
+		return k.Step{Type: k.Recycle}, nil
 	}
+	return k.Step{}, k.Errorf(k.BadRequest, "%s is not a solo action", a.Type)
+}
+
+// score1 scores a performed step and counts it as one move.
+func (g *Game) score1(st k.Step) int32 {
 	delta := g.points(st)
 	g.score += delta
 	g.moves++
-	g.hist[g.histI] = undoEntry{step: st, delta: delta}
+	g.finishAt = nil
+	return delta
+}
+
+// record adds an undo step to the history.
+func (g *Game) record(e undoEntry) {
+	g.hist[g.histI] = e
 	g.histI = (g.histI + 1) % UndoLimit
 	g.histN = min(g.histN+1, UndoLimit)
-	out := Outcome{Action: resolved(st), Flipped: st.Flipped, Delta: int(delta)}
+}
+
+// checkWon marks the game won when every card is up and reports it.
+func (g *Game) checkWon() bool {
 	if g.found.Total() == TotalCards {
 		g.status = Won
-		out.Won = true
 	}
-	return out, nil
+	return g.status == Won
 }
 
 // points scores a step by the game's scoring.
@@ -205,8 +245,13 @@ func (g *Game) undo() (Outcome, error) {
 	g.histI = (g.histI + UndoLimit - 1) % UndoLimit
 	g.histN--
 	e := g.hist[g.histI]
-	g.table().Undo(e.step)
+	if e.step.Type == k.Finish {
+		g.board, g.found = g.beforeFinish.board, g.beforeFinish.found
+	} else {
+		g.table().Undo(e.step)
+	}
 	g.score -= e.delta
+	g.finishAt = nil
 	return Outcome{Action: k.Simple(k.Undo), Flipped: e.step.Flipped, Delta: -int(e.delta)}, nil
 }
 

@@ -25,6 +25,7 @@ type View struct {
 	Moves       int          `json:"moves"`
 	Undo        int          `json:"undo"`
 	Stuck       bool         `json:"stuck"`
+	Finish      bool         `json:"finish"` // a finish action is legal
 	Stock       int          `json:"stock"`
 	Waste       []string     `json:"waste"`
 	Foundations [][]string   `json:"foundations"`
@@ -52,6 +53,7 @@ func (g *Game) View() View {
 		Moves:       int(g.moves),
 		Undo:        g.histN,
 		Stuck:       g.Stuck(),
+		Finish:      g.CanFinish(),
 		Stock:       int(g.board.NStock),
 		Foundations: make([][]string, 8),
 		Columns:     make([]ColumnView, Columns),

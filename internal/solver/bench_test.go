@@ -1,10 +1,11 @@
-package solver
+package solver_test
 
 import (
 	"testing"
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/solver"
 )
 
 // BenchmarkSolve solves the same 16 random deals of each mode over and over
@@ -20,16 +21,16 @@ func BenchmarkSolve(b *testing.B) {
 			for i := range codes {
 				codes[i] = randomCode(b, r, mode)
 			}
-			s := New()
+			s := solver.New()
 			for _, c := range codes { // grow the tables first
-				s.SolveCode(c, Options{MaxPositions: 20000})
+				s.SolveCode(c, solver.Options{MaxPositions: 20000})
 			}
 			var positions int64
 			var elapsed time.Duration
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				res := s.SolveCode(codes[i%len(codes)], Options{MaxPositions: 20000})
+				res := s.SolveCode(codes[i%len(codes)], solver.Options{MaxPositions: 20000})
 				positions += res.Positions
 				elapsed += res.Elapsed
 			}

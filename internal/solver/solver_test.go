@@ -1,4 +1,4 @@
-package solver
+package solver_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 	"dsol/internal/solo"
+	"dsol/internal/solver"
 )
 
 var modes = []string{"D1N", "D3N", "D1V", "D3V"}
@@ -54,17 +55,17 @@ func TestWonLinesReplay(t *testing.T) {
 		deals = v
 	}
 	r := cards.NewSplitMix64(1)
-	s := New()
+	s := solver.New()
 	won := 0
 	for _, mode := range modes {
 		for range deals {
 			code := randomCode(t, r, mode)
-			res := s.SolveCode(code, Options{MaxPositions: 30000})
+			res := s.SolveCode(code, solver.Options{MaxPositions: 30000})
 			switch res.Verdict {
-			case Won:
+			case solver.Won:
 				won++
 				replay(t, code, res.Moves)
-			case Unknown:
+			case solver.Unknown:
 				if res.Moves != nil {
 					t.Errorf("%s: unknown with a line", code)
 				}
@@ -83,8 +84,8 @@ func TestKnownDeal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := New().SolveCode(c, Options{MaxPositions: 200000})
-		if res.Verdict != Won {
+		res := solver.New().SolveCode(c, solver.Options{MaxPositions: 200000})
+		if res.Verdict != solver.Won {
 			t.Fatalf("%s: %s after %d positions", code, res.Verdict, res.Positions)
 		}
 		replay(t, c, res.Moves)
@@ -95,11 +96,11 @@ func TestKnownDeal(t *testing.T) {
 // after others.
 func TestSolverReuse(t *testing.T) {
 	codes := []string{"DS1-D1N-AAAAAAA", "DS1-D3V-QWERTYZ", "DS1-D1N-AAAAAAA"}
-	s := New()
-	var first Result
+	s := solver.New()
+	var first solver.Result
 	for i, code := range codes {
 		c, _ := cards.ParseCode(code)
-		res := s.SolveCode(c, Options{MaxPositions: 20000})
+		res := s.SolveCode(c, solver.Options{MaxPositions: 20000})
 		if i == 0 {
 			first = res
 		}
@@ -113,14 +114,14 @@ func TestSolverReuse(t *testing.T) {
 // before it, however small the budget; and a tiny time budget stops it too.
 func TestBudget(t *testing.T) {
 	c, _ := cards.ParseCode("DS1-D1V-AAAAAAC")
-	s := New()
+	s := solver.New()
 	for _, n := range []int64{1, 2, 31, 5000} {
-		res := s.SolveCode(c, Options{MaxPositions: n})
-		if res.Positions > n || (res.Verdict == Unknown && res.Positions != n) {
+		res := s.SolveCode(c, solver.Options{MaxPositions: n})
+		if res.Positions > n || (res.Verdict == solver.Unknown && res.Positions != n) {
 			t.Fatalf("%s after %d positions of a budget of %d", res.Verdict, res.Positions, n)
 		}
 	}
-	if res := s.SolveCode(c, Options{MaxTime: time.Nanosecond}); res.Verdict != Unknown || res.Positions > 3*1024 {
+	if res := s.SolveCode(c, solver.Options{MaxTime: time.Nanosecond}); res.Verdict != solver.Unknown || res.Positions > 3*1024 {
 		t.Fatalf("a budget of 1 ns: %s after %d positions", res.Verdict, res.Positions)
 	}
 }
@@ -142,19 +143,19 @@ func TestExactAgrees(t *testing.T) {
 		budget = 2000000
 	}
 	r := cards.NewSplitMix64(7)
-	s := New()
+	s := solver.New()
 	compared := 0
 	for _, mode := range modes {
 		for range deals {
 			code := randomCode(t, r, mode)
-			fast := s.SolveCode(code, Options{MaxPositions: budget})
-			slow := s.SolveCode(code, Options{MaxPositions: 4 * budget, Exact: true})
-			for _, res := range []Result{fast, slow} {
-				if res.Verdict == Won {
+			fast := s.SolveCode(code, solver.Options{MaxPositions: budget})
+			slow := s.SolveCode(code, solver.Options{MaxPositions: 4 * budget, Exact: true})
+			for _, res := range []solver.Result{fast, slow} {
+				if res.Verdict == solver.Won {
 					replay(t, code, res.Moves)
 				}
 			}
-			if fast.Verdict != Unknown && slow.Verdict != Unknown {
+			if fast.Verdict != solver.Unknown && slow.Verdict != solver.Unknown {
 				compared++
 				if fast.Verdict != slow.Verdict {
 					t.Errorf("%s: %s with pruning, %s without", code, fast.Verdict, slow.Verdict)
@@ -169,10 +170,10 @@ func TestExactAgrees(t *testing.T) {
 // when it pauses there, and stops with Unknown when Yield says so.
 func TestYield(t *testing.T) {
 	c, _ := cards.ParseCode("DS1-D1N-AAAAAAK") // won after about 15,000 positions
-	s := New()
-	plain := s.SolveCode(c, Options{MaxPositions: 50000})
+	s := solver.New()
+	plain := s.SolveCode(c, solver.Options{MaxPositions: 50000})
 	calls := 0
-	paused := s.SolveCode(c, Options{MaxPositions: 50000, Yield: func() bool {
+	paused := s.SolveCode(c, solver.Options{MaxPositions: 50000, Yield: func() bool {
 		calls++
 		if calls%8 == 0 {
 			time.Sleep(time.Millisecond)
@@ -187,8 +188,8 @@ func TestYield(t *testing.T) {
 	}
 	v, _ := cards.ParseCode("DS1-D1V-AAAAAAC")
 	calls = 0
-	res := s.SolveCode(v, Options{MaxPositions: 1 << 20, Yield: func() bool { calls++; return calls < 3 }})
-	if res.Verdict != Unknown || calls != 3 || res.Positions > 3*1024 {
+	res := s.SolveCode(v, solver.Options{MaxPositions: 1 << 20, Yield: func() bool { calls++; return calls < 3 }})
+	if res.Verdict != solver.Unknown || calls != 3 || res.Positions > 3*1024 {
 		t.Fatalf("stopped at the third call: %s after %d positions and %d calls", res.Verdict, res.Positions, calls)
 	}
 }

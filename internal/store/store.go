@@ -82,6 +82,9 @@ type Action struct {
 	Action   []byte // canonical JSON of the action
 	ClientID string // client action id; "" when the client sent none
 	At       time.Time
+	// Tally is where a solo game stands after the action (nil for a race);
+	// it is written with the action and not read back by Actions.
+	Tally *Tally
 }
 
 // WinnableDeal is a deal of the pool of winnable deals: the solver won the
@@ -112,7 +115,8 @@ type Store interface {
 	// Game loads a game header (ErrNotFound).
 	Game(ctx context.Context, id string) (Game, error)
 	// UpdateGame stores Status, Seats, Public, Result and UpdatedAt of an existing
-	// game (ErrNotFound).
+	// game (ErrNotFound). The update that ends a rated race (RatedEnd) also
+	// moves both players' ratings (Elo), in the same transaction.
 	UpdateGame(ctx context.Context, g Game) error
 	// AddHint counts one more hint given in a game and returns the new
 	// count (ErrNotFound). Nothing else of the header changes.
@@ -137,6 +141,14 @@ type Store interface {
 	AppendActions(ctx context.Context, actions []Action) error
 	// Actions returns the actions of a game with seq > afterSeq, in seq order.
 	Actions(ctx context.Context, gameID string, afterSeq int64) ([]Action, error)
+
+	// Stats computes the statistics of a player from the stored games and
+	// actions (ErrNotFound for no such player).
+	Stats(ctx context.Context, playerID string) (Stats, error)
+	// ResetStats sets the player's reset point to at: from then on Stats
+	// counts only the games started after it, but for the race rating,
+	// which is never reset (ErrNotFound for no such player).
+	ResetStats(ctx context.Context, playerID string, at time.Time) error
 
 	// DeleteAbandoned deletes, with their actions, at most limit games (no
 	// limit when limit <= 0) that were left unfinished: solo games still

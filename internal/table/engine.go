@@ -38,6 +38,9 @@ type Outcome struct {
 	// slot, "f" a concrete slot). It is what the log stores and replays and
 	// what subscribers receive.
 	Action klondike.Action
+	// Tally is the game's score and moves after the action, stored with it
+	// (the table adds the seconds of play); nil for a race.
+	Tally *store.Tally
 }
 
 // NewEngine builds the engine of a stored game header, at the start of the
@@ -120,7 +123,7 @@ func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Action: out.Action}, nil
+	return Outcome{Action: out.Action, Tally: &store.Tally{Score: e.g.Score(), Moves: e.g.Moves()}}, nil
 }
 
 func (e *soloEngine) View(_ int, id string, seq int64) View {

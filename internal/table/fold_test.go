@@ -10,6 +10,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/delta"
+	"dsol/internal/finishtest"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 )
@@ -73,16 +74,55 @@ type deltaStep struct {
 	View map[string]any  `json:"view"`
 }
 
-// playFolded plays a random game through an engine and checks at every seq
-// that folding the delta into the previous state gives the view.
-func playFolded(tb testing.TB, r *rand.Rand, eng Engine, viewer int, actions int, race bool, c *deltaCase) {
-	prev := eng.View(viewer, "g", 0)
-	state := gameState(tb, prev)
+// folder applies actions to an engine and checks at every seq that folding
+// the delta into the previous state gives the view; with c set it records
+// each event for the golden file.
+type folder struct {
+	tb     testing.TB
+	eng    Engine
+	viewer int
+	seq    int64
+	prev   View
+	state  map[string]any
+	c      *deltaCase
+}
+
+func newFolder(tb testing.TB, eng Engine, viewer int, seq int64, c *deltaCase) *folder {
+	f := &folder{tb: tb, eng: eng, viewer: viewer, seq: seq, prev: eng.View(viewer, "g", seq)}
+	f.state = gameState(tb, f.prev)
 	if c != nil {
-		c.Start = gameState(tb, prev)
+		c.Start = gameState(tb, f.prev)
 	}
-	seq := int64(0)
-	for tries := 0; seq < int64(actions) && tries < actions*40; tries++ {
+	f.c = c
+	return f
+}
+
+// apply applies an action of seat and reports whether the engine took it.
+func (f *folder) apply(seat int, a klondike.Action) bool {
+	if _, err := f.eng.Apply(seat, a); err != nil {
+		return false
+	}
+	f.seq++
+	v := f.eng.View(f.viewer, "g", f.seq)
+	d := v.AppendDelta(nil, f.prev)
+	if err := delta.Fold(f.state, f.seq, decode(f.tb, d)); err != nil {
+		f.tb.Fatal(err)
+	}
+	want := gameState(f.tb, v)
+	if !reflect.DeepEqual(f.state, want) {
+		f.tb.Fatalf("seq %d: folding %s gives\n%v\nwant\n%v", f.seq, d, f.state, want)
+	}
+	if f.c != nil {
+		f.c.Events = append(f.c.Events, deltaStep{Seq: f.seq, D: d, View: want})
+	}
+	f.prev = v
+	return true
+}
+
+// playFolded plays a random game through an engine, folding every event.
+func playFolded(tb testing.TB, r *rand.Rand, eng Engine, viewer int, actions int, race bool, c *deltaCase) {
+	f := newFolder(tb, eng, viewer, 0, c)
+	for tries := 0; f.seq < int64(actions) && tries < actions*40; tries++ {
 		seat := 1
 		if race {
 			seat = 1 + r.IntN(2)
@@ -90,23 +130,32 @@ func playFolded(tb testing.TB, r *rand.Rand, eng Engine, viewer int, actions int
 		if eng.Check(seat) != nil {
 			break
 		}
-		if _, err := eng.Apply(seat, randomAction(r, race)); err != nil {
-			continue
-		}
-		seq++
-		v := eng.View(viewer, "g", seq)
-		d := v.AppendDelta(nil, prev)
-		if err := delta.Fold(state, seq, decode(tb, d)); err != nil {
+		f.apply(seat, randomAction(r, race))
+	}
+}
+
+// finishFolded plays a solo game of draw 1 or 3 along the solver's line to
+// where a finish is legal and finishes it, folding the events from the
+// action before the last of the line (with c set, only those are
+// recorded): the finish changes many piles at once.
+func finishFolded(tb testing.TB, draw int, c *deltaCase) {
+	code, line := finishtest.Line(tb, draw)
+	eng, err := NewSolo(store.Game{ID: "g", Kind: "solo", Code: code.String()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	last := len(line) - 1
+	for _, a := range line[:last] {
+		if _, err := eng.Apply(1, a); err != nil {
 			tb.Fatal(err)
 		}
-		want := gameState(tb, v)
-		if !reflect.DeepEqual(state, want) {
-			tb.Fatalf("seq %d: folding %s gives\n%v\nwant\n%v", seq, d, state, want)
-		}
-		if c != nil {
-			c.Events = append(c.Events, deltaStep{Seq: seq, D: d, View: want})
-		}
-		prev = v
+	}
+	f := newFolder(tb, eng, 1, int64(last), c)
+	if !f.apply(1, line[last]) || !f.apply(1, klondike.Simple(klondike.Finish)) {
+		tb.Fatalf("%s: the last action of the line or the finish is refused", code)
+	}
+	if eng.Status() != "won" {
+		tb.Fatalf("%s: finished but %s", code, eng.Status())
 	}
 }
 
@@ -129,8 +178,8 @@ func raceEngine1(tb testing.TB, r *rand.Rand) Engine {
 }
 
 // TestPropertyDeltasFold: for random solo games and races, every viewer,
-// folding each event's delta into the state before it gives exactly the
-// view after it.
+// and solo games finished by the finish action, folding each event's delta
+// into the state before it gives exactly the view after it.
 func TestPropertyDeltasFold(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	games := 40
@@ -143,6 +192,9 @@ func TestPropertyDeltasFold(t *testing.T) {
 	for range games {
 		viewer := r.IntN(3)
 		playFolded(t, r, raceEngine1(t, r), viewer, 200, true, nil)
+	}
+	for _, draw := range []int{1, 3} {
+		finishFolded(t, draw, nil)
 	}
 }
 
@@ -163,6 +215,9 @@ func TestDeltaGolden(t *testing.T) {
 		}
 		cases = append(cases, c)
 	}
+	var c deltaCase
+	finishFolded(t, 1, &c)
+	cases = append(cases, c)
 	b, err := json.Marshal(cases)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 // BotPlayerID and BotName are the player row of the server's bot, which holds
 // seat 2 of the races played against the computer.
 const (
-	BotPlayerID = "bot"
+	BotPlayerID = store.BotPlayerID
 	BotName     = "Computer"
 )
 

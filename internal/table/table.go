@@ -84,6 +84,7 @@ type Table struct {
 	eng       Engine
 	seq       int64
 	events    []Event
+	play      time.Duration // seconds of play after the last committed event (store.AddGap)
 	clientIDs map[clientKey]int64
 	subs      map[*Subscription]struct{}
 	views     map[int]seqView // each viewer's view at the last event or subscription, the base of its next delta
@@ -400,6 +401,11 @@ func (t *Table) handle(batch []*doReq) {
 	for v, b := range t.views {
 		views[v] = b
 	}
+	play := t.play
+	var prevAt time.Time
+	if n := len(t.events); n > 0 {
+		prevAt = t.events[n-1].At
+	}
 	for i, r := range batch {
 		p := &ps[i]
 		p.r = r
@@ -431,8 +437,15 @@ func (t *Table) handle(batch []*doReq) {
 			p.err = err
 			continue
 		}
-		t.seq++
 		now := t.cfg.Clock()
+		if t.seq > 0 {
+			play = store.AddGap(play, prevAt, now)
+		}
+		prevAt = now
+		if out.Tally != nil {
+			out.Tally.Play = play
+		}
+		t.seq++
 		ev := Event{
 			Seq:      t.seq,
 			Seat:     cmd.Seat,
@@ -466,6 +479,7 @@ func (t *Table) handle(batch []*doReq) {
 		}
 		actions = append(actions, store.Action{
 			GameID: t.id, Seq: ev.Seq, Seat: ev.Seat, Action: ev.Action, ClientID: ev.ClientID, At: now,
+			Tally: out.Tally,
 		})
 	}
 	if len(actions) > 0 {
@@ -476,6 +490,7 @@ func (t *Table) handle(batch []*doReq) {
 	}
 	// Durable: record, answer, publish.
 	t.views = views
+	t.play = play
 	statusBefore := t.game.Load().Status
 	for i := range ps {
 		p := &ps[i]
@@ -618,8 +633,12 @@ func (t *Table) rebuild(events []Event) error {
 		return err
 	}
 	ids := make(map[clientKey]int64, len(t.clientIDs))
+	var play time.Duration
 	for i := range events {
 		ev := &events[i]
+		if i > 0 {
+			play = store.AddGap(play, events[i-1].At, ev.At)
+		}
 		a, err := klondike.DecodeAction(ev.Action)
 		if err == nil {
 			_, err = eng.Apply(ev.Seat, a)
@@ -632,7 +651,7 @@ func (t *Table) rebuild(events []Event) error {
 			ids[clientKey{ev.Seat, ev.ClientID}] = ev.Seq
 		}
 	}
-	t.eng, t.events, t.seq, t.clientIDs = eng, events, int64(len(events)), ids
+	t.eng, t.events, t.seq, t.clientIDs, t.play = eng, events, int64(len(events)), ids, play
 	t.raceAttach()
 	return nil
 }

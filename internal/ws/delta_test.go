@@ -11,6 +11,7 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/delta"
+	"dsol/internal/finishtest"
 	"dsol/internal/store"
 	"dsol/internal/ws"
 )
@@ -200,6 +201,33 @@ func TestDeltaProtocol(t *testing.T) {
 		}
 		t.Logf("race: %d events over 3 viewers, median event message %d bytes", len(all), median(all))
 	})
+}
+
+// TestDeltaFinish: the event of a finish, which plays many cards up at once,
+// folds into the view the server then serves, and the view's finish key
+// arrives in deltas as it comes and goes.
+func TestDeltaFinish(t *testing.T) {
+	code, line := finishtest.Line(t, 3)
+	e := mustEnv(t, apitest.SQLite(t), func(c *ws.Config) { c.MessageRate, c.MessageBurst = 1e6, 1e6 })
+	ada := e.mustPlayer(t)
+	var g struct{ ID string }
+	e.mustJSON(t, ada.token, "POST", "/api/v1/games", `{"code":"`+code.String()+`"}`, 201, &g)
+	f := &folder{tb: t, c: ada.mustDial(t, g.ID, "?v=2")}
+	f.take(f.c.mustReadType("state"))
+	for i, a := range line {
+		f.c.act(fmt.Sprintf("l%d", i), string(a.AppendJSON(nil)))
+		if i%20 == 19 || i == len(line)-1 {
+			f.drain()
+		}
+	}
+	if want := restState(t, ada, g.ID); f.state["finish"] != true || !reflect.DeepEqual(f.state, want) {
+		t.Fatalf("at the end of the line: folded\n%v\nREST\n%v", f.state, want)
+	}
+	f.c.act("fin", `{"type":"finish"}`)
+	f.drain()
+	if want := restState(t, ada, g.ID); want["status"] != "won" || f.state["finish"] != false || !reflect.DeepEqual(f.state, want) {
+		t.Fatalf("after the finish: folded\n%v\nREST\n%v", f.state, want)
+	}
 }
 
 // TestProtocolVersion: v is 1, 2 or absent.

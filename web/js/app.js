@@ -1,5 +1,5 @@
 // Entry point: session, language, dialogs, and the mode on screen — the
-// first screen, a solo game, the race lobby or a race — which the URL
+// first screen, the statistics, a solo game, the race lobby or a race — which the URL
 // chooses. Only one mode is live at a time: switching disposes of the old
 // one (its listeners, timers and socket) before the next one starts.
 //
@@ -14,6 +14,7 @@ import { settingsDialog } from './prefs.js';
 import { celebrate } from './celebrate.js';
 import { SoloMode } from './solo/mode.js';
 import { HomeMode, unfinished, resumeItems } from './home.js';
+import { StatsMode } from './stats.js';
 import { checkCode } from './code.js';
 import { gamesItems } from './games.js';
 
@@ -51,8 +52,8 @@ function translate() {
   }
 }
 
-let mode = null; // the mode on screen: a HomeMode, SoloMode, LobbyMode, RaceMode or ReplayMode (null: none yet)
-let kind = ''; // which screen: 'home', 'solo', 'lobby', 'race' or 'replay'
+let mode = null; // the mode on screen: a HomeMode, StatsMode, SoloMode, LobbyMode, RaceMode or ReplayMode (null: none yet)
+let kind = ''; // which screen: 'home', 'stats', 'solo', 'lobby', 'race' or 'replay'
 let me = null; // the player
 let routing = 0; // counts the switches begun: one overtaken by a newer one gives way
 
@@ -241,6 +242,7 @@ $('#b-new').onclick = () => showNew();
 $('#b-home').onclick = () => home();
 $('#b-undo').onclick = () => mode?.undo?.();
 $('#b-hint').onclick = () => mode?.hint?.();
+$('#b-finish').onclick = () => mode?.finish?.();
 const showHelp = () => $('#dlg-help').showModal();
 $('#b-help').onclick = showHelp;
 $('#b-copy').onclick = async () => {
@@ -370,6 +372,11 @@ function showHome() {
   translate();
 }
 
+function showStats() {
+  use('stats', () => new StatsMode({ toast, error: showError }));
+  translate();
+}
+
 /** route shows what the URL asks for: a race, the race lobby, a solo game, or the first screen. */
 async function route() {
   const gone = begin();
@@ -401,6 +408,7 @@ async function route() {
       return void toast(e.code === 'forbidden' ? t('replay.notYet') : errMessage(e));
     }
   }
+  if (q.get('mode') === 'stats') return showStats();
   if (!q.get('code') && !q.get('game')) return showHome();
   document.body.dataset.mode = 'solo';
   for (const k of ['seat', 'watch', 'status']) delete document.body.dataset[k];

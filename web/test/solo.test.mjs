@@ -96,3 +96,25 @@ test('an action the view holds already (a view sent on reconnecting) is not draw
   assert.equal(document.querySelectorAll('#table [data-pile="f2"] .card.up').length, 0);
   mode.dispose();
 });
+
+test('Finish shows only while the view offers it and no move of mine waits; E sends it, once', () => {
+  const { b, mode, ws } = game();
+  const button = $('[data-testid=finish]');
+  assert.equal(button.hidden, true);
+  b.key('e'); // not offered: nothing goes out
+  assert.deepEqual(sent(ws), []);
+  const end = view({ seq: 1, moves: 1, stock: 0, waste: [], finish: true, columns: cols(['KD', '', '', '', '', '', '', '', '']).map((c) => ({ ...c, down: 0 })) });
+  ws.onmessage({ data: JSON.stringify({ type: 'state', seq: 1, game: end }) });
+  assert.equal(button.hidden, false);
+  b.key('e');
+  assert.deepEqual(sent(ws).map((m) => m.action), [{ type: 'finish' }]);
+  // while it waits for the server the button goes, and a second press sends nothing
+  assert.equal(button.hidden, true);
+  b.key('e');
+  assert.equal(sent(ws).length, 1);
+  const won = view({ ...end, seq: 2, moves: 2, status: 'won', finish: false, columns: cols(Array(9).fill('')).map((c) => ({ ...c, down: 0 })) });
+  ws.onmessage({ data: JSON.stringify({ type: 'event', seq: 2, game: won }) });
+  ws.onmessage({ data: JSON.stringify({ type: 'ack', id: sent(ws)[0].id, seq: 2 }) });
+  assert.equal(button.hidden, true);
+  mode.dispose();
+});

@@ -264,13 +264,53 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
 	return g, wrap("game", err)
 }
 
-// UpdateGame implements store.Store.
+// UpdateGame implements store.Store: one transaction that locks the game's
+// row, so that of two nodes ending the same race only one moves the
+// players' ratings.
 func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE games
-		SET status = $1, seat1 = $2, seat2 = $3, public = $4, result = $5, updated_at = $6
-		WHERE id = $7`,
-		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullBytes(g.Result), g.UpdatedAt, g.ID)
-	return affected("update game", tag, err)
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var kind, old string
+		if err := tx.QueryRow(ctx, `SELECT kind, status FROM games WHERE id = $1 FOR UPDATE`, g.ID).Scan(&kind, &old); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games
+			SET status = $1, seat1 = $2, seat2 = $3, public = $4, result = $5, updated_at = $6
+			WHERE id = $7`,
+			g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullBytes(g.Result), g.UpdatedAt, g.ID); err != nil {
+			return err
+		}
+		if score, ok := store.RatedEnd(kind, old, g); ok {
+			return rate(ctx, tx, g.Seats, score)
+		}
+		return nil
+	})
+	return wrap("update game", err)
+}
+
+// rate moves the ratings of the two players of a race that seat 1 scored
+// score in, their rows locked in a fixed order.
+func rate(ctx context.Context, tx pgx.Tx, seats [2]string, score float64) error {
+	rows, err := tx.Query(ctx, `SELECT id, rating FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE`, seats[:])
+	if err != nil {
+		return err
+	}
+	ratings := map[string]float64{}
+	for rows.Next() {
+		var id string
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			rows.Close()
+			return err
+		}
+		ratings[id] = r
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	a, b := store.Elo(ratings[seats[0]], ratings[seats[1]], score)
+	_, err = tx.Exec(ctx, `UPDATE players SET rating = CASE WHEN id = $1 THEN $3::double precision ELSE $4::double precision END
+		WHERE id IN ($1, $2)`, seats[0], seats[1], a, b)
+	return err
 }
 
 // AddHint implements store.Store.
@@ -375,7 +415,7 @@ func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]sto
 	return games, nil
 }
 
-var actionColumns = []string{"game_id", "seq", "seat", "action", "client_id", "at"}
+var actionColumns = []string{"game_id", "seq", "seat", "action", "client_id", "at", "score", "moves", "play_ms"}
 
 // AppendActions implements store.Store: one transaction, one COPY. Actions of a
 // game that does not exist fail with store.ErrNotFound.
@@ -387,7 +427,11 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"actions"}, actionColumns,
 			pgx.CopyFromSlice(len(actions), func(i int) ([]any, error) {
 				a := &actions[i]
-				return []any{a.GameID, a.Seq, a.Seat, a.Action, nullString(a.ClientID), a.At}, nil
+				row := []any{a.GameID, a.Seq, a.Seat, a.Action, nullString(a.ClientID), a.At, nil, nil, nil}
+				if t := a.Tally; t != nil {
+					row[6], row[7], row[8] = t.Score, t.Moves, t.Play.Milliseconds()
+				}
+				return row, nil
 			}))
 		return err
 	})
@@ -415,6 +459,42 @@ func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]s
 		return nil, wrap("actions", err)
 	}
 	return actions, nil
+}
+
+// Stats implements store.Store: the solo query and the race query of the
+// store package, in one read-only REPEATABLE READ transaction (one snapshot).
+func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error) {
+	var st store.Stats
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var since *time.Time
+		var err error
+		if st.Race, err = store.ScanRaceStats(tx.QueryRow(ctx, raceStatsQuery, playerID), &since); err != nil {
+			return err
+		}
+		if since != nil {
+			st.Since = since.UTC()
+		}
+		rows, err := tx.Query(ctx, store.SoloStatsQuery, playerID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		st.Solo, err = store.ReadSoloStats(rows)
+		return err
+	})
+	if err != nil {
+		return store.Stats{}, wrap("stats", err)
+	}
+	return st, nil
+}
+
+// raceStatsQuery reads the winning seat from the result's JSON text.
+var raceStatsQuery = store.RaceStatsQuery(`CAST(CAST(g.result AS json) ->> 'winner' AS integer)`)
+
+// ResetStats implements store.Store.
+func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE players SET stats_since = $1 WHERE id = $2`, at, playerID)
+	return affected("reset stats", tag, err)
 }
 
 // unfinished is the condition of a game that may be abandoned: a solo game in

@@ -170,3 +170,56 @@ func TestDeleteAbandonedOneSweeper(t *testing.T) {
 		t.Fatalf("sweep once the lock is free: %d, %v; want 1, nil", n, err)
 	}
 }
+
+// BenchmarkStats times Store.Stats of a player with 100,000 solo games of
+// ten actions each, besides other players' games.
+func BenchmarkStats(b *testing.B) {
+	ctx := context.Background()
+	u := testenv.PostgresSchemaURL(b)
+	s := mustOpen(b, u)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	storetest.SeedStats(b, s, func(q string) error { _, err := conn.Exec(ctx, q); return err },
+		func(us string) string {
+			return "(TIMESTAMPTZ '2025-01-01 00:00:00+00' + (" + us + ") * INTERVAL '1 microsecond')"
+		})
+	if _, err := conn.Exec(ctx, `VACUUM ANALYZE games, actions, players`); err != nil { // as autovacuum would have by now
+		b.Fatal(err)
+	}
+	storetest.BenchStats(b, s)
+}
+
+// TestStatsQueryUsesIndexes: the solo statistics can find each game's last
+// action through the primary key and its assisting actions through
+// actions_assists (the planner is told to avoid sequential scans, as it
+// would not on large tables).
+func TestStatsQueryUsesIndexes(t *testing.T) {
+	ctx := context.Background()
+	u := testenv.PostgresSchemaURL(t)
+	mustOpen(t, u)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.Query(ctx, `EXPLAIN `+store.SoloStatsQuery, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := strings.Join(plan, "\n")
+	for _, want := range []string{"games_solo_player", "actions_pkey", "actions_assists"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the statistics query does not use %s:\n%s", want, p)
+		}
+	}
+}

@@ -40,7 +40,7 @@ import (
 // connection (or another process) before SQLITE_BUSY.
 const busyTimeout = 10 * time.Second
 
-// maxChunk is the number of rows of one INSERT statement of AppendActions: 6
+// maxChunk is the number of rows of one INSERT statement of AppendActions: 9
 // variables a row stays far below SQLite's limit of 32766 variables.
 const maxChunk = 500
 
@@ -289,13 +289,47 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
 	return g, wrap("game", err)
 }
 
-// UpdateGame implements store.Store.
+// UpdateGame implements store.Store: one IMMEDIATE transaction, which also
+// moves the players' ratings when the update ends a rated race.
 func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE games
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("update game", err)
+	}
+	defer tx.Rollback()
+	var kind, old string
+	if err := tx.QueryRowContext(ctx, `SELECT kind, status FROM games WHERE id = ?`, g.ID).Scan(&kind, &old); err != nil {
+		return wrap("update game", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE games
 		SET status = ?, seat1 = ?, seat2 = ?, public = ?, result = ?, updated_at = ?
 		WHERE id = ?`,
-		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullText(g.Result), micros(g.UpdatedAt), g.ID)
-	return affected("update game", res, err)
+		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullText(g.Result), micros(g.UpdatedAt), g.ID); err != nil {
+		return wrap("update game", err)
+	}
+	if score, ok := store.RatedEnd(kind, old, g); ok {
+		if err := rate(ctx, tx, g.Seats, score); err != nil {
+			return wrap("update game", err)
+		}
+	}
+	return wrap("update game", tx.Commit())
+}
+
+// rate moves the ratings of the two players of a race that seat 1 scored
+// score in.
+func rate(ctx context.Context, tx *sql.Tx, seats [2]string, score float64) error {
+	var a, b float64
+	if err := tx.QueryRowContext(ctx, `SELECT (SELECT rating FROM players WHERE id = ?1), (SELECT rating FROM players WHERE id = ?2)`,
+		seats[0], seats[1]).Scan(&a, &b); err != nil {
+		return err
+	}
+	a, b = store.Elo(a, b, score)
+	for i, r := range [2]float64{a, b} {
+		if _, err := tx.ExecContext(ctx, `UPDATE players SET rating = ? WHERE id = ?`, r, seats[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // AddHint implements store.Store.
@@ -395,8 +429,8 @@ func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]sto
 
 // insertActions returns the INSERT statement of n actions.
 func insertActions(n int) string {
-	const head = `INSERT INTO actions (game_id, seq, seat, action, client_id, at) VALUES `
-	const row = `(?, ?, ?, ?, ?, ?)`
+	const head = `INSERT INTO actions (game_id, seq, seat, action, client_id, at, score, moves, play_ms) VALUES `
+	const row = `(?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	var b strings.Builder
 	b.Grow(len(head) + n*(len(row)+2))
 	b.WriteString(head)
@@ -424,7 +458,7 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 		return wrap("append actions", err)
 	}
 	defer tx.Rollback()
-	args := make([]any, 0, 6*min(len(actions), maxChunk))
+	args := make([]any, 0, 9*min(len(actions), maxChunk))
 	for rest := actions; len(rest) > 0; {
 		chunk := rest[:min(len(rest), maxChunk)]
 		rest = rest[len(chunk):]
@@ -432,6 +466,11 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 		for i := range chunk {
 			a := &chunk[i]
 			args = append(args, a.GameID, a.Seq, a.Seat, string(a.Action), nullString(a.ClientID), micros(a.At))
+			if t := a.Tally; t != nil {
+				args = append(args, t.Score, t.Moves, t.Play.Milliseconds())
+			} else {
+				args = append(args, nil, nil, nil)
+			}
 		}
 		q := fullChunk
 		if len(chunk) != maxChunk {
@@ -466,6 +505,42 @@ func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]s
 		return nil, wrap("actions", err)
 	}
 	return actions, nil
+}
+
+// Stats implements store.Store: the solo query and the race query of the
+// store package, in one read transaction.
+func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return store.Stats{}, wrap("stats", err)
+	}
+	defer tx.Rollback()
+	var st store.Stats
+	var since sql.NullInt64
+	if st.Race, err = store.ScanRaceStats(tx.QueryRowContext(ctx, raceStatsQuery, playerID), &since); err != nil {
+		return store.Stats{}, wrap("stats", err)
+	}
+	if since.Valid {
+		st.Since = fromMicros(since.Int64)
+	}
+	rows, err := tx.QueryContext(ctx, store.SoloStatsQuery, playerID)
+	if err != nil {
+		return store.Stats{}, wrap("stats", err)
+	}
+	defer rows.Close()
+	if st.Solo, err = store.ReadSoloStats(rows); err != nil {
+		return store.Stats{}, wrap("stats", err)
+	}
+	return st, nil
+}
+
+// raceStatsQuery reads the winning seat with SQLite's JSON functions.
+var raceStatsQuery = store.RaceStatsQuery(`json_extract(g.result, '$.winner')`)
+
+// ResetStats implements store.Store.
+func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE players SET stats_since = ? WHERE id = ?`, micros(at), playerID)
+	return affected("reset stats", res, err)
 }
 
 // unfinished is the condition of a game that may be abandoned: a solo game in

@@ -244,3 +244,101 @@ func TestAbandonedQueryUsesIndex(t *testing.T) {
 		t.Fatalf("the sweep's query does not use games_unfinished: %s", p)
 	}
 }
+
+// mustSeedStats opens a store at path seeded with the games of the
+// statistics benchmark.
+func mustSeedStats(tb testing.TB, path string) *sqlite.Store {
+	tb.Helper()
+	s := mustOpen(tb, path)
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	storetest.SeedStats(tb, s, func(q string) error { _, err := db.Exec(q); return err },
+		func(us string) string {
+			return fmt.Sprintf("(%d + (%s))", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(), us)
+		})
+	if _, err := db.Exec(`ANALYZE`); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkStats times Store.Stats of a player with 100,000 solo games of
+// ten actions each, besides other players' games.
+func BenchmarkStats(b *testing.B) {
+	s := mustSeedStats(b, filepath.Join(b.TempDir(), "dsol.db"))
+	defer s.Close()
+	storetest.BenchStats(b, s)
+}
+
+// TestStatsQueryUsesIndexes: the solo statistics find the player's games
+// through games_solo_player, each game's last action through the primary
+// key and its assisting actions through actions_assists. SQLite picks the
+// partial index once it has statistics (ANALYZE): without them it may read
+// a game's actions by the primary key instead.
+func TestStatsQueryUsesIndexes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dsol.db")
+	s := mustOpen(t, path)
+	ctx := context.Background()
+	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now().UTC().Truncate(time.Microsecond)
+	if err := s.CreatePlayer(ctx, storetest.NewPlayer("bob")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 { // other players' games: alice's are a few of them
+		if err := s.CreateGame(ctx, storetest.NewSolo(fmt.Sprintf("b%d", i), "bob", start)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 20 {
+		p := storetest.Played{ID: fmt.Sprintf("g%d", i), Mode: store.SoloModes[i%4], Created: start.Add(time.Duration(i) * time.Minute),
+			Undo: i%5 == 0}
+		for j := range 40 {
+			p.At = append(p.At, time.Duration(j)*time.Second)
+		}
+		g := storetest.NewSolo(p.ID, "alice", p.Created)
+		g.Code = storetest.SoloCode(p.Mode)
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendActions(ctx, storetest.PlayedActions(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`EXPLAIN QUERY PLAN `+store.SoloStatsQuery, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	p := strings.Join(plan, "; ")
+	for _, want := range []string{"USING INDEX games_solo_player", "SEARCH a USING PRIMARY KEY", "USING INDEX actions_assists"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the statistics query does not use %q: %s", want, p)
+		}
+	}
+}

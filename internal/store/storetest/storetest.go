@@ -36,6 +36,10 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("Hints", func(t *testing.T) { testHints(t, open(t)) })
 	t.Run("Winnable", func(t *testing.T) { testWinnable(t, open(t)) })
 	t.Run("PlayedCodes", func(t *testing.T) { testPlayedCodes(t, open(t)) })
+	t.Run("Stats", func(t *testing.T) { testStats(t, open(t)) })
+	t.Run("StatsFigures", func(t *testing.T) { testStatsFigures(t, open(t)) })
+	t.Run("StatsReset", func(t *testing.T) { testStatsReset(t, open(t)) })
+	t.Run("StatsRaces", func(t *testing.T) { testStatsRaces(t, open(t)) })
 }
 
 // base is the time all fixtures are created at, with microsecond precision

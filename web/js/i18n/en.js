@@ -14,6 +14,7 @@ export default {
   games: { title: 'My games', none: 'No finished games yet.', more: 'More', watch: 'Watch', solo: 'Solo', race: 'Race', won: 'won', over: 'over', close: 'Close' },
   hint: { move: 'Hint: try the marked move.', draw: 'Hint: draw from the stock.', recycle: 'Hint: turn the waste over.', none: 'No move helps here. You can undo or start a new game.', busy: 'Hints are busy right now. Try again in a moment.' },
   game: { stuck: 'No useful moves left. You can undo or start a new game.', won: 'You won!', again: 'New game', close: 'Close', loading: 'Loading…', winnable: 'Winnable', winnableHint: 'The server\'s solver has won this deal: it can be won.', replay: 'Watch the replay' },
+  finish: { button: 'Finish', title: 'Play the remaining cards up (E)' },
   net: { reconnecting: 'Connection lost, reconnecting…', back: 'Connected again' },
   err: { illegal_move: 'That move is not allowed.', bad_code: 'That game code is not valid.', game_over: 'This game is finished.', conflict: 'The game was updated; showing the latest position.', not_found: 'Game not found.', rate_limited: 'Slow down a little.', unavailable: 'The server is busy, retrying.', network: 'No connection to the server.', too_late: 'Too late: the other player got there first.', not_your_turn: 'It is not your turn.', forbidden: 'That is not yours.', generic: 'Something went wrong.' },
   code: { parts: 'A game code has three parts separated by dashes, such as DS1-D1N-AAAAAAB.', prefix: 'A game code starts with DS1 or DS2 (solo), DR1 or DR2 (race).', draw: 'After the first dash comes the draw: D1 or D3.', options: 'The options are draw then scoring (D1N, D3V) for a solo game, draw, redeal and decks (D1UI, D3SM) for a race.', scoring: 'The scoring must be N (Normal) or V (Vegas).', redeal: 'The redeal must be U (unlimited) or S (single pass).', decks: 'The decks must be I (independent) or M (mirrored).', secret: 'The last part must be 64 hexadecimal digits.', deal: 'The deal must be 7 letters, A to Z.' },
@@ -44,6 +45,19 @@ export default {
       ['Keyboard', 'Arrow keys move between piles, Enter or Space picks up and puts down, F plays to a foundation, T to the best column, D draws, P passes.']
     ]
   },
+  stats: {
+    title: 'Statistics', mode: 'Show', races: 'Races',
+    played: 'Played', won: 'Won', winRate: 'Win rate', streak: 'Current streak', bestStreak: 'Best streak', bestScore: 'Best score',
+    fastestWin: 'Fastest win', fewestMoves: 'Fewest moves', clean: 'Clean wins', assisted: 'Wins with help', lost: 'Lost', drawn: 'Drawn', rating: 'Rating', vsBot: 'Against the computer',
+    recent: 'Latest games, oldest on the left: won in yellow, lost in grey, bar height by score',
+    noGames: 'No games played in this mode yet.',
+    chartSummary: { one: 'The last game: {won} won, {lost} lost.', few: 'The last {n} games: {won} won, {lost} lost.', many: 'The last {n} games: {won} won, {lost} lost.', other: 'The last {n} games: {won} won, {lost} lost.' },
+    chartOpen: 'The latest one is still in play.',
+    gameWon: 'Won, score {score}, {moves} moves', gameLost: 'Not won, score {score}, {moves} moves', gameOpen: 'In play, score {score}, {moves} moves',
+    ratingNote: 'The rating starts at 1500 and moves after each finished race against another player; races against the computer are counted apart and not rated. It is never reset.',
+    since: 'Counting games started since {date}.',
+    reset: 'Reset statistics', resetQ: 'Reset your statistics?', resetNote: 'Only the games you start from now on will count. Your race rating stays.', resetYes: 'Reset', resetDone: 'Statistics reset'
+  },
   fair: {
     chosen: 'The host chose this deal — they may know every card.', chosenMark: 'Chosen deal', mirrored: 'Mirrored decks: both players get the same layout, so each of you learns about your own hidden cards from the other’s play.',
     joinTitle: 'Join this race?', private: 'This race is private: open it with its invite link.', print: 'Deal fingerprint',
@@ -64,7 +78,8 @@ export default {
       ['Moving cards', 'Drag a card or a run to where it should go. Drop a card anywhere on the foundations and it finds its place. Tap a top card to send it to a foundation. With Double click on, two quick taps look for a spot in the columns. You can drag the top card of a foundation back down to a column when you need it.'],
       ['Points', 'Normal: 10 for each card put on a foundation, 5 for a card from the waste to a column, 5 for each hidden card turned over. The score never drops below zero. Vegas: you start at -104 dollars and earn 5 for each card put on a foundation.'],
       ['Undo and codes', 'Undo takes back up to 200 steps, with their points; the move counter still keeps counting. Hint marks a move worked out only from the cards you can see, without playing it. Every deal has a code such as DS1-D1N-AAAAAAB: share it and anyone gets exactly the same game. The game never declares a loss: when nothing useful is left, a notice by the stock says so and offers Undo and New game.'],
-      ['Keyboard', 'Arrow keys move between piles and cards. Enter or Space picks a card up and puts it down on the chosen pile, or draws from the stock. F sends a card to a foundation, T to the best column, D draws, U or Ctrl+Z undoes, H shows a hint, N starts a new game, Escape cancels.']
+      ['Finish', 'Once every card is face up and the stock is empty, a Finish button appears if the game can still be won: tap it and the remaining cards go up, each step counted as a move. Cards never go up by themselves.'],
+      ['Keyboard', 'Arrow keys move between piles and cards. Enter or Space picks a card up and puts it down on the chosen pile, or draws from the stock. F sends a card to a foundation, T to the best column, D draws, U or Ctrl+Z undoes, H shows a hint, E finishes when Finish is shown, N starts a new game, Escape cancels.']
     ]
   }
 };

@@ -14,6 +14,7 @@ export default {
   games: { title: 'Mis partidas', none: 'Aún no hay partidas terminadas.', more: 'Más', watch: 'Ver', solo: 'Solitario', race: 'Carrera', won: 'ganada', over: 'terminada', close: 'Cerrar' },
   hint: { move: 'Pista: prueba el movimiento marcado.', draw: 'Pista: roba del mazo.', recycle: 'Pista: dale la vuelta al descarte.', none: 'Ningún movimiento ayuda aquí. Puedes deshacer o empezar otra partida.', busy: 'Las pistas están ocupadas ahora. Vuelve a intentarlo en un momento.' },
   game: { stuck: 'No quedan movimientos útiles. Puedes deshacer o empezar otra partida.', won: '¡Has ganado!', again: 'Nueva partida', close: 'Cerrar', loading: 'Cargando…', winnable: 'Ganable', winnableHint: 'El solucionador del servidor ha ganado este reparto: se puede ganar.', replay: 'Ver la repetición' },
+  finish: { button: 'Terminar', title: 'Subir las cartas que quedan (E)' },
   net: { reconnecting: 'Conexión perdida, reconectando…', back: 'Conectado de nuevo' },
   err: { illegal_move: 'Ese movimiento no está permitido.', bad_code: 'Ese código de partida no es válido.', game_over: 'Esta partida ha terminado.', conflict: 'La partida ha cambiado; se muestra la posición actual.', not_found: 'No se encuentra la partida.', rate_limited: 'Más despacio, por favor.', unavailable: 'El servidor está ocupado; se reintenta.', network: 'Sin conexión con el servidor.', too_late: 'Tarde: el otro jugador llegó antes.', not_your_turn: 'No es tu turno.', forbidden: 'Eso no es tuyo.', generic: 'Algo ha fallado.' },
   code: { parts: 'Un código de partida tiene tres partes separadas por guiones, como DS1-D1N-AAAAAAB.', prefix: 'Un código de partida empieza por DS1 o DS2 (solitario), DR1 o DR2 (carrera).', draw: 'Tras el primer guion va el robo: D1 o D3.', options: 'Las opciones son robo y puntuación (D1N, D3V) en solitario, y robo, repartos y barajas (D1UI, D3SM) en una carrera.', scoring: 'La puntuación debe ser N (Normal) o V (Vegas).', redeal: 'El reparto debe ser U (ilimitado) o S (una sola pasada).', decks: 'Las barajas deben ser I (independientes) o M (espejo).', secret: 'La última parte debe tener 64 dígitos hexadecimales.', deal: 'El reparto debe ser de 7 letras, de la A a la Z.' },
@@ -44,6 +45,19 @@ export default {
       ['Teclado', 'Las flechas recorren los montones, Intro o Espacio cogen y sueltan, F sube a una fundación, T lleva a la mejor columna, D roba y P pasa.']
     ]
   },
+  stats: {
+    title: 'Estadísticas', mode: 'Mostrar', races: 'Carreras',
+    played: 'Jugadas', won: 'Ganadas', winRate: 'Porcentaje de victorias', streak: 'Racha actual', bestStreak: 'Mejor racha', bestScore: 'Mejor puntuación',
+    fastestWin: 'Victoria más rápida', fewestMoves: 'Menos movimientos', clean: 'Victorias limpias', assisted: 'Victorias con ayuda', lost: 'Perdidas', drawn: 'Empates', rating: 'Puntuación Elo', vsBot: 'Contra el ordenador',
+    recent: 'Últimas partidas, la más antigua a la izquierda: ganadas en amarillo, perdidas en gris, la altura según la puntuación',
+    noGames: 'Aún no has jugado en esta modalidad.',
+    chartSummary: { one: 'La última partida: {won} ganada, {lost} perdida.', few: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.', many: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.', other: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.' },
+    chartOpen: 'La más reciente sigue en juego.',
+    gameWon: 'Ganada, puntuación {score}, {moves} movimientos', gameLost: 'No ganada, puntuación {score}, {moves} movimientos', gameOpen: 'En juego, puntuación {score}, {moves} movimientos',
+    ratingNote: 'La puntuación empieza en 1500 y cambia tras cada carrera terminada contra otra persona; las carreras contra el ordenador se cuentan aparte y no puntúan. Nunca se reinicia.',
+    since: 'Se cuentan las partidas empezadas desde el {date}.',
+    reset: 'Reiniciar estadísticas', resetQ: '¿Reiniciar tus estadísticas?', resetNote: 'Solo contarán las partidas que empieces a partir de ahora. Tu puntuación de carreras se mantiene.', resetYes: 'Reiniciar', resetDone: 'Estadísticas reiniciadas'
+  },
   fair: {
     chosen: 'Quien creó la carrera eligió este reparto: puede conocer todas las cartas.', chosenMark: 'Reparto elegido',
     mirrored: 'Barajas en espejo: los dos reciben la misma disposición, así que cada uno descubre sus propias cartas ocultas por lo que juega el otro.',
@@ -65,7 +79,8 @@ export default {
       ['Mover cartas', 'Arrastra una carta o una escalera a su sitio. Si sueltas una carta en cualquier parte de las fundaciones, ella sola encuentra su hueco. Un toque en una carta de arriba la manda a una fundación. Con Doble clic activado, dos toques rápidos le buscan sitio en las columnas. La carta de arriba de una fundación se puede arrastrar de vuelta a una columna.'],
       ['Los puntos', 'Normal: 10 por cada carta en una fundación, 5 por pasar una carta del descarte a una columna y 5 por cada carta oculta que se gira. Nunca baja de cero. Vegas: empiezas con -104 dólares y ganas 5 por cada carta en una fundación.'],
       ['Deshacer y códigos', 'Deshacer recupera hasta 200 pasos con sus puntos; el contador de movimientos sigue subiendo. Pista marca un movimiento calculado solo con las cartas que ves, sin jugarlo. Cada reparto tiene un código como DS1-D1N-AAAAAAB: compártelo y cualquiera jugará exactamente la misma partida. Nunca se declara una derrota: si no queda nada útil, un aviso junto al mazo lo indica y ofrece Deshacer y Nueva partida.'],
-      ['Teclado', 'Las flechas recorren montones y cartas. Intro o Espacio cogen una carta y la dejan en el montón elegido, o roban del mazo. F manda una carta a una fundación, T a la mejor columna, D roba, U o Ctrl+Z deshace, H muestra una pista, N abre una partida nueva, Esc cancela.']
+      ['Terminar', 'Cuando todas las cartas están boca arriba y el mazo está vacío, aparece el botón Terminar si la partida aún se puede ganar: tócalo y las cartas que quedan suben a las fundaciones, y cada paso cuenta como una jugada. Las cartas nunca suben solas.'],
+      ['Teclado', 'Las flechas recorren montones y cartas. Intro o Espacio cogen una carta y la dejan en el montón elegido, o roban del mazo. F manda una carta a una fundación, T a la mejor columna, D roba, U o Ctrl+Z deshace, H muestra una pista, E termina cuando se ve Terminar, N abre una partida nueva, Esc cancela.']
     ]
   }
 };

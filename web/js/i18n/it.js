@@ -14,6 +14,7 @@ export default {
   games: { title: 'Le mie partite', none: 'Ancora nessuna partita finita.', more: 'Altre', watch: 'Guarda', solo: 'Solitario', race: 'Gara', won: 'vinta', over: 'finita', close: 'Chiudi' },
   hint: { move: 'Suggerimento: prova la mossa evidenziata.', draw: 'Suggerimento: pesca dal mazzo.', recycle: 'Suggerimento: rigira lo scarto.', none: 'Nessuna mossa aiuta qui. Puoi annullare o iniziare una nuova partita.', busy: 'I suggerimenti sono occupati in questo momento. Riprova tra poco.' },
   game: { stuck: 'Non restano mosse utili. Puoi annullare o iniziare una nuova partita.', won: 'Hai vinto!', again: 'Nuova partita', close: 'Chiudi', loading: 'Caricamento…', winnable: 'Vincibile', winnableHint: 'Il risolutore del server ha vinto questa smazzata: si può vincere.', replay: 'Guarda il replay' },
+  finish: { button: 'Completa', title: 'Porta in fondazione le carte rimaste (E)' },
   net: { reconnecting: 'Connessione persa, riconnessione…', back: 'Di nuovo connesso' },
   err: { illegal_move: 'Questa mossa non è consentita.', bad_code: 'Questo codice partita non è valido.', game_over: 'Questa partita è finita.', conflict: 'La partita è cambiata; ecco la posizione attuale.', not_found: 'Partita non trovata.', rate_limited: 'Un po’ più piano, per favore.', unavailable: 'Il server è occupato, nuovo tentativo.', network: 'Nessuna connessione al server.', too_late: 'Troppo tardi: l’altro giocatore è arrivato prima.', not_your_turn: 'Non tocca a te.', forbidden: 'Questo non è tuo.', generic: 'Qualcosa è andato storto.' },
   code: { parts: 'Un codice di partita ha tre parti separate da trattini, come DS1-D1N-AAAAAAB.', prefix: 'Un codice di partita inizia con DS1 o DS2 (solitario), DR1 o DR2 (gara).', draw: 'Dopo il primo trattino viene la pescata: D1 o D3.', options: 'Le opzioni sono pescata e punteggio (D1N, D3V) in solitario, pescata, ridistribuzione e mazzi (D1UI, D3SM) in una gara.', scoring: 'Il punteggio deve essere N (Normale) o V (Vegas).', redeal: 'La ridistribuzione deve essere U (illimitata) o S (un solo passaggio).', decks: 'I mazzi devono essere I (indipendenti) o M (speculari).', secret: "L'ultima parte deve avere 64 cifre esadecimali.", deal: 'La smazzata deve essere di 7 lettere, dalla A alla Z.' },
@@ -44,6 +45,19 @@ export default {
       ['Tastiera', 'Le frecce passano da una pila all’altra, Invio o Spazio prendono e posano, F manda su una fondazione, T sulla colonna migliore, D pesca, P passa.']
     ]
   },
+  stats: {
+    title: 'Statistiche', mode: 'Mostra', races: 'Gare',
+    played: 'Giocate', won: 'Vinte', winRate: 'Percentuale di vittorie', streak: 'Serie attuale', bestStreak: 'Serie migliore', bestScore: 'Punteggio migliore',
+    fastestWin: 'Vittoria più rapida', fewestMoves: 'Meno mosse', clean: 'Vittorie pulite', assisted: 'Vittorie con aiuto', lost: 'Perse', drawn: 'Pareggi', rating: 'Punteggio Elo', vsBot: 'Contro il computer',
+    recent: 'Ultime partite, la più vecchia a sinistra: vinte in giallo, perse in grigio, altezza secondo il punteggio',
+    noGames: 'Ancora nessuna partita in questa modalità.',
+    chartSummary: { one: 'L’ultima partita: {won} vinta, {lost} persa.', few: 'Le ultime {n} partite: {won} vinte, {lost} perse.', many: 'Le ultime {n} partite: {won} vinte, {lost} perse.', other: 'Le ultime {n} partite: {won} vinte, {lost} perse.' },
+    chartOpen: 'La più recente è ancora in corso.',
+    gameWon: 'Vinta, punteggio {score}, {moves} mosse', gameLost: 'Non vinta, punteggio {score}, {moves} mosse', gameOpen: 'In corso, punteggio {score}, {moves} mosse',
+    ratingNote: 'Il punteggio parte da 1500 e cambia dopo ogni gara finita contro un’altra persona; le gare contro il computer si contano a parte e non valgono per il punteggio. Non viene mai azzerato.',
+    since: 'Contano le partite iniziate dal {date}.',
+    reset: 'Azzera le statistiche', resetQ: 'Azzerare le statistiche?', resetNote: 'Conteranno solo le partite che inizi da adesso. Il punteggio delle gare resta.', resetYes: 'Azzera', resetDone: 'Statistiche azzerate'
+  },
   fair: {
     chosen: 'Chi ha creato la sfida ha scelto questa distribuzione: potrebbe conoscere ogni carta.', chosenMark: 'Distribuzione scelta',
     mirrored: 'Mazzi a specchio: entrambi ricevono la stessa disposizione, quindi ognuno scopre qualcosa delle proprie carte coperte dalle mosse dell’avversario.',
@@ -65,7 +79,8 @@ export default {
       ['Spostare le carte', 'Trascina una carta o una sequenza dove deve andare. Una carta lasciata in un punto qualsiasi delle fondazioni trova da sola il suo posto. Un tocco su una carta in cima la manda su una fondazione. Con il Doppio clic attivo, due tocchi rapidi le cercano un posto nelle colonne. La carta in cima a una fondazione si può riportare in una colonna trascinandola.'],
       ['I punti', 'Normal: 10 per ogni carta su una fondazione, 5 per una carta dallo scarto a una colonna, 5 per ogni carta coperta che si gira. Il punteggio non scende mai sotto zero. Vegas: si parte da -104 dollari e si guadagnano 5 dollari per ogni carta su una fondazione.'],
       ['Annullare e codici', 'Annulla toglie fino a 200 passi con i loro punti; il contatore delle mosse continua a salire. Suggerimento evidenzia una mossa calcolata solo dalle carte che vedi, senza giocarla. Ogni distribuzione ha un codice come DS1-D1N-AAAAAAB: condividilo e chiunque giocherà esattamente la stessa partita. Il gioco non dichiara mai una sconfitta: quando non resta nulla di utile, un avviso accanto al mazzo lo dice e offre Annulla e Nuova partita.'],
-      ['Tastiera', 'Le frecce si spostano tra pile e carte. Invio o Spazio prendono una carta e la posano sulla pila scelta, oppure pescano dal mazzo. F manda una carta su una fondazione, T nella colonna migliore, D pesca, U o Ctrl+Z annulla, H mostra un suggerimento, N inizia una nuova partita, Esc annulla la scelta.']
+      ['Completa', 'Quando tutte le carte sono scoperte e il mazzo è vuoto, compare il pulsante Completa se la partita si può ancora vincere: toccalo e le carte rimaste salgono in fondazione, contando ogni passo come una mossa. Le carte non salgono mai da sole.'],
+      ['Tastiera', 'Le frecce si spostano tra pile e carte. Invio o Spazio prendono una carta e la posano sulla pila scelta, oppure pescano dal mazzo. F manda una carta su una fondazione, T nella colonna migliore, D pesca, U o Ctrl+Z annulla, H mostra un suggerimento, E completa quando si vede Completa, N inizia una nuova partita, Esc annulla la scelta.']
     ]
   }
 };

@@ -14,6 +14,7 @@ export default {
   games: { title: 'Moje gry', none: 'Nie ma jeszcze skończonych gier.', more: 'Więcej', watch: 'Obejrzyj', solo: 'Pasjans', race: 'Wyścig', won: 'wygrana', over: 'skończona', close: 'Zamknij' },
   hint: { move: 'Podpowiedź: spróbuj zaznaczonego ruchu.', draw: 'Podpowiedź: dobierz z talii.', recycle: 'Podpowiedź: odwróć stos odrzuconych.', none: 'Żaden ruch tu nie pomoże. Możesz cofnąć albo zacząć nową grę.', busy: 'Podpowiedzi są teraz zajęte. Spróbuj ponownie za chwilę.' },
   game: { stuck: 'Nie ma już przydatnych ruchów. Możesz cofnąć albo zacząć nową grę.', won: 'Wygrana!', again: 'Nowa gra', close: 'Zamknij', loading: 'Wczytywanie…', winnable: 'Wygrywalne', winnableHint: 'Solver serwera wygrał to rozdanie: da się je wygrać.', replay: 'Obejrzyj powtórkę' },
+  finish: { button: 'Dokończ', title: 'Połóż pozostałe karty na stosy końcowe (E)' },
   net: { reconnecting: 'Utracono połączenie, łączenie ponownie…', back: 'Połączono ponownie' },
   err: { illegal_move: 'Ten ruch jest niedozwolony.', bad_code: 'Ten kod gry jest nieprawidłowy.', game_over: 'Ta gra jest zakończona.', conflict: 'Gra się zmieniła; pokazano aktualny układ.', not_found: 'Nie znaleziono gry.', rate_limited: 'Trochę wolniej, proszę.', unavailable: 'Serwer jest zajęty, ponawiam.', network: 'Brak połączenia z serwerem.', too_late: 'Za późno: drugi gracz był szybszy.', not_your_turn: 'To nie twój ruch.', forbidden: 'To nie należy do ciebie.', generic: 'Coś poszło nie tak.' },
   code: { parts: 'Kod gry ma trzy części rozdzielone myślnikami, np. DS1-D1N-AAAAAAB.', prefix: 'Kod gry zaczyna się od DS1 lub DS2 (pasjans), DR1 lub DR2 (wyścig).', draw: 'Po pierwszym myślniku jest dobieranie: D1 lub D3.', options: 'Opcje to dobieranie i punktacja (D1N, D3V) w pasjansie oraz dobieranie, przetasowania i talie (D1UI, D3SM) w wyścigu.', scoring: 'Punktacja musi być N (zwykła) lub V (Vegas).', redeal: 'Przetasowanie musi być U (bez limitu) lub S (jedno przejście).', decks: 'Talie muszą być I (niezależne) lub M (lustrzane).', secret: 'Ostatnia część musi mieć 64 cyfry szesnastkowe.', deal: 'Rozdanie to 7 liter od A do Z.' },
@@ -44,6 +45,19 @@ export default {
       ['Klawiatura', 'Strzałki przechodzą między stosami, Enter lub spacja podnosi i odkłada, F kładzie na stos końcowy, T na najlepszą kolumnę, D dobiera, P pasuje.']
     ]
   },
+  stats: {
+    title: 'Statystyki', mode: 'Pokaż', races: 'Wyścigi',
+    played: 'Rozegrane', won: 'Wygrane', winRate: 'Odsetek wygranych', streak: 'Obecna seria', bestStreak: 'Najlepsza seria', bestScore: 'Najlepszy wynik',
+    fastestWin: 'Najszybsza wygrana', fewestMoves: 'Najmniej ruchów', clean: 'Czyste wygrane', assisted: 'Wygrane z pomocą', lost: 'Przegrane', drawn: 'Remisy', rating: 'Ranking', vsBot: 'Z komputerem',
+    recent: 'Ostatnie gry, najstarsza po lewej: wygrane na żółto, przegrane na szaro, wysokość według wyniku',
+    noGames: 'W tym trybie nie rozegrano jeszcze żadnej gry.',
+    chartSummary: { one: 'Ostatnia gra: wygrane {won}, przegrane {lost}.', few: 'Ostatnie {n} gry: wygrane {won}, przegrane {lost}.', many: 'Ostatnie {n} gier: wygrane {won}, przegrane {lost}.', other: 'Ostatnie {n} gry: wygrane {won}, przegrane {lost}.' },
+    chartOpen: 'Najnowsza wciąż trwa.',
+    gameWon: 'Wygrana, wynik {score}, ruchy: {moves}', gameLost: 'Niewygrana, wynik {score}, ruchy: {moves}', gameOpen: 'W toku, wynik {score}, ruchy: {moves}',
+    ratingNote: 'Ranking zaczyna się od 1500 i zmienia po każdym zakończonym wyścigu z innym graczem; wyścigi z komputerem liczą się osobno i nie wpływają na ranking. Nigdy nie jest zerowany.',
+    since: 'Liczone są gry rozpoczęte od {date}.',
+    reset: 'Wyzeruj statystyki', resetQ: 'Wyzerować statystyki?', resetNote: 'Liczyć się będą tylko gry rozpoczęte od teraz. Ranking wyścigów zostaje.', resetYes: 'Wyzeruj', resetDone: 'Statystyki wyzerowane'
+  },
   fair: {
     chosen: 'Twórca wyścigu sam wybrał to rozdanie — może znać każdą kartę.', chosenMark: 'Wybrane rozdanie', mirrored: 'Talie lustrzane: obaj gracze dostają ten sam układ, więc każdy dowiaduje się czegoś o swoich zakrytych kartach z ruchów przeciwnika.',
     joinTitle: 'Dołączyć do tego wyścigu?', private: 'Ten wyścig jest prywatny: otwórz go linkiem z zaproszeniem.', print: 'Odcisk rozdania',
@@ -63,7 +77,8 @@ export default {
       ['Przenoszenie kart', 'Przeciągnij kartę lub ciąg na właściwe miejsce. Karta upuszczona gdziekolwiek na stosach końcowych sama znajdzie swoje miejsce. Dotknięcie wierzchniej karty wysyła ją na stos końcowy. Przy włączonym podwójnym kliknięciu dwa szybkie dotknięcia szukają miejsca w kolumnach. Wierzchnią kartę ze stosu końcowego można przeciągnąć z powrotem do kolumny.'],
       ['Punkty', 'Normal: 10 za każdą kartę na stosie końcowym, 5 za kartę ze stosu odrzuconych do kolumny, 5 za każdą odwróconą zakrytą kartę. Wynik nie spada poniżej zera. Vegas: zaczynasz od -104 dolarów i zyskujesz 5 za każdą kartę na stosie końcowym.'],
       ['Cofanie i kody', 'Cofnąć można do 200 kroków razem z ich punktami; licznik ruchów liczy dalej. Podpowiedź zaznacza ruch wyliczony tylko z kart, które widzisz, i go nie wykonuje. Każde rozdanie ma kod, np. DS1-D1N-AAAAAAB: udostępnij go, a każdy zagra dokładnie tę samą partię. Gra nigdy nie ogłasza porażki: gdy nie ma już nic przydatnego, przy talii pojawia się komunikat z przyciskami Cofnij i Nowa gra.'],
-      ['Klawiatura', 'Strzałki przechodzą między stosami i kartami. Enter lub Spacja podnosi kartę i odkłada ją na wybrany stos albo dobiera z talii. F wysyła kartę na stos końcowy, T do najlepszej kolumny, D dobiera, U lub Ctrl+Z cofa, H pokazuje podpowiedź, N zaczyna nową grę, Esc anuluje.']
+      ['Dokończ', 'Gdy wszystkie karty są odkryte, a talia jest pusta, pojawia się przycisk Dokończ, jeśli grę wciąż da się wygrać: dotknij go, a pozostałe karty trafią na stosy końcowe, przy czym każdy krok liczy się jako ruch. Karty nigdy nie przechodzą tam same.'],
+      ['Klawiatura', 'Strzałki przechodzą między stosami i kartami. Enter lub Spacja podnosi kartę i odkłada ją na wybrany stos albo dobiera z talii. F wysyła kartę na stos końcowy, T do najlepszej kolumny, D dobiera, U lub Ctrl+Z cofa, H pokazuje podpowiedź, E kończy grę, gdy widać Dokończ, N zaczyna nową grę, Esc anuluje.']
     ]
   }
 };

@@ -44,6 +44,7 @@ export class SoloMode {
       },
       undo: () => this.undo(),
       hint: () => this.hint(),
+      finish: () => this.finish(),
     });
     this.scope.on(window, 'resize', () => this.scope.frame('render', () => this.render()));
     this.scope.every(() => this.tick(), 1000);
@@ -72,6 +73,7 @@ export class SoloMode {
     this.scope.dispose();
     this.conn = null;
     $('[data-testid=stuck]').hidden = true;
+    $('[data-testid=finish]').hidden = true;
     this.ui.onBanner(false);
   }
 
@@ -153,6 +155,12 @@ export class SoloMode {
     clearMarks(this.root);
     if (m) paintMarks(this.root, m, (p, n) => topCards(this.root, p, n));
   }
+
+  /** canFinish: the server offers a finish for the position on screen (no move of mine waits). */
+  canFinish() { return !!this.view?.finish && this.view.status === 'playing' && !this.mine.length; }
+
+  /** finish asks the server to play the remaining cards up; it never happens by itself. */
+  finish() { if (this.canFinish() && this.act({ type: 'finish' })) this.hud(); }
 
   /** acked notes the seq of my action id; one the view already holds (a view sent on reconnecting) is done. */
   acked(id, seq) {
@@ -261,6 +269,7 @@ export class SoloMode {
     u.disabled = !(v.undo > 0) || v.status === 'won';
     u.setAttribute('aria-label', `${t('hud.undo')} (${t('hud.undoLeft', { n: v.undo })})`);
     $('[data-testid=code]').textContent = v.code;
+    $('[data-testid=finish]').hidden = !this.canFinish();
     this.stuck(v.stuck && v.status === 'playing');
     this.tick(true);
   }

@@ -1,0 +1,327 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Tally is where a solo game stands after one of its actions, stored with the
+// action: the score and the move counter the engine reports, and the seconds
+// of play so far (the sum of the gaps between the game's actions' times, each
+// gap capped at MaxGap). A game's last action holds its figures, so the
+// statistics read one row per game instead of its whole log.
+type Tally struct {
+	Score int
+	Moves int
+	Play  time.Duration // stored in milliseconds
+}
+
+// MaxGap caps each gap between two actions of a game in its seconds of play:
+// a player who leaves a game open for an hour has not played for an hour.
+const MaxGap = 60 * time.Second
+
+// AddGap returns the seconds of play after an action made at at, when the
+// previous action of the game (at prev) left it at play.
+func AddGap(play time.Duration, prev, at time.Time) time.Duration {
+	return play + max(0, min(at.Sub(prev), MaxGap))
+}
+
+// BotPlayerID is the player row of the server's bot, which may hold seat 2
+// of a race. Races against it are not rated.
+const BotPlayerID = "bot"
+
+// Elo ratings of race players: every player starts at InitialRating, and a
+// rated race moves its two players' ratings by at most EloK.
+const (
+	InitialRating = 1500
+	EloK          = 32
+)
+
+// Elo returns the ratings of two players after a race between them, where
+// score is what the first player scored (1 a win, 0 a loss, 0.5 a draw).
+func Elo(a, b, score float64) (float64, float64) {
+	expected := 1 / (1 + math.Pow(10, (b-a)/400))
+	d := EloK * (score - expected)
+	return a + d, b - d
+}
+
+// RatedEnd tells whether an update of a game header from status old to g
+// ends a rated race, and what seat 1 scored in it. A race is rated when it
+// ends with a result (a cancelled or declined race has none) between two
+// players, neither of them the bot. Each race is rated once: when its status
+// becomes "over".
+func RatedEnd(kind, old string, g Game) (score1 float64, ok bool) {
+	if kind != "race" || old == "over" || g.Status != "over" || len(g.Result) == 0 ||
+		g.Seats[0] == "" || g.Seats[1] == "" || g.Seats[0] == BotPlayerID || g.Seats[1] == BotPlayerID {
+		return 0, false
+	}
+	var res struct {
+		Winner *int `json:"winner"`
+	}
+	if json.Unmarshal(g.Result, &res) != nil {
+		return 0, false
+	}
+	switch {
+	case res.Winner == nil:
+		return 0.5, true
+	case *res.Winner == 1:
+		return 1, true
+	case *res.Winner == 2:
+		return 0, true
+	}
+	return 0, false
+}
+
+// Stats are a player's statistics (Store.Stats).
+type Stats struct {
+	// Solo has one entry per solo mode, in the order of SoloModes, every
+	// mode present.
+	Solo []SoloStats
+	Race RaceStats
+	// Since is the player's reset point (zero: never reset): only games
+	// started after it count, but for the race rating.
+	Since time.Time
+}
+
+// Mode is a solo game mode: draw 1 or 3, "normal" or "vegas" scoring.
+type Mode struct {
+	Draw    int
+	Scoring string
+}
+
+// SoloModes are the four solo modes, in the order Stats.Solo lists them.
+var SoloModes = []Mode{{1, "normal"}, {1, "vegas"}, {3, "normal"}, {3, "vegas"}}
+
+// SoloStats are the statistics of one solo mode. A game is played once its
+// first action is applied. Streaks follow the order the games were started;
+// an unwon game breaks a streak once a later game of the mode is played, so
+// the latest game, while unwon, breaks nothing yet.
+type SoloStats struct {
+	Mode
+	Played     int
+	Won        int
+	Assisted   int // won games whose win was assisted (an undo or a finish in the log)
+	Streak     int
+	BestStreak int
+	// BestScore is the best score of a played game, FastestWin the fewest
+	// seconds of play of a win, FewestMoves the fewest moves of a win;
+	// nil when there is none (or the games predate the tallies).
+	BestScore   *int
+	FastestWin  *time.Duration
+	FewestMoves *int
+	Recent      []Recent // the latest RecentGames played games, oldest first
+}
+
+// Clean is the number of wins that were not assisted.
+func (s SoloStats) Clean() int { return s.Won - s.Assisted }
+
+// RecentGames is how many of the latest games of a mode Stats lists.
+const RecentGames = 30
+
+// Recent is one of the latest played games of a mode. Playing marks the
+// latest game when it is still unwon (not lost yet). Score, Moves and Play
+// are nil for a game stored without tallies.
+type Recent struct {
+	Won     bool
+	Playing bool
+	Score   *int
+	Moves   *int
+	Play    *time.Duration
+}
+
+// RaceStats are the statistics of a player's finished races (those with a
+// result: a cancelled race does not count). Played, Won, Lost and Drawn
+// count every race, Bot the races against the server's bot among them.
+// Rating is the player's Elo rating, over every rated race and never reset.
+type RaceStats struct {
+	RaceCounts
+	Bot    RaceCounts
+	Rating float64
+}
+
+// RaceCounts count finished races by outcome.
+type RaceCounts struct {
+	Played, Won, Lost, Drawn int
+}
+
+// AssistActions is the SQL condition on an action that assists a win: an
+// undo or a finish. The partial index actions_assists of the migrations has
+// this predicate word for word, so that a game's assisting actions are found
+// without reading its log.
+const AssistActions = `action IN ('{"type":"undo"}', '{"type":"finish"}')`
+
+// assistedWin is the SQL condition that the win of game g was assisted: the
+// one place that defines it (every other win is clean).
+const assistedWin = `EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND ` + AssistActions + `)`
+
+// notReset is the SQL condition that game g was started after the reset
+// point of player $1 (or that the player never reset).
+const notReset = `NOT EXISTS (SELECT 1 FROM players AS rp WHERE rp.id = $1 AND rp.stats_since >= g.created_at)`
+
+// SoloStatsQuery is the statistics query of the solo games of player $1, the
+// same text in both dialects. It returns, ordered by part, draw, scoring and
+// the fourth column descending:
+//
+//   - part 0, one row per mode played: draw, scoring, played, won,
+//     assisted, best score, fastest win (ms), fewest moves, streak, best
+//     streak;
+//   - part 1, the latest RecentGames games of each mode, oldest first:
+//     draw, scoring, rank from the latest, won, playing, score, play (ms),
+//     moves, NULL, NULL.
+//
+// The scoring is the code's letter (N or V). Each game's figures are its
+// last action's tally; assistedWin says which wins were assisted. One
+// window over each mode's games, latest first, gives each game its rank
+// from the latest and the number of unwon games from it on: the wins of a
+// streak share that number, and the current streak is the wins with none
+// after them, or with one while the latest game is unwon and so not lost.
+var SoloStatsQuery = `WITH started AS MATERIALIZED (
+	SELECT g.id, g.code, g.status, g.created_at,
+		(SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id) AS last_seq
+	FROM games AS g
+	WHERE g.seat1 = $1 AND g.kind = 'solo' AND ` + notReset + `
+),
+played AS (
+	SELECT g.id, g.created_at,
+		CAST(substr(g.code, 6, 1) AS INTEGER) AS draw, substr(g.code, 7, 1) AS scoring,
+		CASE WHEN g.status = 'won' THEN 1 ELSE 0 END AS won,
+		CASE WHEN g.status = 'won' AND ` + assistedWin + ` THEN 1 ELSE 0 END AS assisted,
+		a.score, a.moves, a.play_ms
+	FROM started AS g
+	JOIN actions AS a ON a.game_id = g.id AND a.seq = g.last_seq
+),
+runs AS (
+	SELECT p.*, ROW_NUMBER() OVER w AS back, SUM(1 - p.won) OVER w AS unwon_after
+	FROM played AS p
+	WINDOW w AS (PARTITION BY p.draw, p.scoring ORDER BY p.created_at DESC, p.id DESC ROWS UNBOUNDED PRECEDING)
+),
+streaks AS (
+	SELECT draw, scoring, unwon_after, COUNT(*) AS wins FROM runs WHERE won = 1 GROUP BY draw, scoring, unwon_after
+),
+modes AS (
+	SELECT draw, scoring, COUNT(*) AS played, SUM(won) AS won, SUM(assisted) AS assisted, MAX(score) AS best_score,
+		MIN(CASE WHEN won = 1 THEN play_ms END) AS fastest, MIN(CASE WHEN won = 1 THEN moves END) AS fewest,
+		MAX(CASE WHEN back = 1 AND won = 0 THEN 1 ELSE 0 END) AS pending
+	FROM runs GROUP BY draw, scoring
+)
+SELECT 0, m.draw, m.scoring, m.played, m.won, m.assisted, m.best_score, m.fastest, m.fewest,
+	COALESCE((SELECT s.wins FROM streaks AS s WHERE s.draw = m.draw AND s.scoring = m.scoring AND s.unwon_after = m.pending), 0),
+	COALESCE((SELECT MAX(s.wins) FROM streaks AS s WHERE s.draw = m.draw AND s.scoring = m.scoring), 0)
+FROM modes AS m
+UNION ALL
+SELECT 1, draw, scoring, back, won, CASE WHEN back = 1 AND won = 0 THEN 1 ELSE 0 END, score, play_ms, moves, NULL, NULL
+FROM runs WHERE back <= ` + strconv.Itoa(RecentGames) + `
+ORDER BY 1, 2, 3, 4 DESC`
+
+// RaceStatsQuery is the statistics query of the races of player $1: one row
+// of the player's reset point (NULL: never reset) and rating, then played, won, lost and drawn of every finished
+// race, then the same of the races against the bot. winner is the dialect's
+// expression of the winning seat in g.result (NULL for a draw).
+func RaceStatsQuery(winner string) string {
+	return `WITH finished AS (
+	SELECT CASE WHEN g.seat1 = $1 THEN 1 ELSE 2 END AS seat,
+		CASE WHEN g.seat1 = '` + BotPlayerID + `' OR g.seat2 = '` + BotPlayerID + `' THEN 1 ELSE 0 END AS bot,
+		` + winner + ` AS winner
+	FROM games AS g
+	WHERE (g.seat1 = $1 OR g.seat2 = $1) AND g.kind = 'race' AND g.status = 'over'
+		AND g.result IS NOT NULL AND ` + notReset + `
+)
+SELECT p.stats_since, p.rating,
+	COUNT(f.seat),
+	SUM(CASE WHEN f.winner = f.seat THEN 1 ELSE 0 END),
+	SUM(CASE WHEN f.winner <> f.seat THEN 1 ELSE 0 END),
+	SUM(CASE WHEN f.seat IS NOT NULL AND f.winner IS NULL THEN 1 ELSE 0 END),
+	SUM(CASE WHEN f.bot = 1 THEN 1 ELSE 0 END),
+	SUM(CASE WHEN f.bot = 1 AND f.winner = f.seat THEN 1 ELSE 0 END),
+	SUM(CASE WHEN f.bot = 1 AND f.winner <> f.seat THEN 1 ELSE 0 END),
+	SUM(CASE WHEN f.bot = 1 AND f.winner IS NULL THEN 1 ELSE 0 END)
+FROM players AS p LEFT JOIN finished AS f ON 1 = 1
+WHERE p.id = $1
+GROUP BY p.stats_since, p.rating`
+}
+
+// Rows is what ReadSoloStats reads: *sql.Rows and pgx.Rows both are.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ReadSoloStats reads the rows of SoloStatsQuery into one entry per mode of
+// SoloModes (a mode never played has zeros and no recent games).
+func ReadSoloStats(rows Rows) ([]SoloStats, error) {
+	out := make([]SoloStats, len(SoloModes))
+	for i, m := range SoloModes {
+		out[i] = SoloStats{Mode: m, Recent: []Recent{}}
+	}
+	for rows.Next() {
+		var part, draw int64
+		var letter string
+		var n [8]sql.NullInt64
+		if err := rows.Scan(&part, &draw, &letter, &n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7]); err != nil {
+			return nil, err
+		}
+		m := Mode{Draw: int(draw), Scoring: "normal"}
+		if letter == "V" {
+			m.Scoring = "vegas"
+		}
+		i := modeIndex(m)
+		if i < 0 {
+			return nil, fmt.Errorf("store: stats: no solo mode draw %d scoring %q", draw, letter)
+		}
+		s := &out[i]
+		if part == 0 {
+			s.Played, s.Won, s.Assisted = int(n[0].Int64), int(n[1].Int64), int(n[2].Int64)
+			s.BestScore, s.FastestWin, s.FewestMoves = intOrNil(n[3]), msOrNil(n[4]), intOrNil(n[5])
+			s.Streak, s.BestStreak = int(n[6].Int64), int(n[7].Int64)
+			continue
+		}
+		s.Recent = append(s.Recent, Recent{
+			Won: n[1].Int64 == 1, Playing: n[2].Int64 == 1,
+			Score: intOrNil(n[3]), Play: msOrNil(n[4]), Moves: intOrNil(n[5]),
+		})
+	}
+	return out, rows.Err()
+}
+
+func modeIndex(m Mode) int {
+	for i, x := range SoloModes {
+		if x == m {
+			return i
+		}
+	}
+	return -1
+}
+
+func intOrNil(n sql.NullInt64) *int {
+	if !n.Valid {
+		return nil
+	}
+	v := int(n.Int64)
+	return &v
+}
+
+func msOrNil(n sql.NullInt64) *time.Duration {
+	if !n.Valid {
+		return nil
+	}
+	d := time.Duration(n.Int64) * time.Millisecond
+	return &d
+}
+
+// Row is what ScanRaceStats reads: *sql.Row and pgx.Row both are.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// ScanRaceStats reads the row of RaceStatsQuery, the reset point into since
+// (the dialect's scan target of a nullable time).
+func ScanRaceStats(row Row, since any) (RaceStats, error) {
+	var r RaceStats
+	err := row.Scan(since, &r.Rating, &r.Played, &r.Won, &r.Lost, &r.Drawn, &r.Bot.Played, &r.Bot.Won, &r.Bot.Lost, &r.Bot.Drawn)
+	return r, err
+}
