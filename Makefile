@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race solve-sample solve-check cluster screenshots pageload winnable-list winnable-check
+.PHONY: run test vet bench property fuzz load-race solve-sample solve-check hint-rate cluster screenshots pageload winnable-list winnable-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -86,6 +86,14 @@ BUDGET ?= 2s
 solve-sample:
 	@for d in 1 3; do for s in normal vegas; do \
 	  $(GO) run ./cmd/dsol solve --sample $(SAMPLE) --draw $$d --scoring $$s --budget $(BUDGET) || exit 1; \
+	done; done
+
+## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
+## player who always follows the hint, and by one who always plays the race bot's choice
+HINT_DEALS ?= 200
+hint-rate:
+	@for d in 1 3; do for s in normal vegas; do \
+	  $(GO) run ./cmd/dsol hint-rate --sample $(HINT_DEALS) --draw $$d --scoring $$s || exit 1; \
 	done; done
 
 ## solve-check: CHECK real deals per mode solved again with every pruning off: the same verdicts

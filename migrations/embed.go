@@ -44,13 +44,19 @@ func Dialect(dialect string) (fs.FS, error) {
 // so databases or schemas that are migrated independently do not wait on each
 // other.
 //
+// A migration missing below the database's version (one that landed after
+// a later one) is applied, not refused.
+//
 // Closing the Provider closes db.
 func NewProvider(ctx context.Context, db *sql.DB, dialect string) (*goose.Provider, error) {
 	fsys, err := Dialect(dialect)
 	if err != nil {
 		return nil, err
 	}
-	var opts []goose.ProviderOption
+	// Migrations written at the same time may land in either order: a
+	// database already migrated past a version that appears later applies
+	// it then instead of refusing to start.
+	opts := []goose.ProviderOption{goose.WithAllowOutofOrder(true)}
 	var gd goose.Dialect
 	switch dialect {
 	case SQLite:

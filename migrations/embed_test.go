@@ -240,3 +240,37 @@ func TestAccountsMigration(t *testing.T) {
 		}
 	})
 }
+
+// TestOutOfOrder: a database migrated to version 6 while version 5 did not
+// exist yet (two migrations that landed in the other order) gets version 5
+// at the next start instead of refusing it.
+func TestOutOfOrder(t *testing.T) {
+	for _, tc := range []struct {
+		dialect string
+		open    func(testing.TB) *sql.DB
+	}{
+		{migrations.SQLite, mustSQLite},
+		{migrations.Postgres, mustPostgres},
+	} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db := tc.open(t)
+			p, err := migrations.NewProvider(ctx, db, tc.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.UpTo(ctx, 4); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.ApplyVersion(ctx, 6, true); err != nil {
+				t.Fatal(err)
+			}
+			if err := migrations.Apply(ctx, db, tc.dialect); err != nil {
+				t.Fatalf("Apply with version 5 missing: %v", err)
+			}
+			if _, err := db.ExecContext(ctx, "SELECT mode FROM winnable_deals"); err != nil {
+				t.Fatalf("version 5 not applied: %v", err)
+			}
+		})
+	}
+}

@@ -230,17 +230,7 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 			}
 		})
 	}
-	n := 0
-feed:
-	for i := range codes {
-		select {
-		case next <- i:
-			n++
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
+	n := feed(ctx, next, indexes(len(codes)))
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -255,10 +245,33 @@ feed:
 	return writeReport(stdout, rep)
 }
 
+// feed sends items to next in order until ctx is done, closes next and
+// returns how many it sent.
+func feed[T any](ctx context.Context, next chan<- T, items []T) int {
+	defer close(next)
+	for i, it := range items {
+		select {
+		case next <- it:
+		case <-ctx.Done():
+			return i
+		}
+	}
+	return len(items)
+}
+
+// indexes returns 0, 1, …, n-1.
+func indexes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
 // summarise computes the report of a sample's results.
 func summarise(c solveConfig, results []sampleResult, wall time.Duration) sampleReport {
 	rep := sampleReport{
-		Mode:     fmt.Sprintf("D%d%s", c.draw, map[bool]string{false: "N", true: "V"}[c.vegas]),
+		Mode:     c.mode(),
 		Deals:    len(results),
 		Seed:     c.seed,
 		BudgetMS: millis(c.budget),
@@ -285,7 +298,6 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 	if wall > 0 {
 		rep.PositionsPerSec = int64(float64(rep.Positions) / wall.Seconds())
 	}
-	round := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 	rep.WinLow = round(float64(rep.Won) / float64(n))
 	rep.WinHigh = round(float64(rep.Won+rep.Unknown) / float64(n))
 	lo, hi := wilson(rep.Won, n), wilson(rep.Won+rep.Unknown, n)
@@ -293,6 +305,14 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 	rep.WinHighCI = [2]float64{round(hi[0]), round(hi[1])}
 	return rep
 }
+
+// mode names the sample's mode, such as D1N.
+func (c solveConfig) mode() string {
+	return fmt.Sprintf("D%d%s", c.draw, map[bool]string{false: "N", true: "V"}[c.vegas])
+}
+
+// round rounds a rate to four decimals for the reports.
+func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // quantile returns the q-quantile of sorted durations (nearest rank).
 func quantile(sorted []time.Duration, q float64) time.Duration {

@@ -102,7 +102,7 @@ func startServer(t *testing.T) *server {
 	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: time.Now,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
 	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: time.Now,
-		Random: rand.Reader, Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000}})
+		Random: rand.Reader, Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20}})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ts.CloseClientConnections()

@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 type testServer struct {
 	*httptest.Server
 	store store.Store
+	srv   *server
 	reg   *table.Registry
 	com   *store.Committer
 	clock *apitest.Clock
@@ -80,8 +81,8 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	for _, f := range cfg {
 		f(&c)
 	}
-	h := NewServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Winnable: pool, Config: c})
-	ts := &testServer{Server: httptest.NewServer(h), store: st, reg: reg, com: com, clock: clock}
+	srv := newServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Winnable: pool, Config: c})
+	ts := &testServer{Server: httptest.NewServer(srv.routes()), store: st, srv: srv, reg: reg, com: com, clock: clock}
 	tb.Cleanup(ts.stop)
 	return ts
 }

@@ -164,13 +164,24 @@ func (s *server) crossOrigin(next http.Handler) http.Handler {
 // rateLimit applies the write token bucket of the player (or of the client
 // IP before authentication).
 func (s *server) rateLimit(next http.Handler) http.Handler {
+	return s.limit(s.limits, "too many requests; slow down", next)
+}
+
+// hintLimit applies the player's token bucket of hint requests.
+func (s *server) hintLimit(next http.Handler) http.Handler {
+	return s.limit(s.hints, "too many hints asked; ask again in a moment", next)
+}
+
+// limit answers rate_limited with msg once the caller's bucket of l is
+// empty: the player's, or the client IP's before authentication.
+func (s *server) limit(l *limiter, msg string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := "ip:" + clientOf(r.Context()).ip.String()
 		if p, ok := playerOf(r.Context()); ok {
 			key = "p:" + p.ID
 		}
-		if !s.limits.allow(key, s.clock()) {
-			s.error(w, r, table.Errorf(table.RateLimited, "too many requests; slow down"))
+		if !l.allow(key, s.clock()) {
+			s.error(w, r, table.Errorf(table.RateLimited, "%s", msg))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"time"
 
+	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/static"
@@ -37,6 +39,16 @@ type Config struct {
 	// player (or per client IP before there is a player); default 20/s, 40.
 	WriteRate  float64
 	WriteBurst int
+	// HintRate and HintBurst are the token bucket of hint requests per
+	// player; default 1/s, 5.
+	HintRate  float64
+	HintBurst int
+	// HintWorkers bounds the hints worked out at once on the node (each
+	// takes a CPU for up to a few hundred milliseconds); default the number
+	// of CPUs. A hint asked while all are busy is answered rate_limited.
+	HintWorkers int
+	// Hint is the work of one hint; default hint.Default.
+	Hint hint.Options
 	// Static is the web client served at "/" (package static: compressed,
 	// cached under content-hashed paths), or nil for none.
 	Static fs.FS
@@ -68,17 +80,19 @@ type Deps struct {
 
 // server holds the dependencies shared by the handlers.
 type server struct {
-	log      *slog.Logger
-	store    store.Store
-	tables   *table.Registry
-	sockets  *ws.Handler
-	lobbyWS  *ws.LobbyHandler
-	metrics  *metrics.Metrics
-	clock    func() time.Time
-	random   io.Reader
-	winnable *winnable.Pool
-	cfg      Config
-	limits   *limiter
+	log       *slog.Logger
+	store     store.Store
+	tables    *table.Registry
+	sockets   *ws.Handler
+	lobbyWS   *ws.LobbyHandler
+	metrics   *metrics.Metrics
+	clock     func() time.Time
+	random    io.Reader
+	winnable  *winnable.Pool
+	cfg       Config
+	limits    *limiter
+	hints     *limiter      // hint requests per player
+	hintSlots chan struct{} // one token per hint being worked out
 	// linkGuesses and linkAll bound the guesses of transfer codes, per
 	// client address and from all of them (link.go).
 	linkGuesses *limiter
@@ -108,6 +122,18 @@ func newServer(d Deps) *server {
 	if cfg.WriteBurst <= 0 {
 		cfg.WriteBurst = 40
 	}
+	if cfg.HintRate <= 0 {
+		cfg.HintRate = 1
+	}
+	if cfg.HintBurst <= 0 {
+		cfg.HintBurst = 5
+	}
+	if cfg.HintWorkers <= 0 {
+		cfg.HintWorkers = runtime.NumCPU()
+	}
+	if cfg.Hint.Samples <= 0 || cfg.Hint.Positions <= 0 {
+		cfg.Hint = hint.Default
+	}
 	s := &server{
 		log:         d.Logger,
 		store:       d.Store,
@@ -120,6 +146,8 @@ func newServer(d Deps) *server {
 		winnable:    d.Winnable,
 		cfg:         cfg,
 		limits:      newLimiter(cfg.WriteRate, cfg.WriteBurst),
+		hints:       newLimiter(cfg.HintRate, cfg.HintBurst),
+		hintSlots:   make(chan struct{}, cfg.HintWorkers),
 		linkGuesses: newLimiter(linkPerAddr/60.0, linkPerAddr),
 		linkAll:     newLimiter(linkPerNode/60.0, linkPerNode),
 		auth:        newAuthCache(),

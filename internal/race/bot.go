@@ -3,7 +3,6 @@ package race
 import (
 	"time"
 
-	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 )
 
@@ -100,11 +99,11 @@ func (bot *Bot) Next(s Seen) (k.Action, bool) {
 	if mark != st.mark {
 		st.mark, st.idle, st.path, st.pos, st.lost, st.waits = mark, 0, st.path[:0], 0, false, 0
 	}
-	if a, ok := usefulMove(b, f); ok {
+	if a, ok := k.UsefulMove(b, f); ok {
 		return a, true
 	}
 	if st.pos < len(st.path) {
-		if a, ok := stepAction(b, f, st.path[st.pos]); ok {
+		if a, ok := k.StepAction(b, f, st.path[st.pos]); ok {
 			st.pos++
 			st.idle++
 			return a, true
@@ -133,7 +132,7 @@ func (bot *Bot) Next(s Seen) (k.Action, bool) {
 		st.lost = !found
 		st.pos = 0
 		if found && len(st.path) > 0 {
-			if a, ok := stepAction(b, f, st.path[0]); ok {
+			if a, ok := k.StepAction(b, f, st.path[0]); ok {
 				st.pos = 1
 				st.idle++
 				return a, true
@@ -158,72 +157,4 @@ func (bot *Bot) stuck(s *Seen) (k.Action, bool) {
 		return k.Simple(k.Pass), true
 	}
 	return k.Action{}, false
-}
-
-// usefulMove finds a foundation play, a move that turns a card over, a waste
-// card to a column, or a run moved to expose a foundation card. It reads the
-// face-up cards only, so b may be masked.
-func usefulMove(b *k.Board, f *k.Foundations) (k.Action, bool) {
-	t := k.Table{B: b, F: f}
-	n := int(b.NCols)
-	// Foundation plays, columns with face-down cards first.
-	for pass := 0; pass < 2; pass++ {
-		for i := 0; i < n; i++ {
-			col := &b.Cols[i]
-			if col.N == 0 || (col.Down > 0) != (pass == 0) {
-				continue
-			}
-			if f.FirstSlot(col.Top()) >= 0 {
-				return k.NewMove(k.ColPile(i), k.AnyF, 1), true
-			}
-		}
-	}
-	if w := b.WasteTop(); w != cards.None && f.FirstSlot(w) >= 0 {
-		return k.NewMove(k.Waste, k.AnyF, 1), true
-	}
-	// Moves that turn a face-down card over: the whole face-up run elsewhere.
-	for i := 0; i < n; i++ {
-		col := &b.Cols[i]
-		if col.Down == 0 || col.N == col.Down {
-			continue
-		}
-		count := int(col.N - col.Down)
-		if to, err := t.DTapTarget(k.ColPile(i), count); err == nil {
-			return k.NewMove(k.ColPile(i), to, count), true
-		}
-	}
-	// A waste card to a column.
-	if b.NWaste > 0 {
-		if to, err := t.DTapTarget(k.Waste, 1); err == nil {
-			return k.NewMove(k.Waste, to, 1), true
-		}
-	}
-	// Part of a run moved so that the card under it goes to a foundation.
-	for i := 0; i < n; i++ {
-		col := &b.Cols[i]
-		for j := int(col.Down) + 1; j < int(col.N); j++ {
-			if f.FirstSlot(col.Cards[j-1]) < 0 {
-				continue
-			}
-			count := int(col.N) - j
-			if to, err := t.DTapTarget(k.ColPile(i), count); err == nil {
-				return k.NewMove(k.ColPile(i), to, count), true
-			}
-		}
-	}
-	return k.Action{}, false
-}
-
-// stepAction turns a search step into an action, if it is still legal.
-func stepAction(b *k.Board, f *k.Foundations, s k.Step) (k.Action, bool) {
-	switch s.Type {
-	case k.Draw:
-		return k.Simple(k.Draw), b.NStock > 0
-	case k.Recycle:
-		return k.Simple(k.Recycle), b.NStock == 0 && b.NWaste > 0 && b.CanRecycle
-	}
-	if _, err := (k.Table{B: b, F: f}).CheckMove(s.From, s.To, int(s.Count)); err != nil {
-		return k.Action{}, false
-	}
-	return k.NewMove(s.From, s.To, int(s.Count)), true
 }

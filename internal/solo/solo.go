@@ -56,6 +56,9 @@ type Game struct {
 	score  int32
 	moves  int32
 	status Status
+	// recycled: the waste has been turned over at least once (an undone
+	// recycle counts too: by then the player had seen every talon card).
+	recycled bool
 
 	hist  [UndoLimit]undoEntry // ring buffer of undoable steps
 	histN int                  // how many entries are valid
@@ -117,6 +120,11 @@ func (g *Game) Stuck() bool {
 	return g.status == Playing && k.Blocked(&g.board, &g.found)
 }
 
+// Seen is what the player has seen of the board (klondike.Seen): the
+// face-up cards, the whole waste, the counts, and the stock once the waste
+// has been turned over. Hints decide from it and the foundations only.
+func (g *Game) Seen() k.Seen { return g.board.Seen(g.recycled) }
+
 func (g *Game) table() k.Table { return k.Table{B: &g.board, F: &g.found, AllowRecovery: true} }
 
 var (
@@ -176,6 +184,7 @@ func (g *Game) do(a k.Action) (k.Step, error) {
 			return k.Step{}, errNoWaste
 		}
 		g.board.RecycleWaste()
+		g.recycled = true
 		return k.Step{Type: k.Recycle}, nil
 	}
 	return k.Step{}, k.Errorf(k.BadRequest, "%s is not a solo action", a.Type)

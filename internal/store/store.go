@@ -79,7 +79,10 @@ type Game struct {
 	Result     []byte // JSON of the race result once over; nil otherwise
 	// Salt is a race's secret salt, fixed at creation (at least 16 random
 	// bytes): the race commits to its code with it and shows it once over.
-	Salt      []byte
+	Salt []byte
+	// Hints is how many hints the game has been given (solo); only AddHint
+	// changes it.
+	Hints     int
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -171,6 +174,9 @@ type Store interface {
 	// game (ErrNotFound). The update that ends a rated race (RatedEnd) also
 	// moves both players' ratings (Elo), in the same transaction.
 	UpdateGame(ctx context.Context, g Game) error
+	// AddHint counts one more hint given in a game and returns the new
+	// count (ErrNotFound). Nothing else of the header changes.
+	AddHint(ctx context.Context, gameID string) (int, error)
 	// JoinGame sets seat 2 of a waiting race to playerID and its status to
 	// "playing", only if seat 2 is still empty (ErrConflict otherwise).
 	JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error

@@ -50,6 +50,7 @@ func (v SoloView) AppendDelta(b []byte, prev View) []byte {
 	d.num("moves", v.Moves, p.Moves)
 	d.num("undo", v.Undo, p.Undo)
 	d.boolean("stuck", v.Stuck, p.Stuck)
+	d.num("hints", v.Hints, p.Hints)
 	d.boolean("finish", v.Finish, p.Finish)
 	d.num("s", v.Stock, p.Stock)
 	d.pile("w", v.Waste, p.Waste)

@@ -54,12 +54,14 @@ func DefaultEngines() map[string]NewEngine {
 }
 
 // SoloView is the solo game view of the API: the engine's view plus the
-// game id, the seq it reflects, and whether the game was dealt as winnable
-// (a deal the solver won: see internal/winnable).
+// game id, the seq it reflects, whether the game was dealt as winnable
+// (a deal the solver won: see internal/winnable), and the hints given so
+// far.
 type SoloView struct {
 	ID       string `json:"id"`
 	Seq      int64  `json:"seq"`
 	Winnable bool   `json:"winnable"`
+	Hints    int    `json:"hints"`
 	solo.View
 }
 
@@ -71,10 +73,12 @@ type SoloOptions struct {
 	Winnable bool `json:"winnable,omitempty"`
 }
 
-// soloEngine adapts solo.Game to Engine. A solo game has one seat.
+// soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
+// is the header's count of hints given, which is not in the log.
 type soloEngine struct {
-	g    *solo.Game
-	opts SoloOptions
+	g     *solo.Game
+	opts  SoloOptions
+	hints int
 }
 
 // NewSolo builds the engine of a solo game header.
@@ -90,7 +94,7 @@ func NewSolo(h store.Game) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := soloEngine{g: g}
+	e := &soloEngine{g: g, hints: h.Hints}
 	if len(h.Options) > 0 {
 		if err := json.Unmarshal(h.Options, &e.opts); err != nil {
 			return nil, fmt.Errorf("table: game %s: options: %w", h.ID, err)
@@ -101,7 +105,7 @@ func NewSolo(h store.Game) (Engine, error) {
 
 var errSoloSeat = &klondike.Error{Code: klondike.NotYourTurn, Msg: "a solo game has one seat"}
 
-func (e soloEngine) Check(seat int) error {
+func (e *soloEngine) Check(seat int) error {
 	if seat != 1 {
 		return errSoloSeat
 	}
@@ -111,7 +115,7 @@ func (e soloEngine) Check(seat int) error {
 	return nil
 }
 
-func (e soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
+func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	if seat != 1 {
 		return Outcome{}, errSoloSeat
 	}
@@ -122,10 +126,10 @@ func (e soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	return Outcome{Action: out.Action, Tally: &store.Tally{Score: e.g.Score(), Moves: e.g.Moves()}}, nil
 }
 
-func (e soloEngine) View(_ int, id string, seq int64) View {
-	return SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, View: e.g.View()}
+func (e *soloEngine) View(_ int, id string, seq int64) View {
+	return SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, View: e.g.View()}
 }
 
-func (e soloEngine) Status() string { return e.g.Status().String() }
+func (e *soloEngine) Status() string { return e.g.Status().String() }
 
-func (e soloEngine) Result() []byte { return nil }
+func (e *soloEngine) Result() []byte { return nil }

@@ -257,6 +257,7 @@ if (linkParam) history.replaceState(null, '', '/');
 $('#b-new').onclick = () => showNew();
 $('#b-home').onclick = () => home();
 $('#b-undo').onclick = () => mode?.undo?.();
+$('#b-hint').onclick = () => mode?.hint?.();
 $('#b-finish').onclick = () => mode?.finish?.();
 const showHelp = () => $('#dlg-help').showModal();
 $('#b-help').onclick = showHelp;

@@ -27,7 +27,7 @@ export class Input {
    *     follows (the tap, or the double tap instead) replaces it (optional)
    *   targets(pick) → the piles ("c3", "f5"…) that would take the cards of
    *     pick: marked .can-drop while they are dragged (optional)
-   *   undo(), pass(), finish() → the keys U / Ctrl+Z, P and E (optional:
+   *   undo(), pass(), hint(), finish() → the keys U / Ctrl+Z, P, H and E (optional:
    *     without them the keys do nothing)
    */
   constructor(scope, o, hooks) {
@@ -253,6 +253,7 @@ export class Input {
       case 'w': moveTo('w', 0); break;
       case 'u': if (!this.hooks.undo) return; this.hooks.undo(); break;
       case 'p': if (!this.hooks.pass) return; this.hooks.pass(); break;
+      case 'h': if (!this.hooks.hint) return; this.hooks.hint(); break;
       case 'e': if (!this.hooks.finish) return; this.hooks.finish(); break;
       default:
         if (/^[1-9]$/.test(k) && +k <= ncols) moveTo('c' + k);

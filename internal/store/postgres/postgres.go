@@ -406,12 +406,12 @@ func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
 }
 
 const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt`
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints`
 
 func scanGame(row pgx.Row) (store.Game, error) {
 	var g store.Game
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
-		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt, &g.Salt); err != nil {
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt, &g.Salt, &g.Hints); err != nil {
 		return store.Game{}, err
 	}
 	g.Options, g.InviteHash, g.Result, g.Salt = nullBytes(g.Options), nullBytes(g.InviteHash), nullBytes(g.Result), nullBytes(g.Salt)
@@ -472,6 +472,13 @@ func rate(ctx context.Context, tx pgx.Tx, seats [2]string, score float64) error 
 	_, err = tx.Exec(ctx, `UPDATE players SET rating = CASE WHEN id = $1 THEN $3::double precision ELSE $4::double precision END
 		WHERE id IN ($1, $2)`, seats[0], seats[1], a, b)
 	return err
+}
+
+// AddHint implements store.Store.
+func (s *Store) AddHint(ctx context.Context, gameID string) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `UPDATE games SET hints = hints + 1 WHERE id = $1 RETURNING hints`, gameID).Scan(&n)
+	return n, wrap("add hint", err)
 }
 
 // JoinGame implements store.Store.

@@ -418,7 +418,7 @@ func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
 }
 
 const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt`
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -426,7 +426,7 @@ func scanGame(row scanner) (store.Game, error) {
 	var g store.Game
 	var created, updated int64
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
-		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &created, &updated, &g.Salt); err != nil {
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &created, &updated, &g.Salt, &g.Hints); err != nil {
 		return store.Game{}, err
 	}
 	g.Options, g.InviteHash, g.Result, g.Salt = emptyNil(g.Options), emptyNil(g.InviteHash), emptyNil(g.Result), emptyNil(g.Salt)
@@ -481,6 +481,13 @@ func rate(ctx context.Context, tx *sql.Tx, seats [2]string, score float64) error
 		}
 	}
 	return nil
+}
+
+// AddHint implements store.Store.
+func (s *Store) AddHint(ctx context.Context, gameID string) (int, error) {
+	var n int
+	err := s.w.QueryRowContext(ctx, `UPDATE games SET hints = hints + 1 WHERE id = ? RETURNING hints`, gameID).Scan(&n)
+	return n, wrap("add hint", err)
 }
 
 // JoinGame implements store.Store.

@@ -221,6 +221,12 @@ func testStatsFigures(t *testing.T, s store.Store) {
 		Score: 900, Moves: 20, Won: true, Undo: true})
 	mustPlay(t, s, "alice", Played{ID: "open", Mode: d1n, Created: base.Add(2 * time.Hour), At: []time.Duration{0, d},
 		Score: 1000, Moves: 5, Undo: true})
+	// a win with a hint given is assisted too, with no undo in its log
+	mustPlay(t, s, "alice", Played{ID: "hinted", Mode: d1n, Created: base.Add(-time.Hour), At: []time.Duration{0, 50 * d, 100 * d, 150 * d},
+		Score: 100, Moves: 40, Won: true})
+	if _, err := s.AddHint(ctxOf(t), "hinted"); err != nil {
+		t.Fatal(err)
+	}
 
 	got := mustStats(t, s, "alice").Solo[0]
 	if got.FastestWin == nil || *got.FastestWin != 75*d {
@@ -229,11 +235,11 @@ func testStatsFigures(t *testing.T, s store.Store) {
 	if !intIs(got.FewestMoves, 20) || !intIs(got.BestScore, 1000) {
 		t.Fatalf("fewest moves %v, best score %v; want 20, 1000", got.FewestMoves, got.BestScore)
 	}
-	if got.Won != 2 || got.Assisted != 1 || got.Clean() != 1 {
-		t.Fatalf("won %d, assisted %d, clean %d; want 2, 1, 1 (an undo in the log assists)", got.Won, got.Assisted, got.Clean())
+	if got.Won != 3 || got.Assisted != 2 || got.Clean() != 1 {
+		t.Fatalf("won %d, assisted %d, clean %d; want 3, 2, 1 (an undo in the log, or a hint given, assists)", got.Won, got.Assisted, got.Clean())
 	}
-	want := []store.Recent{{Won: true}, {Won: true}, {Playing: true}}
-	plays := []time.Duration{75 * d, 110 * d, d}
+	want := []store.Recent{{Won: true}, {Won: true}, {Won: true}, {Playing: true}}
+	plays := []time.Duration{150 * d, 75 * d, 110 * d, d}
 	for i, r := range got.Recent {
 		if r.Won != want[i].Won || r.Playing != want[i].Playing || r.Play == nil || *r.Play != plays[i] {
 			t.Fatalf("recent %d: %+v (play %v), want %+v with play %v", i, r, r.Play, want[i], plays[i])

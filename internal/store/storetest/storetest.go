@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("LargeBatch", func(t *testing.T) { testLargeBatch(t, open(t)) })
 	t.Run("Committer", func(t *testing.T) { testCommitter(t, open(t)) })
 	t.Run("DeleteAbandoned", func(t *testing.T) { testDeleteAbandoned(t, open(t)) })
+	t.Run("Hints", func(t *testing.T) { testHints(t, open(t)) })
 	t.Run("Winnable", func(t *testing.T) { testWinnable(t, open(t)) })
 	t.Run("PlayedCodes", func(t *testing.T) { testPlayedCodes(t, open(t)) })
 	t.Run("Stats", func(t *testing.T) { testStats(t, open(t)) })
@@ -166,7 +167,7 @@ func EqualGame(got, want store.Game) string {
 		!bytes.Equal(got.Options, want.Options) || got.Status != want.Status || got.Seats != want.Seats ||
 		got.Public != want.Public || !bytes.Equal(got.InviteHash, want.InviteHash) ||
 		got.SeriesID != want.SeriesID || got.SeriesGame != want.SeriesGame ||
-		!bytes.Equal(got.Result, want.Result) || !bytes.Equal(got.Salt, want.Salt) ||
+		!bytes.Equal(got.Result, want.Result) || !bytes.Equal(got.Salt, want.Salt) || got.Hints != want.Hints ||
 		!got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) {
 		return fmt.Sprintf("got %+v,\nwant %+v", got, want)
 	}
@@ -930,6 +931,57 @@ func testDeleteAbandoned(t *testing.T, s store.Store) {
 			mustGame(t, s, id)
 		}
 	})
+}
+
+// testHints: AddHint counts one game's hints one by one (concurrent calls
+// too), changes nothing else of the header, and the count is read back by
+// Game and ListGames; UpdateGame leaves it alone.
+func testHints(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	g, other := NewSolo("g-hints", "alice", base), NewSolo("g-other", "alice", base.Add(time.Second))
+	mustCreateGame(t, s, g)
+	mustCreateGame(t, s, other)
+	if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
+		t.Fatalf("a new game: %s", d)
+	}
+	for want := 1; want <= 3; want++ {
+		n, err := s.AddHint(ctx, g.ID)
+		if err != nil || n != want {
+			t.Fatalf("AddHint #%d: %d, %v", want, n, err)
+		}
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := s.AddHint(ctx, g.ID); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	g.Hints = 11
+	if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
+		t.Fatalf("after 11 hints: %s", d)
+	}
+	if d := EqualGame(mustGame(t, s, other.ID), other); d != "" {
+		t.Fatalf("the other game: %s", d)
+	}
+	up := g
+	up.Status, up.UpdatedAt, up.Hints = "won", base.Add(time.Hour), 0
+	if err := s.UpdateGame(ctx, up); err != nil {
+		t.Fatal(err)
+	}
+	up.Hints = 11
+	if d := EqualGame(mustGame(t, s, g.ID), up); d != "" {
+		t.Fatalf("after UpdateGame: %s", d)
+	}
+	if gs := mustList(t, s, store.GameQuery{Player: "alice", Status: "won", Limit: 10}); len(gs) != 1 || gs[0].Hints != 11 {
+		t.Fatalf("ListGames: %+v", gs)
+	}
+	_, err := s.AddHint(ctx, "nope")
+	mustBeErr(t, "AddHint(nope)", err, store.ErrNotFound)
 }
 
 func testWinnable(t *testing.T, s store.Store) {

@@ -12,8 +12,11 @@ import { t, formatScore, formatTime } from '../i18n.js';
 import { reducedMotion } from '../settings.js';
 import { apply, resolve, targets } from '../rules.js';
 import { layoutTable, renderTable, topCards } from './table.js';
+import { clearMarks, fetchHint, marks, paintMarks } from './hint.js';
 
 const $ = (sel) => document.querySelector(sel);
+// errText is the message of an error code, or the generic one
+const errText = (code) => (t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
 
 export class SoloMode {
   /** ui: {settings, toast(msg), onWin(view, sources), onBanner(down)}. */
@@ -25,6 +28,7 @@ export class SoloMode {
     this.mine = []; // my unanswered actions: {id, action, seq}
     this.preview = null; // a tap shown while it waits for a possible second one
     this.last = null; // the last move, highlighted: {pile, count}
+    this.hinted = null; // the hint on show: {seq, marks}, until the next action
     this.conn = null;
     this.L = null;
     this.elapsed = 0;
@@ -39,6 +43,7 @@ export class SoloMode {
         return p.pile === 's' || !v ? [] : targets(v, p.pile, p.pile[0] === 'c' ? v.columns[+p.pile.slice(1) - 1].up.length - p.index : 1);
       },
       undo: () => this.undo(),
+      hint: () => this.hint(),
       finish: () => this.finish(),
     });
     this.scope.on(window, 'resize', () => this.scope.frame('render', () => this.render()));
@@ -116,8 +121,10 @@ export class SoloMode {
     this.mine.push({ id, action, seq: null, opt });
     // the tap that waited is on screen already, and marked as the last move
     if (p && p === action) return true;
-    // the last move's mark goes with the next action
+    // the last move's mark, and a hint's, go with the next action
     this.last = null;
+    this.hinted = null;
+    clearMarks(this.root);
     for (const el of this.root.querySelectorAll('.card.last')) el.classList.remove('last');
     // what the client can work out is drawn now (a drop's floating copy
     // lands there), and a preview it replaces goes
@@ -127,6 +134,27 @@ export class SoloMode {
   }
 
   undo() { if (this.view?.undo > 0) this.act({ type: 'undo' }); }
+
+  /** hint asks the server for a move and marks it on the table, without playing it. */
+  async hint() {
+    const v = this.view;
+    if (!v || v.status === 'won' || this.mine.length) return;
+    let h;
+    try {
+      h = await fetchHint(v.id);
+    } catch (e) {
+      if (this.view !== v) return;
+      this.ui.toast(e.code === 'rate_limited' ? t('hint.busy') : errText(e.code));
+      return;
+    }
+    // the position moved on meanwhile: that hint is for another one
+    if (this.view !== v || this.mine.length) return;
+    const m = marks(h.action);
+    this.ui.toast(t(!m ? 'hint.none' : m.to ? 'hint.move' : h.action.type === 'recycle' ? 'hint.recycle' : 'hint.draw'));
+    this.hinted = m && { seq: v.seq, marks: m };
+    clearMarks(this.root);
+    if (m) paintMarks(this.root, m, (p, n) => topCards(this.root, p, n));
+  }
 
   /** canFinish: the server offers a finish for the position on screen (no move of mine waits). */
   canFinish() { return !!this.view?.finish && this.view.status === 'playing' && !this.mine.length; }
@@ -151,7 +179,7 @@ export class SoloMode {
     this.input.settle(true);
     // a refused move that showed goes back, and says why
     if (had) this.paint();
-    if (code !== 'illegal_move' || had) this.ui.toast(t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
+    if (code !== 'illegal_move' || had) this.ui.toast(errText(code));
   }
 
   show(v) {
@@ -202,6 +230,9 @@ export class SoloMode {
       renderTable(this.root, v, this.L, part);
       if (ch && ch.count) this.land(topCards(this.root, ch.to, ch.count), from);
       else if (this.last) for (const el of topCards(this.root, this.last.pile, this.last.count)) el.classList.add('last');
+      clearMarks(this.root);
+      const h = this.hinted;
+      if (h && h.seq === this.view.seq && !this.mine.length) paintMarks(this.root, h.marks, (p, n) => topCards(this.root, p, n));
     });
     this.hud();
     this.root.removeAttribute('aria-busy');
