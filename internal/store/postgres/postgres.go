@@ -266,11 +266,22 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
 
 // UpdateGame implements store.Store.
 func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE games
+	return updateGame(ctx, s.pool, "update game", g)
+}
+
+// querier is the pool or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// updateGame is UpdateGame on the pool or in a transaction.
+func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
+	tag, err := q.Exec(ctx, `UPDATE games
 		SET status = $1, seat1 = $2, seat2 = $3, public = $4, result = $5, updated_at = $6
 		WHERE id = $7`,
 		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullBytes(g.Result), g.UpdatedAt, g.ID)
-	return affected("update game", tag, err)
+	return affected(op, tag, err)
 }
 
 // JoinGame implements store.Store.

@@ -291,11 +291,16 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
 
 // UpdateGame implements store.Store.
 func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE games
+	return updateGame(ctx, s.w, "update game", g)
+}
+
+// updateGame is UpdateGame on the writer or in a transaction.
+func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
+	res, err := q.ExecContext(ctx, `UPDATE games
 		SET status = ?, seat1 = ?, seat2 = ?, public = ?, result = ?, updated_at = ?
 		WHERE id = ?`,
 		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullText(g.Result), micros(g.UpdatedAt), g.ID)
-	return affected("update game", res, err)
+	return affected(op, res, err)
 }
 
 // JoinGame implements store.Store.
