@@ -71,7 +71,8 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	m := metrics.New()
 	com := store.NewCommitter(st, window, 0, m.ObserveCommit)
 	tc := table.Config{Store: st, Committer: com, Clock: clock.Now,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables,
+			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait}}
 	if timers {
 		tc.AfterFunc = clock.AfterFunc
 	}
