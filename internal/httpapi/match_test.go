@@ -195,3 +195,19 @@ func TestQuickMatch(t *testing.T) {
 		}
 	})
 }
+
+// TestNamesFiltered: a name strangers would see is refused when it is on
+// the deny-list or looks like the bot's.
+func TestNamesFiltered(t *testing.T) {
+	ts := mustServer(t, apitest.SQLite(t))
+	c := ts.mustPlayer(t)
+	for _, bad := range []string{"Computer", "c0mpu7er", "C O M P U T E R", "Ordenador", "Kurwa", "f.u.c.k"} {
+		var e errorBody
+		c.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": bad}, 400, &e)
+		if e.Error.Code != table.BadRequest || !strings.Contains(e.Error.Message, "choose another") {
+			t.Errorf("PATCH name %q: %+v", bad, e.Error)
+		}
+		ts.anon().mustError(t, "POST", "/api/v1/players", map[string]string{"name": bad}, 400, table.BadRequest)
+	}
+	c.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Computadora Ada"}, 200, nil)
+}
