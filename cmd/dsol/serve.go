@@ -340,14 +340,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MessageRate:    cfg.wsRate,
 		MessageBurst:   cfg.wsBurst,
 	}
-	sockets := ws.NewHandler(ws.Deps{
+	socketDeps := ws.Deps{
 		Tables:  reg,
 		Player:  httpapi.PlayerID,
 		Logger:  log,
 		Metrics: m,
 		Clock:   time.Now,
 		Config:  wsCfg,
-	})
+	}
+	sockets := ws.NewHandler(socketDeps)
 	lobbySockets := ws.NewLobbyHandler(ws.LobbyDeps{
 		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),
 		Player:  httpapi.PlayerID,
@@ -356,14 +357,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Clock:   time.Now,
 		Config:  wsCfg,
 	})
-	matchSockets := ws.NewMatchHandler(ws.MatchDeps{
-		Tables:  reg,
-		Player:  httpapi.PlayerID,
-		Logger:  log,
-		Metrics: m,
-		Clock:   time.Now,
-		Config:  wsCfg,
-	})
+	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
 	handler := httpapi.NewServer(httpapi.Deps{
 		Sockets:   sockets,
 		Lobby:     lobbySockets,

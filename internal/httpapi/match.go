@@ -26,12 +26,7 @@ type matchWaiting struct {
 // the opponent told on their match socket; or 202 {"status": "waiting"}.
 func (s *server) match(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	b, err := readBody(r)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	spec, err := decodeCreateRace(b)
+	spec, err := raceBody(r)
 	switch {
 	case err != nil:
 	case !spec.random:

@@ -156,7 +156,7 @@ func newServer(d Deps) *server {
 			Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 	}
 	if s.matchWS == nil {
-		s.matchWS = ws.NewMatchHandler(ws.MatchDeps{Tables: s.tables, Player: PlayerID, Logger: s.log,
+		s.matchWS = ws.NewMatchHandler(ws.Deps{Tables: s.tables, Player: PlayerID, Logger: s.log,
 			Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 	}
 	if s.tables != nil {

@@ -3,25 +3,10 @@ package ws
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"net/http"
 	"sync"
-	"time"
 
-	"dsol/internal/metrics"
 	"dsol/internal/table"
 )
-
-// MatchDeps are the dependencies of a MatchHandler: as LobbyDeps, with the
-// registry that runs the match queue instead of the lobby's hub.
-type MatchDeps struct {
-	Tables  *table.Registry
-	Player  func(r *http.Request) (playerID string, err error)
-	Logger  *slog.Logger
-	Metrics *metrics.Metrics
-	Clock   func() time.Time
-	Config  Config
-}
 
 // MatchHandler serves GET /api/v1/match/ws: a read-only socket that follows
 // the player's place in the quick-match queue (table.MatchMessage):
@@ -38,9 +23,10 @@ type MatchHandler struct {
 	stopOnce sync.Once
 }
 
-// NewMatchHandler returns the match socket handler. Mount it on GET
+// NewMatchHandler returns the match socket handler over the same
+// dependencies as the game sockets' (Tables runs the queue). Mount it on GET
 // /api/v1/match/ws, outside any request timeout.
-func NewMatchHandler(d MatchDeps) *MatchHandler {
+func NewMatchHandler(d Deps) *MatchHandler {
 	h := &MatchHandler{tables: d.Tables, stop: make(chan struct{})}
 	h.feedHandler = feedHandler{front: newFront[*feedSession]("match sockets", d.Player, d.Logger, d.Metrics, d.Clock, d.Config),
 		name: "match", done: h.stop, open: h.watch}
