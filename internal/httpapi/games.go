@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -153,27 +156,40 @@ type gameSummary struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// listLimit bounds a game listing.
+// listLimit bounds a game listing, and is its page size unless limit says
+// less.
 const listLimit = 100
 
-// listGames is GET /api/v1/games?status=: the caller's games, newest first.
+// listGames is GET /api/v1/games?status=&kind=&limit=&cursor=: the caller's
+// games, newest first, a page at a time. next, when there are more, is the
+// cursor of the next page (keyset paging: each page starts after the last
+// game of the one before, so pages neither skip nor repeat games as new
+// ones are created).
 func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	status := r.URL.Query().Get("status")
-	switch status {
-	case "", "playing", "won", "waiting", "over":
-	default:
-		s.error(w, r, table.Errorf(table.BadRequest, "status must be playing, won, waiting or over"))
+	q, err := gameQuery(r.URL.Query())
+	if err != nil {
+		s.error(w, r, err)
 		return
 	}
-	gs, err := s.store.ListGames(r.Context(), p.ID, status, listLimit)
+	q.Player = p.ID
+	limit := q.Limit
+	q.Limit++ // one more tells whether there is a next page
+	gs, err := s.store.ListGames(r.Context(), q)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
 	out := struct {
 		Games []gameSummary `json:"games"`
-	}{Games: make([]gameSummary, len(gs))}
+		Next  string        `json:"next,omitempty"`
+	}{}
+	if len(gs) > limit {
+		gs = gs[:limit]
+		last := gs[limit-1]
+		out.Next = encodeCursor(store.GameKey{CreatedAt: last.CreatedAt, ID: last.ID})
+	}
+	out.Games = make([]gameSummary, len(gs))
 	for i, g := range gs {
 		out.Games[i] = gameSummary{ID: g.ID, Kind: g.Kind, Status: g.Status,
 			Seat: seatOf(g, p.ID), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
@@ -182,6 +198,55 @@ func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// gameQuery reads the filters and the page of a game listing.
+func gameQuery(v url.Values) (store.GameQuery, error) {
+	q := store.GameQuery{Status: v.Get("status"), Kind: v.Get("kind"), Limit: listLimit}
+	switch q.Status {
+	case "", "playing", "won", "waiting", "over":
+	default:
+		return q, table.Errorf(table.BadRequest, "status must be playing, won, waiting or over")
+	}
+	switch q.Kind {
+	case "", "solo", "race":
+	default:
+		return q, table.Errorf(table.BadRequest, "kind must be solo or race")
+	}
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > listLimit {
+			return q, table.Errorf(table.BadRequest, "limit must be a whole number from 1 to %d", listLimit)
+		}
+		q.Limit = n
+	}
+	if c := v.Get("cursor"); c != "" {
+		k, ok := decodeCursor(c)
+		if !ok {
+			return q, table.Errorf(table.BadRequest, "cursor is not one this server gave: list from the first page again")
+		}
+		q.After = k
+	}
+	return q, nil
+}
+
+// encodeCursor writes a listing's place as an opaque token: the creation
+// time in microseconds and the id of the last game of a page.
+func encodeCursor(k store.GameKey) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(k.CreatedAt.UnixMicro(), 10) + "." + k.ID))
+}
+
+func decodeCursor(c string) (store.GameKey, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return store.GameKey{}, false
+	}
+	us, id, ok := strings.Cut(string(b), ".")
+	n, err := strconv.ParseInt(us, 10, 64)
+	if !ok || err != nil || id == "" {
+		return store.GameKey{}, false
+	}
+	return store.GameKey{CreatedAt: time.UnixMicro(n).UTC(), ID: id}, true
 }
 
 // parseAction reads an action request (decodeActionEnvelope).

@@ -36,6 +36,7 @@ func (s *server) routes() chi.Router {
 			r.Get("/api/v1/games", s.listGames)
 			r.With(s.rateLimit).Post("/api/v1/games", s.createGame)
 			r.Get("/api/v1/games/{id}", s.getGame)
+			r.With(s.rateLimit).Get("/api/v1/games/{id}/replay", s.replay)
 			r.With(s.rateLimit).Post("/api/v1/games/{id}/actions", s.postAction)
 			r.Get("/api/v1/codes/{code}", s.getCode)
 			r.With(s.rateLimit).Post("/api/v1/races", s.createRace)

@@ -55,6 +55,24 @@ type Game struct {
 	UpdatedAt time.Time
 }
 
+// GameQuery selects a player's games for Store.ListGames.
+type GameQuery struct {
+	Player string
+	Status string // only games of this status ("": any)
+	Kind   string // only games of this kind ("": any)
+	Limit  int    // at most this many (<= 0: no limit)
+	// After, when its ID is set, lists only the games that come after it
+	// newest first: created before it, or at the same time with a smaller
+	// id. It is the last game of the page before, for keyset paging.
+	After GameKey
+}
+
+// GameKey is where a game stands in the newest-first order of ListGames.
+type GameKey struct {
+	CreatedAt time.Time
+	ID        string
+}
+
 // Action is one accepted action of a game's log.
 type Action struct {
 	GameID   string
@@ -153,9 +171,9 @@ type Store interface {
 	// Rating returns a player's current rating; StartRating() for a player
 	// never rated (or unknown).
 	Rating(ctx context.Context, playerID string) (Rating, error)
-	// ListGames lists the games where playerID holds a seat, newest first,
-	// filtered by status when status is not "", at most limit rows.
-	ListGames(ctx context.Context, playerID, status string, limit int) ([]Game, error)
+	// ListGames lists the games where q.Player holds a seat, newest first
+	// (by creation time, then id), as q selects.
+	ListGames(ctx context.Context, q GameQuery) ([]Game, error)
 	// OpenRaces lists public races still waiting for a second player, oldest first.
 	OpenRaces(ctx context.Context, limit int) ([]Game, error)
 

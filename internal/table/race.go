@@ -501,24 +501,35 @@ func (t *Table) raceInit(ctx context.Context) error {
 	return nil
 }
 
+// seatPlayers reads the players of a race's seats (an empty seat is the
+// zero PlayerRef).
+func seatPlayers(ctx context.Context, st store.Store, g store.Game) ([2]PlayerRef, error) {
+	var out [2]PlayerRef
+	for i, id := range g.Seats {
+		switch id {
+		case "":
+		case BotPlayerID:
+			out[i] = PlayerRef{ID: id, Name: BotName, Bot: true}
+		default:
+			p, err := st.Player(ctx, id)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return out, err
+			}
+			out[i] = PlayerRef{ID: id, Name: p.Name}
+		}
+	}
+	return out, nil
+}
+
 // loadHeader reads the players' names and the series totals.
 func (l *raceLive) loadHeader(ctx context.Context, g store.Game) error {
 	ctx, cancel := context.WithTimeout(ctx, l.t.cfg.StoreTimeout)
 	defer cancel()
-	for i, id := range g.Seats {
-		switch id {
-		case "":
-			l.players[i] = PlayerRef{}
-		case BotPlayerID:
-			l.players[i] = PlayerRef{ID: id, Name: BotName}
-		default:
-			p, err := l.t.cfg.Store.Player(ctx, id)
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return err
-			}
-			l.players[i] = PlayerRef{ID: id, Name: p.Name}
-		}
+	players, err := seatPlayers(ctx, l.t.cfg.Store, g)
+	if err != nil {
+		return err
 	}
+	l.players = players
 	l.seriesID, l.seriesIndex = g.SeriesID, max(g.SeriesGame, 1)
 	l.prevTotals = [2]int{}
 	prev := l.eng().opts.Prev

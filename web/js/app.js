@@ -15,6 +15,7 @@ import { celebrate } from './celebrate.js';
 import { SoloMode } from './solo/mode.js';
 import { HomeMode, unfinished, resumeItems } from './home.js';
 import { checkCode } from './code.js';
+import { gamesItems } from './games.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const settings = loadSettings();
@@ -50,8 +51,8 @@ function translate() {
   }
 }
 
-let mode = null; // the mode on screen: a HomeMode, SoloMode, LobbyMode or RaceMode (null: none yet)
-let kind = ''; // which screen: 'home', 'solo', 'lobby' or 'race'
+let mode = null; // the mode on screen: a HomeMode, SoloMode, LobbyMode, RaceMode or ReplayMode (null: none yet)
+let kind = ''; // which screen: 'home', 'solo', 'lobby', 'race' or 'replay'
 let me = null; // the player
 let routing = 0; // counts the switches begun: one overtaken by a newer one gives way
 
@@ -258,6 +259,7 @@ $('#dlg-win').addEventListener('close', () => {
   const r = $('#dlg-win').returnValue;
   if (r === 'new') showNew();
   else if (r === 'home') home();
+  else if (r === 'replay') watch(new URLSearchParams(location.search).get('game'));
 });
 // the stuck notice's way out: take back a step, or deal again
 $('[data-testid=stuck-undo]').onclick = () => mode?.undo?.();
@@ -307,10 +309,60 @@ const homeUI = {
   settings,
   play: () => deal(settings.draw, settings.scoring).catch(showError),
   resume: showResume,
+  games: showGames,
   options: () => showNew(),
   help: showHelp,
   prefs: showSettings,
 };
+
+// ---- finished games and their replays ----
+const dlgGames = $('#dlg-games');
+
+/** showGames lists the caller's finished games, newest first, a page of games at a time, each with Watch. */
+async function showGames() {
+  const list = $('[data-testid=games-list]');
+  const more = $('[data-testid=games-more]');
+  list.replaceChildren();
+  more.hidden = true;
+  if (!dlgGames.open) dlgGames.showModal();
+  let cursor = '';
+  const page = async () => {
+    more.hidden = true;
+    try {
+      const r = await api('GET', `/api/v1/games?limit=30${cursor ? '&cursor=' + encodeURIComponent(cursor) : ''}`);
+      gamesItems(list, r.games.filter((g) => g.status === 'won' || g.status === 'over'), (id) => { dlgGames.close(); watch(id); }, !r.next);
+      cursor = r.next || '';
+      more.hidden = !cursor;
+    } catch (e) { showError(e); }
+  };
+  more.onclick = page;
+  await page();
+}
+
+/** watch opens the replay of finished game id, a new history entry. */
+function watch(id) {
+  if (!id) return;
+  go(`/?replay=${encodeURIComponent(id)}`);
+  route();
+}
+
+const replayUI = {
+  toast,
+  home: () => home(),
+  playDeal: (code) => { go('/'); openCode(code).catch(showError); },
+};
+
+/** showReplay fetches replay id and plays it again; a race's needs the race table. */
+async function showReplay(id, gone) {
+  const [rp, { ReplayMode }] = await Promise.all([api('GET', `/api/v1/games/${encodeURIComponent(id)}/replay`), import('./replay.js')]);
+  if (rp.kind === 'race') {
+    const [tbl, lay] = await Promise.all([import('./race/table.js'), import('./race/layout.js'), raceModule()]);
+    replayUI.race = { ...tbl, ...lay };
+  }
+  if (gone()) return;
+  use('replay', () => new ReplayMode(replayUI, rp));
+  translate();
+}
 
 function showHome() {
   use('home', () => new HomeMode(homeUI));
@@ -337,6 +389,16 @@ async function route() {
     }
     if (!gone()) use('race', () => new r.RaceMode(raceUI, to.view, to));
     return;
+  }
+  if (q.get('replay')) {
+    try {
+      return void (await showReplay(q.get('replay'), gone));
+    } catch (e) {
+      if (gone()) return;
+      history.replaceState({ dsol: 1, depth: depth() }, '', '/');
+      showHome();
+      return void toast(e.code === 'forbidden' ? t('replay.notYet') : errMessage(e));
+    }
   }
   if (!q.get('code') && !q.get('game')) return showHome();
   document.body.dataset.mode = 'solo';

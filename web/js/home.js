@@ -40,7 +40,7 @@ export const playLabel = (s) => t('home.mode', {
 });
 
 export class HomeMode {
-  /** ui: {settings, play(), resume(), options(), help(), prefs()}. */
+  /** ui: {settings, play(), resume(), games(), options(), help(), prefs()}. */
   constructor(ui) {
     this.ui = ui;
     this.scope = new Scope();
@@ -50,6 +50,7 @@ export class HomeMode {
     this.scope.on(q('play'), 'click', () => ui.play());
     this.scope.on(this.cont, 'click', () => ui.resume());
     this.scope.on(q('home-new'), 'click', () => ui.options());
+    this.scope.on(q('home-games'), 'click', () => ui.games());
     this.scope.on(q('home-help'), 'click', () => ui.help());
     this.scope.on(q('home-settings'), 'click', () => ui.prefs());
     const b = document.body.dataset;

@@ -321,20 +321,29 @@ func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time
 	return fmt.Errorf("postgres: cancel race: %w", store.ErrConflict)
 }
 
-// ListGames implements store.Store. A limit <= 0 means no limit.
-func (s *Store) ListGames(ctx context.Context, playerID, status string, limit int) ([]store.Game, error) {
-	args := []any{playerID}
-	q := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = $1 OR seat2 = $1)`
-	if status != "" {
-		args = append(args, status)
-		q += ` AND status = $2`
+// ListGames implements store.Store.
+func (s *Store) ListGames(ctx context.Context, q store.GameQuery) ([]store.Game, error) {
+	args := []any{q.Player}
+	sql := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = $1 OR seat2 = $1)`
+	if q.Status != "" {
+		args = append(args, q.Status)
+		sql += ` AND status = $` + strconv.Itoa(len(args))
 	}
-	q += ` ORDER BY created_at DESC, id DESC`
-	if limit > 0 {
-		args = append(args, limit)
-		q += ` LIMIT $` + strconv.Itoa(len(args))
+	if q.Kind != "" {
+		args = append(args, q.Kind)
+		sql += ` AND kind = $` + strconv.Itoa(len(args))
 	}
-	return s.games(ctx, "list games", q, args...)
+	if q.After.ID != "" {
+		args = append(args, q.After.CreatedAt, q.After.ID)
+		n := len(args)
+		sql += ` AND (created_at < $` + strconv.Itoa(n-1) + ` OR (created_at = $` + strconv.Itoa(n-1) + ` AND id < $` + strconv.Itoa(n) + `))`
+	}
+	sql += ` ORDER BY created_at DESC, id DESC`
+	if q.Limit > 0 {
+		args = append(args, q.Limit)
+		sql += ` LIMIT $` + strconv.Itoa(len(args))
+	}
+	return s.games(ctx, "list games", sql, args...)
 }
 
 // OpenRaces implements store.Store. A limit <= 0 means no limit.

@@ -341,17 +341,24 @@ func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time
 	return fmt.Errorf("sqlite: cancel race: %w", store.ErrConflict)
 }
 
-// ListGames implements store.Store. A limit <= 0 means no limit.
-func (s *Store) ListGames(ctx context.Context, playerID, status string, limit int) ([]store.Game, error) {
+// ListGames implements store.Store.
+func (s *Store) ListGames(ctx context.Context, q store.GameQuery) ([]store.Game, error) {
+	limit := q.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	q := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = ?1 OR seat2 = ?1)`
-	if status != "" {
-		q += ` AND status = ?2`
+	sql := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = ?1 OR seat2 = ?1)`
+	if q.Status != "" {
+		sql += ` AND status = ?2`
 	}
-	q += ` ORDER BY created_at DESC, id DESC LIMIT ?3`
-	return s.games(ctx, "list games", q, playerID, status, limit)
+	if q.Kind != "" {
+		sql += ` AND kind = ?3`
+	}
+	if q.After.ID != "" {
+		sql += ` AND (created_at < ?4 OR (created_at = ?4 AND id < ?5))`
+	}
+	sql += ` ORDER BY created_at DESC, id DESC LIMIT ?6`
+	return s.games(ctx, "list games", sql, q.Player, q.Status, q.Kind, micros(q.After.CreatedAt), q.After.ID, limit)
 }
 
 // OpenRaces implements store.Store. A limit <= 0 means no limit.

@@ -122,11 +122,11 @@ func mustActions(tb testing.TB, s store.Store, game string, after int64) []store
 	return as
 }
 
-func mustList(tb testing.TB, s store.Store, player, status string, limit int) []store.Game {
+func mustList(tb testing.TB, s store.Store, q store.GameQuery) []store.Game {
 	tb.Helper()
-	gs, err := s.ListGames(ctxOf(tb), player, status, limit)
+	gs, err := s.ListGames(ctxOf(tb), q)
 	if err != nil {
-		tb.Fatalf("ListGames(%s, %q, %d): %v", player, status, limit, err)
+		tb.Fatalf("ListGames(%+v): %v", q, err)
 	}
 	return gs
 }
@@ -412,25 +412,32 @@ func testListGames(t *testing.T, s store.Store) {
 		}
 		return out
 	}
+	after := func(id string, at time.Time) store.GameKey { return store.GameKey{CreatedAt: at, ID: id} }
 	tests := []struct {
-		name, player, status string
-		limit                int
-		want                 []string
+		name string
+		q    store.GameQuery
+		want []string
 	}{
-		{"AllNewestFirst", "alice", "", 10, []string{"a4", "r3", "a2", "a1"}},
-		{"ByStatus", "alice", "playing", 10, []string{"a4", "r3", "a2"}},
-		{"Won", "alice", "won", 10, []string{"a1"}},
-		{"Limit", "alice", "", 2, []string{"a4", "r3"}},
-		{"NoLimit", "alice", "", 0, []string{"a4", "r3", "a2", "a1"}},
-		{"SeatTwo", "bob", "", 10, []string{"b5", "r3"}},
-		{"SeatTwoByStatus", "bob", "playing", 10, []string{"b5", "r3"}},
-		{"TieBrokenByID", "carol", "", 10, []string{"c7", "c6"}},
-		{"NoMatch", "bob", "won", 10, []string{}},
-		{"UnknownPlayer", "dave", "", 10, []string{}},
+		{"AllNewestFirst", store.GameQuery{Player: "alice", Limit: 10}, []string{"a4", "r3", "a2", "a1"}},
+		{"ByStatus", store.GameQuery{Player: "alice", Status: "playing", Limit: 10}, []string{"a4", "r3", "a2"}},
+		{"Won", store.GameQuery{Player: "alice", Status: "won", Limit: 10}, []string{"a1"}},
+		{"Limit", store.GameQuery{Player: "alice", Limit: 2}, []string{"a4", "r3"}},
+		{"NoLimit", store.GameQuery{Player: "alice"}, []string{"a4", "r3", "a2", "a1"}},
+		{"SeatTwo", store.GameQuery{Player: "bob", Limit: 10}, []string{"b5", "r3"}},
+		{"SeatTwoByStatus", store.GameQuery{Player: "bob", Status: "playing", Limit: 10}, []string{"b5", "r3"}},
+		{"TieBrokenByID", store.GameQuery{Player: "carol", Limit: 10}, []string{"c7", "c6"}},
+		{"NoMatch", store.GameQuery{Player: "bob", Status: "won", Limit: 10}, []string{}},
+		{"UnknownPlayer", store.GameQuery{Player: "dave", Limit: 10}, []string{}},
+		{"ByKind", store.GameQuery{Player: "alice", Kind: "solo", Limit: 10}, []string{"a4", "a2", "a1"}},
+		{"ByKindAndStatus", store.GameQuery{Player: "alice", Kind: "race", Status: "playing"}, []string{"r3"}},
+		{"NextPage", store.GameQuery{Player: "alice", Limit: 2, After: after("r3", base.Add(2*time.Second))}, []string{"a2", "a1"}},
+		{"NextPageOfAKind", store.GameQuery{Player: "alice", Kind: "solo", After: after("a4", base.Add(3*time.Second))}, []string{"a2", "a1"}},
+		{"NextPageWithinATie", store.GameQuery{Player: "carol", After: after("c7", base)}, []string{"c6"}},
+		{"LastPage", store.GameQuery{Player: "alice", After: after("a1", base)}, []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			gs := mustList(t, s, tt.player, tt.status, tt.limit)
+			gs := mustList(t, s, tt.q)
 			if gs == nil {
 				t.Fatal("nil slice, want an empty one")
 			}
@@ -440,7 +447,7 @@ func testListGames(t *testing.T, s store.Store) {
 		})
 	}
 	t.Run("FullHeaders", func(t *testing.T) {
-		gs := mustList(t, s, "alice", "won", 1)
+		gs := mustList(t, s, store.GameQuery{Player: "alice", Status: "won", Limit: 1})
 		if len(gs) != 1 {
 			t.Fatalf("got %d games", len(gs))
 		}
