@@ -42,8 +42,9 @@ import (
 
 // ---- the proxy ----
 
-// gamePath finds the game id of a request, as the nginx map does.
-var gamePath = regexp.MustCompile(`^/api/v1/(?:games|races)/([^/]+)`)
+// gamePath finds the game id of a request, as the nginx map does (the
+// quick-match queue's requests have the fixed id "match").
+var gamePath = regexp.MustCompile(`^/api/v1/(?:(?:games|races)/([^/]+)|(match)(?:/|$))`)
 
 // hashProxy is a reverse proxy that routes every request of a game to one
 // live node by rendezvous hashing of the game id (other requests go round
@@ -116,7 +117,7 @@ func (p *hashProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key := "rr-" + strconv.FormatUint(p.rr.Add(1), 10)
 	if m := gamePath.FindStringSubmatch(r.URL.Path); m != nil {
-		key = m[1]
+		key = m[1] + m[2]
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r = r.WithContext(context.WithValue(r.Context(), routeKey{}, &route{key: key, body: body}))

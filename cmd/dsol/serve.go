@@ -52,6 +52,7 @@ type serveConfig struct {
 	node            string        // this node's name in the game leases
 	advertise       string        // where other nodes reach this one
 	lease           time.Duration // how long a game lease lasts unless renewed
+	matchBotAfter   time.Duration // how long a quick match waits before the client offers the computer
 	winnableTarget  int           // winnable deals of each mode the background search works towards (0: off)
 	winnableBudget  int64         // the search's budget for each deal, in positions
 }
@@ -129,6 +130,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.grace, "grace", "DSOL_GRACE", "60s", "how long a race player may stay disconnected before the opponent may claim the win"},
 		{&c.lease, "lease", "DSOL_LEASE", "3s", "how long a node's ownership of a live game lasts unless renewed (PostgreSQL): a killed node's games move within about this long"},
 		{&c.retention, "retain-unfinished", "DSOL_RETAIN_UNFINISHED", "0s", "delete solo games in play and races nobody joined after this long without activity (0: keep them for ever)"},
+		{&c.matchBotAfter, "match-bot-after", "DSOL_MATCH_BOT_AFTER", "30s", "how long a player waits in the quick-match queue before the client offers a race against the computer instead"},
 		{&c.dbWait, "db-wait", "DSOL_DB_WAIT", "2m", "how long to keep trying a database that cannot be reached (connecting and migrating included) before giving up (0: one attempt)"},
 	}
 	for _, d := range durations {
@@ -321,7 +323,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		IdleAfter: cfg.idle,
 		Grace:     cfg.grace,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces,
-			Elsewhere: m.ObserveElsewhere, Moved: m.ObserveMoved},
+			Elsewhere: m.ObserveElsewhere, Moved: m.ObserveMoved,
+			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait},
 		LeaseTTL: cfg.lease,
 	}
 	if ls, ok := st.(store.Leases); ok { // PostgreSQL: nodes share the games
@@ -332,33 +335,33 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Info("sharing games with other nodes", "node", tc.Node, "advertise", tc.Addr, "lease", cfg.lease)
 	}
 	reg := table.NewRegistry(tc)
-	sockets := ws.NewHandler(ws.Deps{
+	wsCfg := ws.Config{
+		OriginPatterns: originHosts(cfg.origins),
+		MessageRate:    cfg.wsRate,
+		MessageBurst:   cfg.wsBurst,
+	}
+	socketDeps := ws.Deps{
 		Tables:  reg,
 		Player:  httpapi.PlayerID,
 		Logger:  log,
 		Metrics: m,
 		Clock:   time.Now,
-		Config: ws.Config{
-			OriginPatterns: originHosts(cfg.origins),
-			MessageRate:    cfg.wsRate,
-			MessageBurst:   cfg.wsBurst,
-		},
-	})
+		Config:  wsCfg,
+	}
+	sockets := ws.NewHandler(socketDeps)
 	lobbySockets := ws.NewLobbyHandler(ws.LobbyDeps{
 		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),
 		Player:  httpapi.PlayerID,
 		Logger:  log,
 		Metrics: m,
 		Clock:   time.Now,
-		Config: ws.Config{
-			OriginPatterns: originHosts(cfg.origins),
-			MessageRate:    cfg.wsRate,
-			MessageBurst:   cfg.wsBurst,
-		},
+		Config:  wsCfg,
 	})
+	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
 	handler := httpapi.NewServer(httpapi.Deps{
 		Sockets:   sockets,
 		Lobby:     lobbySockets,
+		Match:     matchSockets,
 		Logger:    log,
 		Store:     st,
 		Tables:    reg,
@@ -374,6 +377,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			WriteRate:      cfg.writeRate,
 			WriteBurst:     cfg.writeBurst,
 			Static:         web.FS(),
+			MatchBotAfter:  cfg.matchBotAfter,
 		},
 	})
 	front.set(handler)
@@ -392,6 +396,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// elsewhere.
 	sockets.Shutdown(sctx)
 	lobbySockets.Shutdown(sctx)
+	matchSockets.Shutdown(sctx)
 	if serr := srv.Shutdown(sctx); serr != nil {
 		log.Warn("http shutdown", "err", serr)
 		srv.Close()

@@ -89,6 +89,8 @@ func browser(t *testing.T) context.Context {
 // SQLite database, on a loopback port.
 type server struct {
 	*httptest.Server
+	st  store.Store
+	reg *table.Registry
 }
 
 func startServer(t *testing.T) *server {
@@ -102,7 +104,7 @@ func startServer(t *testing.T) *server {
 	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: time.Now,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
 	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: time.Now,
-		Random: rand.Reader, Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20}})
+		Random: rand.Reader, Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20, MatchBotAfter: 2 * time.Second}})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
@@ -111,7 +113,7 @@ func startServer(t *testing.T) *server {
 		com.Close()
 		st.Close()
 	})
-	return &server{Server: ts}
+	return &server{Server: ts, st: st, reg: reg}
 }
 
 // page is one browser tab in its own browser context (its own player).

@@ -300,6 +300,7 @@ func TestExport(t *testing.T) {
 	r := alice.mustRace(t, map[string]any{"public": true})
 	bob.mustJSON(t, "POST", "/api/v1/races/"+r.ID+"/join", nil, 200, nil)
 	bob.mustRaceAct(t, r.ID, klondike.Simple(klondike.Resign))
+	ts.waitStored(t, r.ID, "over")
 
 	req, _ := http.NewRequest("GET", ts.URL+"/api/v1/me/export", nil)
 	req.Header.Set("Authorization", "Bearer "+alice.token)

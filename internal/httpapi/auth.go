@@ -188,10 +188,25 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 	s.signedIn(w, r, p, tok)
 }
 
+// meJSON is GET /api/v1/me: the player and their rating, rounded
+// (1500 and 350 for a player never rated).
+type meJSON struct {
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	Rating          int    `json:"rating"`
+	RatingDeviation int    `json:"ratingDeviation"`
+}
+
 // getMe is GET /api/v1/me.
 func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: p.Name})
+	rt, err := s.store.Rating(r.Context(), p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, meJSON{ID: p.ID, Name: p.Name,
+		Rating: table.Round(rt.Rating), RatingDeviation: table.Round(rt.Deviation)})
 }
 
 // patchMe is PATCH /api/v1/me {"name"}.

@@ -12,6 +12,7 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/input"
 	"dsol/internal/klondike"
+	"dsol/internal/names"
 	"dsol/internal/race"
 	"dsol/internal/table"
 )
@@ -52,7 +53,9 @@ func decodeJSON(b []byte, v any, allowEmpty bool) error {
 // maxName is the longest player name, in characters.
 const maxName = 24
 
-// checkName validates a player name: 1 to 24 printable characters.
+// checkName validates a player name: 1 to 24 printable characters, none
+// of the words of the deny-list and no look-alike of the bot (package
+// names).
 func checkName(name string) error {
 	n := utf8.RuneCountInString(name)
 	if !utf8.ValidString(name) || n < 1 || n > maxName {
@@ -66,8 +69,15 @@ func checkName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return table.Errorf(table.BadRequest, "a name cannot be blank")
 	}
+	if why := names.Check(name, botNames...); why != "" {
+		return table.Errorf(table.BadRequest, "%s", why)
+	}
 	return nil
 }
+
+// botNames are the server bot's name and its names in the web client's
+// languages (web/js/i18n: race.computer): no player may look like it.
+var botNames = []string{table.BotName, "Ordenador", "Komputer"}
 
 // nameRequest is the body of POST /api/v1/players and PATCH /api/v1/me.
 type nameRequest struct {

@@ -72,7 +72,8 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	m := metrics.New()
 	com := store.NewCommitter(st, window, 0, m.ObserveCommit)
 	tc := table.Config{Store: st, Committer: com, Clock: clock.Now,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables,
+			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait}}
 	if timers {
 		tc.AfterFunc = clock.AfterFunc
 	}
@@ -334,4 +335,19 @@ func mustPrefixes(tb testing.TB, ss ...string) []netip.Prefix {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// waitStored waits until the stored header of game id has status: a table
+// writes a changed status after it answered the action that changed it.
+func (ts *testServer) waitStored(tb testing.TB, id, status string) {
+	tb.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		g, err := ts.store.Game(context.Background(), id)
+		if err == nil && g.Status == status {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("game %s stored as %q (%v), want %q", id, g.Status, err, status)
+		}
+	}
 }

@@ -44,12 +44,7 @@ func (s *server) drawFirst(o *table.RaceOptions) error {
 // carries the secret invite, shown this once (only its hash is stored).
 func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	b, err := readBody(r)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	spec, err := decodeCreateRace(b)
+	spec, err := raceBody(r)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -100,6 +95,16 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 		s.lobbyWS.Hub().Changed()
 	}
 	s.answerRace(w, r, http.StatusCreated, id, 1, invite)
+}
+
+// raceBody reads and checks the race options of a request's body (POST
+// /api/v1/races, POST /api/v1/match).
+func raceBody(r *http.Request) (raceSpec, error) {
+	b, err := readBody(r)
+	if err != nil {
+		return raceSpec{}, err
+	}
+	return decodeCreateRace(b)
 }
 
 // saltBytes is the length of a race's secret salt.

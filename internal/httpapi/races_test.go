@@ -62,6 +62,7 @@ type rview struct {
 	Cancelled    bool                    `json:"cancelled"`
 	RematchOf    string                  `json:"rematchOf"`
 	Rematch      *table.RematchView      `json:"rematch"`
+	Ratings      []table.SeatRating      `json:"ratings"`
 }
 
 func (c *client) mustRace(tb testing.TB, body any) rview {

@@ -54,6 +54,8 @@ func (s *server) routes() chi.Router {
 			r.With(s.rateLimit).Post("/api/v1/races/{id}/decline", s.declineRematch)
 			r.With(s.rateLimit).Post("/api/v1/races/{id}/cancel", s.cancelRace)
 			r.Get("/api/v1/lobby", s.lobby)
+			r.With(s.rateLimit).Post("/api/v1/match", s.match)
+			r.With(s.rateLimit).Delete("/api/v1/match", s.unmatch)
 		})
 	})
 
@@ -66,6 +68,7 @@ func (s *server) routes() chi.Router {
 		r.Method(http.MethodGet, "/api/v1/games/{id}/ws", sockets)
 		r.Method(http.MethodGet, "/api/v1/races/{id}/ws", sockets)
 		r.Method(http.MethodGet, "/api/v1/lobby/ws", s.lobbyWS)
+		r.Method(http.MethodGet, "/api/v1/match/ws", s.matchWS)
 	})
 
 	return r

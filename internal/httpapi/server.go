@@ -52,6 +52,9 @@ type Config struct {
 	// Static is the web client served at "/" (package static: compressed,
 	// cached under content-hashed paths), or nil for none.
 	Static fs.FS
+	// MatchBotAfter is how long a player waits in the quick-match queue
+	// before the client offers a race against the computer; default 30s.
+	MatchBotAfter time.Duration
 }
 
 // Deps are the dependencies of the server.
@@ -67,6 +70,9 @@ type Deps struct {
 	// created, joined and cancelled; nil builds one with the default limits
 	// over Store (which runs only while sockets are open).
 	Lobby *ws.LobbyHandler
+	// Match serves GET /api/v1/match/ws; nil builds one with the default
+	// limits over Tables.
+	Match *ws.MatchHandler
 	// Committer is the group-commit writer of Tables: /readyz is not ready
 	// while its last write failed. nil: /readyz only pings Store.
 	Committer *store.Committer
@@ -85,6 +91,7 @@ type server struct {
 	tables    *table.Registry
 	sockets   *ws.Handler
 	lobbyWS   *ws.LobbyHandler
+	matchWS   *ws.MatchHandler
 	metrics   *metrics.Metrics
 	clock     func() time.Time
 	random    io.Reader
@@ -122,6 +129,9 @@ func newServer(d Deps) *server {
 	if cfg.WriteBurst <= 0 {
 		cfg.WriteBurst = 40
 	}
+	if cfg.MatchBotAfter <= 0 {
+		cfg.MatchBotAfter = 30 * time.Second
+	}
 	if cfg.HintRate <= 0 {
 		cfg.HintRate = 1
 	}
@@ -140,6 +150,7 @@ func newServer(d Deps) *server {
 		tables:      d.Tables,
 		sockets:     d.Sockets,
 		lobbyWS:     d.Lobby,
+		matchWS:     d.Match,
 		metrics:     d.Metrics,
 		clock:       d.Clock,
 		random:      d.Random,
@@ -177,6 +188,13 @@ func newServer(d Deps) *server {
 		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: s.store, Logger: s.log}),
 			Player: PlayerID, Logger: s.log, Metrics: s.metrics, Clock: s.clock,
 			Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
+	}
+	if s.matchWS == nil {
+		s.matchWS = ws.NewMatchHandler(ws.Deps{Tables: s.tables, Player: PlayerID, Logger: s.log,
+			Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
+	}
+	if s.tables != nil {
+		s.tables.SetMatchPair(s.pairRace)
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if err := s.csrf.AddTrustedOrigin(o); err != nil {

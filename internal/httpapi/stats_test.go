@@ -74,7 +74,7 @@ func TestStats(t *testing.T) {
 		c := ts.mustPlayer(t)
 
 		st := c.mustStats(t, "GET", "/api/v1/me/stats")
-		if st.Since != nil || st.Race.Rating != store.InitialRating || st.Race.Played != 0 {
+		if st.Since != nil || st.Race.Rating != int(store.StartRating().Rating) || st.Race.Played != 0 {
 			t.Fatalf("a new player's stats: %+v", st)
 		}
 		for _, m := range st.Solo {

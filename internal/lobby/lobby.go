@@ -44,7 +44,10 @@ type Race struct {
 	SoloOutBonus bool            `json:"soloOutBonus"`
 	Series       int             `json:"series"`
 	Creator      table.PlayerRef `json:"creator"`
-	CreatedAt    time.Time       `json:"createdAt"`
+	// CreatorRating is the creator's rating, rounded (1500 for a player
+	// never rated).
+	CreatorRating int       `json:"creatorRating"`
+	CreatedAt     time.Time `json:"createdAt"`
 }
 
 // List loads the public races waiting for a second player, oldest first, at
@@ -55,7 +58,11 @@ func List(ctx context.Context, st store.Store, limit int) ([]Race, error) {
 		return nil, err
 	}
 	out := make([]Race, 0, len(gs))
-	names := map[string]string{}
+	type creator struct {
+		name   string
+		rating int
+	}
+	creators := map[string]creator{}
 	for _, g := range gs {
 		c, err := cards.ParseCode(g.Code)
 		if err != nil {
@@ -65,16 +72,21 @@ func List(ctx context.Context, st store.Store, limit int) ([]Race, error) {
 		if err != nil {
 			continue
 		}
-		name, ok := names[g.Seats[0]]
+		cr, ok := creators[g.Seats[0]]
 		if !ok {
 			if pl, err := st.Player(ctx, g.Seats[0]); err == nil {
-				name = pl.Name
+				cr.name = pl.Name
 			}
-			names[g.Seats[0]] = name
+			rt, err := st.Rating(ctx, g.Seats[0])
+			if err != nil {
+				return nil, err
+			}
+			cr.rating = table.Round(rt.Rating)
+			creators[g.Seats[0]] = cr
 		}
 		lr := Race{ID: g.ID, Commitment: cards.Commitment(c.String(), g.Salt), ChosenDeal: o.Chosen, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
 			Turns: o.Turns, TurnSeconds: o.TurnSeconds, SoloOutBonus: o.SoloOutBonus, Series: o.Series,
-			Creator: table.PlayerRef{ID: g.Seats[0], Name: name}, CreatedAt: g.CreatedAt}
+			Creator: table.PlayerRef{ID: g.Seats[0], Name: cr.name}, CreatorRating: cr.rating, CreatedAt: g.CreatedAt}
 		if lr.Turns == "" {
 			lr.Turns = "simultaneous"
 		}

@@ -19,6 +19,8 @@
 //	dsol_ws_rejects_total{code}                       rejects sent, by error code
 //	dsol_ws_slow_consumer_drops_total                 sessions dropped for not keeping up
 //	dsol_lobby_connections                            open lobby WebSocket sessions
+//	dsol_match_waiting                                players in this node's quick-match queue
+//	dsol_match_wait_seconds                           how long a player waited in the queue before being paired
 //	dsol_games_deleted_total                          abandoned games removed by the retention sweep
 //	dsol_winnable_deals{mode,source}                  winnable deals known, of the shipped list or the stored pool
 //	dsol_winnable_searched_total{mode}                deals the background search solved to the end of its budget
@@ -65,6 +67,8 @@ type Metrics struct {
 	wsRejects    *prometheus.CounterVec
 	wsSlow       prometheus.Counter
 	lobbyConns   prometheus.Gauge
+	matchWaiting prometheus.Gauge
+	matchWait    prometheus.Histogram
 	gamesDeleted prometheus.Counter
 	buildInfo    *prometheus.GaugeVec
 	wDeals       *prometheus.GaugeVec
@@ -159,6 +163,15 @@ func New() *Metrics {
 		lobbyConns: f.NewGauge(prometheus.GaugeOpts{
 			Name: "dsol_lobby_connections",
 			Help: "Open lobby WebSocket sessions.",
+		}),
+		matchWaiting: f.NewGauge(prometheus.GaugeOpts{
+			Name: "dsol_match_waiting",
+			Help: "Players waiting in this node's quick-match queue.",
+		}),
+		matchWait: f.NewHistogram(prometheus.HistogramOpts{
+			Name:    "dsol_match_wait_seconds",
+			Help:    "How long a player waited in the quick-match queue before being paired.",
+			Buckets: []float64{.1, .5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300},
 		}),
 		gamesDeleted: f.NewCounter(prometheus.CounterOpts{
 			Name: "dsol_games_deleted_total",
@@ -259,6 +272,12 @@ func (m *Metrics) AddWSConnections(delta int) { m.wsConns.Add(float64(delta)) }
 
 // AddLobbyConnections moves the open lobby WebSocket sessions gauge.
 func (m *Metrics) AddLobbyConnections(delta int) { m.lobbyConns.Add(float64(delta)) }
+
+// SetMatchWaiting sets the quick-match queue gauge (table.Hooks.MatchWaiting).
+func (m *Metrics) SetMatchWaiting(n int) { m.matchWaiting.Set(float64(n)) }
+
+// ObserveMatchWait records how long a paired player waited (table.Hooks.MatchWait).
+func (m *Metrics) ObserveMatchWait(d time.Duration) { m.matchWait.Observe(d.Seconds()) }
 
 // ObserveWSIn counts a received WebSocket frame; typ must come from a fixed
 // set (the known message types, or "invalid").

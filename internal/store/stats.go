@@ -2,9 +2,7 @@ package store
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 )
@@ -33,48 +31,6 @@ func AddGap(play time.Duration, prev, at time.Time) time.Duration {
 // BotPlayerID is the player row of the server's bot, which may hold seat 2
 // of a race. Races against it are not rated.
 const BotPlayerID = "bot"
-
-// Elo ratings of race players: every player starts at InitialRating, and a
-// rated race moves its two players' ratings by at most EloK.
-const (
-	InitialRating = 1500
-	EloK          = 32
-)
-
-// Elo returns the ratings of two players after a race between them, where
-// score is what the first player scored (1 a win, 0 a loss, 0.5 a draw).
-func Elo(a, b, score float64) (float64, float64) {
-	expected := 1 / (1 + math.Pow(10, (b-a)/400))
-	d := EloK * (score - expected)
-	return a + d, b - d
-}
-
-// RatedEnd tells whether an update of a game header from status old to g
-// ends a rated race, and what seat 1 scored in it. A race is rated when it
-// ends with a result (a cancelled or declined race has none) between two
-// players, neither of them the bot. Each race is rated once: when its status
-// becomes "over".
-func RatedEnd(kind, old string, g Game) (score1 float64, ok bool) {
-	if kind != "race" || old == "over" || g.Status != "over" || len(g.Result) == 0 ||
-		g.Seats[0] == "" || g.Seats[1] == "" || g.Seats[0] == BotPlayerID || g.Seats[1] == BotPlayerID {
-		return 0, false
-	}
-	var res struct {
-		Winner *int `json:"winner"`
-	}
-	if json.Unmarshal(g.Result, &res) != nil {
-		return 0, false
-	}
-	switch {
-	case res.Winner == nil:
-		return 0.5, true
-	case *res.Winner == 1:
-		return 1, true
-	case *res.Winner == 2:
-		return 0, true
-	}
-	return 0, false
-}
 
 // Stats are a player's statistics (Store.Stats).
 type Stats struct {
@@ -136,7 +92,8 @@ type Recent struct {
 // RaceStats are the statistics of a player's finished races (those with a
 // result: a cancelled race does not count). Played, Won, Lost and Drawn
 // count every race, Bot the races against the server's bot among them.
-// Rating is the player's Elo rating, over every rated race and never reset.
+// Rating is the player's Glicko-2 rating (the ratings table: see
+// Store.FinishRace), over every rated race and never reset.
 type RaceStats struct {
 	RaceCounts
 	Bot    RaceCounts
@@ -231,7 +188,7 @@ func RaceStatsQuery(winner string) string {
 	WHERE (g.seat1 = $1 OR g.seat2 = $1) AND g.kind = 'race' AND g.status = 'over'
 		AND g.result IS NOT NULL AND ` + notReset + `
 )
-SELECT p.stats_since, p.rating,
+SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratings AS r WHERE r.player_id = p.id), ` + strconv.FormatFloat(StartRating().Rating, 'f', -1, 64) + `),
 	COUNT(f.seat),
 	SUM(CASE WHEN f.winner = f.seat THEN 1 ELSE 0 END),
 	SUM(CASE WHEN f.winner <> f.seat THEN 1 ELSE 0 END),
@@ -242,7 +199,7 @@ SELECT p.stats_since, p.rating,
 	SUM(CASE WHEN f.bot = 1 AND f.winner IS NULL THEN 1 ELSE 0 END)
 FROM players AS p LEFT JOIN finished AS f ON 1 = 1
 WHERE p.id = $1
-GROUP BY p.stats_since, p.rating`
+GROUP BY p.id, p.stats_since`
 }
 
 // Rows is what ReadSoloStats reads: *sql.Rows and pgx.Rows both are.

@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"dsol/internal/rating"
 )
 
 // Errors returned by every Store implementation (wrap-compatible with errors.Is).
@@ -129,6 +131,40 @@ type WinnableDeal struct {
 	FoundAt   time.Time
 }
 
+// Rating is a player's Glicko-2 rating (package rating) and the number of
+// rated races behind it.
+type Rating struct {
+	Rating     float64
+	Deviation  float64
+	Volatility float64
+	Races      int
+}
+
+// StartRating is the rating of a player never rated: 1500, deviation 350,
+// volatility 0.06.
+func StartRating() Rating {
+	r := rating.Start()
+	return Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}
+}
+
+// RaceRating is what was decided about rating a finished race between two
+// players, kept so that it can be audited and so that a race is never rated
+// twice. Rated races moved both players from Before to After; a race not
+// rated keeps After equal to Before and says why in Flag.
+type RaceRating struct {
+	GameID  string
+	Players [2]string // seat 1 and seat 2
+	Rated   bool
+	// Flag is why the race is not rated ("" when rated), such as
+	// "chosen_deal", "new_player" or "too_fast".
+	Flag string
+	// MedianGap is each seat's median time between two of its actions
+	// (-1 ms: fewer than two actions), at millisecond precision.
+	MedianGap     [2]time.Duration
+	Before, After [2]Rating
+	At            time.Time
+}
+
 // Store is implemented by the SQLite and PostgreSQL adapters. All methods are
 // safe for concurrent use.
 type Store interface {
@@ -171,8 +207,7 @@ type Store interface {
 	// Game loads a game header (ErrNotFound).
 	Game(ctx context.Context, id string) (Game, error)
 	// UpdateGame stores Status, Seats, Public, Result and UpdatedAt of an existing
-	// game (ErrNotFound). The update that ends a rated race (RatedEnd) also
-	// moves both players' ratings (Elo), in the same transaction.
+	// game (ErrNotFound).
 	UpdateGame(ctx context.Context, g Game) error
 	// AddHint counts one more hint given in a game and returns the new
 	// count (ErrNotFound). Nothing else of the header changes.
@@ -185,6 +220,22 @@ type Store interface {
 	// playerID holds seat 1 and seat 2 is still empty (ErrConflict otherwise;
 	// ErrNotFound for no such game).
 	CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error
+	// FinishRace stores the end of a race as UpdateGame does and, in the
+	// same transaction, decides its rating: decide gets both seats' current
+	// ratings and how many races each seat's player finished before this
+	// one (races over with a result, any opponent), and returns the
+	// decision to keep, or nil for none (nothing is recorded). A rated
+	// decision's After becomes both players' ratings, each with one more
+	// rated race. A race that has a decision already keeps it: decide is
+	// not called and nobody is rated again. decide must be pure (it may be
+	// called again when the transaction is retried); a nil decide makes
+	// FinishRace an UpdateGame. ErrNotFound for no such game.
+	FinishRace(ctx context.Context, g Game, decide func(current [2]Rating, finished [2]int) *RaceRating) error
+	// RaceRating returns the rating decision of a race (ErrNotFound: none).
+	RaceRating(ctx context.Context, gameID string) (RaceRating, error)
+	// Rating returns a player's current rating; StartRating() for a player
+	// never rated (or unknown).
+	Rating(ctx context.Context, playerID string) (Rating, error)
 	// ListGames lists the games where q.Player holds a seat, newest first
 	// (by creation time, then id), as q selects.
 	ListGames(ctx context.Context, q GameQuery) ([]Game, error)

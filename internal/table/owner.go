@@ -119,6 +119,7 @@ func (r *Registry) leaser() {
 			for _, t := range r.liveTables() {
 				r.stopMoved(t, false)
 			}
+			r.dropQueue()
 		}
 	}
 }
@@ -135,12 +136,16 @@ func (r *Registry) renew() bool {
 	}
 	r.mu.Unlock()
 	ts := r.liveTables()
-	if len(ts) == 0 {
-		return true
-	}
-	ids := make([]string, len(ts))
+	ids := make([]string, len(ts), len(ts)+1)
 	for i, t := range ts {
 		ids[i] = t.id
+	}
+	queue := r.queueLive()
+	if queue {
+		ids = append(ids, MatchID)
+	}
+	if len(ids) == 0 {
+		return true
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.LeaseTTL/3)
 	defer cancel()
@@ -153,6 +158,16 @@ func (r *Registry) renew() bool {
 		wanted, ok := held[t.id]
 		if !ok || wanted {
 			r.stopMoved(t, ok)
+		}
+	}
+	if wanted, ok := held[MatchID]; queue && (!ok || wanted) {
+		// The queue moved: its players re-queue where the routing sends them.
+		r.dropQueue()
+		if ok {
+			r.mu.Lock()
+			r.handed[MatchID] = r.cfg.Clock()
+			r.mu.Unlock()
+			r.release([]string{MatchID})
 		}
 	}
 	return true

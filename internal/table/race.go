@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"dsol/internal/cards"
@@ -202,6 +203,9 @@ type RaceView struct {
 	// of its players offered and where it stands.
 	RematchOf string       `json:"rematchOf,omitempty"`
 	Rematch   *RematchView `json:"rematch,omitempty"`
+	// Ratings is each seat's rating before and after the race, once it is
+	// over and rated (see rated.go); absent otherwise.
+	Ratings []SeatRating `json:"ratings,omitempty"`
 }
 
 // RematchView is the rematch offered after a race: the next race's id, the
@@ -214,7 +218,8 @@ type RematchView struct {
 
 // Notice is a message of a table that is not an event of the log, ready to be
 // sent as is on the WebSocket: {"type": "presence", "seat", "online",
-// "claimAt", "graceSeconds"} or {"type": "over", "result"}.
+// "claimAt", "graceSeconds"} or {"type": "over", "result", "ratings"}
+// (ratings only when the race is rated).
 type Notice struct {
 	Type         string          `json:"type"`
 	Seat         int             `json:"seat,omitempty"`
@@ -223,6 +228,7 @@ type Notice struct {
 	GraceSeconds int             `json:"graceSeconds,omitempty"`
 	Result       json.RawMessage `json:"result,omitempty"`
 	Rematch      *RematchView    `json:"rematch,omitempty"`
+	Ratings      []SeatRating    `json:"ratings,omitempty"`
 }
 
 // raceEngine adapts race.Race to Engine.
@@ -230,6 +236,7 @@ type raceEngine struct {
 	r          *race.Race
 	opts       RaceOptions
 	code, salt string // shown once the race is over
+	secret     bool   // a server-dealt DR2 code, not a numbered one
 	commitment string
 	turns      int       // turn changes so far (alternating)
 	live       *raceLive // nil while the log replays: no clock rules then
@@ -257,7 +264,7 @@ func NewRace(h store.Game) (Engine, error) {
 		return nil, err
 	}
 	salt := hex.EncodeToString(h.Salt)
-	return &raceEngine{r: r, opts: o, code: code.String(), salt: salt,
+	return &raceEngine{r: r, opts: o, code: code.String(), salt: salt, secret: code.Secret,
 		commitment: cards.Commitment(code.String(), h.Salt)}, nil
 }
 
@@ -345,6 +352,9 @@ func (e *raceEngine) View(viewer int, id string, seq int64) View {
 		r := *l.rematch
 		v.Rematch = &r
 	}
+	if l := e.live; l != nil && v.Status == "over" {
+		v.Ratings = slices.Clone(l.ratings)
+	}
 	return v
 }
 
@@ -390,6 +400,7 @@ type raceLive struct {
 	seriesID    string
 	seriesIndex int
 	rematch     *RematchView // the rematch offered after this race, once over; nil: none
+	ratings     []SeatRating // the seats' ratings before and after, once over and rated
 }
 
 func (l *raceLive) now() time.Time { return l.t.cfg.Clock() }
@@ -487,6 +498,9 @@ func (t *Table) raceInit(ctx context.Context) error {
 	l.over = t.eng.Status() == "over"
 	if l.over {
 		if err := l.loadRematch(ctx); err != nil {
+			return err
+		}
+		if err := l.loadRatings(ctx); err != nil {
 			return err
 		}
 	}
@@ -597,7 +611,7 @@ func (t *Table) raceAfter() {
 	}
 	if !l.over && t.eng.Status() == "over" {
 		l.over = true
-		t.notify(&Notice{Type: "over", Result: t.eng.Result()})
+		t.notify(&Notice{Type: "over", Result: t.eng.Result(), Ratings: slices.Clone(l.ratings)})
 	}
 	t.racePresence()
 	l.schedule()

@@ -29,6 +29,11 @@ type Hooks struct {
 	// node holds; Moved when a table stopped because its game moved away.
 	Elsewhere func()
 	Moved     func()
+	// MatchWaiting is called with the number of players in the match
+	// queue whenever it changes; MatchWait with how long a player waited,
+	// when paired.
+	MatchWaiting func(n int)
+	MatchWait    func(d time.Duration)
 }
 
 // Config holds the dependencies and settings of a Registry.
@@ -78,7 +83,8 @@ type Registry struct {
 	tables  map[string]*entry
 	handed  map[string]time.Time // games handed over to another node, and when
 	closed  bool
-	wg      sync.WaitGroup // table goroutines and the sweeper
+	q       queue          // the match queue (match.go)
+	wg      sync.WaitGroup // table goroutines and the sweepers
 	stopSwp chan struct{}
 }
 
@@ -118,7 +124,8 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.LeaseTTL <= 0 {
 		cfg.LeaseTTL = DefaultLeaseTTL
 	}
-	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{})}
+	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{}),
+		q: queue{waiting: make(map[string]*queued), matched: make(map[string]matchedAt)}}
 	if cfg.IdleAfter > 0 {
 		r.wg.Add(1)
 		go r.sweeper()
@@ -318,6 +325,7 @@ func (r *Registry) Close(ctx context.Context) error {
 	}
 	r.mu.Unlock()
 	close(r.stopSwp)
+	r.dropQueue()
 	for _, e := range es {
 		select {
 		case <-e.ready:

@@ -560,8 +560,11 @@ func (t *Table) publish(frames map[int]*Frame) {
 	}
 }
 
-// storeStatus writes a changed status (and result) to the game header. The
-// log stays the source of truth: a failed write is repaired at the next load.
+// storeStatus writes a changed status (and result) to the game header; the
+// end of a race with a result is stored with its rating decision, in one
+// transaction (rated.go). The log stays the source of truth: a failed write
+// is repaired at the next load, and a race decided already is not rated
+// again.
 func (t *Table) storeStatus(status string) {
 	g := *t.game.Load()
 	g.Status = status
@@ -569,11 +572,23 @@ func (t *Table) storeStatus(status string) {
 	g.UpdatedAt = t.cfg.Clock()
 	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
 	defer cancel()
-	if err := t.cfg.Store.UpdateGame(ctx, g); err != nil {
+	var err error
+	finished := t.rl != nil && status == "over" && len(g.Result) > 0
+	if finished {
+		err = t.cfg.Store.FinishRace(ctx, g, t.raceDecision())
+	} else {
+		err = t.cfg.Store.UpdateGame(ctx, g)
+	}
+	if err != nil {
 		t.cfg.Logger.Error("table: store game status", "game", t.id, "status", status, "err", err)
 		return
 	}
 	t.game.Store(&g)
+	if finished {
+		if err := t.rl.loadRatings(ctx); err != nil {
+			t.cfg.Logger.Warn("table: read the race's ratings", "game", t.id, "err", err)
+		}
+	}
 }
 
 // commitFailed undoes the uncommitted actions of a batch so that the engine

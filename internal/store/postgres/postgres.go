@@ -284,6 +284,7 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 		for _, q := range []string{
 			`DELETE FROM tokens WHERE player_id = $1`,
 			`DELETE FROM link_codes WHERE player_id = $1`,
+			`DELETE FROM ratings WHERE player_id = $1`,
 			`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
 			`DELETE FROM games WHERE ` + store.OwnGames,
 		} {
@@ -298,6 +299,8 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 		for _, q := range []string{
 			`UPDATE games SET seat1 = $2 WHERE seat1 = $1`,
 			`UPDATE games SET seat2 = $2 WHERE seat2 = $1`,
+			`UPDATE race_ratings SET seat1 = $2 WHERE seat1 = $1`,
+			`UPDATE race_ratings SET seat2 = $2 WHERE seat2 = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, id, store.DeletedPlayerID); err != nil {
 				return err
@@ -425,53 +428,24 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
 	return g, wrap("game", err)
 }
 
-// UpdateGame implements store.Store: one transaction that locks the game's
-// row, so that of two nodes ending the same race only one moves the
-// players' ratings.
+// UpdateGame implements store.Store.
 func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		var kind, old string
-		if err := tx.QueryRow(ctx, `SELECT kind, status FROM games WHERE id = $1 FOR UPDATE`, g.ID).Scan(&kind, &old); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE games
-			SET status = $1, seat1 = $2, seat2 = $3, public = $4, result = $5, updated_at = $6
-			WHERE id = $7`,
-			g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullBytes(g.Result), g.UpdatedAt, g.ID); err != nil {
-			return err
-		}
-		if score, ok := store.RatedEnd(kind, old, g); ok {
-			return rate(ctx, tx, g.Seats, score)
-		}
-		return nil
-	})
-	return wrap("update game", err)
+	return updateGame(ctx, s.pool, "update game", g)
 }
 
-// rate moves the ratings of the two players of a race that seat 1 scored
-// score in, their rows locked in a fixed order.
-func rate(ctx context.Context, tx pgx.Tx, seats [2]string, score float64) error {
-	rows, err := tx.Query(ctx, `SELECT id, rating FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE`, seats[:])
-	if err != nil {
-		return err
-	}
-	ratings := map[string]float64{}
-	for rows.Next() {
-		var id string
-		var r float64
-		if err := rows.Scan(&id, &r); err != nil {
-			rows.Close()
-			return err
-		}
-		ratings[id] = r
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	a, b := store.Elo(ratings[seats[0]], ratings[seats[1]], score)
-	_, err = tx.Exec(ctx, `UPDATE players SET rating = CASE WHEN id = $1 THEN $3::double precision ELSE $4::double precision END
-		WHERE id IN ($1, $2)`, seats[0], seats[1], a, b)
-	return err
+// querier is the pool or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// updateGame is UpdateGame on the pool or in a transaction.
+func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
+	tag, err := q.Exec(ctx, `UPDATE games
+		SET status = $1, seat1 = $2, seat2 = $3, public = $4, result = $5, updated_at = $6
+		WHERE id = $7`,
+		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullBytes(g.Result), g.UpdatedAt, g.ID)
+	return affected(op, tag, err)
 }
 
 // AddHint implements store.Store.

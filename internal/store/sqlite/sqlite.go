@@ -290,6 +290,7 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 	for _, q := range []string{
 		`DELETE FROM tokens WHERE player_id = ?1`,
 		`DELETE FROM link_codes WHERE player_id = ?1`,
+		`DELETE FROM ratings WHERE player_id = ?1`,
 		`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
 		`DELETE FROM games WHERE ` + store.OwnGames,
 	} {
@@ -316,6 +317,8 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 	for _, q := range []string{
 		`UPDATE games SET seat1 = ?2 WHERE seat1 = ?1`,
 		`UPDATE games SET seat2 = ?2 WHERE seat2 = ?1`,
+		`UPDATE race_ratings SET seat1 = ?2 WHERE seat1 = ?1`,
+		`UPDATE race_ratings SET seat2 = ?2 WHERE seat2 = ?1`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, id, store.DeletedPlayerID); err != nil {
 			return nil, wrap("delete player", err)
@@ -440,47 +443,18 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
 	return g, wrap("game", err)
 }
 
-// UpdateGame implements store.Store: one IMMEDIATE transaction, which also
-// moves the players' ratings when the update ends a rated race.
+// UpdateGame implements store.Store.
 func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return wrap("update game", err)
-	}
-	defer tx.Rollback()
-	var kind, old string
-	if err := tx.QueryRowContext(ctx, `SELECT kind, status FROM games WHERE id = ?`, g.ID).Scan(&kind, &old); err != nil {
-		return wrap("update game", err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE games
-		SET status = ?, seat1 = ?, seat2 = ?, public = ?, result = ?, updated_at = ?
-		WHERE id = ?`,
-		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullText(g.Result), micros(g.UpdatedAt), g.ID); err != nil {
-		return wrap("update game", err)
-	}
-	if score, ok := store.RatedEnd(kind, old, g); ok {
-		if err := rate(ctx, tx, g.Seats, score); err != nil {
-			return wrap("update game", err)
-		}
-	}
-	return wrap("update game", tx.Commit())
+	return updateGame(ctx, s.w, "update game", g)
 }
 
-// rate moves the ratings of the two players of a race that seat 1 scored
-// score in.
-func rate(ctx context.Context, tx *sql.Tx, seats [2]string, score float64) error {
-	var a, b float64
-	if err := tx.QueryRowContext(ctx, `SELECT (SELECT rating FROM players WHERE id = ?1), (SELECT rating FROM players WHERE id = ?2)`,
-		seats[0], seats[1]).Scan(&a, &b); err != nil {
-		return err
-	}
-	a, b = store.Elo(a, b, score)
-	for i, r := range [2]float64{a, b} {
-		if _, err := tx.ExecContext(ctx, `UPDATE players SET rating = ? WHERE id = ?`, r, seats[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+// updateGame is UpdateGame on the writer or in a transaction.
+func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
+	res, err := q.ExecContext(ctx, `UPDATE games
+		SET status = ?, seat1 = ?, seat2 = ?, public = ?, result = ?, updated_at = ?
+		WHERE id = ?`,
+		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullText(g.Result), micros(g.UpdatedAt), g.ID)
+	return affected(op, res, err)
 }
 
 // AddHint implements store.Store.

@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"fmt"
-	"math"
 	"testing"
 	"time"
 
@@ -125,7 +124,7 @@ func testStats(t *testing.T, s store.Store) {
 				t.Fatalf("no games, mode %+v: %+v", m.Mode, m)
 			}
 		}
-		if st.Race != (store.RaceStats{Rating: store.InitialRating}) || !st.Since.IsZero() {
+		if st.Race != (store.RaceStats{Rating: store.StartRating().Rating}) || !st.Since.IsZero() {
 			t.Fatalf("no races: %+v, since %v", st.Race, st.Since)
 		}
 		_, err := s.Stats(ctx, "ghost")
@@ -254,7 +253,8 @@ func testStatsReset(t *testing.T, s store.Store) {
 		mustCreatePlayer(t, s, NewPlayer(p))
 	}
 	mustPlay(t, s, "alice", Played{ID: "old", Mode: d1n, Created: base, At: seconds(2), Score: 700, Won: true})
-	finishRace(t, s, "r-old", "alice", "bob", base, `{"winner":1,"reason":"out","counts":[52,30]}`)
+	ratedRace(t, s, "r-old", "alice", "bob", base, `{"winner":1,"reason":"out","counts":[52,30]}`,
+		[2]store.Rating{{Rating: 1600, Deviation: 300, Volatility: 0.06}, {Rating: 1400, Deviation: 300, Volatility: 0.06}})
 	before := mustStats(t, s, "alice")
 
 	reset := base.Add(time.Hour)
@@ -272,11 +272,28 @@ func testStatsReset(t *testing.T, s store.Store) {
 	if !st.Since.Equal(reset) {
 		t.Fatalf("since %v, want %v", st.Since, reset)
 	}
-	if st.Race.Played != 0 || st.Race.Won != 0 || st.Race.Rating != before.Race.Rating || st.Race.Rating <= store.InitialRating {
+	if st.Race.Played != 0 || st.Race.Won != 0 || st.Race.Rating != 1600 || before.Race.Rating != 1600 {
 		t.Fatalf("races after the reset: %+v, want none counted and the rating kept (%v)", st.Race, before.Race.Rating)
 	}
 	if bob := mustStats(t, s, "bob"); bob.Race.Played != 1 {
 		t.Fatalf("alice's reset changed bob's statistics: %+v", bob.Race)
+	}
+}
+
+// ratedRace stores a race between a (seat 1) and b (seat 2) that ended with
+// result and was rated: after becomes their ratings (Store.FinishRace).
+func ratedRace(tb testing.TB, s store.Store, id, a, b string, at time.Time, result string, after [2]store.Rating) {
+	tb.Helper()
+	g := NewRace(id, a, false, at)
+	mustCreateGame(tb, s, g)
+	if err := s.JoinGame(ctxOf(tb), id, b, at); err != nil {
+		tb.Fatalf("JoinGame(%s): %v", id, err)
+	}
+	g.Seats[1], g.Status, g.UpdatedAt, g.Result = b, "over", at.Add(time.Minute), []byte(result)
+	if err := s.FinishRace(ctxOf(tb), g, func(current [2]store.Rating, _ [2]int) *store.RaceRating {
+		return &store.RaceRating{Players: [2]string{a, b}, Rated: true, Before: current, After: after, At: g.UpdatedAt}
+	}); err != nil {
+		tb.Fatalf("FinishRace(%s): %v", id, err)
 	}
 }
 
@@ -309,15 +326,10 @@ func testStatsRaces(t *testing.T, s store.Store) {
 	draw := `{"winner":null,"reason":"blocked","counts":[20,20]}`
 	at := func(i int) time.Time { return base.Add(time.Duration(i) * time.Minute) }
 
-	a, b := float64(store.InitialRating), float64(store.InitialRating)
 	finishRace(t, s, "r1", "alice", "bob", at(1), win1) // alice wins
-	a, b = store.Elo(a, b, 1)
 	finishRace(t, s, "r2", "bob", "alice", at(2), win1) // bob wins, seat 1
-	b, a = store.Elo(b, a, 1)
 	finishRace(t, s, "r3", "alice", "bob", at(3), win1) // alice wins
-	a, b = store.Elo(a, b, 1)
 	finishRace(t, s, "r4", "alice", "bob", at(4), draw)
-	a, b = store.Elo(a, b, 0.5)
 	finishRace(t, s, "r5", "alice", "bob", at(5), "")               // cancelled: no result
 	finishRace(t, s, "r6", "alice", store.BotPlayerID, at(6), win1) // against the bot: not rated
 	finishRace(t, s, "r7", "alice", store.BotPlayerID, at(7), win2) // lost to the bot
@@ -337,14 +349,23 @@ func testStatsRaces(t *testing.T, s store.Store) {
 	if st.Race.RaceCounts != want || st.Race.Bot != wantBot {
 		t.Fatalf("alice's races: %+v, bot %+v; want %+v, bot %+v", st.Race.RaceCounts, st.Race.Bot, want, wantBot)
 	}
-	if math.Abs(st.Race.Rating-a) > 1e-9 {
-		t.Fatalf("alice's rating %v, want %v", st.Race.Rating, a)
-	}
 	bob := mustStats(t, s, "bob")
-	if want := (store.RaceCounts{Played: 4, Won: 1, Lost: 2, Drawn: 1}); bob.Race.RaceCounts != want || math.Abs(bob.Race.Rating-b) > 1e-9 {
-		t.Fatalf("bob's races: %+v, rating %v; want %+v, %v", bob.Race, bob.Race.Rating, want, b)
+	if want := (store.RaceCounts{Played: 4, Won: 1, Lost: 2, Drawn: 1}); bob.Race.RaceCounts != want {
+		t.Fatalf("bob's races: %+v; want %+v", bob.Race, want)
 	}
-	if bot := mustStats(t, s, store.BotPlayerID); bot.Race.Rating != store.InitialRating {
+	// the rating is the stored one (Store.FinishRace), for a player never
+	// rated the start rating
+	if st.Race.Rating != store.StartRating().Rating || bob.Race.Rating != store.StartRating().Rating {
+		t.Fatalf("ratings before any rated race: alice %v, bob %v", st.Race.Rating, bob.Race.Rating)
+	}
+	after := [2]store.Rating{{Rating: 1662.3, Deviation: 290.3, Volatility: 0.06}, {Rating: 1337.7, Deviation: 290.3, Volatility: 0.06}}
+	ratedRace(t, s, "rated", "alice", "bob", at(11), win1, after)
+	for i, p := range []string{"alice", "bob"} {
+		if got := mustStats(t, s, p).Race.Rating; got != after[i].Rating {
+			t.Fatalf("%s's rating %v after a rated race, want %v", p, got, after[i].Rating)
+		}
+	}
+	if bot := mustStats(t, s, store.BotPlayerID); bot.Race.Rating != store.StartRating().Rating {
 		t.Fatalf("the bot's rating moved: %v", bot.Race.Rating)
 	}
 }

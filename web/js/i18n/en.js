@@ -35,6 +35,7 @@ export default {
   },
   settings: { title: 'Settings', language: 'Language', dblclick: 'Double click', dblclickHint: 'Two quick taps move a card or run to the best column', fourColor: 'Four-colour deck', theme: 'Appearance', auto: 'Like my device', light: 'Light', dark: 'Dark', leftHanded: 'Left-handed layout', close: 'Done' },
   race: {
+    quick: 'Quick match', quickNote: 'Race someone of about your rating, with the settings of New race below.', quickBtn: 'Quick match', quickWaiting: 'Looking for an opponent…', quickNobody: 'Nobody has turned up yet.', quickBot: 'Play the computer instead', myRating: 'Your rating: {n}', ratingOf: 'Rating {n}', ratingChange: 'Rating {before} → {after} ({delta})', nameTitle: 'Your name', nameNote: 'Other players see it in the lobby and in races.', nameSave: 'Save', nameSkip: 'Skip', nameBad: 'That name cannot be used. Choose another.',
     title: 'Race', enter: 'Race another player', lobby: 'Lobby', solo: 'Home', create: 'New race', createBtn: 'Create race',
     d1: 'Draw 1', d3: 'Draw 3', redeal: 'Passes through the stock', unlimited: 'Unlimited', single: 'Single pass',
     decks: 'Decks', independent: 'Own shuffles', mirrored: 'Mirrored (same layout)', turns: 'Turns', simultaneous: 'Simultaneous', alternating: 'Alternating',

@@ -35,6 +35,7 @@ export default {
   },
   settings: { title: 'Ajustes', language: 'Idioma', dblclick: 'Doble clic', dblclickHint: 'Dos toques rápidos llevan una carta o una escalera a la mejor columna', fourColor: 'Baraja de cuatro colores', theme: 'Aspecto', auto: 'Como mi dispositivo', light: 'Claro', dark: 'Oscuro', leftHanded: 'Disposición para zurdos', close: 'Listo' },
   race: {
+    quick: 'Partida rápida', quickNote: 'Compite con alguien de una puntuación parecida, con los ajustes de Nueva carrera de abajo.', quickBtn: 'Partida rápida', quickWaiting: 'Buscando rival…', quickNobody: 'Aún no ha aparecido nadie.', quickBot: 'Jugar contra el ordenador', myRating: 'Tu puntuación: {n}', ratingOf: 'Puntuación {n}', ratingChange: 'Puntuación {before} → {after} ({delta})', nameTitle: 'Tu nombre', nameNote: 'Los demás jugadores lo ven en la sala y en las carreras.', nameSave: 'Guardar', nameSkip: 'Omitir', nameBad: 'Ese nombre no se puede usar. Elige otro.',
     title: 'Carrera', enter: 'Competir con otro jugador', lobby: 'Sala', solo: 'Inicio', create: 'Nueva carrera', createBtn: 'Crear carrera',
     d1: 'Robar 1', d3: 'Robar 3', redeal: 'Vueltas al mazo', unlimited: 'Ilimitadas', single: 'Una sola vuelta',
     decks: 'Barajas', independent: 'Cada uno la suya', mirrored: 'En espejo (misma disposición)', turns: 'Turnos', simultaneous: 'Simultáneos', alternating: 'Alternos',
@@ -63,7 +64,7 @@ export default {
   stats: {
     title: 'Estadísticas', mode: 'Mostrar', races: 'Carreras',
     played: 'Jugadas', won: 'Ganadas', winRate: 'Porcentaje de victorias', streak: 'Racha actual', bestStreak: 'Mejor racha', bestScore: 'Mejor puntuación',
-    fastestWin: 'Victoria más rápida', fewestMoves: 'Menos movimientos', clean: 'Victorias limpias', assisted: 'Victorias con ayuda', lost: 'Perdidas', drawn: 'Empates', rating: 'Puntuación Elo', vsBot: 'Contra el ordenador',
+    fastestWin: 'Victoria más rápida', fewestMoves: 'Menos movimientos', clean: 'Victorias limpias', assisted: 'Victorias con ayuda', lost: 'Perdidas', drawn: 'Empates', rating: 'Puntuación', vsBot: 'Contra el ordenador',
     recent: 'Últimas partidas, la más antigua a la izquierda: ganadas en amarillo, perdidas en gris, la altura según la puntuación',
     noGames: 'Aún no has jugado en esta modalidad.',
     chartSummary: { one: 'La última partida: {won} ganada, {lost} perdida.', few: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.', many: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.', other: 'Las últimas {n} partidas: {won} ganadas, {lost} perdidas.' },

@@ -35,6 +35,7 @@ export default {
   },
   settings: { title: 'Impostazioni', language: 'Lingua', dblclick: 'Doppio clic', dblclickHint: 'Due tocchi rapidi portano una carta o una sequenza nella colonna migliore', fourColor: 'Mazzo a quattro colori', theme: 'Aspetto', auto: 'Come il dispositivo', light: 'Chiaro', dark: 'Scuro', leftHanded: 'Disposizione per mancini', close: 'Fatto' },
   race: {
+    quick: 'Partita rapida', quickNote: 'Sfida qualcuno con un punteggio simile al tuo, con le impostazioni di Nuova sfida qui sotto.', quickBtn: 'Partita rapida', quickWaiting: 'Cerco un avversario…', quickNobody: 'Non è ancora arrivato nessuno.', quickBot: 'Gioca contro il computer', myRating: 'Il tuo punteggio: {n}', ratingOf: 'Punteggio {n}', ratingChange: 'Punteggio {before} → {after} ({delta})', nameTitle: 'Il tuo nome', nameNote: 'Gli altri giocatori lo vedono nella sala e nelle sfide.', nameSave: 'Salva', nameSkip: 'Salta', nameBad: 'Questo nome non si può usare. Scegline un altro.',
     title: 'Sfida', enter: 'Sfida un altro giocatore', lobby: 'Sala', solo: 'Inizio', create: 'Nuova sfida', createBtn: 'Crea la sfida',
     d1: 'Pesca 1', d3: 'Pesca 3', redeal: 'Giri del mazzo', unlimited: 'Illimitati', single: 'Un solo giro',
     decks: 'Mazzi', independent: 'Mescolati a parte', mirrored: 'A specchio (stessa disposizione)', turns: 'Turni', simultaneous: 'Simultanei', alternating: 'Alternati',
@@ -63,7 +64,7 @@ export default {
   stats: {
     title: 'Statistiche', mode: 'Mostra', races: 'Gare',
     played: 'Giocate', won: 'Vinte', winRate: 'Percentuale di vittorie', streak: 'Serie attuale', bestStreak: 'Serie migliore', bestScore: 'Punteggio migliore',
-    fastestWin: 'Vittoria più rapida', fewestMoves: 'Meno mosse', clean: 'Vittorie pulite', assisted: 'Vittorie con aiuto', lost: 'Perse', drawn: 'Pareggi', rating: 'Punteggio Elo', vsBot: 'Contro il computer',
+    fastestWin: 'Vittoria più rapida', fewestMoves: 'Meno mosse', clean: 'Vittorie pulite', assisted: 'Vittorie con aiuto', lost: 'Perse', drawn: 'Pareggi', rating: 'Punteggio', vsBot: 'Contro il computer',
     recent: 'Ultime partite, la più vecchia a sinistra: vinte in giallo, perse in grigio, altezza secondo il punteggio',
     noGames: 'Ancora nessuna partita in questa modalità.',
     chartSummary: { one: 'L’ultima partita: {won} vinta, {lost} persa.', few: 'Le ultime {n} partite: {won} vinte, {lost} perse.', many: 'Le ultime {n} partite: {won} vinte, {lost} perse.', other: 'Le ultime {n} partite: {won} vinte, {lost} perse.' },

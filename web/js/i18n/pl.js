@@ -35,6 +35,7 @@ export default {
   },
   settings: { title: 'Ustawienia', language: 'Język', dblclick: 'Podwójne kliknięcie', dblclickHint: 'Dwa szybkie dotknięcia przenoszą kartę lub ciąg do najlepszej kolumny', fourColor: 'Talia czterokolorowa', theme: 'Wygląd', auto: 'Jak w urządzeniu', light: 'Jasny', dark: 'Ciemny', leftHanded: 'Układ dla leworęcznych', close: 'Gotowe' },
   race: {
+    quick: 'Szybka gra', quickNote: 'Zagraj z kimś o podobnym rankingu, z ustawieniami Nowego wyścigu poniżej.', quickBtn: 'Szybka gra', quickWaiting: 'Szukam przeciwnika…', quickNobody: 'Nikt się jeszcze nie pojawił.', quickBot: 'Zagraj z komputerem', myRating: 'Twój ranking: {n}', ratingOf: 'Ranking {n}', ratingChange: 'Ranking {before} → {after} ({delta})', nameTitle: 'Twoje imię', nameNote: 'Inni gracze widzą je w poczekalni i w wyścigach.', nameSave: 'Zapisz', nameSkip: 'Pomiń', nameBad: 'Tego imienia nie można użyć. Wybierz inne.',
     title: 'Wyścig', enter: 'Ścigaj się z innym graczem', lobby: 'Poczekalnia', solo: 'Start', create: 'Nowy wyścig', createBtn: 'Utwórz wyścig',
     d1: 'Dobieraj 1', d3: 'Dobieraj 3', redeal: 'Przejścia przez talię', unlimited: 'Bez limitu', single: 'Jedno przejście',
     decks: 'Talie', independent: 'Osobne tasowania', mirrored: 'Lustrzane (ten sam układ)', turns: 'Kolejność', simultaneous: 'Jednocześnie', alternating: 'Na zmianę',

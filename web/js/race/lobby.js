@@ -8,6 +8,10 @@ import { Scope } from '../scope.js';
 import { lobbyRaces, diffLobby, hostName, seriesLength } from './model.js';
 import { noticeEls } from './fair.js';
 import { INV, errText } from './skeleton.js';
+import { QuickMatch } from './quick.js';
+
+/** NAMED is the localStorage key set once the player chose a name or skipped choosing one. */
+const NAMED = 'dsol.named';
 
 const POLL_MS = 4000;
 
@@ -50,6 +54,27 @@ export class LobbyMode {
     root.innerHTML = `
 <div class="lwrap">
   <h1 data-i18n="race.title"></h1>
+  <form class="lcard lname" data-testid="name-form" hidden>
+    <h2 data-i18n="race.nameTitle"></h2>
+    <label class="line"><span data-i18n="race.nameNote"></span>
+      <input name="name" maxlength="24" autocomplete="nickname" data-testid="name-input"></label>
+    <div class="lbtns"><button class="primary" value="save" data-testid="name-save" data-i18n="race.nameSave"></button>
+      <button value="skip" data-testid="name-skip" data-i18n="race.nameSkip"></button></div>
+    <p class="err" data-testid="name-error" role="alert" hidden></p>
+  </form>
+  <section class="lcard lquick" data-testid="quick">
+    <h2 data-i18n="race.quick"></h2>
+    <p class="lrating" data-testid="my-rating"></p>
+    <p data-i18n="race.quickNote"></p>
+    <div class="lbtns"><button type="button" class="primary" data-testid="quick-match" data-i18n="race.quickBtn"></button></div>
+    <div class="lwait" data-testid="quick-waiting" hidden>
+      <p role="status"><span data-i18n="race.quickWaiting"></span> <span data-testid="quick-elapsed">0:00</span></p>
+      <p data-testid="quick-bot-offer" data-i18n="race.quickNobody" hidden></p>
+      <div class="lbtns"><button type="button" data-testid="quick-bot" data-i18n="race.quickBot" hidden></button>
+        <button type="button" data-testid="quick-cancel" data-i18n="newGame.cancel"></button></div>
+    </div>
+    <p class="err" data-testid="quick-error" hidden></p>
+  </section>
   <section class="lcard">
     <h2 data-i18n="race.open"></h2>
     <ul class="llist" data-testid="lobby-list" aria-live="polite"></ul>
@@ -79,14 +104,19 @@ export class LobbyMode {
   </form>
   <p class="lsolo"><a href="/" data-testid="solo-link" data-i18n="race.solo"></a></p>
 </div>`;
-    this.form = root.querySelector('form');
+    this.form = root.querySelector('[data-testid=race-form]');
     this.list = root.querySelector('.llist');
     this.form.addEventListener('submit', (e) => this.submit(e));
     // mirrored decks: the creator is told what that means for both
     const note = root.querySelector('[data-testid=race-mirrored-note]');
     this.form.addEventListener('change', () => { note.hidden = this.form.decks.value !== 'mirrored'; });
+    this.quick = new QuickMatch(this, root);
+    this.nameForm = root.querySelector('[data-testid=name-form]');
+    this.nameForm.addEventListener('submit', (e) => this.saveName(e));
+    this.showName();
     history.replaceState(null, '', '/?mode=race');
     ui.translate();
+    this.rating();
     document.body.dataset.status = 'lobby';
     document.body.dataset.ready = '1';
     this.paint();
@@ -94,11 +124,53 @@ export class LobbyMode {
     this.poll();
   }
 
+  /** rating shows the player's rating (GET /api/v1/me). */
+  async rating() {
+    let me;
+    try { me = await api('GET', '/api/v1/me'); } catch { return; }
+    if (this.scope.disposed) return;
+    this.me = me;
+    const el = this.root.querySelector('[data-testid=my-rating]');
+    el.textContent = t('race.myRating', { n: me.rating });
+  }
+
+  /** showName asks for a display name until the player chose or skipped one. */
+  showName() {
+    let named = false;
+    try { named = !!localStorage.getItem(NAMED); } catch { /* private mode: ask */ }
+    this.nameForm.hidden = named;
+    if (!named) this.nameForm.querySelector('input').value = this.ui.me?.name || '';
+  }
+
+  async saveName(e) {
+    e.preventDefault();
+    const f = this.nameForm;
+    const input = f.querySelector('input');
+    const err = f.querySelector('.err');
+    err.hidden = true;
+    if (e.submitter?.value === 'save') {
+      try {
+        const p = await api('PATCH', '/api/v1/me', { name: input.value.trim() });
+        if (this.ui.me) this.ui.me.name = p.name;
+      } catch (x) {
+        err.textContent = x.code === 'bad_request' ? t('race.nameBad') : errText(x);
+        err.hidden = false;
+        input.focus();
+        return;
+      }
+    }
+    try { localStorage.setItem(NAMED, '1'); } catch { /* private mode */ }
+    f.hidden = true;
+  }
+
   /** dispose stops the list's socket and polling and takes the lobby off the page. */
   dispose() { this.scope.dispose(); }
 
   /** redraw writes the rows again after a change of language. */
-  redraw() { this.paint(); }
+  redraw() {
+    this.paint();
+    if (this.me) this.root.querySelector('[data-testid=my-rating]').textContent = t('race.myRating', { n: this.me.rating });
+  }
 
   async create(body) {
     const v = await api('POST', '/api/v1/races', body);
@@ -196,8 +268,9 @@ export class LobbyMode {
     const txt = document.createElement('span');
     const who = document.createElement('b');
     who.textContent = r.creator?.bot ? t('race.computer') : hostName(r) || t('race.someone');
+    who.title = who.textContent; // the name in full where the row shortens it
     const what = document.createElement('small');
-    what.textContent = describe(r);
+    what.textContent = r.creatorRating ? `${t('race.ratingOf', { n: r.creatorRating })} · ${describe(r)}` : describe(r);
     // told before joining: a deal the creator chose, mirrored decks
     const notes = noticeEls(r, false, 'small');
     txt.append(who, what, ...notes);

@@ -103,7 +103,7 @@ export function lobbyRaces(r) {
 /** hostName: who created an open race. */
 export const hostName = (r) => r.creator?.name ?? r.host?.name ?? r.seats?.[0]?.player?.name ?? r.player?.name ?? '';
 
-const lobbyKey = (r) => JSON.stringify([hostName(r), r.draw, r.redeal, r.decks, r.turns, r.soloOutBonus, r.series, r.bot, r.chosenDeal]);
+const lobbyKey = (r) => JSON.stringify([hostName(r), r.creatorRating, r.draw, r.redeal, r.decks, r.turns, r.soloOutBonus, r.series, r.bot, r.chosenDeal]);
 
 /** diffLobby compares two lobby lists by id: {add, remove, update, order}. */
 export function diffLobby(a, b) {

@@ -102,7 +102,18 @@ export const screenMethods = {
       this.resultShown = true;
       this.showResult(v);
     }
-    if (v.status === 'over') this.offer(v);
+    if (v.status === 'over') { this.offer(v); this.ratingLine(v); }
+  },
+
+  /** ratingLine shows the player's rating change once the race is rated
+   * (the view that ends the race comes before its rating is stored). */
+  ratingLine(v) {
+    const el = $('[data-testid=result-rating]', $('#dlg-result'));
+    const rc = this.seat && v.ratings?.[this.seat - 1];
+    el.hidden = !rc;
+    if (!rc) return;
+    const d = rc.after - rc.before;
+    el.textContent = t('race.ratingChange', { before: rc.before, after: rc.after, delta: (d > 0 ? '+' : d < 0 ? '−' : '±') + Math.abs(d) });
   },
 
   /** tick updates the claim countdown and the turn clock. */
@@ -147,6 +158,7 @@ export const screenMethods = {
     const loser = w ? this.name(3 - w) : '';
     const mine = w != null && w === this.seat;
     q('result-reason').textContent = t('race.reason.' + (o.reason === 'out' && mine ? 'outMe' : o.reason), { name: w ? this.name(w) : '', loser });
+    this.ratingLine(v);
     const tie = q('result-tie');
     tie.hidden = !o.tiebreak;
     if (o.tiebreak) tie.textContent = t('race.tie.' + (o.tiebreak === 'last' && mine ? 'lastMe' : o.tiebreak), { name: w ? this.name(w) : '' });

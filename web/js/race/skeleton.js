@@ -73,6 +73,7 @@ export function skeleton() {
     <h2 data-testid="result-title"></h2>
     <p class="summary" data-testid="result-counts"></p>
     <p data-testid="result-reason"></p>
+    <p class="rating" data-testid="result-rating" hidden></p>
     <p class="tie" data-testid="result-tie" hidden></p>
     <p class="series" data-testid="series" hidden></p>
     <p class="offer" data-testid="rematch-offer" hidden></p>

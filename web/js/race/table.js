@@ -15,6 +15,7 @@ const BOT = 'M11 1h2v3h5a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V7a3 3 0 
  */
 export function nameInto(el, name, bot) {
   el.replaceChildren(name);
+  el.title = name; // the name in full where the tag shortens it
   el.classList.toggle('isbot', !!bot);
   if (!bot) return;
   const svg = document.createElementNS(NS, 'svg');

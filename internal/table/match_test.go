@@ -1,0 +1,85 @@
+package table
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestMatchWindow: the closest rating within the window pairs at once;
+// players further apart pair once their windows have widened enough; a
+// player never meets themselves, and an entry nobody watches leaves.
+func TestMatchWindow(t *testing.T) {
+	e := mustEnv(t)
+	var pairs [][2]string
+	e.reg.SetMatchPair(func(_ context.Context, a, b MatchEntry) (string, error) {
+		pairs = append(pairs, [2]string{a.Player, b.Player})
+		return a.Player + "-" + b.Player, nil
+	})
+	ctx := context.Background()
+	match := func(p string, rating float64, key string) string {
+		t.Helper()
+		id, err := e.reg.Match(ctx, MatchEntry{Player: p, Rating: rating, Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	watch := func(p string) <-chan []byte {
+		t.Helper()
+		c, _, err := e.reg.MatchWatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-c // waiting
+		return c
+	}
+	for range 2 { // queuing again replaces her entry
+		if match("ann", 1500, "d1") != "" {
+			t.Fatal("ann was paired with herself")
+		}
+	}
+	if match("bea", 1580, "d3") != "" {
+		t.Fatal("paired across options")
+	}
+	if id := match("cid", 1580, "d1"); id != "ann-cid" {
+		t.Fatalf("cid: %q, want a race with ann (80 apart, within 100)", id)
+	}
+	// dee (1500) and eve (1740) are 240 apart: 100 + 50 per 5 s pairs them
+	// once the longer waiter has waited 15 s.
+	match("dee", 1500, "d1")
+	deeW := watch("dee")
+	e.clock.Add(5 * time.Second)
+	if match("eve", 1740, "d1") != "" {
+		t.Fatal("eve paired at 240 apart with a window of 150")
+	}
+	eveW := watch("eve")
+	e.clock.Add(5 * time.Second)
+	e.reg.SweepQueue(ctx)
+	if len(pairs) != 1 {
+		t.Fatalf("paired at a window of 200: %v", pairs)
+	}
+	// bea (d3) had nobody watching her for MatchUnwatched: she left.
+	if n := e.reg.MatchWaiting(); n != 2 {
+		t.Fatalf("%d waiting, want dee and eve", n)
+	}
+	e.clock.Add(5 * time.Second)
+	e.reg.SweepQueue(ctx)
+	if len(pairs) != 2 || pairs[1] != [2]string{"dee", "eve"} {
+		t.Fatalf("pairs %v, want dee with eve once dee waited 15 s", pairs)
+	}
+	for _, c := range []<-chan []byte{deeW, eveW} {
+		if got := string(<-c); got != `{"type":"matched","race":"dee-eve"}` {
+			t.Fatalf("watcher got %s", got)
+		}
+		if _, open := <-c; open {
+			t.Fatal("the watch stays open after matched")
+		}
+	}
+	if n := e.reg.MatchWaiting(); n != 0 {
+		t.Fatalf("%d waiting at the end", n)
+	}
+	if err := e.reg.Unmatch("bea"); err != ErrNotQueued {
+		t.Fatalf("Unmatch of a player gone: %v", err)
+	}
+}
