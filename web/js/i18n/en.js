@@ -52,6 +52,7 @@ export default {
     result: 'Result', won: 'You won!', draw: 'Draw', winner: '{name} won', final: '{a} {n} – {m} {b}',
     reason: { outMe: 'You went out: every card on the foundations.', out: '{name} went out: every card on the foundations.', blocked: 'Both players were blocked.', resign: '{loser} resigned.', forfeit: '{loser} stayed away too long and forfeited.' },
     tie: { lastMe: 'The counts were equal, so the last foundation play decided, and it was yours.', last: 'The counts were equal, so the last foundation play decided: {name} made it.', none: 'Nobody played a card to the foundations, so it is a draw. A rematch deals a new shuffle.', bonus: '{name} went out, which wins whatever the counts.' },
+    offerLeft: 'The offer lapses in {time}.', lapsed: 'The rematch offer lapsed.',
     rematch: 'Rematch', nextGame: 'Next game', offer: '{name} wants a rematch.', offerMine: 'Waiting for {name} to accept the rematch.', accept: 'Accept', decline: 'Decline', declinedMine: '{name} declined the rematch.', declinedTheirs: 'You declined the rematch.', declinedTitle: 'Rematch declined', waitAccept: 'Waiting for {name} to accept the rematch…', seriesGame: 'Game {k} of {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'You won the series!', seriesWinner: '{name} won the series',
     help: [
       ['The race', 'Two players, two decks with different backs, one set of eight foundations in the middle. Each of you plays a Klondike of seven columns from your own deck and your own stock.'],

@@ -52,6 +52,7 @@ export default {
     result: 'Wynik', won: 'Wygrywasz!', draw: 'Remis', winner: 'Wygrywa {name}', final: '{a} {n} – {m} {b}',
     reason: { outMe: 'Wykładasz wszystkie karty na stosy końcowe.', out: '{name} wyłożył wszystkie karty na stosy końcowe.', blocked: 'Obaj gracze byli zablokowani.', resign: '{loser} się poddał.', forfeit: '{loser} zbyt długo nie wracał i przegrał walkowerem.' },
     tie: { lastMe: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy, a było twoje.', last: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy: należało do gracza {name}.', none: 'Nikt nie położył karty na stos końcowy, więc jest remis. Rewanż to nowe rozdanie.', bonus: '{name} wyłożył wszystko, a to wygrywa bez liczenia kart.' },
+    offerLeft: 'Propozycja wygasa za {time}.', lapsed: 'Propozycja rewanżu wygasła.',
     rematch: 'Rewanż', nextGame: 'Następna gra', offer: '{name} chce rewanżu.', offerMine: 'Czekamy, aż {name} przyjmie rewanż.', accept: 'Przyjmij', decline: 'Odrzuć', declinedMine: '{name} odrzuca rewanż.', declinedTheirs: 'Rewanż odrzucony.', declinedTitle: 'Rewanż odrzucony', waitAccept: 'Czekamy, aż {name} przyjmie rewanż…', seriesGame: 'Gra {k} z {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'Wygrywasz serię!', seriesWinner: 'Serię wygrywa {name}',
     help: [
       ['Wyścig', 'Dwóch graczy, dwie talie o różnych koszulkach i osiem wspólnych stosów końcowych pośrodku. Każdy układa własnego Klondike’a z siedmiu kolumn, ze swojej talii i swojego stosu rezerwowego.'],
