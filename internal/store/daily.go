@@ -73,7 +73,7 @@ type DailyRow struct {
 // assistedWin says which wins were assisted. The entries are found by the
 // key of daily_entries, each game's last action by the key of actions.
 const LeaderboardSQL = `WITH entries AS (
-	SELECT d.player_id, d.created_at AS entered, g.id, g.status, g.hints, p.name,
+	SELECT d.player_id, d.created_at AS entered, g.id, g.status, g.hints, g.checked, p.name,
 		CASE WHEN p.created_at < $3 THEN 1 ELSE 0 END AS ranked,
 		(SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id) AS last_seq
 	FROM daily_entries AS d

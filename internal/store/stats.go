@@ -112,9 +112,10 @@ type RaceCounts struct {
 const AssistActions = `action IN ('{"type":"undo"}', '{"type":"finish"}')`
 
 // assistedWin is the SQL condition that the win of game g was assisted (a
-// hint given, or an assisting action in its log): the
+// hint given, the live check turned on, or an assisting action in its
+// log): the
 // one place that defines it (every other win is clean).
-const assistedWin = `(g.hints > 0 OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND ` + AssistActions + `))`
+const assistedWin = `(g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND ` + AssistActions + `))`
 
 // notReset is the SQL condition that game g was started after the reset
 // point of player $1 (or that the player never reset).
@@ -138,7 +139,7 @@ const notReset = `NOT EXISTS (SELECT 1 FROM players AS rp WHERE rp.id = $1 AND r
 // streak share that number, and the current streak is the wins with none
 // after them, or with one while the latest game is unwon and so not lost.
 var SoloStatsQuery = `WITH started AS MATERIALIZED (
-	SELECT g.id, g.code, g.status, g.created_at, g.hints,
+	SELECT g.id, g.code, g.status, g.created_at, g.hints, g.checked,
 		(SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id) AS last_seq
 	FROM games AS g
 	WHERE g.seat1 = $1 AND g.kind = 'solo' AND ` + notReset + `

@@ -84,7 +84,10 @@ type Game struct {
 	Salt []byte
 	// Hints is how many hints the game has been given (solo); only AddHint
 	// changes it.
-	Hints     int
+	Hints int
+	// Checked: the live check ("still winnable?") is on for the game
+	// (solo); only SetChecked changes it, and nothing clears it.
+	Checked   bool
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -212,6 +215,9 @@ type Store interface {
 	// AddHint counts one more hint given in a game and returns the new
 	// count (ErrNotFound). Nothing else of the header changes.
 	AddHint(ctx context.Context, gameID string) (int, error)
+	// SetChecked records that the live check is on for a game (ErrNotFound);
+	// setting it again is no error. Nothing else of the header changes.
+	SetChecked(ctx context.Context, gameID string) error
 	// JoinGame sets seat 2 of a waiting race to playerID and its status to
 	// "playing", only if seat 2 is still empty (ErrConflict otherwise).
 	JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error

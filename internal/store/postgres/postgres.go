@@ -415,12 +415,12 @@ func createGame(ctx context.Context, q querier, g store.Game) error {
 }
 
 const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints`
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints, checked`
 
 func scanGame(row pgx.Row) (store.Game, error) {
 	var g store.Game
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
-		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt, &g.Salt, &g.Hints); err != nil {
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt, &g.Salt, &g.Hints, &g.Checked); err != nil {
 		return store.Game{}, err
 	}
 	g.Options, g.InviteHash, g.Result, g.Salt = nullBytes(g.Options), nullBytes(g.InviteHash), nullBytes(g.Result), nullBytes(g.Salt)
@@ -459,6 +459,12 @@ func (s *Store) AddHint(ctx context.Context, gameID string) (int, error) {
 	var n int
 	err := s.pool.QueryRow(ctx, `UPDATE games SET hints = hints + 1 WHERE id = $1 RETURNING hints`, gameID).Scan(&n)
 	return n, wrap("add hint", err)
+}
+
+// SetChecked implements store.Store.
+func (s *Store) SetChecked(ctx context.Context, gameID string) error {
+	res, err := s.pool.Exec(ctx, `UPDATE games SET checked = true WHERE id = $1`, gameID)
+	return affected("set checked", res, err)
 }
 
 // JoinGame implements store.Store.

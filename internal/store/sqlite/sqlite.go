@@ -427,7 +427,7 @@ func createGame(ctx context.Context, q querier, g store.Game) error {
 }
 
 const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints`
+	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints, checked`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -435,7 +435,7 @@ func scanGame(row scanner) (store.Game, error) {
 	var g store.Game
 	var created, updated int64
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
-		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &created, &updated, &g.Salt, &g.Hints); err != nil {
+		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &created, &updated, &g.Salt, &g.Hints, &g.Checked); err != nil {
 		return store.Game{}, err
 	}
 	g.Options, g.InviteHash, g.Result, g.Salt = emptyNil(g.Options), emptyNil(g.InviteHash), emptyNil(g.Result), emptyNil(g.Salt)
@@ -468,6 +468,12 @@ func (s *Store) AddHint(ctx context.Context, gameID string) (int, error) {
 	var n int
 	err := s.w.QueryRowContext(ctx, `UPDATE games SET hints = hints + 1 WHERE id = ? RETURNING hints`, gameID).Scan(&n)
 	return n, wrap("add hint", err)
+}
+
+// SetChecked implements store.Store.
+func (s *Store) SetChecked(ctx context.Context, gameID string) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE games SET checked = 1 WHERE id = ?`, gameID)
+	return affected("set checked", res, err)
 }
 
 // JoinGame implements store.Store.

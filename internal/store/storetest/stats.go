@@ -226,6 +226,12 @@ func testStatsFigures(t *testing.T, s store.Store) {
 	if _, err := s.AddHint(ctxOf(t), "hinted"); err != nil {
 		t.Fatal(err)
 	}
+	// and so is a win with the live check turned on
+	mustPlay(t, s, "alice", Played{ID: "checked", Mode: d1n, Created: base.Add(-2 * time.Hour), At: []time.Duration{0, 60 * d, 120 * d},
+		Score: 50, Moves: 50, Won: true})
+	if err := s.SetChecked(ctxOf(t), "checked"); err != nil {
+		t.Fatal(err)
+	}
 
 	got := mustStats(t, s, "alice").Solo[0]
 	if got.FastestWin == nil || *got.FastestWin != 75*d {
@@ -234,11 +240,11 @@ func testStatsFigures(t *testing.T, s store.Store) {
 	if !intIs(got.FewestMoves, 20) || !intIs(got.BestScore, 1000) {
 		t.Fatalf("fewest moves %v, best score %v; want 20, 1000", got.FewestMoves, got.BestScore)
 	}
-	if got.Won != 3 || got.Assisted != 2 || got.Clean() != 1 {
-		t.Fatalf("won %d, assisted %d, clean %d; want 3, 2, 1 (an undo in the log, or a hint given, assists)", got.Won, got.Assisted, got.Clean())
+	if got.Won != 4 || got.Assisted != 3 || got.Clean() != 1 {
+		t.Fatalf("won %d, assisted %d, clean %d; want 4, 3, 1 (an undo in the log, a hint given or the check on assists)", got.Won, got.Assisted, got.Clean())
 	}
-	want := []store.Recent{{Won: true}, {Won: true}, {Won: true}, {Playing: true}}
-	plays := []time.Duration{150 * d, 75 * d, 110 * d, d}
+	want := []store.Recent{{Won: true}, {Won: true}, {Won: true}, {Won: true}, {Playing: true}}
+	plays := []time.Duration{120 * d, 150 * d, 75 * d, 110 * d, d}
 	for i, r := range got.Recent {
 		if r.Won != want[i].Won || r.Playing != want[i].Playing || r.Play == nil || *r.Play != plays[i] {
 			t.Fatalf("recent %d: %+v (play %v), want %+v with play %v", i, r, r.Play, want[i], plays[i])

@@ -34,6 +34,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("Committer", func(t *testing.T) { testCommitter(t, open(t)) })
 	t.Run("DeleteAbandoned", func(t *testing.T) { testDeleteAbandoned(t, open(t)) })
 	t.Run("Hints", func(t *testing.T) { testHints(t, open(t)) })
+	t.Run("Checked", func(t *testing.T) { testChecked(t, open(t)) })
 	t.Run("Winnable", func(t *testing.T) { testWinnable(t, open(t)) })
 	t.Run("PlayedCodes", func(t *testing.T) { testPlayedCodes(t, open(t)) })
 	t.Run("Stats", func(t *testing.T) { testStats(t, open(t)) })
@@ -171,7 +172,7 @@ func EqualGame(got, want store.Game) string {
 		!bytes.Equal(got.Options, want.Options) || got.Status != want.Status || got.Seats != want.Seats ||
 		got.Public != want.Public || !bytes.Equal(got.InviteHash, want.InviteHash) ||
 		got.SeriesID != want.SeriesID || got.SeriesGame != want.SeriesGame ||
-		!bytes.Equal(got.Result, want.Result) || !bytes.Equal(got.Salt, want.Salt) || got.Hints != want.Hints ||
+		!bytes.Equal(got.Result, want.Result) || !bytes.Equal(got.Salt, want.Salt) || got.Hints != want.Hints || got.Checked != want.Checked ||
 		!got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) {
 		return fmt.Sprintf("got %+v,\nwant %+v", got, want)
 	}
@@ -1166,4 +1167,44 @@ func testFinishRace(t *testing.T, s store.Store) {
 		t.Fatalf("Rating(bob) after an unrated race = %+v, want %+v", r, want.After[1])
 	}
 	mustBeErr(t, "FinishRace(nope)", s.FinishRace(ctx, finishedRace("nope", at), decide), store.ErrNotFound)
+}
+
+// testChecked: SetChecked sets a game's flag (again is no error), changes
+// nothing else of the header, and the flag is read back by Game and
+// ListGames; UpdateGame leaves it alone.
+func testChecked(t *testing.T, s store.Store) {
+	defer mustClose(t, s)
+	ctx := ctxOf(t)
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	g, other := NewSolo("g-checked", "alice", base), NewSolo("g-other", "alice", base.Add(time.Second))
+	mustCreateGame(t, s, g)
+	mustCreateGame(t, s, other)
+	if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
+		t.Fatalf("a new game: %s", d)
+	}
+	for range 2 {
+		if err := s.SetChecked(ctx, g.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Checked = true
+	if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
+		t.Fatalf("after SetChecked: %s", d)
+	}
+	if d := EqualGame(mustGame(t, s, other.ID), other); d != "" {
+		t.Fatalf("the other game: %s", d)
+	}
+	up := g
+	up.Status, up.UpdatedAt, up.Checked = "won", base.Add(time.Hour), false
+	if err := s.UpdateGame(ctx, up); err != nil {
+		t.Fatal(err)
+	}
+	up.Checked = true
+	if d := EqualGame(mustGame(t, s, g.ID), up); d != "" {
+		t.Fatalf("after UpdateGame: %s", d)
+	}
+	if gs := mustList(t, s, store.GameQuery{Player: "alice", Status: "won", Limit: 10}); len(gs) != 1 || !gs[0].Checked {
+		t.Fatalf("ListGames: %+v", gs)
+	}
+	mustBeErr(t, "SetChecked(nope)", s.SetChecked(ctx, "nope"), store.ErrNotFound)
 }
