@@ -257,26 +257,36 @@ func TestHintNothingHelps(t *testing.T) {
 // of one hint's time: the budget of a served hint (hint.Default) is set so
 // that p95 stays within 300 ms on the 2-core development machine.
 func BenchmarkHint(b *testing.B) {
+	benchMidGames(b, func(i int, g *solo.Game) { For(g.Seen(), g.Foundations(), uint64(i), Default) })
+}
+
+// BenchmarkStillWinnable times one live check (solo.StillWinnable with
+// solo.CheckBudget positions, full information) over the same mid-game
+// positions, with its median and 95th percentile.
+func BenchmarkStillWinnable(b *testing.B) {
+	benchMidGames(b, func(_ int, g *solo.Game) {
+		solo.StillWinnable(g.Board(), g.Foundations(), solo.CheckBudget, nil)
+	})
+}
+
+// benchMidGames runs f on 64 mid-game positions of random deals of each
+// mode in turn and reports the median and the 95th percentile of one run.
+func benchMidGames(b *testing.B, f func(i int, g *solo.Game)) {
 	for _, m := range modes {
 		b.Run(m.name, func(b *testing.B) {
 			r := rand.New(rand.NewPCG(11, uint64(m.draw)))
-			type pos struct {
-				s k.Seen
-				f k.Foundations
-			}
-			var ps []pos
-			for len(ps) < 64 {
+			var gs []*solo.Game
+			for len(gs) < 64 {
 				g, _ := midGame(b, r, m.draw, m.vegas, 20+r.IntN(140))
 				if g.Status() == solo.Playing {
-					ps = append(ps, pos{g.Seen(), *g.Foundations()})
+					gs = append(gs, g)
 				}
 			}
 			var times []time.Duration
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				p := &ps[i%len(ps)]
 				start := time.Now()
-				For(p.s, &p.f, uint64(i), Default)
+				f(i, gs[i%len(gs)])
 				times = append(times, time.Since(start))
 			}
 			slices.Sort(times)

@@ -322,3 +322,25 @@ func decodeJoin(body []byte) (*string, error) {
 	}
 	return in.Invite, nil
 }
+
+// checkRequest is the body of POST /api/v1/games/{id}/check.
+type checkRequest struct {
+	On *bool `json:"on"`
+}
+
+// decodeCheck reads {"on": true}. The check is never turned off: once its
+// answers were shown the game counts as assisted, and a client that no
+// longer wants them stops showing them.
+func decodeCheck(body []byte) error {
+	var in checkRequest
+	if err := decodeJSON(body, &in, false); err != nil {
+		return err
+	}
+	if in.On == nil {
+		return table.Errorf(table.BadRequest, `send {"on": true} to turn the check on`)
+	}
+	if !*in.On {
+		return table.Errorf(table.BadRequest, "the check cannot be turned off once on: the game counts as assisted; stop showing its answers instead")
+	}
+	return nil
+}

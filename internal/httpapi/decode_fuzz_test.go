@@ -248,3 +248,23 @@ func FuzzDecodeLinkCode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeCheck checks POST /api/v1/games/{id}/check: only {"on": true}
+// is accepted.
+func FuzzDecodeCheck(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"on":true}`, `{"on":false}`, `{"on":null}`, `{"on":"yes"}`,
+		`{"on":true,"off":1}`, `{"on":true}]`, ` {"on" : true} `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if err := decodeCheck(body); err != nil {
+			checkRefusal(t, body, err)
+			return
+		}
+		checkAccepted(t, body)
+		var in checkRequest
+		if json.Unmarshal(body, &in) != nil || in.On == nil || !*in.On {
+			t.Fatalf("%q accepted", body)
+		}
+	})
+}

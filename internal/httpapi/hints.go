@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
+	"dsol/internal/solo"
 	"dsol/internal/table"
 )
 
@@ -56,4 +58,57 @@ func (s *server) getHint(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// postCheck is POST /api/v1/games/{id}/check {"on": true}: turns the live
+// check ("still winnable?") on for the caller's own solo game in play and
+// answers the view, whose stillWinnable is null until the answer comes
+// (table.SetCheck). The game counts as assisted from then on.
+func (s *server) postCheck(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r)
+	if err == nil {
+		err = decodeCheck(body)
+	}
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	t, _, err := s.game(r)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if t.Game().Kind != "solo" {
+		s.error(w, r, table.Errorf(table.Forbidden, "the check is for solo games, not races"))
+		return
+	}
+	pos, err := s.tables.SoloPosition(r.Context(), t.ID())
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if pos.Status != "playing" {
+		s.error(w, r, &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"})
+		return
+	}
+	v, err := s.tables.SetCheck(r.Context(), t.ID())
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// stillWinnable is the tables' live check (table.CheckFunc): it waits for
+// one of the hint slots (or for ctx: a newer action, the table stopping),
+// then lets the solver decide the position with full information within
+// Config.CheckBudget positions. Only the verdict leaves it.
+func (s *server) stillWinnable(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool {
+	select {
+	case s.hintSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil
+	}
+	defer func() { <-s.hintSlots }()
+	return solo.StillWinnable(&b, &f, s.cfg.CheckBudget, func() bool { return ctx.Err() == nil })
 }

@@ -172,6 +172,11 @@ func (s *server) hintLimit(next http.Handler) http.Handler {
 	return s.limit(s.hints, "too many hints asked; ask again in a moment", next)
 }
 
+// checkLimit is hintLimit for turning the live check on: the same bucket.
+func (s *server) checkLimit(next http.Handler) http.Handler {
+	return s.limit(s.hints, "too many hints and checks asked; ask again in a moment", next)
+}
+
 // limit answers rate_limited with msg once the caller's bucket of l is
 // empty: the player's, or the client IP's before authentication.
 func (s *server) limit(l *limiter, msg string, next http.Handler) http.Handler {

@@ -45,6 +45,7 @@ func (s *server) routes() chi.Router {
 			r.With(s.rateLimit).Post("/api/v1/games", s.createGame)
 			r.Get("/api/v1/games/{id}", s.getGame)
 			r.With(s.hintLimit).Get("/api/v1/games/{id}/hint", s.getHint)
+			r.With(s.checkLimit).Post("/api/v1/games/{id}/check", s.postCheck)
 			r.With(s.rateLimit).Get("/api/v1/games/{id}/replay", s.replay)
 			r.With(s.rateLimit).Post("/api/v1/games/{id}/actions", s.postAction)
 			r.Get("/api/v1/codes/{code}", s.getCode)

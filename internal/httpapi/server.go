@@ -16,6 +16,7 @@ import (
 	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/solo"
 	"dsol/internal/static"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -49,6 +50,10 @@ type Config struct {
 	HintWorkers int
 	// Hint is the work of one hint; default hint.Default.
 	Hint hint.Options
+	// CheckBudget is the positions of one live check (POST
+	// /api/v1/games/{id}/check), which runs in a hint slot too; default
+	// solo.CheckBudget.
+	CheckBudget int64
 	// Static is the web client served at "/" (package static: compressed,
 	// cached under content-hashed paths), or nil for none.
 	Static fs.FS
@@ -142,6 +147,9 @@ func newServer(d Deps) *server {
 	if cfg.HintWorkers <= 0 {
 		cfg.HintWorkers = runtime.NumCPU()
 	}
+	if cfg.CheckBudget <= 0 {
+		cfg.CheckBudget = solo.CheckBudget
+	}
 	if cfg.Hint.Samples <= 0 || cfg.Hint.Positions <= 0 {
 		cfg.Hint = hint.Default
 	}
@@ -196,6 +204,7 @@ func newServer(d Deps) *server {
 	}
 	if s.tables != nil {
 		s.tables.SetMatchPair(s.pairRace)
+		s.tables.SetChecker(s.stillWinnable)
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if err := s.csrf.AddTrustedOrigin(o); err != nil {

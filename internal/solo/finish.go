@@ -83,3 +83,29 @@ func (g *Game) finish() (Outcome, error) {
 	g.record(undoEntry{step: k.Step{Type: k.Finish}, delta: delta})
 	return Outcome{Action: k.Simple(k.Finish), Delta: int(delta), Won: g.checkWon()}, nil
 }
+
+// CheckBudget bounds the live check ("still winnable?", StillWinnable): the
+// solver visits at most this many positions, a count and not a time, so the
+// same position always gets the same answer on any machine.
+const CheckBudget = 50000
+
+// StillWinnable decides with full information, within budget positions,
+// whether the position b, f can still be won: true (the solver won it),
+// false (it proved it lost), or nil (the budget ran out, or yield, called
+// every 1024 positions, returned false). Only this one answer leaves the
+// search: nothing of the cards it saw.
+func StillWinnable(b *k.Board, f *k.Foundations, budget int64, yield func() bool) *bool {
+	s := solvers.Get().(*solver.Solver)
+	res := s.Solve(b, f, solver.Options{MaxPositions: budget, Yield: yield})
+	solvers.Put(s)
+	var v bool
+	switch res.Verdict {
+	case solver.Won:
+		v = true
+	case solver.Unwinnable:
+		v = false
+	default:
+		return nil
+	}
+	return &v
+}

@@ -52,6 +52,9 @@ func (v SoloView) AppendDelta(b []byte, prev View) []byte {
 	d.boolean("stuck", v.Stuck, p.Stuck)
 	d.num("hints", v.Hints, p.Hints)
 	d.boolean("finish", v.Finish, p.Finish)
+	if !sameBool(v.StillWinnable, p.StillWinnable) {
+		d.raw("stillWinnable", checkJSON(v.StillWinnable))
+	}
 	d.num("s", v.Stock, p.Stock)
 	d.pile("w", v.Waste, p.Waste)
 	for i := range v.Foundations {
@@ -128,6 +131,8 @@ func at(piles [][]string, i int) []string {
 func key(prefix string, n int) string { return prefix + strconv.Itoa(n) }
 
 func sameInt(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func sameBool(a, b *bool) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 func samePlayer(a, b *PlayerRef) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 

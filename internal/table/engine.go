@@ -56,14 +56,18 @@ func DefaultEngines() map[string]NewEngine {
 // SoloView is the solo game view of the API: the engine's view plus the
 // game id, the seq it reflects, whether the game was dealt as winnable
 // (a deal the solver won: see internal/winnable), the hints given so
-// far, and the day of the daily challenge it is the game of ("": none).
-// A daily game's view has no code: a known deal can be solved offline.
+// far, the day of the daily challenge it is the game of ("": none), and
+// the live check's answer at this seq (StillWinnable: true, false, or nil
+// while the check is off, not decided yet or undecided within its budget;
+// always in the JSON, null then). A daily game's view has no code: a known
+// deal can be solved offline.
 type SoloView struct {
-	ID       string `json:"id"`
-	Seq      int64  `json:"seq"`
-	Winnable bool   `json:"winnable"`
-	Hints    int    `json:"hints"`
-	Daily    string `json:"daily,omitempty"`
+	ID            string `json:"id"`
+	Seq           int64  `json:"seq"`
+	Winnable      bool   `json:"winnable"`
+	Hints         int    `json:"hints"`
+	Daily         string `json:"daily,omitempty"`
+	StillWinnable *bool  `json:"stillWinnable"`
 	solo.View
 }
 
@@ -90,11 +94,15 @@ func DailyOf(h store.Game) string {
 }
 
 // soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
-// is the header's count of hints given, which is not in the log.
+// is the header's count of hints given and checked its flag of the live
+// check, neither in the log; still is the check's answer at the table's
+// seq (check.go).
 type soloEngine struct {
-	g     *solo.Game
-	opts  SoloOptions
-	hints int
+	g       *solo.Game
+	opts    SoloOptions
+	hints   int
+	checked bool
+	still   *bool
 }
 
 // NewSolo builds the engine of a solo game header.
@@ -110,7 +118,7 @@ func NewSolo(h store.Game) (Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &soloEngine{g: g, hints: h.Hints}
+	e := &soloEngine{g: g, hints: h.Hints, checked: h.Checked}
 	if len(h.Options) > 0 {
 		if err := json.Unmarshal(h.Options, &e.opts); err != nil {
 			return nil, fmt.Errorf("table: game %s: options: %w", h.ID, err)
@@ -143,7 +151,7 @@ func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 }
 
 func (e *soloEngine) View(_ int, id string, seq int64) View {
-	v := SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, Daily: e.opts.Daily, View: e.g.View()}
+	v := SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, Daily: e.opts.Daily, StillWinnable: e.still, View: e.g.View()}
 	if v.Daily != "" {
 		v.Code = ""
 	}

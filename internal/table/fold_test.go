@@ -102,6 +102,9 @@ func (f *folder) apply(seat int, a klondike.Action) bool {
 	if _, err := f.eng.Apply(seat, a); err != nil {
 		return false
 	}
+	if e, ok := f.eng.(*soloEngine); ok {
+		e.still = nil // as the table's startCheck: not known yet at the new seq
+	}
 	f.seq++
 	v := f.eng.View(f.viewer, "g", f.seq)
 	d := v.AppendDelta(nil, f.prev)
@@ -119,9 +122,30 @@ func (f *folder) apply(seat int, a klondike.Action) bool {
 	return true
 }
 
-// playFolded plays a random game through an engine, folding every event.
+// check gives a solo engine the live check's answer at the current seq as
+// a check notice does: the client sets the key, and the table's delta base
+// takes the answer, so the next delta must say when it changes.
+func (f *folder) check(v *bool) {
+	e, ok := f.eng.(*soloEngine)
+	if !ok {
+		return
+	}
+	e.still = v
+	if v == nil {
+		f.state["stillWinnable"] = nil
+	} else {
+		f.state["stillWinnable"] = *v
+	}
+	f.prev = f.eng.View(f.viewer, "g", f.seq)
+}
+
+// playFolded plays a random game through an engine, folding every event;
+// without a golden case, a solo game also gets random check answers
+// between its actions.
 func playFolded(tb testing.TB, r *rand.Rand, eng Engine, viewer int, actions int, race bool, c *deltaCase) {
 	f := newFolder(tb, eng, viewer, 0, c)
+	answers := []*bool{nil, new(bool), new(bool)}
+	*answers[2] = true
 	for tries := 0; f.seq < int64(actions) && tries < actions*40; tries++ {
 		seat := 1
 		if race {
@@ -129,6 +153,9 @@ func playFolded(tb testing.TB, r *rand.Rand, eng Engine, viewer int, actions int
 		}
 		if eng.Check(seat) != nil {
 			break
+		}
+		if c == nil && r.IntN(2) == 0 {
+			f.check(answers[r.IntN(3)])
 		}
 		f.apply(seat, randomAction(r, race))
 	}

@@ -270,8 +270,9 @@ type RematchView struct {
 
 // Notice is a message of a table that is not an event of the log, ready to be
 // sent as is on the WebSocket: {"type": "presence", "seat", "online",
-// "claimAt", "graceSeconds"} or {"type": "over", "result", "ratings"}
-// (ratings only when the race is rated).
+// "claimAt", "graceSeconds"}, {"type": "over", "result", "ratings"}
+// (ratings only when the race is rated), or a solo game's live check
+// {"type": "check", "seq", "stillWinnable"} (check.go).
 type Notice struct {
 	Type         string          `json:"type"`
 	Seat         int             `json:"seat,omitempty"`
@@ -281,6 +282,10 @@ type Notice struct {
 	Result       json.RawMessage `json:"result,omitempty"`
 	Rematch      *RematchView    `json:"rematch,omitempty"`
 	Ratings      []SeatRating    `json:"ratings,omitempty"`
+	// Seq and StillWinnable are a check's: the seq of the view it decided,
+	// and true, false or null.
+	Seq           *int64          `json:"seq,omitempty"`
+	StillWinnable json.RawMessage `json:"stillWinnable,omitempty"`
 }
 
 // raceEngine adapts race.Race to Engine.

@@ -91,6 +91,7 @@ type Table struct {
 	last      time.Time       // last activity
 	stopping  bool
 	rl        *raceLive // live state of a race (presence, clocks, bot); nil for solo
+	checkStop func()    // cancels the live check in flight (check.go); nil for none
 }
 
 type clientKey struct {
@@ -359,6 +360,9 @@ func (t *Table) run() {
 		}
 	}
 	t.raceStop()
+	if t.checkStop != nil {
+		t.checkStop()
+	}
 	why := t.err
 	if why == nil {
 		why = ErrStopped
@@ -517,6 +521,9 @@ func (t *Table) handle(batch []*doReq) {
 	if st := t.eng.Status(); st != statusBefore {
 		t.storeStatus(st)
 	}
+	if len(actions) > 0 {
+		t.startCheck()
+	}
 	t.raceAfter()
 }
 
@@ -668,6 +675,7 @@ func (t *Table) rebuild(events []Event) error {
 	}
 	t.eng, t.events, t.seq, t.clientIDs, t.play = eng, events, int64(len(events)), ids, play
 	t.raceAttach()
+	t.startCheck()
 	return nil
 }
 

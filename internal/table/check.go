@@ -1,0 +1,123 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync/atomic"
+
+	"dsol/internal/klondike"
+	"dsol/internal/solo"
+)
+
+// CheckFunc decides whether a solo position can still be won (the live
+// check): true, false, or nil when it cannot tell (a budget ran out, or ctx
+// ended: a newer action came, or the table stopped). It runs on a goroutine
+// of its own, never the table's, and may wait (for a free solver slot).
+type CheckFunc func(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool
+
+// checks holds the CheckFunc of a registry's tables (SetCheck).
+type checks struct{ f atomic.Pointer[CheckFunc] }
+
+// SetChecker sets how the tables decide the live check (the server's, which
+// shares the hints' solver slots). Without one, a game with the check on
+// always has stillWinnable null.
+func (r *Registry) SetChecker(f CheckFunc) { r.cfg.checks.f.Store(&f) }
+
+// SetCheck turns the live check on for a solo game: stored first
+// (store.SetChecked: the game counts as assisted from then on), then in the
+// table, which starts checking its current position unless it is checking
+// it already. It returns the player's view, stillWinnable still null until
+// the answer comes (a "check" notice to the subscribers, and every view
+// from then on until the next action).
+func (t *Table) SetCheck(ctx context.Context) (View, error) {
+	if t.Game().Kind != "solo" {
+		return nil, Errorf(Forbidden, "the check is for solo games, not races")
+	}
+	sctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
+	defer cancel()
+	if err := t.cfg.Store.SetChecked(sctx, t.id); err != nil {
+		return nil, err
+	}
+	var v View
+	err := t.call(ctx, func() {
+		t.touch()
+		if g := *t.game.Load(); !g.Checked {
+			g.Checked = true
+			t.game.Store(&g)
+		}
+		if e, ok := t.eng.(*soloEngine); ok && !e.checked {
+			e.checked = true
+			t.startCheck()
+		}
+		v = t.eng.View(1, t.id, t.seq)
+	})
+	return v, err
+}
+
+// SetCheck turns the live check on for a game (loading its table if
+// needed, and again when the one it found stopped).
+func (r *Registry) SetCheck(ctx context.Context, id string) (View, error) {
+	for {
+		t, err := r.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.SetCheck(ctx)
+		if !errors.Is(err, ErrStopped) {
+			return v, err
+		}
+	}
+}
+
+// startCheck begins the live check of the current position of a solo game
+// with the check on, on the table's goroutine: the check of an earlier
+// position is cancelled, the view's answer is null again, and the position
+// (a copy) is decided off the table. The answer is kept only if no action
+// came meanwhile; it then goes to the subscribers as a notice
+// {"type":"check","seq":N,"stillWinnable":…}, and the viewers' delta bases
+// at seq N take it, so that the next event's delta says when it changes.
+func (t *Table) startCheck() {
+	e, ok := t.eng.(*soloEngine)
+	if !ok || !e.checked {
+		return
+	}
+	if t.checkStop != nil {
+		t.checkStop()
+		t.checkStop = nil
+	}
+	e.still = nil
+	var f *CheckFunc
+	if t.cfg.checks != nil {
+		f = t.cfg.checks.f.Load()
+	}
+	if f == nil || e.g.Status() != solo.Playing {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.checkStop = cancel
+	seq, b, found := t.seq, *e.g.Board(), *e.g.Foundations()
+	go func() {
+		v := (*f)(ctx, b, found)
+		_ = t.call(ctx, func() {
+			e, ok := t.eng.(*soloEngine)
+			if ctx.Err() != nil || t.seq != seq || !ok {
+				return
+			}
+			e.still = v
+			for viewer, base := range t.views {
+				if base.seq == seq {
+					t.views[viewer] = seqView{seq, t.eng.View(viewer, t.id, seq)}
+				}
+			}
+			s := seq
+			t.notify(&Notice{Type: "check", Seq: &s, StillWinnable: checkJSON(v)})
+		})
+	}()
+}
+
+// checkJSON is a check's answer as JSON: true, false or null.
+func checkJSON(v *bool) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
