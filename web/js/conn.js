@@ -256,6 +256,9 @@ export class GameConn {
       case 'over':
         this.refresh();
         break;
+      case 'check': // the live check's answer for the view at its seq
+        if (this.view && m.seq === this.seq) this.accept({ ...this.view, stillWinnable: m.stillWinnable }, m.seq);
+        break;
     }
   }
 }

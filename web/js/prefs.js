@@ -1,10 +1,10 @@
 // The settings dialog: language, double click, four colours, left-handed
-// layout, appearance. Each change is saved and applied at once; changed()
+// layout, the live check (still winnable?), appearance. Each change is saved and applied at once; changed()
 // lets the page translate itself and redraw the screen.
 import { LANGS, loadLang, lang } from './i18n.js';
 import { saveSettings, applySettings } from './settings.js';
 
-const FLAGS = ['dblclick', 'fourColor', 'leftHanded'];
+const FLAGS = ['dblclick', 'fourColor', 'leftHanded', 'stillCheck'];
 
 /** settingsDialog wires #dlg-set to settings and returns the function that opens it. */
 export function settingsDialog(settings, changed) {

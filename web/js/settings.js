@@ -1,7 +1,7 @@
 // Player preferences, kept in localStorage; draw and scoring are those of
 // the last deal, which Play on the first screen deals again.
 const KEY = 'dsol.settings';
-export const DEFAULTS = { lang: '', dblclick: true, fourColor: false, theme: 'auto', leftHanded: false, draw: 1, scoring: 'normal', winnable: true };
+export const DEFAULTS = { lang: '', dblclick: true, fourColor: false, theme: 'auto', leftHanded: false, stillCheck: false, draw: 1, scoring: 'normal', winnable: true };
 
 export function loadSettings() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || '{}') }; } catch { return { ...DEFAULTS }; }

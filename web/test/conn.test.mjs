@@ -57,3 +57,26 @@ test('a quiet but live socket is pinged, not dropped', async () => {
   assert.equal(FakeSocket.all.at(-1), ws);
   c.close();
 });
+
+// A check message answers the view at its seq: it is taken then, and
+// ignored once the game has moved on; the next delta says when it changes.
+test('a check message sets stillWinnable of the view at its seq only', async () => {
+  install({});
+  const { GameConn } = await import('../js/conn.js');
+  const views = [];
+  const c = new GameConn('g3', { onView: (v) => views.push(v), onReject() {}, onStatus() {} });
+  c.start({ id: 'g3', seq: 5, stock: 10, waste: [], stillWinnable: null });
+  const ws = FakeSocket.all.at(-1);
+  ws.open();
+  ws.onmessage({ data: '{"type":"check","seq":5,"stillWinnable":true}' });
+  assert.deepEqual(views.at(-1), { id: 'g3', seq: 5, stock: 10, waste: [], stillWinnable: true });
+  ws.onmessage({ data: JSON.stringify({ type: 'event', seq: 6, seat: 1, action: { type: 'draw' }, at: '', d: { stillWinnable: null, s: 9, w: [0, 'AS'] } }) });
+  assert.equal(views.at(-1).stillWinnable, null);
+  const n = views.length;
+  ws.onmessage({ data: '{"type":"check","seq":5,"stillWinnable":false}' });
+  assert.equal(views.length, n, 'a check of an older seq changes nothing');
+  ws.onmessage({ data: '{"type":"check","seq":6,"stillWinnable":false}' });
+  assert.equal(views.at(-1).stillWinnable, false);
+  assert.equal(views.at(-1).stock, 9);
+  c.close();
+});

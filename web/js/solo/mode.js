@@ -4,6 +4,7 @@
 // stays until the server has answered it: its view, then, is what shows; a
 // refused move goes back. A new game is a new SoloMode: app.js disposes of
 // the old one.
+import { api } from '../api.js';
 import { GameConn } from '../conn.js';
 import { Input } from '../input.js';
 import { Scope } from '../scope.js';
@@ -29,6 +30,8 @@ export class SoloMode {
     this.preview = null; // a tap shown while it waits for a possible second one
     this.last = null; // the last move, highlighted: {pile, count}
     this.hinted = null; // the hint on show: {seq, marks}, until the next action
+    this.checkAsked = false; // the live check was turned on for this game
+    this.checkSeq = -1; // the seq of the live check's last answer (a check message)
     this.conn = null;
     this.L = null;
     this.elapsed = 0;
@@ -60,6 +63,7 @@ export class SoloMode {
       onAck: live((id, seq) => this.acked(id, seq)),
       // every event of a solo game is mine: the oldest unanswered action made it
       onMessage: live((m) => {
+        if (m.type === 'check') this.checkSeq = m.seq;
         if (m.type !== 'event' || !(m.seq > (this.view?.seq ?? -1))) return;
         const e = this.mine.find((x) => x.seq == null);
         if (e) e.seq = m.seq;
@@ -74,6 +78,7 @@ export class SoloMode {
     this.conn = null;
     $('[data-testid=stuck]').hidden = true;
     $('[data-testid=finish]').hidden = true;
+    $('[data-testid=still]').hidden = true;
     this.ui.onBanner(false);
   }
 
@@ -271,7 +276,34 @@ export class SoloMode {
     $('[data-testid=code]').textContent = v.code ?? '';
     $('[data-testid=finish]').hidden = !this.canFinish();
     this.stuck(v.stuck && v.status === 'playing');
+    this.still();
     this.tick(true);
+  }
+
+  /**
+   * still shows the live check's answer in the footer while the setting is
+   * on (turning the check on for the game the first time): still winnable,
+   * no longer winnable, or can't tell once the server said so for this seq;
+   * while the answer is being worked out the last one stays, marked busy.
+   */
+  still() {
+    const el = $('[data-testid=still]');
+    const v = this.view;
+    const on = !!this.ui.settings.stillCheck && v.status === 'playing';
+    el.hidden = !on;
+    if (!on) return;
+    if (!this.checkAsked) {
+      this.checkAsked = true;
+      api('POST', `/api/v1/games/${v.id}/check`, { on: true })
+        .catch((e) => { this.checkAsked = false; this.ui.toast(errText(e.code)); });
+    }
+    const known = v.stillWinnable != null || this.checkSeq === v.seq;
+    const state = v.stillWinnable === true ? 'yes' : v.stillWinnable === false ? 'no' : known ? 'unknown' : 'pending';
+    el.dataset.state = state;
+    if (state === 'pending') { el.setAttribute('aria-busy', 'true'); return; }
+    el.removeAttribute('aria-busy');
+    const text = t({ yes: 'game.stillYes', no: 'game.stillNo', unknown: 'game.stillUnknown' }[state]);
+    if (el.textContent !== text) el.textContent = text;
   }
 
   /**
