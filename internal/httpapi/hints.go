@@ -23,22 +23,9 @@ type hintBody struct {
 // hint slots (HintWorkers; none free: rate_limited), and a hint with an
 // action is counted in the game. The seq and the board do not change.
 func (s *server) getHint(w http.ResponseWriter, r *http.Request) {
-	t, _, err := s.game(r)
+	t, pos, err := s.soloInPlay(r, "hints are")
 	if err != nil {
 		s.error(w, r, err)
-		return
-	}
-	if t.Game().Kind != "solo" {
-		s.error(w, r, table.Errorf(table.Forbidden, "hints are for solo games, not races"))
-		return
-	}
-	pos, err := s.tables.SoloPosition(r.Context(), t.ID())
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	if pos.Status != "playing" {
-		s.error(w, r, &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"})
 		return
 	}
 	select {
@@ -60,6 +47,27 @@ func (s *server) getHint(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// soloInPlay finds the request's game for a hint or a check (what names
+// them in the refusal of a race): the caller's own solo game, in play, and
+// its position.
+func (s *server) soloInPlay(r *http.Request, what string) (*table.Table, table.SoloPosition, error) {
+	t, _, err := s.game(r)
+	if err != nil {
+		return nil, table.SoloPosition{}, err
+	}
+	if t.Game().Kind != "solo" {
+		return nil, table.SoloPosition{}, table.Errorf(table.Forbidden, "%s for solo games, not races", what)
+	}
+	pos, err := s.tables.SoloPosition(r.Context(), t.ID())
+	if err != nil {
+		return nil, table.SoloPosition{}, err
+	}
+	if pos.Status != "playing" {
+		return nil, table.SoloPosition{}, &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"}
+	}
+	return t, pos, nil
+}
+
 // postCheck is POST /api/v1/games/{id}/check {"on": true}: turns the live
 // check ("still winnable?") on for the caller's own solo game in play and
 // answers the view, whose stillWinnable is null until the answer comes
@@ -73,22 +81,9 @@ func (s *server) postCheck(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	t, _, err := s.game(r)
+	t, _, err := s.soloInPlay(r, "the check is")
 	if err != nil {
 		s.error(w, r, err)
-		return
-	}
-	if t.Game().Kind != "solo" {
-		s.error(w, r, table.Errorf(table.Forbidden, "the check is for solo games, not races"))
-		return
-	}
-	pos, err := s.tables.SoloPosition(r.Context(), t.ID())
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	if pos.Status != "playing" {
-		s.error(w, r, &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"})
 		return
 	}
 	v, err := s.tables.SetCheck(r.Context(), t.ID())

@@ -944,13 +944,7 @@ func testDeleteAbandoned(t *testing.T, s store.Store) {
 func testHints(t *testing.T, s store.Store) {
 	defer mustClose(t, s)
 	ctx := ctxOf(t)
-	mustCreatePlayer(t, s, NewPlayer("alice"))
-	g, other := NewSolo("g-hints", "alice", base), NewSolo("g-other", "alice", base.Add(time.Second))
-	mustCreateGame(t, s, g)
-	mustCreateGame(t, s, other)
-	if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
-		t.Fatalf("a new game: %s", d)
-	}
+	g, other := twoSolos(t, s, "g-hints")
 	for want := 1; want <= 3; want++ {
 		n, err := s.AddHint(ctx, g.ID)
 		if err != nil || n != want {
@@ -1175,13 +1169,7 @@ func testFinishRace(t *testing.T, s store.Store) {
 func testChecked(t *testing.T, s store.Store) {
 	defer mustClose(t, s)
 	ctx := ctxOf(t)
-	mustCreatePlayer(t, s, NewPlayer("alice"))
-	g, other := NewSolo("g-checked", "alice", base), NewSolo("g-other", "alice", base.Add(time.Second))
-	mustCreateGame(t, s, g)
-	mustCreateGame(t, s, other)
-	if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
-		t.Fatalf("a new game: %s", d)
-	}
+	g, other := twoSolos(t, s, "g-checked")
 	for range 2 {
 		if err := s.SetChecked(ctx, g.ID); err != nil {
 			t.Fatal(err)
@@ -1207,4 +1195,18 @@ func testChecked(t *testing.T, s store.Store) {
 		t.Fatalf("ListGames: %+v", gs)
 	}
 	mustBeErr(t, "SetChecked(nope)", s.SetChecked(ctx, "nope"), store.ErrNotFound)
+}
+
+// twoSolos creates alice and two solo games of hers, id and g-other a
+// second later, and checks the first reads back as created.
+func twoSolos(t *testing.T, s store.Store, id string) (g, other store.Game) {
+	t.Helper()
+	mustCreatePlayer(t, s, NewPlayer("alice"))
+	g, other = NewSolo(id, "alice", base), NewSolo("g-other", "alice", base.Add(time.Second))
+	mustCreateGame(t, s, g)
+	mustCreateGame(t, s, other)
+	if d := EqualGame(mustGame(t, s, g.ID), g); d != "" {
+		t.Fatalf("a new game: %s", d)
+	}
+	return g, other
 }
