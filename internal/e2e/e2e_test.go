@@ -281,11 +281,12 @@ func (p *page) waitJS(cond, what string) {
 	}
 }
 
-// box returns the centre and size of the first element matching sel.
+// box returns the centre and size of the first element matching sel,
+// scrolled into view first when it is not (a tap lands where it is shown).
 func (p *page) box(sel string) (x, y, w, h float64) {
 	p.t.Helper()
 	var r struct{ X, Y, W, H float64 }
-	p.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; const b = e.getBoundingClientRect(); return {X: b.left + b.width/2, Y: b.top + b.height/2, W: b.width, H: b.height}; })()`, sel), &r)
+	p.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; e.scrollIntoView({block: 'nearest', inline: 'nearest'}); const b = e.getBoundingClientRect(); return {X: b.left + b.width/2, Y: b.top + b.height/2, W: b.width, H: b.height}; })()`, sel), &r)
 	if r.W == 0 {
 		p.t.Fatalf("no element %s on the page", sel)
 	}

@@ -372,6 +372,9 @@ func TestRaceRematchOffer(t *testing.T) {
 	if got := b.text(`[data-testid=rematch]`); got != "Accept" {
 		t.Errorf("B's button reads %q", got)
 	}
+	// both see how long the offer stands
+	b.waitJS(`/lapses in [01]:[0-5][0-9]/.test(document.querySelector('[data-testid=rematch-left]').textContent)`, "the offer's time on B's result")
+	a.waitJS(`/lapses in [01]:[0-5][0-9]/.test(document.querySelector('[data-testid=offer-left]').textContent) && !document.querySelector('[data-testid=offer-left]').hidden`, "the offer's time in A's waiting room")
 	b.shot("rematch", "offer-phone")
 	a.shot("rematch", "waiting-desktop")
 	a.axe("rematch waiting room", "[data-testid=waiting]")

@@ -85,12 +85,13 @@ type (
 	}
 )
 
-// summarize is a game as the caller's listings show it: a race's code
-// only once the race is over, as it tells the deal.
-func summarize(g store.Game, playerID string) gameSummary {
+// summarize is a game as the caller's listings show it at now: a race's
+// code only once the race is over, a daily challenge's game's only once
+// its day has closed, as the code tells the deal.
+func summarize(g store.Game, playerID string, now time.Time) gameSummary {
 	sum := gameSummary{ID: g.ID, Kind: g.Kind, Status: g.Status,
 		Seat: seatOf(g, playerID), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
-	if g.Kind != "race" || g.Status == "over" {
+	if (g.Kind != "race" || g.Status == "over") && !dailyOpen(g, now) {
 		sum.Code = g.Code
 	}
 	return sum
@@ -100,7 +101,8 @@ func summarize(g store.Game, playerID string) gameSummary {
 // one JSON document, a download (Content-Disposition: attachment). The
 // games are streamed one at a time, the newest exportLimit of them, each
 // with its seats and its actions; a race still waiting or in play has no
-// code and no actions yet (they would tell its deal), as everywhere else.
+// code and no actions yet (they would tell its deal), nor a daily
+// challenge's game while its day is open, as everywhere else.
 func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	ctx := r.Context()
@@ -166,7 +168,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 
 // exportGame is one game of an export; names caches the seats' names.
 func (s *server) exportGame(r *http.Request, g store.Game, playerID string, names map[string]string) (exportGame, error) {
-	eg := exportGame{gameSummary: summarize(g, playerID), Options: g.Options, SeriesGame: g.SeriesGame,
+	eg := exportGame{gameSummary: summarize(g, playerID, s.clock()), Options: g.Options, SeriesGame: g.SeriesGame,
 		Public: g.Public, Seats: []exportSeat{}, Actions: []exportAction{}}
 	if g.Kind == "race" && g.Status == "over" {
 		eg.Result = g.Result

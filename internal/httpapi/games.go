@@ -190,7 +190,7 @@ func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Games = make([]gameSummary, len(gs))
 	for i, g := range gs {
-		out.Games[i] = summarize(g, p.ID)
+		out.Games[i] = summarize(g, p.ID, s.clock())
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -103,11 +103,19 @@ func TestOpenAPISoloView(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := mustServer(t, apitest.SQLite(t))
-	var v map[string]json.RawMessage
-	ts.mustPlayer(t).mustJSON(t, "POST", "/api/v1/games", map[string]any{"winnable": true}, 201, &v)
+	// The keys of a solo view and of a daily game's view (daily, no code).
+	var v, dv map[string]json.RawMessage
+	p := ts.mustPlayer(t)
+	p.mustJSON(t, "POST", "/api/v1/games", map[string]any{"winnable": true}, 201, &v)
+	p.mustJSON(t, "POST", "/api/v1/daily/D1N", nil, 201, &dv)
 	var keys, documented []string
 	for k := range v {
 		keys = append(keys, k)
+	}
+	for k := range dv {
+		if _, ok := v[k]; !ok {
+			keys = append(keys, k)
+		}
 	}
 	for k := range doc.Comps.Schemas.SoloView.Properties {
 		documented = append(documented, k)

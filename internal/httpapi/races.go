@@ -319,6 +319,8 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, table.Errorf(table.Conflict, "the rematch was declined"))
 	case ng.Status != "waiting" || rematchOffer(ng) == seat:
 		s.answerRace(w, r, http.StatusOK, next, seat, "") // started, or asked again
+	case !s.clock().Before(ng.CreatedAt.Add(s.tables.RematchTimeout())): // its table had no time to end it
+		s.error(w, r, table.Errorf(table.Conflict, "the rematch offer lapsed"))
 	default: // the opponent offered it: accept
 		ng.Status, ng.UpdatedAt = "playing", s.clock()
 		if err := s.store.UpdateGame(r.Context(), ng); err != nil {

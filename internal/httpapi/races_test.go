@@ -58,6 +58,7 @@ type rview struct {
 	ClaimAt      *time.Time              `json:"claimAt"`
 	GraceSeconds int                     `json:"graceSeconds"`
 	TurnDeadline *time.Time              `json:"turnDeadline"`
+	OfferExpires *time.Time              `json:"offerExpires"`
 	Series       table.SeriesView        `json:"series"`
 	Cancelled    bool                    `json:"cancelled"`
 	RematchOf    string                  `json:"rematchOf"`
@@ -556,8 +557,9 @@ func TestRaceRematchOffer(t *testing.T) {
 			t.Fatalf("offer %+v", offer)
 		}
 		for _, c := range []*client{ada, bob} {
-			if old := c.mustView(t, v.ID); old.Rematch == nil || *old.Rematch != (table.RematchView{ID: offer.ID, By: 2, Status: "offered"}) {
-				t.Fatalf("the finished race shows %+v", old.Rematch)
+			if old := c.mustView(t, v.ID); old.Rematch == nil || old.Rematch.ID != offer.ID || old.Rematch.By != 2 || old.Rematch.Status != "offered" ||
+				old.Rematch.Expires == nil || offer.OfferExpires == nil || !old.Rematch.Expires.Equal(*offer.OfferExpires) {
+				t.Fatalf("the finished race shows %+v (the offer expires %v)", old.Rematch, offer.OfferExpires)
 			}
 		}
 		bob.mustError(t, "POST", "/api/v1/games/"+offer.ID+"/actions", map[string]any{"action": map[string]string{"type": "draw"}}, 409, table.Code(klondike.NotYourTurn))
@@ -586,6 +588,42 @@ func TestRaceRematchOffer(t *testing.T) {
 		bob.mustRaceAct(t, b.ID, klondike.Simple(klondike.Draw))
 		bob.mustError(t, "POST", "/api/v1/races/"+w.ID+"/decline", nil, 409, table.Conflict)
 	})
+}
+
+// TestRematchOfferLapses: an offer nobody answers lapses after its time:
+// the offered race ends as a declined one, the finished race says the
+// offer lapsed, and a late accept is refused.
+func TestRematchOfferLapses(t *testing.T) {
+	ts := mustRaceServer(t, apitest.SQLite(t))
+	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
+	v := ada.mustRace(t, map[string]any{"draw": 1})
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
+	var offer rview
+	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
+	if offer.OfferExpires == nil || offer.OfferExpires.Sub(ts.tc.Now()) != table.DefaultRematchTimeout {
+		t.Fatalf("the offer expires at %v, now %v", offer.OfferExpires, ts.tc.Now())
+	}
+	ts.tc.Advance(table.DefaultRematchTimeout - time.Second)
+	if o := ada.mustView(t, offer.ID); o.Status != "waiting" {
+		t.Fatalf("a second before its time the offer is %s", o.Status)
+	}
+	ts.tc.Advance(time.Second)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		old := bob.mustView(t, v.ID)
+		if old.Rematch != nil && old.Rematch.Status == "lapsed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after its time the finished race shows %+v", old.Rematch)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if o := ada.mustView(t, offer.ID); o.Status != "over" || !o.Cancelled || o.Result != nil || o.OfferExpires != nil {
+		t.Fatalf("the lapsed offer %+v", o)
+	}
+	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, table.Conflict)
 }
 
 // TestRaceRestart: a new server on the same database rebuilds a race,

@@ -39,7 +39,8 @@ type replayView struct {
 // replay is GET /api/v1/games/{id}/replay: a finished game (a won solo
 // game, a race that is over) for anyone signed in, so that it can be
 // shared. A game in play is refused to everyone, its players included: its
-// log tells its deal.
+// log tells its deal; so is a daily challenge's game until its day has
+// closed.
 func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 	rp, err := s.tables.Replay(r.Context(), chi.URLParam(r, "id"))
 	switch {
@@ -51,6 +52,10 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		s.error(w, r, err)
+		return
+	}
+	if dailyOpen(rp.Game, s.clock()) {
+		s.error(w, r, table.Errorf(table.Forbidden, "a daily challenge's game can be replayed once its day has closed (UTC midnight)"))
 		return
 	}
 	out := replayView{ID: rp.Game.ID, Kind: rp.Game.Kind, Code: rp.Game.Code, Start: rp.Start, Steps: rp.Steps,

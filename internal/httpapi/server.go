@@ -108,6 +108,7 @@ type server struct {
 	ready       *readiness
 	csrf        *http.CrossOriginProtection
 	static      http.Handler // the web client, or nil
+	daily       dailyMaker   // draws the daily challenges on first need
 }
 
 // NewServer returns the HTTP handler of the whole API.

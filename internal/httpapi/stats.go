@@ -13,6 +13,7 @@ type statsJSON struct {
 	Solo  []soloStatsJSON `json:"solo"`
 	Race  raceStatsJSON   `json:"race"`
 	Since *time.Time      `json:"since"` // the reset point, null: never reset
+	Daily streakJSON      `json:"daily"` // the daily streak (never reset)
 }
 
 type soloStatsJSON struct {
@@ -60,7 +61,12 @@ func (s *server) getStats(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, statsOf(st))
+	out := statsOf(st)
+	if out.Daily, err = s.dailyStreak(r.Context(), p.ID); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // resetStats is POST /api/v1/me/stats/reset: only the games started from

@@ -17,7 +17,7 @@ type ColumnView struct {
 // order never appear in it.
 type View struct {
 	Kind        string       `json:"kind"`
-	Code        string       `json:"code"`
+	Code        string       `json:"code,omitempty"` // empty for a daily challenge's game (its server leaves it out)
 	Draw        int          `json:"draw"`
 	Scoring     string       `json:"scoring"`
 	Status      string       `json:"status"`

@@ -183,7 +183,7 @@ type Store interface {
 	// RevokeTokens removes every token of a player and returns how many.
 	RevokeTokens(ctx context.Context, playerID string) (int, error)
 	// DeletePlayer removes a player and everything stored about them: their
-	// tokens and transfer code, their solo games, the races nobody else
+	// tokens and transfer code, their solo games and daily entries, the races nobody else
 	// played in (no second player, or the bot) and the races still waiting,
 	// with their actions. In the other races (another player's history too)
 	// the player's seat passes to DeletedPlayerID, and their ids are
@@ -262,7 +262,8 @@ type Store interface {
 	// "playing" and races still "waiting" for a second player whose last
 	// activity, the later of UpdatedAt and the time of their last action, is
 	// before before. Finished games (won, over) and races in play are never
-	// deleted. It returns how many games it deleted: call it again while that
+	// deleted; a daily game deleted takes its entry with it. It returns how
+	// many games it deleted: call it again while that
 	// equals limit. On PostgreSQL one caller sweeps at a time: a call made
 	// while another one is under way on the same schema deletes nothing and
 	// returns 0.
@@ -277,6 +278,24 @@ type Store interface {
 	// PlayedCodes returns those of codes (canonical solo codes) of which
 	// playerID has a solo game, in any order.
 	PlayedCodes(ctx context.Context, playerID string, codes []string) ([]string, error)
+
+	// PutDailyChallenge stores c unless a challenge of its day and mode is
+	// stored already (two nodes may race to make it), and returns the one
+	// stored: insert or keep, then read back.
+	PutDailyChallenge(ctx context.Context, c DailyChallenge) (DailyChallenge, error)
+	// DailyChallenges lists the challenges of a day, by mode (none: empty).
+	DailyChallenges(ctx context.Context, day string) ([]DailyChallenge, error)
+	// StartDaily creates the game g and the entry e of its player in one
+	// transaction, unless the player has an entry of e's challenge already:
+	// then nothing is created and the stored entry is returned, with false.
+	// ErrNotFound if the challenge or the player does not exist.
+	StartDaily(ctx context.Context, g Game, e DailyEntry) (DailyEntry, bool, error)
+	// Leaderboard returns the leaderboard of a daily challenge, in one query
+	// (LeaderboardSQL).
+	Leaderboard(ctx context.Context, q LeaderboardQuery) (Leaderboard, error)
+	// DailyWins lists the days on which a player won a daily challenge (any
+	// mode), oldest first, each once.
+	DailyWins(ctx context.Context, playerID string) ([]string, error)
 
 	// Ping checks that the database answers (for /readyz).
 	Ping(ctx context.Context) error

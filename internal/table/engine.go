@@ -55,13 +55,15 @@ func DefaultEngines() map[string]NewEngine {
 
 // SoloView is the solo game view of the API: the engine's view plus the
 // game id, the seq it reflects, whether the game was dealt as winnable
-// (a deal the solver won: see internal/winnable), and the hints given so
-// far.
+// (a deal the solver won: see internal/winnable), the hints given so
+// far, and the day of the daily challenge it is the game of ("": none).
+// A daily game's view has no code: a known deal can be solved offline.
 type SoloView struct {
 	ID       string `json:"id"`
 	Seq      int64  `json:"seq"`
 	Winnable bool   `json:"winnable"`
 	Hints    int    `json:"hints"`
+	Daily    string `json:"daily,omitempty"`
 	solo.View
 }
 
@@ -71,6 +73,20 @@ type SoloOptions struct {
 	// Winnable: the deal is one the solver won, dealt because the player
 	// asked for a winnable deal.
 	Winnable bool `json:"winnable,omitempty"`
+	// Daily is the day (YYYY-MM-DD) of the daily challenge the game is a
+	// player's entry of: its code is kept from the player until the day
+	// has closed.
+	Daily string `json:"daily,omitempty"`
+}
+
+// DailyOf returns the day of the daily challenge a game header is the
+// game of, or "" for any other game (or options that do not read).
+func DailyOf(h store.Game) string {
+	var o SoloOptions
+	if h.Kind != "solo" || len(h.Options) == 0 || json.Unmarshal(h.Options, &o) != nil {
+		return ""
+	}
+	return o.Daily
 }
 
 // soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
@@ -127,7 +143,11 @@ func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 }
 
 func (e *soloEngine) View(_ int, id string, seq int64) View {
-	return SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, View: e.g.View()}
+	v := SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, Daily: e.opts.Daily, View: e.g.View()}
+	if v.Daily != "" {
+		v.Code = ""
+	}
+	return v
 }
 
 func (e *soloEngine) Status() string { return e.g.Status().String() }

@@ -59,17 +59,63 @@ func NextRaceID(id string) string {
 	return base64.RawURLEncoding.EncodeToString(h[:12])
 }
 
-// rematchOf tells where the race offered after another stands.
-func rematchOf(next store.Game) *RematchView {
+// DefaultRematchTimeout is how long a rematch offer waits for an answer.
+const DefaultRematchTimeout = 60 * time.Second
+
+// rematchOf tells where the race offered after another stands; an offer
+// still waiting lapses timeout after it was made.
+func rematchOf(next store.Game, timeout time.Duration) *RematchView {
 	o, _ := ParseRaceOptions(next.Options)
-	st := "accepted"
+	v := &RematchView{ID: next.ID, By: o.OfferedBy, Status: "accepted"}
 	switch {
 	case next.Status == "waiting":
-		st = "offered"
+		v.Status = "offered"
+		exp := next.CreatedAt.Add(timeout).UTC()
+		v.Expires = &exp
 	case next.Status == "over" && len(next.Result) == 0:
-		st = "declined"
+		// ended unanswered: declined, or lapsed when it ended at its time
+		v.Status = "declined"
+		if !next.UpdatedAt.Before(next.CreatedAt.Add(timeout)) {
+			v.Status = "lapsed"
+		}
 	}
-	return &RematchView{ID: next.ID, By: o.OfferedBy, Status: st}
+	return v
+}
+
+// offerClock makes a waiting rematch offer lapse once its time is up (at
+// once when that time has passed, as for a table loaded late): the race is
+// then over without a result, as a declined one, and the race it was
+// offered after is told.
+func (l *raceLive) offerClock() {
+	t, e := l.t, l.eng()
+	if e.opts.RematchOf == "" || l.offerStop != nil || t.Game().Status != "waiting" {
+		return
+	}
+	left := max(0, t.Game().CreatedAt.Add(t.cfg.RematchTimeout).Sub(l.now()))
+	l.offerStop = t.cfg.AfterFunc(left, func() { _ = t.call(context.Background(), l.lapse) })
+}
+
+// lapse ends a rematch offer nobody answered in time.
+func (l *raceLive) lapse() {
+	t := l.t
+	l.offerStop = nil
+	g := t.Game()
+	if t.rl != l || g.Status != "waiting" {
+		return // answered meanwhile, or the table moved on
+	}
+	g.Status, g.UpdatedAt = "over", l.now()
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	if err := t.cfg.Store.UpdateGame(ctx, g); err != nil {
+		t.cfg.Logger.Error("table: a rematch offer lapses", "game", t.id, "err", err)
+		return
+	}
+	t.game.Store(&g)
+	if !l.over && t.eng.Status() == "over" {
+		l.over = true
+		t.notify(&Notice{Type: "over"})
+	}
+	t.cfg.rematchLapsed(l.eng().opts.RematchOf)
 }
 
 // loadRematch reads the rematch offered after this race, if any.
@@ -84,7 +130,7 @@ func (l *raceLive) loadRematch(ctx context.Context) error {
 	case err != nil:
 		return err
 	}
-	l.rematch = rematchOf(next)
+	l.rematch = rematchOf(next, l.t.cfg.RematchTimeout)
 	return nil
 }
 
@@ -203,17 +249,23 @@ type RaceView struct {
 	// of its players offered and where it stands.
 	RematchOf string       `json:"rematchOf,omitempty"`
 	Rematch   *RematchView `json:"rematch,omitempty"`
+	// OfferExpires is when this race, a rematch offer still waiting for an
+	// answer, lapses.
+	OfferExpires *time.Time `json:"offerExpires,omitempty"`
 	// Ratings is each seat's rating before and after the race, once it is
 	// over and rated (see rated.go); absent otherwise.
 	Ratings []SeatRating `json:"ratings,omitempty"`
 }
 
 // RematchView is the rematch offered after a race: the next race's id, the
-// seat that offered it, and "offered", "accepted" or "declined".
+// seat that offered it, and "offered", "accepted", "declined" or "lapsed"
+// (unanswered in time).
 type RematchView struct {
 	ID     string `json:"id"`
 	By     int    `json:"by"`
 	Status string `json:"status"`
+	// Expires is when an offer still waiting lapses.
+	Expires *time.Time `json:"expires,omitempty"`
 }
 
 // Notice is a message of a table that is not an event of the log, ready to be
@@ -348,6 +400,10 @@ func (e *raceEngine) View(viewer int, id string, seq int64) View {
 	}
 	v.Cancelled = e.cancelled()
 	v.RematchOf = e.opts.RematchOf
+	if l := e.live; l != nil && v.RematchOf != "" && v.Status == "waiting" {
+		exp := l.t.Game().CreatedAt.Add(l.t.cfg.RematchTimeout).UTC()
+		v.OfferExpires = &exp
+	}
 	if l := e.live; l != nil && l.rematch != nil {
 		r := *l.rematch
 		v.Rematch = &r
@@ -393,6 +449,7 @@ type raceLive struct {
 	clockStop   func() bool
 	bot         *race.Bot
 	botStop     func() bool
+	offerStop   func() bool // a waiting rematch offer's lapse
 	botGen      int
 	botIdle     int64 // seq at which the bot had nothing to do (simultaneous); -1 none
 	over        bool
@@ -582,6 +639,10 @@ func (t *Table) raceStop() {
 	}
 	l.stopClock()
 	l.stopBot()
+	if l.offerStop != nil {
+		l.offerStop()
+		l.offerStop = nil
+	}
 	if t.cfg.Hooks.Races != nil {
 		t.cfg.Hooks.Races(-1)
 	}
@@ -632,6 +693,7 @@ func (l *raceLive) schedule() {
 		l.stopClock()
 		l.stopBot()
 		l.deadline = time.Time{}
+		l.offerClock()
 		return
 	}
 	if e.opts.TurnSeconds > 0 && e.r.Turn() != 0 && l.turnCount != e.turns {

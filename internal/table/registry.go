@@ -63,6 +63,11 @@ type Config struct {
 	// Grace is how long a seated race player may stay disconnected before
 	// the opponent may claim the win (default 60s).
 	Grace time.Duration
+	// RematchTimeout is how long a rematch offer waits for the opponent's
+	// answer before it lapses, as if declined (default DefaultRematchTimeout).
+	RematchTimeout time.Duration
+	// rematchLapsed tells the race an offer lapsed after (set by the registry).
+	rematchLapsed func(old string)
 	// Leases, when set, shares the games with the other nodes of the store:
 	// this node runs a game's table only while it holds its lease (see
 	// owner.go). Node names this node in the leases (required with Leases),
@@ -124,8 +129,21 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.LeaseTTL <= 0 {
 		cfg.LeaseTTL = DefaultLeaseTTL
 	}
+	if cfg.RematchTimeout <= 0 {
+		cfg.RematchTimeout = DefaultRematchTimeout
+	}
 	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{}),
 		q: queue{waiting: make(map[string]*queued), matched: make(map[string]matchedAt)}}
+	r.cfg.rematchLapsed = func(old string) {
+		// off the lapsed race's goroutine: the old race's table is another
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			if err := r.RematchChanged(context.Background(), old); err != nil {
+				r.cfg.Logger.Error("table: tell a race its rematch offer lapsed", "game", old, "err", err)
+			}
+		}()
+	}
 	if cfg.IdleAfter > 0 {
 		r.wg.Add(1)
 		go r.sweeper()
@@ -136,6 +154,9 @@ func NewRegistry(cfg Config) *Registry {
 	}
 	return r
 }
+
+// RematchTimeout is how long a rematch offer waits for an answer.
+func (r *Registry) RematchTimeout() time.Duration { return r.cfg.RematchTimeout }
 
 // sweeper evicts idle tables a few times per IdleAfter.
 func (r *Registry) sweeper() {

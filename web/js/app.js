@@ -127,6 +127,9 @@ function openView(v) {
   document.body.dataset.mode = 'solo';
   use('solo', () => new SoloMode($('#table'), soloUI)).open(v);
   $('[data-testid=winnable-mark]').hidden = !v.winnable;
+  // a daily challenge's game has no code to show (the server keeps it until the day closes)
+  $('[data-testid=daily-mark]').hidden = !v.daily;
+  $('#b-copy').hidden = !!v.daily;
 }
 
 /** openGame shows the game that get() fetches, unless another switch began meanwhile. */

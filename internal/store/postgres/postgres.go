@@ -285,6 +285,7 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 			`DELETE FROM tokens WHERE player_id = $1`,
 			`DELETE FROM link_codes WHERE player_id = $1`,
 			`DELETE FROM ratings WHERE player_id = $1`,
+			`DELETE FROM daily_entries WHERE player_id = $1`,
 			`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
 			`DELETE FROM games WHERE ` + store.OwnGames,
 		} {
@@ -399,7 +400,12 @@ func affected(op string, tag pgconn.CommandTag, err error) error {
 
 // CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
 func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO games
+	return createGame(ctx, s.pool, g)
+}
+
+// createGame is CreateGame on the pool or in a transaction.
+func createGame(ctx context.Context, q querier, g store.Game) error {
+	_, err := q.Exec(ctx, `INSERT INTO games
 		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at, salt)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		g.ID, g.Kind, g.Code, nullBytes(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
@@ -693,6 +699,9 @@ func (s *Store) DeleteAbandoned(ctx context.Context, before time.Time, limit int
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM actions WHERE game_id = ANY($1)`, doomed); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM daily_entries WHERE game_id = ANY($1)`, doomed); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `DELETE FROM games WHERE id = ANY($1)`, doomed)

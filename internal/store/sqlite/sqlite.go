@@ -291,6 +291,7 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 		`DELETE FROM tokens WHERE player_id = ?1`,
 		`DELETE FROM link_codes WHERE player_id = ?1`,
 		`DELETE FROM ratings WHERE player_id = ?1`,
+		`DELETE FROM daily_entries WHERE player_id = ?1`,
 		`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
 		`DELETE FROM games WHERE ` + store.OwnGames,
 	} {
@@ -411,7 +412,12 @@ func affected(op string, res sql.Result, err error) error {
 
 // CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
 func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO games
+	return createGame(ctx, s.w, g)
+}
+
+// createGame is CreateGame on the writer or in a transaction.
+func createGame(ctx context.Context, q querier, g store.Game) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO games
 		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at, salt)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Kind, g.Code, nullText(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
@@ -714,6 +720,9 @@ func (s *Store) DeleteAbandoned(ctx context.Context, before time.Time, limit int
 	}
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM actions WHERE game_id = ?`, id); err != nil {
+			return 0, wrap("delete abandoned", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM daily_entries WHERE game_id = ?`, id); err != nil {
 			return 0, wrap("delete abandoned", err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id = ?`, id); err != nil {

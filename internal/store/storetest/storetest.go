@@ -44,6 +44,9 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("LinkCodes", func(t *testing.T) { testLinkCodes(t, open(t)) })
 	t.Run("DeletePlayer", func(t *testing.T) { testDeletePlayer(t, open(t)) })
 	t.Run("FinishRace", func(t *testing.T) { testFinishRace(t, open(t)) })
+	t.Run("DailyChallenges", func(t *testing.T) { testDailyChallenges(t, open(t)) })
+	t.Run("StartDaily", func(t *testing.T) { testStartDaily(t, open(t)) })
+	t.Run("Leaderboard", func(t *testing.T) { testLeaderboard(t, open(t)) })
 }
 
 // base is the time all fixtures are created at, with microsecond precision

@@ -136,6 +136,13 @@ export const screenMethods = {
       dc.textContent = left > 0 ? t('race.dropped', { name: this.name(them), time: M.countdown(left) }) : t('race.droppedLong', { name: this.name(them) });
       claim.hidden = left > 0;
     } else { dc.hidden = true; claim.hidden = true; }
+    // a rematch offer's time: in the result dialog, and in the waiting room of the offered race
+    const offerLeft = (el, at) => {
+      el.hidden = at == null;
+      if (at != null) el.textContent = t('race.offerLeft', { time: M.countdown(M.secondsLeft(at, now)) });
+    };
+    offerLeft($('[data-testid=rematch-left]'), v.rematch?.status === 'offered' && this.seat ? M.toMillis(v.rematch.expires) : null);
+    offerLeft(q('offer-left'), v.status === 'waiting' && v.rematchOf ? M.toMillis(v.offerExpires) : null);
     const clock = q('turn-clock');
     const end = v.status === 'playing' && v.turns === 'alternating' ? M.turnDeadline(v, this.received) : null;
     clock.hidden = end == null;
@@ -196,14 +203,15 @@ export const screenMethods = {
     const them = this.name(3 - (this.seat || 1));
     el.hidden = !r || !this.seat || r.status === 'accepted';
     if (!el.hidden) {
-      el.textContent = r.status === 'declined' ? t(theirs ? 'race.declinedTheirs' : 'race.declinedMine', { name: them })
-        : t(theirs ? 'race.offer' : 'race.offerMine', { name: them });
+      el.textContent = r.status === 'lapsed' ? t('race.lapsed')
+        : r.status === 'declined' ? t(theirs ? 'race.declinedTheirs' : 'race.declinedMine', { name: them })
+          : t(theirs ? 'race.offer' : 'race.offerMine', { name: them });
     }
     const open = !!r && theirs && r.status === 'offered' && !!this.seat;
     $('[data-testid=rematch-decline]', d).hidden = !open;
     const again = $('[data-testid=rematch]', d);
     if (open) again.textContent = t('race.accept');
-    if (r?.status === 'declined') again.hidden = true;
+    if (r?.status === 'declined' || r?.status === 'lapsed') again.hidden = true;
   },
 
   say(msg) {

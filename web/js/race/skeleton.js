@@ -62,6 +62,7 @@ export function skeleton() {
       <label class="winv"><span data-i18n="race.invite"></span>
         <span class="row"><input readonly data-testid="invite-link"><button type="button" class="pill" data-testid="invite-copy" data-i18n="race.copy"></button></span></label>
       <p class="wnote" data-i18n="race.waitNote"></p>
+      <p class="wnote" data-testid="offer-left" hidden></p>
       <button type="button" class="pill hot" data-testid="wait-join" data-i18n="race.join" hidden></button>
       <button type="button" class="pill" data-testid="wait-lobby" data-i18n="race.lobby"></button>
     </div>
@@ -77,6 +78,7 @@ export function skeleton() {
     <p class="tie" data-testid="result-tie" hidden></p>
     <p class="series" data-testid="series" hidden></p>
     <p class="offer" data-testid="rematch-offer" hidden></p>
+    <p class="offer" data-testid="rematch-left" hidden></p>
     <button class="primary" value="rematch" data-testid="rematch" data-i18n="race.rematch"></button>
     <button value="decline" data-testid="rematch-decline" data-i18n="race.decline" hidden></button>
     <button value="lobby" data-testid="result-lobby" data-i18n="race.lobby"></button>

@@ -268,7 +268,7 @@ export class SoloMode {
     const u = $('[data-testid=undo]');
     u.disabled = !(v.undo > 0) || v.status === 'won';
     u.setAttribute('aria-label', `${t('hud.undo')} (${t('hud.undoLeft', { n: v.undo })})`);
-    $('[data-testid=code]').textContent = v.code;
+    $('[data-testid=code]').textContent = v.code ?? '';
     $('[data-testid=finish]').hidden = !this.canFinish();
     this.stuck(v.stuck && v.status === 'playing');
     this.tick(true);

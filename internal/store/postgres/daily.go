@@ -1,0 +1,99 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"dsol/internal/store"
+)
+
+// PutDailyChallenge implements store.Store: insert or keep, then read back
+// (the row a racing node committed first is the one read).
+func (s *Store) PutDailyChallenge(ctx context.Context, c store.DailyChallenge) (store.DailyChallenge, error) {
+	if _, err := s.pool.Exec(ctx, `INSERT INTO daily_challenges (day, mode, code, created_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (day, mode) DO NOTHING`, c.Day, c.Mode, c.Code, c.CreatedAt); err != nil {
+		return store.DailyChallenge{}, wrap("put daily challenge", err)
+	}
+	err := s.pool.QueryRow(ctx, `SELECT code, created_at FROM daily_challenges WHERE day = $1 AND mode = $2`, c.Day, c.Mode).
+		Scan(&c.Code, &c.CreatedAt)
+	c.CreatedAt = c.CreatedAt.UTC()
+	return c, wrap("put daily challenge", err)
+}
+
+// DailyChallenges implements store.Store.
+func (s *Store) DailyChallenges(ctx context.Context, day string) ([]store.DailyChallenge, error) {
+	rows, err := s.pool.Query(ctx, `SELECT day, mode, code, created_at FROM daily_challenges WHERE day = $1 ORDER BY mode`, day)
+	if err != nil {
+		return nil, wrap("daily challenges", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.DailyChallenge, error) {
+		var c store.DailyChallenge
+		err := r.Scan(&c.Day, &c.Mode, &c.Code, &c.CreatedAt)
+		c.CreatedAt = c.CreatedAt.UTC()
+		return c, err
+	})
+	if err != nil {
+		return nil, wrap("daily challenges", err)
+	}
+	if out == nil {
+		out = []store.DailyChallenge{}
+	}
+	return out, nil
+}
+
+// StartDaily implements store.Store in one transaction: the game, then the
+// entry unless the player's is there (a racing request's insert of the
+// same key waits for the other to commit, then does nothing); then the
+// transaction is rolled back, the game with it, and the stored entry read.
+func (s *Store) StartDaily(ctx context.Context, g store.Game, e store.DailyEntry) (store.DailyEntry, bool, error) {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := createGame(ctx, tx, g); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO daily_entries (day, mode, player_id, game_id, created_at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (day, mode, player_id) DO NOTHING`, e.Day, e.Mode, e.PlayerID, e.GameID, e.CreatedAt)
+		if err == nil && tag.RowsAffected() == 0 {
+			err = store.ErrEntryExists
+		}
+		return err
+	})
+	if err == nil {
+		return e, true, nil
+	}
+	if !errors.Is(err, store.ErrEntryExists) {
+		return store.DailyEntry{}, false, wrap("start daily", err)
+	}
+	err = s.pool.QueryRow(ctx, `SELECT game_id, created_at FROM daily_entries WHERE day = $1 AND mode = $2 AND player_id = $3`,
+		e.Day, e.Mode, e.PlayerID).Scan(&e.GameID, &e.CreatedAt)
+	e.CreatedAt = e.CreatedAt.UTC()
+	return e, false, wrap("start daily", err)
+}
+
+// Leaderboard implements store.Store: store.LeaderboardSQL.
+func (s *Store) Leaderboard(ctx context.Context, q store.LeaderboardQuery) (store.Leaderboard, error) {
+	rows, err := s.pool.Query(ctx, store.LeaderboardSQL, q.Day, q.Mode, q.Begin, q.Player, q.Limit)
+	if err != nil {
+		return store.Leaderboard{}, wrap("leaderboard", err)
+	}
+	defer rows.Close()
+	lb, err := store.ReadLeaderboard(rows, q.Player)
+	return lb, wrap("leaderboard", err)
+}
+
+// DailyWins implements store.Store: store.DailyWinsSQL.
+func (s *Store) DailyWins(ctx context.Context, playerID string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, store.DailyWinsSQL, playerID)
+	if err != nil {
+		return nil, wrap("daily wins", err)
+	}
+	days, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, wrap("daily wins", err)
+	}
+	if days == nil {
+		days = []string{}
+	}
+	return days, nil
+}
