@@ -15,6 +15,7 @@ import { celebrate } from './celebrate.js';
 import { SoloMode } from './solo/mode.js';
 import { HomeMode, unfinished, resumeItems } from './home.js';
 import { StatsMode } from './stats.js';
+import { DailyMode } from './daily.js';
 import { checkCode } from './code.js';
 import { accountSection, redeem, linkError } from './account.js';
 import { gamesItems } from './games.js';
@@ -54,7 +55,7 @@ function translate() {
 }
 
 let mode = null; // the mode on screen: a HomeMode, StatsMode, SoloMode, LobbyMode, RaceMode or ReplayMode (null: none yet)
-let kind = ''; // which screen: 'home', 'stats', 'solo', 'lobby', 'race' or 'replay'
+let kind = ''; // which screen: 'home', 'stats', 'daily', 'solo', 'lobby', 'race' or 'replay'
 let me = null; // the player
 let routing = 0; // counts the switches begun: one overtaken by a newer one gives way
 
@@ -101,9 +102,24 @@ const soloUI = {
     $('[data-testid=win-score]').textContent = formatScore(v.score, v.scoring);
     $('[data-testid=win-time]').textContent = formatTime(mode.elapsed);
     $('[data-testid=win-moves]').textContent = v.moves;
+    dailyRank(v);
     setTimeout(() => { if (!$('#dlg-win').open) $('#dlg-win').showModal(); }, 600);
   },
 };
+
+/** dailyRank shows, on the win dialog of a daily challenge's game, the rank it won. */
+async function dailyRank(v) {
+  const el = $('[data-testid=win-rank]');
+  el.hidden = true;
+  if (!v.daily) return;
+  try {
+    const d = await api('GET', `/api/v1/daily/${encodeURIComponent(v.daily)}`);
+    const c = d.challenges.find((x) => x.game === v.id);
+    if (!c?.rank) return;
+    el.textContent = t('daily.rank', { rank: c.rank, n: c.players });
+    el.hidden = false;
+  } catch { /* the rank is a bonus on the dialog */ }
+}
 
 /** errMessage words an error for the player: a game code's wrong part, else its code. */
 function errMessage(e) {
@@ -391,6 +407,11 @@ function showHome() {
   translate();
 }
 
+function showDaily() {
+  use('daily', () => new DailyMode({ error: showError, open: (v) => openGame(async () => v) }));
+  translate();
+}
+
 function showStats() {
   use('stats', () => new StatsMode({ toast, error: showError }));
   translate();
@@ -428,6 +449,7 @@ async function route() {
     }
   }
   if (q.get('mode') === 'stats') return showStats();
+  if (q.get('mode') === 'daily') return showDaily();
   if (!q.get('code') && !q.get('game')) return showHome();
   document.body.dataset.mode = 'solo';
   for (const k of ['seat', 'watch', 'status']) delete document.body.dataset[k];
