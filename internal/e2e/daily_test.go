@@ -11,14 +11,15 @@ import (
 // not played yet; Play opens the player's game with no code anywhere on the
 // table, and the daily screen then says it is in play and lists the player
 // on its leaderboard. Screenshots and an accessibility check of the screen,
-// phone and desktop, light and dark.
+// on a phone in the light theme and a desktop in the dark one.
 func TestDaily(t *testing.T) {
 	srv := startServer(t)
-	for _, vp := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		for _, th := range []string{"light", "dark"} {
+	for _, c := range []struct {
+		name, th string
+		vp       viewport
+	}{{"phone", "light", phone}, {"desktop", "dark", desktop}} {
+		{
+			vp, th := c, c.th
 			p := newPage(t, srv, vp.vp)
 			p.onNewDocument(theme(th))
 			p.open("/")

@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"testing"
@@ -32,6 +33,23 @@ func wonLine(t *testing.T) (string, []any) {
 	return "", nil
 }
 
+// playLine posts the actions of line to game id, in order, from the page.
+func (p *page) playLine(id string, line []any) {
+	p.t.Helper()
+	j, _ := json.Marshal(line)
+	var bad string
+	p.eval(fmt.Sprintf(`(async () => {
+  for (const a of %s) {
+    const r = await fetch('/api/v1/games/%s/actions', {method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({action: a})});
+    if (!r.ok) return r.status + ' ' + await r.text();
+  }
+  return '';
+})()`, j, id), &bad)
+	if bad != "" {
+		p.t.Fatalf("playing the line: %s", bad)
+	}
+}
+
 // TestReplayViewer: a won solo game is watched again from its link: the
 // deal, a step on, the slider to any move, play to the end; the share link
 // and Play this deal; a game still in play is refused with a word why. A
@@ -51,9 +69,7 @@ func TestReplayViewer(t *testing.T) {
 		p.open("/?replay=" + g.ID)
 		p.onScreen("home")
 		p.waitJS(`document.querySelector('#toast').textContent.includes('finished')`, "the word that the game is not finished")
-		for _, a := range line {
-			p.apiJSON("POST", "/api/v1/games/"+g.ID+"/actions", map[string]any{"action": a}, nil)
-		}
+		p.playLine(g.ID, line)
 		n := len(line)
 
 		// My games lists it, and Watch opens its replay

@@ -7,8 +7,12 @@
 // The method: deal the cards the player has not seen at random into the
 // face-down places (and the stock, while its order is unknown), solve each
 // such arrangement with the full-information solver within a budget of
-// positions, and recommend the first move of the winning lines that win the
-// most arrangements. When no arrangement is won within the budget, the hint
+// positions, then score the candidate actions on the arrangements won: the
+// race bot's useful moves (klondike.UsefulMoves), the other first moves of
+// the winning lines, and a draw or recycle last. A candidate scores the
+// arrangements the solver still wins after it, and the hint is the first
+// candidate with the best score, so a move that makes progress beats a draw
+// that wins as often. When no arrangement is won within the budget, the hint
 // is the ranked move choice of the race bot (klondike.UsefulMove), then the
 // way out that klondike.Path finds, then a draw. The arrangements come from
 // a seed, so the same position and seed always give the same hint.
@@ -18,6 +22,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sync"
 
 	"dsol/internal/cards"
@@ -48,8 +53,8 @@ type Hint struct {
 	// Reason says in a short sentence why: "wins 5 of 6 samples",
 	// "heuristic", "no move helps".
 	Reason string
-	// Wins of Samples arrangements were won by a line starting with Action
-	// (0 of n for a heuristic hint or none).
+	// Wins of Samples arrangements were won after Action (0 of n for a
+	// heuristic hint or none).
 	Wins, Samples int
 }
 
@@ -75,44 +80,14 @@ func For(s k.Seen, f *k.Foundations, seed uint64, opt Options) Hint {
 	if len(p.holes) == 0 {
 		n = 1
 	}
-	var tally []vote
 	if p.ok {
 		sv := solvers.Get().(*solver.Solver)
-		r := cards.NewSplitMix64(seed)
-		deal := make([]cards.Card, len(p.unseen))
-		for range n {
-			copy(deal, p.unseen)
-			r.Shuffle(deal)
-			b := p.board
-			for i, h := range p.holes {
-				*h.place(&b) = deal[i]
-			}
-			res := sv.Solve(&b, &p.found, solver.Options{MaxPositions: opt.Positions})
-			if res.Verdict != solver.Won || len(res.Moves) == 0 {
-				continue
-			}
-			a := p.canonical(res.Moves[0])
-			i := 0
-			for i < len(tally) && tally[i].a != a {
-				i++
-			}
-			if i == len(tally) {
-				tally = append(tally, vote{a: a})
-			}
-			tally[i].wins++
-		}
+		c, wins := p.score(sv, cards.NewSplitMix64(seed), n, opt.Positions)
 		solvers.Put(sv)
-	}
-	best := -1
-	for i, v := range tally { // the first to reach the most wins
-		if p.legal(v.a) && (best < 0 || v.wins > tally[best].wins) {
-			best = i
+		if wins > 0 {
+			return Hint{Action: c, OK: true, Wins: wins, Samples: n,
+				Reason: fmt.Sprintf("wins %d of %d samples", wins, n)}
 		}
-	}
-	if best >= 0 {
-		v := tally[best]
-		return Hint{Action: v.a, OK: true, Wins: v.wins, Samples: n,
-			Reason: fmt.Sprintf("wins %d of %d samples", v.wins, n)}
 	}
 	if a, ok := p.heuristic(); ok {
 		return Hint{Action: a, OK: true, Samples: n, Reason: "heuristic"}
@@ -120,9 +95,145 @@ func For(s k.Seen, f *k.Foundations, seed uint64, opt Options) Hint {
 	return Hint{Samples: n, Reason: "no move helps"}
 }
 
-type vote struct {
-	a    k.Action
-	wins int
+// arrangement is one deal of the unseen cards into the holes that the
+// solver won from the position, and the first action of the winning line.
+type arrangement struct {
+	b     k.Board
+	first k.Action
+}
+
+// score deals n arrangements of the unseen cards from r and solves each
+// from the position; then it takes the candidate actions (candidates) in
+// order and counts, over the arrangements won, those the solver still wins
+// after the candidate. An arrangement whose winning line starts with the
+// candidate counts without a search; once the scoring has spent as many
+// positions as the first solves had, only those count. Every candidate is
+// scored on the same arrangements. The first candidate with the most wins
+// is the answer; the scoring stops at a candidate that keeps every won
+// arrangement, and gives up on one as soon as it can no longer beat the
+// best so far. It returns the action and its wins, 0 when no arrangement
+// was won.
+func (p *position) score(sv *solver.Solver, r *cards.SplitMix64, n int, budget int64) (k.Action, int) {
+	opt := solver.Options{MaxPositions: budget}
+	arr := make([]arrangement, 0, n)
+	deal := make([]cards.Card, len(p.unseen))
+	var firsts []k.Action
+	for range n {
+		copy(deal, p.unseen)
+		r.Shuffle(deal)
+		a := arrangement{b: p.board}
+		for i, h := range p.holes {
+			*h.place(&a.b) = deal[i]
+		}
+		res := sv.Solve(&a.b, &p.found, opt)
+		if res.Verdict != solver.Won {
+			continue
+		}
+		if len(res.Moves) > 0 {
+			a.first = p.canonical(res.Moves[0])
+			firsts = append(firsts, a.first)
+		}
+		arr = append(arr, a)
+	}
+	if len(arr) == 0 {
+		return k.Action{}, 0
+	}
+	var best k.Action
+	most := 0
+	left := int64(n) * budget // the positions the scoring may spend
+	for _, c := range p.candidates(firsts) {
+		wins := 0
+		for i := range arr {
+			if wins+len(arr)-i <= most {
+				break // cannot beat the best so far
+			}
+			if arr[i].first == c {
+				wins++ // the line starting with c wins it
+			} else if left >= budget {
+				won, spent := p.winsAfter(sv, &arr[i], c, opt)
+				left -= spent
+				if won {
+					wins++
+				}
+			}
+		}
+		if wins > most {
+			best, most = c, wins
+		}
+		if most == len(arr) {
+			break
+		}
+	}
+	return best, most
+}
+
+// winsAfter reports whether the solver wins an arrangement after the
+// action c, and the positions it searched.
+func (p *position) winsAfter(sv *solver.Solver, a *arrangement, c k.Action, opt solver.Options) (bool, int64) {
+	b, f := a.b, p.found
+	switch c.Type {
+	case k.Draw:
+		b.DrawCards()
+	case k.Recycle:
+		b.RecycleWaste()
+	case k.Move:
+		t := k.Table{B: &b, F: &f, AllowRecovery: true}
+		from, to, count, err := t.Resolve(c)
+		if err != nil {
+			return false, 0
+		}
+		t.DoMove(from, to, count)
+	}
+	res := sv.Solve(&b, &f, opt)
+	return res.Verdict == solver.Won, res.Positions
+}
+
+// candidates are the actions a hint chooses among, legal and canonical,
+// best first by the race bot's ranking: the useful moves
+// (klondike.UsefulMoves), then the other moves that begin winning lines
+// (firsts), most often first, then a draw or a recycle. The talon comes
+// last so that a move that wins as often is preferred to turning the
+// stock: the solver reaches every waste card from the talon in one step,
+// so a draw keeps nearly every line open and would win the vote whether or
+// not it makes progress.
+func (p *position) candidates(firsts []k.Action) []k.Action {
+	var out []k.Action
+	add := func(a k.Action) {
+		a = p.canonical(p.resolved(a))
+		if p.legal(a) && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	for a := range k.UsefulMoves(&p.board, &p.found) {
+		add(a)
+	}
+	counts := map[k.Action]int{}
+	var moves []k.Action
+	for _, a := range firsts {
+		if a.Type == k.Move {
+			if counts[a] == 0 {
+				moves = append(moves, a)
+			}
+			counts[a]++
+		}
+	}
+	slices.SortStableFunc(moves, func(a, b k.Action) int { return counts[b] - counts[a] })
+	for _, a := range moves {
+		add(a)
+	}
+	add(k.Simple(k.Draw))
+	add(k.Simple(k.Recycle))
+	return out
+}
+
+// resolved names a foundation play's slot (a klondike.AnyF target).
+func (p *position) resolved(a k.Action) k.Action {
+	if a.Type == k.Move && a.To == k.AnyF {
+		if _, to, _, err := p.table().Resolve(a); err == nil {
+			a.To = to
+		}
+	}
+	return a
 }
 
 // position is a seen position made ready for sampling: every seen card
@@ -251,8 +362,7 @@ func (p *position) legal(a k.Action) bool {
 func (p *position) heuristic() (k.Action, bool) {
 	b, f := &p.board, &p.found
 	if a, ok := k.UsefulMove(b, f); ok {
-		if _, to, _, err := p.table().Resolve(a); err == nil {
-			a.To = to
+		if a = p.resolved(a); p.legal(a) {
 			return a, true
 		}
 	}

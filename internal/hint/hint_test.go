@@ -10,6 +10,7 @@ import (
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 	"dsol/internal/solo"
+	"dsol/internal/solver"
 )
 
 // small is a cheap budget for the property tests; few enough positions that
@@ -219,6 +220,41 @@ func TestHintWins(t *testing.T) {
 	}
 	if h.Action.Type != k.Move || !h.Action.From.IsColumn() || !h.Action.To.IsSlot() {
 		t.Fatalf("hint %s; want a queen to a foundation", h.Action)
+	}
+}
+
+// TestHintPrefersProgress: when the solver's own line begins by turning the
+// stock but a move that makes progress wins as well, the hint is the move.
+// Every suit is up to its nines, eight columns hold a king under a queen of
+// the other colour, the waste a jack that goes on a red queen, and the stock
+// the tens and the other jacks: the solver's line starts with draws to a
+// ten, which a vote on first actions would recommend.
+func TestHintPrefersProgress(t *testing.T) {
+	b := k.Board{NCols: 9, DrawCount: 1, CanRecycle: true}
+	var f k.Foundations
+	for slot := range 8 {
+		deck, s := slot%2, cards.Suit(slot/2)
+		for rank := 1; rank <= 9; rank++ {
+			f.Piles[slot][rank-1] = cards.New(deck, s, rank)
+		}
+		f.N[slot] = 9
+		col := &b.Cols[slot]
+		col.Cards[0], col.Cards[1], col.N = cards.New(deck, s, 13), cards.New(deck, s^1, 12), 2
+		b.Stock[b.NStock] = cards.New(deck, s, 10)
+		b.NStock++
+		if slot > 0 {
+			b.Stock[b.NStock] = cards.New(deck, s, 11)
+			b.NStock++
+		}
+	}
+	b.Waste[0], b.NWaste = cards.New(0, cards.Spades, 11), 1
+	res := solver.New().Solve(&b, &f, solver.Options{MaxPositions: Default.Positions})
+	if res.Verdict != solver.Won || res.Moves[0].Type != k.Draw {
+		t.Fatalf("the solver's line is %s %v; the test wants one that starts with a draw", res.Verdict, res.Moves)
+	}
+	h := For(b.Seen(true), &f, 1, Default)
+	if !h.OK || h.Wins != 1 || h.Action.Type != k.Move || h.Action.From != k.Waste || !h.Action.To.IsColumn() {
+		t.Fatalf("hint %+v; want the jack from the waste to a queen", h)
 	}
 }
 

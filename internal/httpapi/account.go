@@ -56,11 +56,17 @@ type (
 		UsedAt    *time.Time `json:"usedAt"`
 		CreatedAt time.Time  `json:"createdAt"`
 	}
+	exportBlock struct {
+		ID        string    `json:"id"`
+		Name      string    `json:"name"`
+		BlockedAt time.Time `json:"blockedAt"`
+	}
 	exportHead struct {
 		ExportedAt time.Time      `json:"exportedAt"`
 		Player     exportPlayer   `json:"player"`
 		Devices    []exportDevice `json:"devices"`
 		LinkCode   *exportLink    `json:"linkCode"`
+		Blocked    []exportBlock  `json:"blocked"`
 	}
 	exportSeat struct {
 		Seat int    `json:"seat"`
@@ -130,6 +136,15 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	case !errors.Is(err, store.ErrNotFound):
 		s.error(w, r, err)
 		return
+	}
+	blocks, err := s.store.Blocks(ctx, p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	head.Blocked = make([]exportBlock, len(blocks))
+	for i, b := range blocks {
+		head.Blocked[i] = exportBlock{ID: b.BlockedID, Name: b.BlockedName, BlockedAt: b.CreatedAt}
 	}
 	games, err := s.store.ListGames(ctx, store.GameQuery{Player: p.ID, Limit: exportLimit})
 	if err != nil {

@@ -22,7 +22,8 @@ type matchWaiting struct {
 // series, turnSeconds), checked the same way; a code (a quick match is
 // always dealt by the server) and bot are refused. The player is paired
 // with the closest-rated player waiting for the same options (table's
-// match.go tells the window): 201 with the new race, the caller in seat 2,
+// match.go tells the window), never with one they blocked or were blocked
+// by: 201 with the new race, the caller in seat 2,
 // the opponent told on their match socket; or 202 {"status": "waiting"}.
 func (s *server) match(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
@@ -43,13 +44,18 @@ func (s *server) match(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
+	avoid, err := s.blocksOf(r.Context(), p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
 	key, err := json.Marshal(spec.opts)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
 	c := spec.code
-	id, err := s.tables.Match(r.Context(), table.MatchEntry{Player: p.ID, Rating: rt.Rating, Options: spec,
+	id, err := s.tables.Match(r.Context(), table.MatchEntry{Player: p.ID, Rating: rt.Rating, Options: spec, Avoid: avoid,
 		Key: fmt.Sprintf("D%d single=%v mirrored=%v %s", c.Draw, c.Single, c.Mirrored, key)})
 	if err != nil {
 		s.error(w, r, err)

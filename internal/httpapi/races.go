@@ -219,7 +219,8 @@ func (s *server) raceHeader(r *http.Request) (store.Game, error) {
 
 // joinRace is POST /api/v1/races/{id}/join {"invite"}: seat 2. A public race
 // needs no invite. The creator cannot join their own race, nor can a third
-// player (409); a wrong invite is 403. Joining again as seat 2 answers the
+// player (409); a wrong invite is 403, and so is a race of a player the
+// caller blocked or was blocked by. Joining again as seat 2 answers the
 // view.
 func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
@@ -252,6 +253,10 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, table.Errorf(table.Conflict, "the race was cancelled by its creator"))
 		return
 	}
+	if err := s.checkNotBlocked(r.Context(), p.ID, g.Seats[0]); err != nil {
+		s.error(w, r, err)
+		return
+	}
 	if invite != nil {
 		if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashToken(*invite), g.InviteHash) != 1 {
 			s.error(w, r, table.Errorf(table.Forbidden, "this invite does not open the race"))
@@ -279,16 +284,18 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 }
 
 // lobby is GET /api/v1/lobby: the public races waiting for a second player,
-// oldest first (lobby.Race; the lobby socket sends the same list).
+// oldest first, but those of players the caller blocked or was blocked by
+// (lobby.Race; the lobby socket sends the same list).
 func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
-	races, err := s.lobbyWS.Hub().List(r.Context())
+	p, _ := playerOf(r.Context())
+	l, err := s.lobbyWS.Hub().List(r.Context())
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
 		Races []lobby.Race `json:"races"`
-	}{races})
+	}{l.For(p.ID)})
 }
 
 // rematch is POST /api/v1/races/{id}/rematch: once the race is over, a
@@ -299,10 +306,15 @@ func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
 // finished race shows the offer; the second ask starts it. Both keep their
 // seats. A race against the bot starts at once: the bot always
 // accepts. 201 when this call created the race, 200 after; 409 when the
-// offer was declined.
+// offer was declined; 403 between players of whom either blocked the
+// other (offering and accepting alike; declining stays open).
 func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	g, seat, err := s.finishedRace(r, "ask for a rematch")
 	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if err := s.checkNotBlocked(r.Context(), g.Seats[seat-1], g.Seats[2-seat]); err != nil {
 		s.error(w, r, err)
 		return
 	}

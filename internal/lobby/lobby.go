@@ -50,12 +50,37 @@ type Race struct {
 	CreatedAt     time.Time `json:"createdAt"`
 }
 
+// Listing is the lobby's list and what it takes to show it to each player:
+// nobody sees the races of a player they blocked or were blocked by.
+type Listing struct {
+	Races []Race
+	// hide holds, for each player who is to miss some races, the creators
+	// of those races.
+	hide map[string]map[string]bool
+}
+
+// For returns the races player may see, oldest first.
+func (l Listing) For(player string) []Race {
+	hide := l.hide[player]
+	if len(hide) == 0 {
+		return l.Races
+	}
+	out := make([]Race, 0, len(l.Races))
+	for _, r := range l.Races {
+		if !hide[r.Creator.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // List loads the public races waiting for a second player, oldest first, at
-// most limit of them. Rows that do not parse are left out.
-func List(ctx context.Context, st store.Store, limit int) ([]Race, error) {
+// most limit of them, with the blocks of their creators. Rows that do not
+// parse are left out.
+func List(ctx context.Context, st store.Store, limit int) (Listing, error) {
 	gs, err := st.OpenRaces(ctx, limit)
 	if err != nil {
-		return nil, err
+		return Listing{}, err
 	}
 	out := make([]Race, 0, len(gs))
 	type creator struct {
@@ -79,7 +104,7 @@ func List(ctx context.Context, st store.Store, limit int) ([]Race, error) {
 			}
 			rt, err := st.Rating(ctx, g.Seats[0])
 			if err != nil {
-				return nil, err
+				return Listing{}, err
 			}
 			cr.rating = table.Round(rt.Rating)
 			creators[g.Seats[0]] = cr
@@ -95,7 +120,36 @@ func List(ctx context.Context, st store.Store, limit int) ([]Race, error) {
 		}
 		out = append(out, lr)
 	}
-	return out, nil
+	ids := make([]string, 0, len(creators))
+	for id := range creators {
+		ids = append(ids, id)
+	}
+	bs, err := st.BlocksAmong(ctx, ids)
+	if err != nil {
+		return Listing{}, err
+	}
+	l := Listing{Races: out, hide: map[string]map[string]bool{}}
+	for _, b := range bs {
+		for _, p := range [][2]string{{b.PlayerID, b.BlockedID}, {b.BlockedID, b.PlayerID}} {
+			if _, ok := creators[p[1]]; !ok {
+				continue
+			}
+			if l.hide[p[0]] == nil {
+				l.hide[p[0]] = map[string]bool{}
+			}
+			l.hide[p[0]][p[1]] = true
+		}
+	}
+	return l, nil
+}
+
+// message encodes the list as player sees it: full, the whole list
+// encoded, unless player is to miss some races.
+func (l Listing) message(player string, full []byte) ([]byte, error) {
+	if len(l.hide[player]) == 0 {
+		return full, nil
+	}
+	return json.Marshal(Message{Type: "lobby", Races: l.For(player)})
 }
 
 // Message is the lobby socket's only server message: {"type": "lobby",
@@ -136,18 +190,21 @@ type Hub struct {
 
 	mu     sync.Mutex
 	subs   map[*Sub]struct{}
-	last   []byte        // the latest message sent, nil before the first load
+	list   *Listing      // the latest list, nil before the first load
+	full   []byte        // list's message as a player missing no race sees it
 	stop   chan struct{} // closed to stop the running loop; nil when none runs
 	closed bool
 }
 
 // Sub is one subscriber of the hub.
 type Sub struct {
-	h *Hub
-	c chan []byte // one slot: the latest message not yet taken
-	// C delivers the encoded messages ({"type": "lobby", …}): the current
-	// list right away when the hub has one, then each new list. A list
-	// replaces the one still waiting in C.
+	h      *Hub
+	player string      // whose list it is
+	last   []byte      // the message offered last
+	c      chan []byte // one slot: the latest message not yet taken
+	// C delivers the encoded messages ({"type": "lobby", …}) of the list
+	// as the player sees it: the current list right away when the hub has
+	// one, then each new list. A list replaces the one still waiting in C.
 	C <-chan []byte
 }
 
@@ -174,8 +231,9 @@ func NewHub(cfg Config) *Hub {
 		done: make(chan struct{}), subs: make(map[*Sub]struct{})}
 }
 
-// List loads the current list from the store (GET /api/v1/lobby).
-func (h *Hub) List(ctx context.Context) ([]Race, error) {
+// List loads the current list from the store (GET /api/v1/lobby shows
+// its For).
+func (h *Hub) List(ctx context.Context) (Listing, error) {
 	return List(ctx, h.cfg.Store, h.cfg.Limit)
 }
 
@@ -191,17 +249,18 @@ func (h *Hub) Changed() {
 // Done is closed when the hub is closed.
 func (h *Hub) Done() <-chan struct{} { return h.done }
 
-// Subscribe adds a subscriber; Close it when done.
-func (h *Hub) Subscribe() (*Sub, error) {
+// Subscribe adds a subscriber following the list as player sees it; Close
+// it when done.
+func (h *Hub) Subscribe(player string) (*Sub, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, ErrClosed
 	}
-	s := &Sub{h: h, c: make(chan []byte, 1)}
+	s := &Sub{h: h, player: player, c: make(chan []byte, 1)}
 	s.C = s.c
-	if h.last != nil {
-		s.c <- h.last
+	if h.list != nil {
+		h.offer(s)
 	}
 	h.subs[s] = struct{}{}
 	if h.stop == nil {
@@ -232,7 +291,7 @@ func (h *Hub) halt() {
 		close(h.stop)
 		h.stop = nil
 	}
-	h.last = nil
+	h.list, h.full = nil, nil
 }
 
 // Close stops the hub: Subscribe fails from now on, Done is closed (lobby
@@ -293,11 +352,11 @@ func (h *Hub) run(stop chan struct{}) {
 	}
 }
 
-// load reloads the list and, when it differs from the last one, offers it to
-// every subscriber. A failed load keeps the last list until the next one.
+// load reloads the list and offers it to every subscriber whose list
+// changed. A failed load keeps the last list until the next one.
 func (h *Hub) load(stop chan struct{}) {
 	ctx, cancel := context.WithTimeout(h.ctx, h.cfg.LoadTimeout)
-	races, err := h.List(ctx)
+	l, err := h.List(ctx)
 	cancel()
 	if err != nil {
 		if h.ctx.Err() == nil {
@@ -305,20 +364,35 @@ func (h *Hub) load(stop chan struct{}) {
 		}
 		return
 	}
-	b, err := json.Marshal(Message{Type: "lobby", Races: races})
+	full, err := json.Marshal(Message{Type: "lobby", Races: l.Races})
 	if err != nil {
 		h.cfg.Logger.Error("lobby: encode", "err", err)
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.stop != stop || bytes.Equal(b, h.last) {
-		return // stopped meanwhile, or nothing new
+	if h.stop != stop {
+		return // stopped meanwhile
 	}
-	h.last = b
+	h.list, h.full = &l, full
 	for s := range h.subs {
-		s.offer(b)
+		h.offer(s)
 	}
+}
+
+// offer gives a subscriber the list as its player sees it, unless that is
+// what it was offered last. h.mu is held.
+func (h *Hub) offer(s *Sub) {
+	b, err := h.list.message(s.player, h.full)
+	if err != nil {
+		h.cfg.Logger.Error("lobby: encode", "err", err)
+		return
+	}
+	if bytes.Equal(b, s.last) {
+		return
+	}
+	s.last = b
+	s.offer(b)
 }
 
 // offer puts a message in the subscriber's slot, replacing one not yet

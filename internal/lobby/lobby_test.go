@@ -79,14 +79,14 @@ func TestHub(t *testing.T) {
 	race("r1")
 	h := NewHub(Config{Store: st, Refresh: time.Hour, Debounce: time.Millisecond})
 	defer h.Close()
-	s, err := h.Subscribe()
+	s, err := h.Subscribe("ada")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m := read(s); len(m.Races) != 1 || m.Races[0].ID != "r1" || m.Races[0].Creator.Name != "Ada" {
 		t.Fatalf("first list %+v", m)
 	}
-	s2, _ := h.Subscribe() // gets the current list at once
+	s2, _ := h.Subscribe("ada") // gets the current list at once
 	if m := read(s2); len(m.Races) != 1 {
 		t.Fatalf("second subscriber %+v", m)
 	}
@@ -102,7 +102,7 @@ func TestHub(t *testing.T) {
 		t.Fatal("subscribers left")
 	}
 	h.Close()
-	if _, err := h.Subscribe(); err != ErrClosed {
+	if _, err := h.Subscribe("ada"); err != ErrClosed {
 		t.Fatalf("Subscribe after Close: %v", err)
 	}
 	<-h.Done()

@@ -168,6 +168,18 @@ type RaceRating struct {
 	At            time.Time
 }
 
+// Block is a player's block of another: the two are never paired by quick
+// match, see none of each other's races in the lobby and cannot join or
+// rematch each other's races.
+type Block struct {
+	PlayerID  string // who blocked
+	BlockedID string // whom
+	// BlockedName is the blocked player's name (from Blocks; "" from
+	// BlocksAmong).
+	BlockedName string
+	CreatedAt   time.Time
+}
+
 // Store is implemented by the SQLite and PostgreSQL adapters. All methods are
 // safe for concurrent use.
 type Store interface {
@@ -186,12 +198,24 @@ type Store interface {
 	// RevokeTokens removes every token of a player and returns how many.
 	RevokeTokens(ctx context.Context, playerID string) (int, error)
 	// DeletePlayer removes a player and everything stored about them: their
-	// tokens and transfer code, their solo games and daily entries, the races nobody else
+	// tokens and transfer code, their blocks and the blocks of them, their solo games and daily entries, the races nobody else
 	// played in (no second player, or the bot) and the races still waiting,
 	// with their actions. In the other races (another player's history too)
 	// the player's seat passes to DeletedPlayerID, and their ids are
 	// returned. ErrNotFound if there is no such player.
 	DeletePlayer(ctx context.Context, id string) ([]string, error)
+
+	// Block records that playerID blocked blockedID at at; a block already
+	// there keeps its time. ErrNotFound if either player does not exist.
+	Block(ctx context.Context, playerID, blockedID string, at time.Time) error
+	// Unblock removes playerID's block of blockedID (none: nothing to do).
+	Unblock(ctx context.Context, playerID, blockedID string) error
+	// Blocks lists the players playerID blocked, oldest block first, with
+	// their names.
+	Blocks(ctx context.Context, playerID string) ([]Block, error)
+	// BlocksAmong returns the blocks made by or against any of ids, in any
+	// order, without names.
+	BlocksAmong(ctx context.Context, ids []string) ([]Block, error)
 
 	// PutLinkCode stores the transfer code of c.PlayerID, replacing the one
 	// they had (ErrNotFound if there is no such player, ErrConflict if

@@ -23,7 +23,11 @@ import (
 // coming in is paired at once with the closest-rated waiting player their
 // windows allow (on a tie, the one waiting longest); players already
 // waiting are looked at again every MatchSweep as their windows widen. A
-// player never meets themselves: queuing again replaces their entry.
+// player never meets themselves: queuing again replaces their entry. Nor
+// do two players of whom either blocked the other: each entry carries the
+// players its player blocked or was blocked by, loaded when they queued,
+// and a block made while they wait is added to the entries of both
+// (MatchBlocked) on the node that runs the queue.
 const (
 	MatchID         = "match"
 	MatchWindow     = 100.0
@@ -46,6 +50,15 @@ type MatchEntry struct {
 	Key     string
 	Options any
 	Since   time.Time
+	// Avoid's keys are the players this one blocked or was blocked by:
+	// never paired with them (the values do not count).
+	Avoid map[string]bool
+}
+
+// avoids reports whether e may not pair with player.
+func (e *MatchEntry) avoids(player string) bool {
+	_, ok := e.Avoid[player]
+	return ok
 }
 
 // window is how far from the entry's rating an opponent may be at now.
@@ -191,6 +204,22 @@ func (r *Registry) unwatch(player string, c chan []byte) {
 	}
 }
 
+// MatchBlocked tells the queue that a blocked b: from now on the two are
+// never paired, whichever of them waits.
+func (r *Registry) MatchBlocked(a, b string) {
+	q := &r.q
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, p := range [][2]string{{a, b}, {b, a}} {
+		if e, ok := q.waiting[p[0]]; ok {
+			if e.Avoid == nil {
+				e.Avoid = map[string]bool{}
+			}
+			e.Avoid[p[1]] = true
+		}
+	}
+}
+
 // MatchWaiting returns how many players wait.
 func (r *Registry) MatchWaiting() int {
 	r.q.mu.Lock()
@@ -207,7 +236,7 @@ func encodeMatch(m MatchMessage) []byte {
 func (q *queue) closest(e *MatchEntry, now time.Time) *queued {
 	var best *queued
 	for _, w := range q.waiting {
-		if w.Player == e.Player || w.Key != e.Key {
+		if w.Player == e.Player || w.Key != e.Key || w.avoids(e.Player) || e.avoids(w.Player) {
 			continue
 		}
 		d := math.Abs(w.Rating - e.Rating)

@@ -83,3 +83,55 @@ func TestMatchWindow(t *testing.T) {
 		t.Fatalf("Unmatch of a player gone: %v", err)
 	}
 }
+
+// TestMatchBlocked: players whose entries avoid each other never pair, at
+// once or as their windows widen, and a block made while both wait
+// (MatchBlocked) keeps them apart too; a third player pairs.
+func TestMatchBlocked(t *testing.T) {
+	e := mustEnv(t)
+	e.reg.SetMatchPair(func(_ context.Context, a, b MatchEntry) (string, error) {
+		return a.Player + "-" + b.Player, nil
+	})
+	ctx := context.Background()
+	match := func(p string, rating float64, key string, avoid ...string) string {
+		t.Helper()
+		m := map[string]bool{}
+		for _, a := range avoid {
+			m[a] = false // only the keys count
+		}
+		id, err := e.reg.Match(ctx, MatchEntry{Player: p, Rating: rating, Key: key, Avoid: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id == "" {
+			c, stop, err := e.reg.MatchWatch(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-c // waiting
+			t.Cleanup(stop)
+		}
+		return id
+	}
+	match("ann", 1500, "d1")
+	if id := match("bea", 1500, "d1", "ann"); id != "" {
+		t.Fatalf("bea, who avoids ann, was paired: %q", id)
+	}
+	// gus and hal are 300 apart: the sweep would pair them after 20 s.
+	match("gus", 1900, "d3")
+	match("hal", 2200, "d3")
+	e.reg.MatchBlocked("hal", "gus")
+	for range 6 {
+		e.clock.Add(5 * time.Second)
+		e.reg.SweepQueue(ctx)
+	}
+	if n := e.reg.MatchWaiting(); n != 4 {
+		t.Fatalf("%d waiting after the sweeps, want all 4 (ann and bea, gus and hal avoid each other)", n)
+	}
+	if id := match("cid", 1500, "d1"); id != "ann-cid" {
+		t.Fatalf("cid: %q, want a race with ann (the longest waiting)", id)
+	}
+	if id := match("ivy", 2200, "d3"); id != "hal-ivy" {
+		t.Fatalf("ivy: %q, want a race with hal", id)
+	}
+}

@@ -28,7 +28,7 @@ type LobbyDeps struct {
 
 // LobbyHandler serves GET /api/v1/lobby/ws: a read-only socket that gets the
 // open public races as {"type": "lobby", "races": […]} on connect and at
-// every change. The client may send {"type": "ping"} (answered with
+// every change, as the player sees them (lobby.Listing.For). The client may send {"type": "ping"} (answered with
 // {"type": "pong"}) and nothing else.
 type LobbyHandler struct {
 	feedHandler
@@ -46,8 +46,8 @@ func NewLobbyHandler(d LobbyDeps) *LobbyHandler {
 	return h
 }
 
-func (h *LobbyHandler) subscribe(string) (feed, error) {
-	sub, err := h.hub.Subscribe()
+func (h *LobbyHandler) subscribe(player string) (feed, error) {
+	sub, err := h.hub.Subscribe(player)
 	if err != nil {
 		return feed{}, table.Errorf(table.Unavailable, "the server is restarting; reconnect")
 	}

@@ -18,6 +18,7 @@ import { StatsMode } from './stats.js';
 import { DailyMode } from './daily.js';
 import { checkCode } from './code.js';
 import { accountSection, redeem, linkError } from './account.js';
+import { blocksSection } from './block.js';
 import { gamesItems } from './games.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -255,7 +256,10 @@ const showSettings = settingsDialog(settings, (relang) => {
   if (relang) translate();
   mode?.redraw();
 });
-$('#b-set').onclick = showSettings;
+const loadBlocks = blocksSection({ toast });
+/** openSettings opens the settings dialog with the blocked players' list loaded anew. */
+const openSettings = () => { showSettings(); loadBlocks(); };
+$('#b-set').onclick = openSettings;
 
 // ---- your account ----
 /** signedIn puts this device on another player (p, or a fresh one for null) and shows the first screen. */
@@ -350,7 +354,7 @@ const homeUI = {
   games: showGames,
   options: () => showNew(),
   help: showHelp,
-  prefs: showSettings,
+  prefs: openSettings,
 };
 
 // ---- finished games and their replays ----

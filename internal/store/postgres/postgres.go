@@ -284,6 +284,7 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 		for _, q := range []string{
 			`DELETE FROM tokens WHERE player_id = $1`,
 			`DELETE FROM link_codes WHERE player_id = $1`,
+			`DELETE FROM blocks WHERE player_id = $1 OR blocked_id = $1`,
 			`DELETE FROM ratings WHERE player_id = $1`,
 			`DELETE FROM daily_entries WHERE player_id = $1`,
 			`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,

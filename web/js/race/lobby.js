@@ -8,6 +8,7 @@ import { Scope } from '../scope.js';
 import { lobbyRaces, diffLobby, hostName, seriesLength } from './model.js';
 import { noticeEls } from './fair.js';
 import { INV, errText } from './skeleton.js';
+import { blockPlayer } from '../block.js';
 import { QuickMatch } from './quick.js';
 
 /** NAMED is the localStorage key set once the player chose a name or skipped choosing one. */
@@ -285,7 +286,27 @@ export class LobbyMode {
       try { await this.join(r.id); } catch (x) { this.ui.toast(errText(x)); b.disabled = false; this.poll(); }
     };
     li.append(txt, b);
+    const host = r.creator;
+    if (host?.id && !host.bot && host.id !== this.ui.me?.id) {
+      const x = document.createElement('button');
+      x.type = 'button';
+      x.className = 'lblock';
+      x.dataset.testid = 'block-host';
+      x.textContent = t('block.action');
+      x.setAttribute('aria-label', t('block.actionName', { name: who.textContent }));
+      x.onclick = () => this.blockHost({ id: host.id, name: who.textContent });
+      li.append(x);
+    }
     return li;
+  }
+
+  /** blockHost blocks a race's host after a confirmation; their races leave the list at once. */
+  async blockHost(p) {
+    let done;
+    try { done = await blockPlayer(p); } catch (x) { this.ui.toast(errText(x)); return; }
+    if (!done || this.scope.disposed) return;
+    this.ui.toast(t('block.done', { name: p.name }));
+    this.update(this.races.filter((r) => r.creator?.id !== p.id));
   }
 
   /** paint re-translates the rows (language change). */

@@ -79,6 +79,7 @@ export class RaceMode {
     q('invite-copy').onclick = () => this.copyInvite();
     q('show-result').onclick = () => this.view && this.showResult(this.view, true);
     const res = $('#dlg-result');
+    $('[data-testid=result-block]', res).onclick = () => this.blockOpponent();
     res.addEventListener('close', () => {
       if (res.returnValue === 'rematch') this.rematch();
       else if (res.returnValue === 'decline') this.decline();

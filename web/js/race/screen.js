@@ -7,6 +7,8 @@ import { describe } from './lobby.js';
 import { nameInto } from './table.js';
 import { noticeEls } from './fair.js';
 import { notices } from './commit.js';
+import { blockPlayer } from '../block.js';
+import { errText } from './skeleton.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
@@ -179,7 +181,10 @@ export const screenMethods = {
       if (s.done && s.winner != null) txt += ' · ' + (s.winner === this.seat ? t('race.seriesWon') : t('race.seriesWinner', { name: this.name(s.winner) }));
       ser.textContent = txt;
     }
-    q('rematch').hidden = !this.seat;
+    q('rematch').hidden = !this.seat || !!this.blocked;
+    const them = this.opponent();
+    q('result-block').hidden = !them || !!this.blocked;
+    if (them) q('result-block').setAttribute('aria-label', t('block.actionName', { name: them.name }));
     q('rematch').textContent = s && !s.done ? t('race.nextGame') : t('race.rematch');
     if (o.who === 'me' && !now) {
       const all = [];
@@ -192,6 +197,29 @@ export const screenMethods = {
     // focus on the first button, not on the link of the check panel above it
     const first = () => (q('rematch').hidden ? q('result-lobby') : q('rematch')).focus();
     this.scope.later(() => { if (!d.open && this.view?.id === v.id && this.view.status === 'over') { d.showModal(); first(); } }, now ? 0 : o.who === 'me' ? 700 : 300);
+  },
+
+  /** opponent is the other seat's player {id, name} when the caller may block them: a person, not the bot or a deleted player. */
+  opponent() {
+    if (!this.seat) return null;
+    const seat = 3 - this.seat;
+    const p = this.view?.seats?.[seat - 1]?.player;
+    if (!p?.id || p.deleted || this.isBot(seat)) return null;
+    return { id: p.id, name: this.name(seat) };
+  },
+
+  /** blockOpponent blocks the opponent after a confirmation, from the result dialog. */
+  async blockOpponent() {
+    const p = this.opponent();
+    if (!p) return;
+    let done;
+    try { done = await blockPlayer(p); } catch (x) { this.ui.toast(errText(x)); return; }
+    if (!done || this.scope.disposed) return;
+    this.blocked = true;
+    const d = $('#dlg-result');
+    for (const id of ['result-block', 'rematch']) $(`[data-testid=${id}]`, d).hidden = true;
+    this.ui.toast(t('block.done', { name: p.name }));
+    $('[data-testid=result-lobby]', d).focus();
   },
 
   /** offer shows where the rematch offered after this race stands. */

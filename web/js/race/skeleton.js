@@ -83,6 +83,7 @@ export function skeleton() {
     <button value="decline" data-testid="rematch-decline" data-i18n="race.decline" hidden></button>
     <button value="lobby" data-testid="result-lobby" data-i18n="race.lobby"></button>
     <button value="close" class="quiet" data-i18n="game.close"></button>
+    <button type="button" class="quiet" data-testid="result-block" data-i18n="block.action" hidden></button>
   </form>
 </dialog>
 <dialog id="dlg-resign" data-testid="resign-dialog">
