@@ -30,8 +30,11 @@ func TestSoloStillWinnable(t *testing.T) {
 			p.onScreen("home")
 			p.tap(`[data-testid=home-settings]`)
 			p.waitJS(`document.querySelector('#dlg-set').open && !document.querySelector('[data-testid=set-check]').checked`, "the settings, the check off by default")
+			// the dialog grows once the blocked players are read: then the box stays put
+			p.waitJS(`!document.querySelector('[data-testid=blocked-none]').hidden || !document.querySelector('[data-testid=blocked-list]').hidden`, "the settings read")
 			p.tap(`[data-testid=set-check]`)
-			p.waitJS(`JSON.parse(localStorage.getItem('dsol.settings')).stillCheck === true`, "the setting remembered")
+			p.shot("still-"+c.name, "settings")
+			p.waitJS(`(JSON.parse(localStorage.getItem('dsol.settings')) || {}).stillCheck === true`, "the setting remembered")
 			p.eval(`document.querySelector('#dlg-set').close()`, nil)
 			for _, g := range []struct {
 				state, text, code string
@@ -39,7 +42,7 @@ func TestSoloStillWinnable(t *testing.T) {
 			}{
 				{"yes", "Still winnable", "DS1-D1N-AAAAAAB", nil},
 				{"no", "No longer winnable", "DS1-D3V-AAAAAAB", draws},
-				{"unknown", "Can't tell if it can still be won", "DS1-D1V-AAAAAAB", nil},
+				{"unknown", "Can't tell if still winnable", "DS1-D1V-AAAAAAB", nil},
 			} {
 				var v struct{ ID string }
 				p.apiJSON("POST", "/api/v1/games", map[string]string{"code": g.code}, &v)
@@ -61,6 +64,7 @@ func TestSoloStillWinnable(t *testing.T) {
 			// the setting off: the footer says nothing
 			p.tap(`[data-testid=settings]`)
 			p.waitJS(`document.querySelector('#dlg-set').open && document.querySelector('[data-testid=set-check]').checked`, "the settings, the check on")
+			p.waitJS(`!document.querySelector('[data-testid=blocked-none]').hidden || !document.querySelector('[data-testid=blocked-list]').hidden`, "the settings read")
 			p.tap(`[data-testid=set-check]`)
 			p.eval(`document.querySelector('#dlg-set').close()`, nil)
 			p.waitJS(`document.querySelector('[data-testid=still]').hidden`, "no answer shown with the setting off")

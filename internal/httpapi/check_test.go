@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -151,6 +152,13 @@ func TestCheckAnswers(t *testing.T) {
 		t.Fatalf("the check after the whole single pass: %s, want false", got)
 	}
 	alice.waitStill(t, lost.ID, "false")
+	// a socket that connects after the answer gets it after its view
+	if got := nextCheck(t, alice.dial(t, "/api/v1/games/"+lost.ID+"/ws?v=2&since="+fmt.Sprint(lostDraws)), lostDraws); got != "false" {
+		t.Fatalf("a socket opened after the check: %s, want false", got)
+	}
+	if got := nextCheck(t, alice.dial(t, "/api/v1/games/"+lost.ID+"/ws"), lostDraws); got != "false" {
+		t.Fatalf("a protocol-1 socket opened after the check: %s, want false", got)
+	}
 
 	off := alice.mustGame(t, checkLost)
 	for range lostDraws {

@@ -86,7 +86,7 @@ func (t *Table) startCheck() {
 		t.checkStop()
 		t.checkStop = nil
 	}
-	e.still = nil
+	e.still, e.answered = nil, false
 	var f *CheckFunc
 	if t.cfg.checks != nil {
 		f = t.cfg.checks.f.Load()
@@ -104,16 +104,31 @@ func (t *Table) startCheck() {
 			if ctx.Err() != nil || t.seq != seq || !ok {
 				return
 			}
-			e.still = v
+			e.still, e.answered = v, true
 			for viewer, base := range t.views {
 				if base.seq == seq {
 					t.views[viewer] = seqView{seq, t.eng.View(viewer, t.id, seq)}
 				}
 			}
-			s := seq
-			t.notify(&Notice{Type: "check", Seq: &s, StillWinnable: checkJSON(v)})
+			t.notify(checkNotice(seq, v))
 		})
 	}()
+}
+
+// checkNotice is the check message of the answer v for the view at seq.
+func checkNotice(seq int64, v *bool) *Notice {
+	return &Notice{Type: "check", Seq: &seq, StillWinnable: checkJSON(v)}
+}
+
+// answeredCheck returns the check message of the answer at the table's
+// seq, or nil when no answer has come for it (the check is off, or still
+// working): a new subscriber gets it after its view, since it may have
+// missed the notice.
+func (t *Table) answeredCheck() *Notice {
+	if e, ok := t.eng.(*soloEngine); ok && e.answered {
+		return checkNotice(t.seq, e.still)
+	}
+	return nil
 }
 
 // checkJSON is a check's answer as JSON: true, false or null.

@@ -96,13 +96,14 @@ func DailyOf(h store.Game) string {
 // soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
 // is the header's count of hints given and checked its flag of the live
 // check, neither in the log; still is the check's answer at the table's
-// seq (check.go).
+// seq and answered whether it came (check.go).
 type soloEngine struct {
-	g       *solo.Game
-	opts    SoloOptions
-	hints   int
-	checked bool
-	still   *bool
+	g        *solo.Game
+	opts     SoloOptions
+	hints    int
+	checked  bool
+	still    *bool
+	answered bool
 }
 
 // NewSolo builds the engine of a solo game header.

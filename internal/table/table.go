@@ -225,6 +225,9 @@ type Subscription struct {
 	// gives the state at Seq.
 	Missed  []Event
 	Resumed bool
+	// Check is the live check's answer at Seq as a check message, when it
+	// had come before the subscription (it is then not sent again on C).
+	Check *Notice
 	// C is closed when the subscription ends: by Close, because the
 	// subscriber fell behind (Err returns ErrSlow), or because the table
 	// stopped or reloaded (ErrStopped, ErrReloaded).
@@ -283,7 +286,7 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 			return
 		}
 		t.touch()
-		s.Seq, s.View = t.seq, t.eng.View(viewer, t.id, t.seq)
+		s.Seq, s.View, s.Check = t.seq, t.eng.View(viewer, t.id, t.seq), t.answeredCheck()
 		if base, ok := t.views[viewer]; !ok || base.seq != t.seq {
 			// Another subscriber of this viewer keeps its base: the view at the
 			// same seq that its client folded.

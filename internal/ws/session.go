@@ -532,17 +532,21 @@ func (s *session) update(u table.Update) {
 
 // open adds what a new connection needs: the missed events after its since,
 // or the state. Protocol 2 has deltas only for live events, so it gets the
-// state whenever it missed any.
+// state whenever it missed any. Then the live check's answer at its seq,
+// when it came before the connection (it may have missed the notice).
 func (s *session) open(sub *table.Subscription) bool {
 	st := sub.View.GameStatus()
 	s.last, s.over = sub.Seq, terminal(st)
 	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(sub.Missed) > 0) {
 		s.addJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
-		return true
+	} else {
+		s.addMissed(sub, false)
+		if n := len(sub.Missed); n > 0 && s.over && terminal(sub.Missed[n-1].Status) {
+			s.addOver(st, sub.View)
+		}
 	}
-	s.addMissed(sub, false)
-	if n := len(sub.Missed); n > 0 && s.over && terminal(sub.Missed[n-1].Status) {
-		s.addOver(st, sub.View)
+	if sub.Check != nil { // the live check's answer, which came before the socket
+		s.addJSON("check", sub.Check)
 	}
 	return true
 }
