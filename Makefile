@@ -10,7 +10,7 @@ run:
 ## test: every Go test (with the race detector), a summary of the failures and
 ## the skipped tests with their reasons, then the web client's unit tests
 test:
-	GO=$(GO) $(GO) run ./cmd/testsum -race -count=1 ./...
+	GO=$(GO) $(GO) run ./cmd/testsum -race -count=1 -timeout 20m ./...
 	node --test web/
 
 vet:

@@ -156,7 +156,7 @@ func stuckCode(t *testing.T) (string, int) {
 }
 
 // TestStuckNotice: when no useful move is left, a notice by the stock
-// offers Undo (which takes back the last draw) and New game.
+// offers Undo (which takes back the last draw), Hint and New game.
 func TestStuckNotice(t *testing.T) {
 	code, draws := stuckCode(t)
 	srv := startServer(t)
@@ -174,7 +174,7 @@ func TestStuckNotice(t *testing.T) {
 				p.waitJS(fmt.Sprintf(`document.body.dataset.seq === "%d"`, i), "a draw")
 			}
 			p.waitJS(`!document.querySelector('[data-testid=stuck]').hidden`, "the stuck notice")
-			p.visible(`[data-testid=stuck-text]`, `[data-testid=stuck-undo]`, `[data-testid=stuck-new]`)
+			p.visible(`[data-testid=stuck-text]`, `[data-testid=stuck-undo]`, `[data-testid=stuck-hint]`, `[data-testid=stuck-new]`)
 			// on a wide table just under the stock and the waste; on a tall one at its foot
 			var near bool
 			p.eval(`(() => { const s = document.querySelector('#table [data-pile=w]').getBoundingClientRect(), n = document.querySelector('[data-testid=stuck]').getBoundingClientRect(), t = document.querySelector('#table').getBoundingClientRect();
@@ -184,6 +184,8 @@ func TestStuckNotice(t *testing.T) {
 			}
 			p.shot("stuck-"+c.name, "light")
 			p.axe("stuck notice "+c.name, "#stuck")
+			p.tap(`[data-testid=stuck-hint]`)
+			p.waitJS(`/^(Hint|No move helps)/.test(document.querySelector('#toast').textContent)`, "the hint's answer from the stuck notice")
 			p.tap(`[data-testid=stuck-new]`)
 			p.waitJS(`document.querySelector('#dlg-new').open`, "the new game sheet from the stuck notice")
 			p.tap(`[data-testid=new-cancel]`)

@@ -50,32 +50,36 @@ func (p *page) playLine(id string, line []any) {
 	}
 }
 
-// TestReplayViewer: a won solo game is watched again from its link: the
-// deal, a step on, the slider to any move, play to the end; the share link
-// and Play this deal; a game still in play is refused with a word why. A
-// race over is watched as a spectator saw it, both boards.
+// TestReplayViewer: a won solo game is watched again from My games, and by
+// another player from its shared link: the deal, a step on, the slider to
+// any move, play to the end, and Play this deal; a game still in play is
+// refused with a word why. A race over is watched as a spectator saw it,
+// both boards.
 func TestReplayViewer(t *testing.T) {
 	code, line := wonLine(t)
 	srv := startServer(t)
-	for _, vp := range []struct {
+	var g struct{ ID string }
+	n := len(line)
+	for i, vp := range []struct {
 		name string
 		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
+	}{{"desktop", desktop}, {"phone", phone}} {
 		p := newPage(t, srv, vp.vp)
 		p.open("/")
 		p.onScreen("home")
-		var g struct{ ID string }
-		p.apiJSON("POST", "/api/v1/games", map[string]string{"code": code}, &g)
-		p.open("/?replay=" + g.ID)
-		p.onScreen("home")
-		p.waitJS(`document.querySelector('#toast').textContent.includes('finished')`, "the word that the game is not finished")
-		p.playLine(g.ID, line)
-		n := len(line)
-
-		// My games lists it, and Watch opens its replay
-		p.tap(`[data-testid=home-games]`)
-		p.waitJS(fmt.Sprintf(`!!document.querySelector('[data-testid=games-list] [data-game=%q]')`, g.ID), "the won game in My games")
-		p.tap(fmt.Sprintf(`[data-testid=games-list] [data-game=%q]`, g.ID))
+		if i == 0 {
+			p.apiJSON("POST", "/api/v1/games", map[string]string{"code": code}, &g)
+			p.open("/?replay=" + g.ID)
+			p.onScreen("home")
+			p.waitJS(`document.querySelector('#toast').textContent.includes('finished')`, "the word that the game is not finished")
+			p.playLine(g.ID, line)
+			// My games lists it, and Watch opens its replay
+			p.tap(`[data-testid=home-games]`)
+			p.waitJS(fmt.Sprintf(`!!document.querySelector('[data-testid=games-list] [data-game=%q]')`, g.ID), "the won game in My games")
+			p.tap(fmt.Sprintf(`[data-testid=games-list] [data-game=%q]`, g.ID))
+		} else {
+			p.open("/?replay=" + g.ID) // another player, by the shared link
+		}
 		p.waitJS(`document.body.dataset.mode === "replay" && document.body.dataset.ready === "1" && document.body.dataset.seq === "0"`, "the replay at the deal")
 		if c := p.text(`[data-testid=replay-code]`); c != code {
 			t.Fatalf("the replay shows code %q, want %s", c, code)

@@ -303,8 +303,9 @@ $('#dlg-win').addEventListener('close', () => {
   else if (r === 'home') home();
   else if (r === 'replay') watch(new URLSearchParams(location.search).get('game'));
 });
-// the stuck notice's way out: take back a step, or deal again
+// the stuck notice's ways out: take back a step, ask for a hint, or deal again
 $('[data-testid=stuck-undo]').onclick = () => mode?.undo?.();
+$('[data-testid=stuck-hint]').onclick = () => mode?.hint?.();
 $('[data-testid=stuck-new]').onclick = () => showNew();
 // Enter or Space on its buttons is theirs, not the table's (a draw)
 $('#stuck').addEventListener('keydown', (e) => { if (e.target.closest('button')) e.stopPropagation(); });

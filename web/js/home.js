@@ -58,8 +58,9 @@ export class HomeMode {
     for (const k of ['seat', 'watch', 'status', 'seq']) delete b[k];
     this.root.hidden = false;
     this.paint();
-    this.count();
-    b.ready = '1';
+    b.ready = '0';
+    // ready once Continue is shown or not: it may move the buttons below it
+    this.count().then(() => { if (!this.scope.disposed) b.ready = '1'; });
   }
 
   /** count shows Continue, with how many, if there is a game to go back to. */
