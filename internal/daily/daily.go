@@ -68,7 +68,7 @@ func Closed(day string, now time.Time) bool {
 
 // Budget bounds the solver's search of one drawn deal, in positions (a
 // bound in positions, not time, so a busy machine draws the same deals).
-const Budget = 200_000
+const Budget = 50_000
 
 // MaxDraws bounds how many deals Pick draws before it gives up.
 const MaxDraws = 64
