@@ -114,6 +114,7 @@ func TestMatchBlocked(t *testing.T) {
 		return id
 	}
 	match("ann", 1500, "d1")
+	e.clock.Add(time.Second) // ann has waited longer than bea: she is cid's match below
 	if id := match("bea", 1500, "d1", "ann"); id != "" {
 		t.Fatalf("bea, who avoids ann, was paired: %q", id)
 	}
