@@ -58,14 +58,17 @@ func mustPostgres(tb testing.TB) *sql.DB {
 	return db
 }
 
+// dialects are the two databases every migration test runs on.
+var dialects = []struct {
+	dialect string
+	open    func(testing.TB) *sql.DB
+}{
+	{migrations.SQLite, mustSQLite},
+	{migrations.Postgres, mustPostgres},
+}
+
 func TestUpDownUp(t *testing.T) {
-	for _, tc := range []struct {
-		dialect string
-		open    func(testing.TB) *sql.DB
-	}{
-		{migrations.SQLite, mustSQLite},
-		{migrations.Postgres, mustPostgres},
-	} {
+	for _, tc := range dialects {
 		t.Run(tc.dialect, func(t *testing.T) {
 			ctx := context.Background()
 			db := tc.open(t)
@@ -245,13 +248,7 @@ func TestAccountsMigration(t *testing.T) {
 // exist yet (two migrations that landed in the other order) gets version 5
 // at the next start instead of refusing it.
 func TestOutOfOrder(t *testing.T) {
-	for _, tc := range []struct {
-		dialect string
-		open    func(testing.TB) *sql.DB
-	}{
-		{migrations.SQLite, mustSQLite},
-		{migrations.Postgres, mustPostgres},
-	} {
+	for _, tc := range dialects {
 		t.Run(tc.dialect, func(t *testing.T) {
 			ctx := context.Background()
 			db := tc.open(t)
