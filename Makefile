@@ -80,12 +80,17 @@ pageload:
 	$(GO) run ./cmd/pageload -rounds $(ROUNDS) $(PAGELOAD_FLAGS) $(FROM)=$$dir/from tree=$$dir/tree; \
 	status=$$?; rm -rf $$dir; exit $$status
 
-## solve-sample: solve SAMPLE random deals of each of the four solo modes with BUDGET each
+## solve-sample: solve SAMPLE random deals of each of the four solo modes, each
+## search bounded by positions (so the verdicts do not depend on the machine):
+## NORMAL_POSITIONS for Normal, VEGAS_POSITIONS for Vegas (whose searches nearly
+## always spend the whole budget)
 SAMPLE ?= 10000
-BUDGET ?= 2s
+NORMAL_POSITIONS ?= 500000
+VEGAS_POSITIONS ?= 50000
 solve-sample:
 	@for d in 1 3; do for s in normal vegas; do \
-	  $(GO) run ./cmd/dsol solve --sample $(SAMPLE) --draw $$d --scoring $$s --budget $(BUDGET) || exit 1; \
+	  p=$(NORMAL_POSITIONS); [ $$s = vegas ] && p=$(VEGAS_POSITIONS); \
+	  $(GO) run ./cmd/dsol solve --sample $(SAMPLE) --draw $$d --scoring $$s --positions $$p --seed 1 || exit 1; \
 	done; done
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a

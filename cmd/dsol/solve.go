@@ -22,23 +22,33 @@ import (
 
 // solveConfig is the command line of dsol solve: one code, or a sample.
 type solveConfig struct {
-	code    cards.Code // one game (sample == 0)
-	budget  time.Duration
-	sample  int    // deals in the sample; 0: solve code
-	draw    int    // sample: 1 or 3
-	vegas   bool   // sample: Vegas scoring
-	seed    uint64 // sample: the seed of the deal numbers
-	json    bool   // sample: print the report as JSON
-	workers int    // sample: one per CPU
+	code      cards.Code    // one game (sample == 0)
+	budget    time.Duration // 0: no time bound (only with positions)
+	positions int64         // 0: no bound on positions
+	sample    int           // deals in the sample; 0: solve code
+	draw      int           // sample: 1 or 3
+	vegas     bool          // sample: Vegas scoring
+	seed      uint64        // sample: the seed of the deal numbers
+	json      bool          // sample: print the report as JSON
+	workers   int           // sample: one per CPU unless told
 }
 
-const solveUsage = `usage: dsol solve <code> [--budget DURATION]
-       dsol solve --sample N --draw 1|3 --scoring normal|vegas [--budget DURATION] [--seed S] [--json]
+// options are the solver's options of each deal: the time and position
+// budgets.
+func (c solveConfig) options() solver.Options {
+	return solver.Options{MaxTime: c.budget, MaxPositions: c.positions}
+}
+
+const solveUsage = `usage: dsol solve <code> [--budget DURATION] [--positions N]
+       dsol solve --sample N --draw 1|3 --scoring normal|vegas [--budget DURATION] [--positions N] [--seed S] [--workers W] [--json]
 
 Solves a solo deal with full information (every face-down and stock card
 seen) and prints {"code", "result": "won"|"unwinnable"|"unknown", "moves",
 "positions", "ms"} as JSON: for "won", the actions that win a new game of
 the code; "unwinnable" is proved; "unknown" means the budget ran out.
+--positions bounds each search by positions instead of time (then with no
+time bound unless --budget is given too), so the verdicts do not depend on
+the machine or its load.
 With --sample, solves N random DS1 deals of one mode on every CPU and
 reports the counts, the win rate's bounds with 95% confidence intervals, the
 times and the positions searched per second.
@@ -52,6 +62,8 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 	c := solveConfig{workers: runtime.NumCPU()}
 	var scoring string
 	fs.DurationVar(&c.budget, "budget", 2*time.Second, "time for each deal; the result is unknown when it runs out")
+	fs.Int64Var(&c.positions, "positions", 0, "positions for each deal (0: no bound); without --budget, no time bound then")
+	fs.IntVar(&c.workers, "workers", c.workers, "sample: searches at once")
 	fs.IntVar(&c.sample, "sample", 0, "solve this many random DS1 deals instead of one code")
 	fs.IntVar(&c.draw, "draw", 1, "sample: draw 1 or 3")
 	fs.StringVar(&scoring, "scoring", "normal", "sample: normal (unlimited recycles) or vegas (a single pass)")
@@ -80,8 +92,17 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 	if c.budget <= 0 {
 		return c, usagef("solve: --budget must be positive")
 	}
+	if c.positions < 0 {
+		return c, usagef("solve: --positions must be positive")
+	}
+	if c.positions > 0 && !set["budget"] {
+		c.budget = 0
+	}
+	if c.workers < 1 {
+		return c, usagef("solve: --workers must be at least 1")
+	}
 	if !set["sample"] {
-		for _, name := range []string{"draw", "scoring", "seed", "json"} {
+		for _, name := range []string{"draw", "scoring", "seed", "json", "workers"} {
 			if set[name] {
 				return c, usagef("solve: --%s goes with --sample", name)
 			}
@@ -139,7 +160,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if c.sample > 0 {
 		return runSample(ctx, c, stdout, stderr)
 	}
-	res := solver.New().SolveCode(c.code, solver.Options{MaxTime: c.budget})
+	res := solver.New().SolveCode(c.code, c.options())
 	out := solveOutput{
 		Code:      c.code.String(),
 		Result:    res.Verdict.String(),
@@ -167,14 +188,16 @@ type sampleResult struct {
 
 // sampleReport is the summary of a sample, as --json prints it.
 type sampleReport struct {
-	Mode       string      `json:"mode"` // such as D1N
-	Deals      int         `json:"deals"`
-	Seed       uint64      `json:"seed"`
-	BudgetMS   json.Number `json:"budget_ms"`
-	Workers    int         `json:"workers"`
-	Won        int         `json:"won"`
-	Unwinnable int         `json:"unwinnable"`
-	Unknown    int         `json:"unknown"`
+	Mode     string      `json:"mode"` // such as D1N
+	Deals    int         `json:"deals"`
+	Seed     uint64      `json:"seed"`
+	BudgetMS json.Number `json:"budget_ms"` // 0: no time bound
+	// BudgetPositions is the position budget of each deal (0: none).
+	BudgetPositions int64 `json:"budget_positions"`
+	Workers         int   `json:"workers"`
+	Won             int   `json:"won"`
+	Unwinnable      int   `json:"unwinnable"`
+	Unknown         int   `json:"unknown"`
 	// The win rate lies between WinLow = won/N and WinHigh = (won +
 	// unknown)/N; each bound comes with its 95% Wilson interval.
 	WinLow          float64     `json:"win_rate_low"`
@@ -216,7 +239,7 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 		done.Go(func() {
 			s := solver.New()
 			for i := range next {
-				res := s.SolveCode(codes[i], solver.Options{MaxTime: c.budget})
+				res := s.SolveCode(codes[i], c.options())
 				results[i] = sampleResult{verdict: res.Verdict, elapsed: res.Elapsed, positions: res.Positions}
 				mu.Lock()
 				counts[res.Verdict]++
@@ -271,12 +294,13 @@ func indexes(n int) []int {
 // summarise computes the report of a sample's results.
 func summarise(c solveConfig, results []sampleResult, wall time.Duration) sampleReport {
 	rep := sampleReport{
-		Mode:     c.mode(),
-		Deals:    len(results),
-		Seed:     c.seed,
-		BudgetMS: millis(c.budget),
-		Workers:  c.workers,
-		WallMS:   millis(wall),
+		Mode:            c.mode(),
+		Deals:           len(results),
+		Seed:            c.seed,
+		BudgetMS:        millis(c.budget),
+		BudgetPositions: c.positions,
+		Workers:         c.workers,
+		WallMS:          millis(wall),
 	}
 	times := make([]time.Duration, len(results))
 	for i, r := range results {
@@ -337,14 +361,21 @@ func wilson(k, n int) [2]float64 {
 // writeReport prints a sample's report for people.
 func writeReport(w io.Writer, r sampleReport) error {
 	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-	_, err := fmt.Fprintf(w, `sample      %d DS1-%s deals, seed %d, budget %s ms each, %d workers
+	budget := r.BudgetMS.String() + " ms"
+	switch {
+	case r.BudgetPositions > 0 && r.BudgetMS.String() == "0.0":
+		budget = fmt.Sprintf("%d positions", r.BudgetPositions)
+	case r.BudgetPositions > 0:
+		budget = fmt.Sprintf("%d positions or %s ms", r.BudgetPositions, r.BudgetMS)
+	}
+	_, err := fmt.Fprintf(w, `sample      %d DS1-%s deals, seed %d, budget %s each, %d workers
 won         %d
 unwinnable  %d
 unknown     %d
 win rate    at least %s (95%% CI %s–%s), at most %s (95%% CI %s–%s)
 time        median %s ms, p95 %s ms, all %s ms
 positions   %d, %d/s on all workers
-`, r.Deals, r.Mode, r.Seed, r.BudgetMS, r.Workers, r.Won, r.Unwinnable, r.Unknown,
+`, r.Deals, r.Mode, r.Seed, budget, r.Workers, r.Won, r.Unwinnable, r.Unknown,
 		pct(r.WinLow), pct(r.WinLowCI[0]), pct(r.WinLowCI[1]), pct(r.WinHigh), pct(r.WinHighCI[0]), pct(r.WinHighCI[1]),
 		r.MedianMS, r.P95MS, r.WallMS, r.Positions, r.PositionsPerSec)
 	return err

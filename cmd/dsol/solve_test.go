@@ -107,6 +107,9 @@ func TestSolveUsage(t *testing.T) {
 		"solve --sample 3 --draw 2":                 "draw",
 		"solve --sample 3 --scoring fast":           "scoring",
 		"solve --sample 3 --frobnicate":             "frobnicate",
+		"solve DS1-D1N-AAAAAAA --positions -5":      "positions",
+		"solve --sample 3 --workers 0":              "workers",
+		"solve DS1-D1N-AAAAAAA --workers 2":         "--workers goes with --sample",
 	} {
 		var out, errOut bytes.Buffer
 		err := run(context.Background(), strings.Fields(args), noEnv, &out, &errOut)
@@ -145,6 +148,34 @@ func TestSolveSample(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "2 DS1-D1V deals") || !strings.Contains(out.String(), "win rate") {
 		t.Fatalf("report:\n%s", out.String())
+	}
+}
+
+// TestSolveSamplePositions: a position budget bounds every search by
+// positions and by nothing else, so the same sample gives the same
+// verdicts and positions on any machine.
+func TestSolveSamplePositions(t *testing.T) {
+	sample := func() sampleReport {
+		var out, errOut bytes.Buffer
+		args := strings.Fields("solve --sample 8 --draw 1 --scoring vegas --positions 3000 --workers 3 --seed 2 --json")
+		if err := run(context.Background(), args, noEnv, &out, &errOut); err != nil {
+			t.Fatalf("%v (stderr %q)", err, errOut.String())
+		}
+		var rep sampleReport
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	a, b := sample(), sample()
+	if a.Workers != 3 || a.BudgetPositions != 3000 || a.BudgetMS.String() != "0.0" {
+		t.Fatalf("%+v", a)
+	}
+	if a.Won != b.Won || a.Unknown != b.Unknown || a.Unwinnable != b.Unwinnable || a.Positions != b.Positions {
+		t.Fatalf("the same sample twice: %+v and %+v", a, b)
+	}
+	if a.Positions > 8*3000+8 {
+		t.Fatalf("%d positions in 8 searches of at most 3000", a.Positions)
 	}
 }
 
