@@ -34,9 +34,9 @@ type solveConfig struct {
 }
 
 // options are the solver's options of each deal: the time and position
-// budgets.
+// budgets, on the restarting schedule (whole deals are what it is for).
 func (c solveConfig) options() solver.Options {
-	return solver.Options{MaxTime: c.budget, MaxPositions: c.positions}
+	return solver.Options{MaxTime: c.budget, MaxPositions: c.positions, Restarts: true}
 }
 
 const solveUsage = `usage: dsol solve <code> [--budget DURATION] [--positions N]

@@ -175,16 +175,27 @@ func TestAgainstPlainSearch(t *testing.T) {
 	r := cards.NewSplitMix64(42)
 	s := New()
 	var tally [3]int
+	restarted := 0 // positions decided on the small budget, so with restarts searching
 	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 5+int(r.Uniform(6)))
 		want, complete := plainWinnable(&b, &f, 50000)
 		if !complete {
 			continue
 		}
-		for _, exact := range []bool{false, true} {
-			res := s.Solve(&b, &f, Options{Exact: exact})
+		// (the small budget stops the first passes early, so the restarts
+		// search too; it may leave the verdict unknown, never a wrong one)
+		for _, opt := range []Options{{}, {Exact: true}, {Restarts: true, MaxPositions: 1 << 22}, {Restarts: true, MaxPositions: 1600}} {
+			res := s.Solve(&b, &f, opt)
+			if opt.MaxPositions == 1600 {
+				if res.Verdict == Unknown {
+					continue
+				}
+				if res.Positions > 1600/16 {
+					restarted++
+				}
+			}
 			if expect := wantV(want); res.Verdict != expect {
-				t.Fatalf("position %d (exact %v): solver %s, plain search %s\n%s", i, exact, res.Verdict, expect, describe(&b, &f))
+				t.Fatalf("position %d (%+v): solver %s, plain search %s\n%s", i, opt, res.Verdict, expect, describe(&b, &f))
 			}
 			if res.Verdict == Won {
 				playLine(t, &b, &f, res.Moves)
@@ -192,7 +203,10 @@ func TestAgainstPlainSearch(t *testing.T) {
 		}
 		tally[wantV(want)]++
 	}
-	t.Logf("won %d, unwinnable %d, too large for the plain search %d", tally[Won], tally[Unwinnable], positions-tally[Won]-tally[Unwinnable])
+	t.Logf("won %d, unwinnable %d, too large for the plain search %d; decided after the restarts began %d", tally[Won], tally[Unwinnable], positions-tally[Won]-tally[Unwinnable], restarted)
+	if restarted == 0 {
+		t.Fatal("no position was decided after the restarting passes began: they were not checked")
+	}
 	if tally[Won] == 0 || tally[Unwinnable] == 0 {
 		t.Fatalf("the positions should include won and unwinnable ones: won %d, unwinnable %d", tally[Won], tally[Unwinnable])
 	}
