@@ -85,7 +85,7 @@ pageload:
 ## NORMAL_POSITIONS for Normal, VEGAS_POSITIONS for Vegas (whose searches nearly
 ## always spend the whole budget)
 SAMPLE ?= 10000
-NORMAL_POSITIONS ?= 500000
+NORMAL_POSITIONS ?= 1000000
 VEGAS_POSITIONS ?= 50000
 solve-sample:
 	@for d in 1 3; do for s in normal vegas; do \
