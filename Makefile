@@ -86,7 +86,7 @@ pageload:
 ## always spend the whole budget)
 SAMPLE ?= 10000
 NORMAL_POSITIONS ?= 1000000
-VEGAS_POSITIONS ?= 50000
+VEGAS_POSITIONS ?= 20000
 solve-sample:
 	@for d in 1 3; do for s in normal vegas; do \
 	  p=$(NORMAL_POSITIONS); [ $$s = vegas ] && p=$(VEGAS_POSITIONS); \
