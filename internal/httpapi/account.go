@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -234,7 +235,7 @@ func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		_, err := s.tables.Do(ctx, g.ID, table.Command{Seat: seatOf(g, p.ID), Action: klondike.Simple(klondike.Resign)})
-		if c := table.AsError(err); c != nil && (c.Code == table.Unavailable || c.Code == table.Internal) {
+		if c := table.AsError(err); c != nil && (c.Code == game.Unavailable || c.Code == game.Internal) {
 			s.error(w, r, err)
 			return
 		}

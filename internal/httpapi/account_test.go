@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 )
 
 // mustLink asks for a transfer code for c.
@@ -106,7 +106,7 @@ func TestTransferCode(t *testing.T) {
 	alice.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil) // the first device stays signed in
 
 	t.Run("once", func(t *testing.T) {
-		ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, table.Expired)
+		ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, game.Expired)
 	})
 	t.Run("cookie", func(t *testing.T) {
 		l := alice.mustLink(t)
@@ -125,7 +125,7 @@ func TestTransferCode(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"", "ABCD-EFGH-JKM", "ABCD-EFGH-JKMNP", "ABCD-EFGH-JKMU", "ÄBCD-EFGH-JKMN"} {
-			ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": bad}, 400, table.BadRequest)
+			ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": bad}, 400, game.BadRequest)
 		}
 	})
 }
@@ -165,14 +165,14 @@ func TestTransferCodeExpires(t *testing.T) {
 	alice := ts.mustPlayer(t)
 	old := alice.mustLink(t)
 	l := alice.mustLink(t)
-	ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": old.Code}, 404, table.NotFound)
+	ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": old.Code}, 404, game.NotFound)
 	ts.clock.Advance(10*time.Minute - time.Microsecond)
 	ts.mustRedeem(t, alice.mustLink(t).Code) // a third, still fresh
 	l = alice.mustLink(t)
 	ts.clock.Advance(10 * time.Minute)
 	var e errorBody
 	ts.anon().mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, &e)
-	if e.Error.Code != table.Expired || !strings.Contains(e.Error.Message, "expired") {
+	if e.Error.Code != game.Expired || !strings.Contains(e.Error.Message, "expired") {
 		t.Fatalf("an expired code: %+v", e.Error)
 	}
 }
@@ -195,9 +195,9 @@ func TestTransferCodeGuesses(t *testing.T) {
 		l := alice.mustLink(t)
 		a := from(ts, "203.0.113.7")
 		for range linkPerAddr {
-			a.mustError(t, "POST", "/api/v1/link", wrong, 404, table.NotFound)
+			a.mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
 		}
-		a.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, table.RateLimited)
+		a.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
 		res := ts.post(t, "/api/v1/link", wrong, http.Header{"X-Forwarded-For": {"203.0.113.7"}})
 		if ra, _ := strconv.Atoi(res.Header.Get("Retry-After")); res.StatusCode != 429 || ra < 1 || ra > 12 {
 			t.Fatalf("the 7th guess: %d, Retry-After %q; want 429 and 12 s at most", res.StatusCode, res.Header.Get("Retry-After"))
@@ -208,8 +208,8 @@ func TestTransferCodeGuesses(t *testing.T) {
 			t.Fatalf("signed in as %s, want %s", p.ID, alice.id)
 		}
 		ts.clock.Advance(12 * time.Second) // one guess back
-		a.mustError(t, "POST", "/api/v1/link", wrong, 404, table.NotFound)
-		a.mustError(t, "POST", "/api/v1/link", wrong, 429, table.RateLimited)
+		a.mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
+		a.mustError(t, "POST", "/api/v1/link", wrong, 429, game.RateLimited)
 	})
 	t.Run("right codes cost nothing", func(t *testing.T) {
 		ts := mustServer(t, apitest.SQLite(t), proxied)
@@ -224,10 +224,10 @@ func TestTransferCodeGuesses(t *testing.T) {
 		alice := ts.mustPlayer(t)
 		l := alice.mustLink(t)
 		for i := range linkPerNode {
-			from(ts, fmt.Sprintf("203.0.113.%d", i/linkPerAddr+1)).mustError(t, "POST", "/api/v1/link", wrong, 404, table.NotFound)
+			from(ts, fmt.Sprintf("203.0.113.%d", i/linkPerAddr+1)).mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
 		}
 		fresh := from(ts, "198.51.100.1")
-		fresh.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, table.RateLimited)
+		fresh.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
 		ts.clock.Advance(time.Second) // one token back (60 a minute)
 		fresh.mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 201, nil)
 	})
@@ -249,7 +249,7 @@ func TestLogoutAll(t *testing.T) {
 		if res.StatusCode != 204 || !clears(res, CookieName) {
 			t.Fatalf("logout: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 		}
-		tablet.mustError(t, "GET", "/api/v1/me", nil, 401, table.Unauthorized)
+		tablet.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
 		phone.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
 	})
 	t.Run("everywhere", func(t *testing.T) {
@@ -258,8 +258,8 @@ func TestLogoutAll(t *testing.T) {
 			t.Fatalf("logout-all: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 		}
 		for _, c := range []*client{alice, phone, tablet} {
-			c.mustError(t, "GET", "/api/v1/me", nil, 401, table.Unauthorized)
-			c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal"}, 401, table.Unauthorized)
+			c.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
+			c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal"}, 401, game.Unauthorized)
 		}
 		bob.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
 		if toks, err := ts.store.Tokens(context.Background(), alice.id); err != nil || len(toks) != 0 {
@@ -391,7 +391,7 @@ func TestDeleteMe(t *testing.T) {
 		t.Fatalf("DELETE /api/v1/me: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 	}
 	for _, c := range []*client{alice, phone} {
-		c.mustError(t, "GET", "/api/v1/me", nil, 401, table.Unauthorized)
+		c.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
 	}
 	ctx := context.Background()
 	if _, err := ts.store.Player(ctx, alice.id); err == nil {
@@ -426,5 +426,5 @@ func TestDeleteMe(t *testing.T) {
 	if len(list.Games) != 2 {
 		t.Fatalf("bob's games after alice left: %+v", list.Games)
 	}
-	bob.mustError(t, "POST", "/api/v1/races/"+over.ID+"/rematch", nil, 409, table.Conflict)
+	bob.mustError(t, "POST", "/api/v1/races/"+over.ID+"/rematch", nil, 409, game.Conflict)
 }

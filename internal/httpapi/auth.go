@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // The session cookie holds the bearer token. Over HTTPS it is
@@ -88,7 +88,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		if h := r.Header.Get("Authorization"); h != "" {
 			scheme, t, ok := strings.Cut(h, " ")
 			if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(t) == "" {
-				s.error(w, r, table.Errorf(table.Unauthorized, "the Authorization header must be \"Bearer <token>\""))
+				s.error(w, r, game.Errorf(game.Unauthorized, "the Authorization header must be \"Bearer <token>\""))
 				return
 			}
 			tok = strings.TrimSpace(t)
@@ -99,7 +99,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			reissue = clientOf(r.Context()).secure
 		}
 		if tok == "" {
-			s.error(w, r, table.Errorf(table.Unauthorized, "sign in first: POST /api/v1/players gives a token"))
+			s.error(w, r, game.Errorf(game.Unauthorized, "sign in first: POST /api/v1/players gives a token"))
 			return
 		}
 		h := hashToken(tok)
@@ -109,7 +109,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			var err error
 			p, err = s.store.PlayerByTokenHash(r.Context(), h)
 			if errors.Is(err, store.ErrNotFound) {
-				s.error(w, r, table.Errorf(table.Unauthorized, "unknown token"))
+				s.error(w, r, game.Errorf(game.Unauthorized, "unknown token"))
 				return
 			}
 			if err != nil {
@@ -206,7 +206,7 @@ func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, meJSON{ID: p.ID, Name: p.Name,
-		Rating: table.Round(rt.Rating), RatingDeviation: table.Round(rt.Deviation)})
+		Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation)})
 }
 
 // patchMe is PATCH /api/v1/me {"name"}.

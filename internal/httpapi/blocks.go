@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
 	"dsol/internal/table"
 )
@@ -25,14 +26,14 @@ func (s *server) blockTarget(r *http.Request) (string, error) {
 	id := chi.URLParam(r, "id")
 	switch id {
 	case p.ID:
-		return "", table.Errorf(table.BadRequest, "you cannot block yourself")
+		return "", game.Errorf(game.BadRequest, "you cannot block yourself")
 	case table.BotPlayerID:
-		return "", table.Errorf(table.BadRequest, "the computer cannot be blocked: just do not race it")
+		return "", game.Errorf(game.BadRequest, "the computer cannot be blocked: just do not race it")
 	case store.DeletedPlayerID:
-		return "", table.Errorf(table.BadRequest, "this player deleted their data: there is nobody to block")
+		return "", game.Errorf(game.BadRequest, "this player deleted their data: there is nobody to block")
 	}
 	if _, err := s.store.Player(r.Context(), id); errors.Is(err, store.ErrNotFound) {
-		return "", table.Errorf(table.NotFound, "no such player")
+		return "", game.Errorf(game.NotFound, "no such player")
 	} else if err != nil {
 		return "", err
 	}
@@ -122,8 +123,8 @@ func (s *server) checkNotBlocked(ctx context.Context, player, other string) erro
 	case !ok:
 		return nil
 	case byMe:
-		return table.Errorf(table.Forbidden, "you blocked this player: unblock them in Settings to race them")
+		return game.Errorf(game.Forbidden, "you blocked this player: unblock them in Settings to race them")
 	default:
-		return table.Errorf(table.Forbidden, "this player blocked you: you cannot race them")
+		return game.Errorf(game.Forbidden, "this player blocked you: you cannot race them")
 	}
 }

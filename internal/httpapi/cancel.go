@@ -4,8 +4,8 @@ import (
 	"errors"
 	"net/http"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // cancelRace is POST /api/v1/races/{id}/cancel: the creator ends their race
@@ -22,13 +22,13 @@ func (s *server) cancelRace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.Seats[0] != p.ID {
-		s.error(w, r, table.Errorf(table.Forbidden, "only the creator of a race can cancel it"))
+		s.error(w, r, game.Errorf(game.Forbidden, "only the creator of a race can cancel it"))
 		return
 	}
 	err = s.store.CancelRace(r.Context(), g.ID, p.ID, s.clock())
 	if errors.Is(err, store.ErrConflict) {
 		if g, err = s.store.Game(r.Context(), g.ID); err == nil && !(g.Status == "over" && g.Seats[1] == "") {
-			err = table.Errorf(table.Conflict, "the race has started: it can only be resigned now")
+			err = game.Errorf(game.Conflict, "the race has started: it can only be resigned now")
 		}
 	}
 	if err != nil {

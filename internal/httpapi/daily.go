@@ -11,9 +11,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/daily"
+	"dsol/internal/game"
 	"dsol/internal/solver"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // dailyJSON is the answer of GET /api/v1/daily and GET /api/v1/daily/{day}.
@@ -136,7 +136,7 @@ func (s *server) getDailyDay(w http.ResponseWriter, r *http.Request) {
 func dayParam(r *http.Request) (string, error) {
 	day := chi.URLParam(r, "day")
 	if _, _, err := daily.Bounds(day); err != nil {
-		return "", table.Errorf(table.BadRequest, "day must be a date, YYYY-MM-DD (UTC)")
+		return "", game.Errorf(game.BadRequest, "day must be a date, YYYY-MM-DD (UTC)")
 	}
 	return day, nil
 }
@@ -152,7 +152,7 @@ func (s *server) writeDaily(w http.ResponseWriter, r *http.Request, day string) 
 		return
 	}
 	if len(cs) == 0 {
-		s.error(w, r, table.Errorf(table.NotFound, "there is no daily challenge of %s", day))
+		s.error(w, r, game.Errorf(game.NotFound, "there is no daily challenge of %s", day))
 		return
 	}
 	begin, end, _ := daily.Bounds(day)
@@ -209,7 +209,7 @@ func rankOf(e store.DailyRow) *int {
 func modeParam(r *http.Request) (daily.Mode, error) {
 	m, ok := daily.ModeOf(chi.URLParam(r, "mode"))
 	if !ok {
-		return m, table.Errorf(table.NotFound, "there is no daily challenge of mode %q (D1N or D3N)", chi.URLParam(r, "mode"))
+		return m, game.Errorf(game.NotFound, "there is no daily challenge of mode %q (D1N or D3N)", chi.URLParam(r, "mode"))
 	}
 	return m, nil
 }
@@ -234,7 +234,7 @@ func (s *server) startDaily(w http.ResponseWriter, r *http.Request) {
 	}
 	c := challengeOf(cs, m.Name)
 	if c == nil {
-		s.error(w, r, table.Errorf(table.Unavailable, "today's %s challenge is not ready: try again", m.Name))
+		s.error(w, r, game.Errorf(game.Unavailable, "today's %s challenge is not ready: try again", m.Name))
 		return
 	}
 	id, err := s.randomString(12)
@@ -242,7 +242,7 @@ func (s *server) startDaily(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	opts, _ := json.Marshal(table.SoloOptions{Daily: day})
+	opts, _ := json.Marshal(game.SoloOptions{Daily: day})
 	g := store.Game{ID: id, Kind: "solo", Code: c.Code, Options: opts, Status: "playing",
 		Seats: [2]string{p.ID}, CreatedAt: now, UpdatedAt: now}
 	e, created, err := s.store.StartDaily(r.Context(), g, store.DailyEntry{Day: day, Mode: m.Name, PlayerID: p.ID, GameID: id, CreatedAt: now})
@@ -286,7 +286,7 @@ func (s *server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	if l := r.URL.Query().Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > listLimit {
-			s.error(w, r, table.Errorf(table.BadRequest, "limit must be a whole number from 1 to %d", listLimit))
+			s.error(w, r, game.Errorf(game.BadRequest, "limit must be a whole number from 1 to %d", listLimit))
 			return
 		}
 		limit = n
@@ -297,7 +297,7 @@ func (s *server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if challengeOf(cs, mode) == nil {
-		s.error(w, r, table.Errorf(table.NotFound, "there is no %s challenge of %s", mode, day))
+		s.error(w, r, game.Errorf(game.NotFound, "there is no %s challenge of %s", mode, day))
 		return
 	}
 	begin, _, _ := daily.Bounds(day)
@@ -326,6 +326,6 @@ func entryOf(e store.DailyRow) entryJSON {
 // not closed at now: its code, and its log, which tells the deal as well,
 // are kept from everyone until then.
 func dailyOpen(g store.Game, now time.Time) bool {
-	day := table.DailyOf(g)
+	day := game.DailyOf(g.Kind, g.Options)
 	return day != "" && !daily.Closed(day, now)
 }

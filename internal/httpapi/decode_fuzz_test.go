@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/table"
 )
 
@@ -22,7 +23,7 @@ import (
 func checkRefusal(t *testing.T, body []byte, err error) {
 	t.Helper()
 	e := table.AsError(err)
-	if e.Code != table.BadRequest && e.Code != table.BadCode || e.Msg == "" {
+	if e.Code != game.BadRequest && e.Code != game.BadCode || e.Msg == "" {
 		t.Fatalf("%q: refused with %v (code %s), want bad_request or bad_code", body, err, e.Code)
 	}
 }
@@ -170,8 +171,8 @@ func FuzzDecodeCreateRace(f *testing.F) {
 		if c.Kind != cards.Race || !c.Valid() || spec.random && c.Deal != 0 {
 			t.Fatalf("%q: accepted code %+v (random %v)", body, c, spec.random)
 		}
-		if _, err := o.Engine(); err != nil || o.Series < 1 || o.Series > maxSeries ||
-			o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < minTurnSeconds || o.TurnSeconds > maxTurnSeconds) ||
+		if _, err := table.EngineOptions(o); err != nil || o.Series < 1 || o.Series > game.MaxSeries ||
+			o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < game.MinTurnSeconds || o.TurnSeconds > game.MaxTurnSeconds) ||
 			o.Bot != "" && spec.public || o.FirstSeat != 0 || o.Prev != "" {
 			t.Fatalf("%q: accepted options %+v (public %v, engine: %v)", body, o, spec.public, err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/store"
@@ -64,13 +65,13 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		mode := winnable.ModeOf(code)
 		code, err = s.winnable.Pick(r.Context(), mode, s.store, p.ID, s.random)
 		if errors.Is(err, winnable.ErrEmpty) {
-			err = table.Errorf(table.Unavailable, "no winnable deal of %s is known yet (the server is still looking for some): try again later, or without winnable", mode)
+			err = game.Errorf(game.Unavailable, "no winnable deal of %s is known yet (the server is still looking for some): try again later, or without winnable", mode)
 		}
 		if err != nil {
 			s.error(w, r, err)
 			return
 		}
-		opts, _ = json.Marshal(table.SoloOptions{Winnable: true})
+		opts, _ = json.Marshal(game.SoloOptions{Winnable: true})
 	case spec.random:
 		deal, err := s.randomDeal()
 		if err != nil {
@@ -116,7 +117,7 @@ func (s *server) game(r *http.Request) (*table.Table, int, error) {
 	p, _ := playerOf(r.Context())
 	t, err := s.tables.Get(r.Context(), chi.URLParam(r, "id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, 0, table.Errorf(table.NotFound, "no such game")
+		return nil, 0, game.Errorf(game.NotFound, "no such game")
 	}
 	if err != nil {
 		return nil, 0, err
@@ -124,7 +125,7 @@ func (s *server) game(r *http.Request) (*table.Table, int, error) {
 	g := t.Game()
 	seat := seatOf(g, p.ID)
 	if seat == 0 && g.Kind == "solo" {
-		return nil, 0, table.Errorf(table.Forbidden, "this game is not yours")
+		return nil, 0, game.Errorf(game.Forbidden, "this game is not yours")
 	}
 	return t, seat, nil
 }
@@ -201,24 +202,24 @@ func gameQuery(v url.Values) (store.GameQuery, error) {
 	switch q.Status {
 	case "", "playing", "won", "waiting", "over":
 	default:
-		return q, table.Errorf(table.BadRequest, "status must be playing, won, waiting or over")
+		return q, game.Errorf(game.BadRequest, "status must be playing, won, waiting or over")
 	}
 	switch q.Kind {
 	case "", "solo", "race":
 	default:
-		return q, table.Errorf(table.BadRequest, "kind must be solo or race")
+		return q, game.Errorf(game.BadRequest, "kind must be solo or race")
 	}
 	if l := v.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > listLimit {
-			return q, table.Errorf(table.BadRequest, "limit must be a whole number from 1 to %d", listLimit)
+			return q, game.Errorf(game.BadRequest, "limit must be a whole number from 1 to %d", listLimit)
 		}
 		q.Limit = n
 	}
 	if c := v.Get("cursor"); c != "" {
 		k, ok := decodeCursor(c)
 		if !ok {
-			return q, table.Errorf(table.BadRequest, "cursor is not one this server gave: list from the first page again")
+			return q, game.Errorf(game.BadRequest, "cursor is not one this server gave: list from the first page again")
 		}
 		q.After = k
 	}
@@ -263,7 +264,7 @@ func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if seat == 0 {
-		s.error(w, r, table.Errorf(table.Forbidden, "spectators cannot play"))
+		s.error(w, r, game.Errorf(game.Forbidden, "spectators cannot play"))
 		return
 	}
 	a, cid, seq, err := parseAction(r)
@@ -297,7 +298,7 @@ type codeJSON struct {
 func (s *server) getCode(w http.ResponseWriter, r *http.Request) {
 	c, err := cards.ParseCode(chi.URLParam(r, "code"))
 	if err == nil && !c.Valid() {
-		err = table.Errorf(table.BadCode, "the code names no playable game")
+		err = game.Errorf(game.BadCode, "the code names no playable game")
 	}
 	if err != nil {
 		s.error(w, r, err)

@@ -17,6 +17,7 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/metrics"
 	"dsol/internal/solo"
@@ -180,7 +181,7 @@ func (c *client) mustJSON(tb testing.TB, method, path string, body any, status i
 }
 
 // mustError sends a request and checks the error status and code.
-func (c *client) mustError(tb testing.TB, method, path string, body any, status int, code table.Code) {
+func (c *client) mustError(tb testing.TB, method, path string, body any, status int, code game.Code) {
 	tb.Helper()
 	var e errorBody
 	c.mustJSON(tb, method, path, body, status, &e)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
@@ -31,7 +32,7 @@ func (s *server) getHint(w http.ResponseWriter, r *http.Request) {
 	select {
 	case s.hintSlots <- struct{}{}:
 	default:
-		s.error(w, r, table.Errorf(table.RateLimited, "the server is working out other hints; ask again in a moment"))
+		s.error(w, r, game.Errorf(game.RateLimited, "the server is working out other hints; ask again in a moment"))
 		return
 	}
 	h := hint.For(pos.Seen, &pos.Found, hint.Seed(t.ID(), pos.Seq), s.cfg.Hint)
@@ -56,7 +57,7 @@ func (s *server) soloInPlay(r *http.Request, what string) (*table.Table, table.S
 		return nil, table.SoloPosition{}, err
 	}
 	if t.Game().Kind != "solo" {
-		return nil, table.SoloPosition{}, table.Errorf(table.Forbidden, "%s for solo games, not races", what)
+		return nil, table.SoloPosition{}, game.Errorf(game.Forbidden, "%s for solo games, not races", what)
 	}
 	pos, err := s.tables.SoloPosition(r.Context(), t.ID())
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/skip2/go-qrcode"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // A transfer code signs another device in as the player who asked for it:
@@ -77,12 +77,12 @@ func normalLinkCode(in string) (string, error) {
 			r = '1'
 		}
 		if r > 'Z' || !strings.ContainsRune(linkAlphabet, r) || b.Len() >= linkLen {
-			return "", table.Errorf(table.BadRequest, "a transfer code has %d letters and digits, such as K7Q4-M2XD-9TPA", linkLen)
+			return "", game.Errorf(game.BadRequest, "a transfer code has %d letters and digits, such as K7Q4-M2XD-9TPA", linkLen)
 		}
 		b.WriteRune(r)
 	}
 	if b.Len() != linkLen {
-		return "", table.Errorf(table.BadRequest, "a transfer code has %d letters and digits, such as K7Q4-M2XD-9TPA", linkLen)
+		return "", game.Errorf(game.BadRequest, "a transfer code has %d letters and digits, such as K7Q4-M2XD-9TPA", linkLen)
 	}
 	return b.String(), nil
 }
@@ -173,11 +173,11 @@ func (s *server) redeemLink(w http.ResponseWriter, r *http.Request) {
 	c, err := s.store.RedeemLinkCode(r.Context(), hashToken(code), hash, now)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		err = table.Errorf(table.NotFound, "no such transfer code: check it, or ask for a new one on the other device")
+		err = game.Errorf(game.NotFound, "no such transfer code: check it, or ask for a new one on the other device")
 	case errors.Is(err, store.ErrConflict) && !c.UsedAt.IsZero():
-		err = table.Errorf(table.Expired, "this transfer code was used already: ask for a new one on the other device")
+		err = game.Errorf(game.Expired, "this transfer code was used already: ask for a new one on the other device")
 	case errors.Is(err, store.ErrConflict):
-		err = table.Errorf(table.Expired, "this transfer code has expired: ask for a new one on the other device")
+		err = game.Errorf(game.Expired, "this transfer code has expired: ask for a new one on the other device")
 	}
 	if err != nil {
 		s.error(w, r, err)
@@ -196,7 +196,7 @@ func (s *server) redeemLink(w http.ResponseWriter, r *http.Request) {
 // tooManyGuesses answers 429 with the seconds until the next guess.
 func (s *server) tooManyGuesses(w http.ResponseWriter, r *http.Request, wait time.Duration) {
 	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-	s.error(w, r, table.Errorf(table.RateLimited, "too many wrong transfer codes; wait a minute"))
+	s.error(w, r, game.Errorf(game.RateLimited, "too many wrong transfer codes; wait a minute"))
 }
 
 // qrSVG draws text as a QR code (error correction M, the quiet zone

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"dsol/internal/game"
 	"dsol/internal/table"
 )
 
@@ -31,9 +32,9 @@ func (s *server) match(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err != nil:
 	case !spec.random:
-		err = table.Errorf(table.BadRequest, "a quick match is dealt by the server: send draw, redeal and decks, not a code")
+		err = game.Errorf(game.BadRequest, "a quick match is dealt by the server: send draw, redeal and decks, not a code")
 	case spec.opts.Bot != "":
-		err = table.Errorf(table.BadRequest, "a quick match is against a person: create a race with bot to play the computer")
+		err = game.Errorf(game.BadRequest, "a quick match is against a person: create a race with bot to play the computer")
 	}
 	if err != nil {
 		s.error(w, r, err)

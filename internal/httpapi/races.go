@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/lobby"
 	"dsol/internal/race"
 	"dsol/internal/store"
@@ -22,7 +23,7 @@ const inviteBytes = 16
 
 // drawFirst draws the first seat of an alternating race once, from the
 // server's random source; the engine checks it against the rule.
-func (s *server) drawFirst(o *table.RaceOptions) error {
+func (s *server) drawFirst(o *game.RaceOptions) error {
 	if o.Turns != "alternating" {
 		o.First, o.FirstSeat = "", 0
 		return nil
@@ -31,7 +32,7 @@ func (s *server) drawFirst(o *table.RaceOptions) error {
 	if _, err := io.ReadFull(s.random, b[:]); err != nil {
 		return err
 	}
-	eo, err := o.Engine()
+	eo, err := table.EngineOptions(*o)
 	if err != nil {
 		return err
 	}
@@ -143,8 +144,8 @@ func (s *server) liveDeal(code cards.Code, chosen bool, eo race.Options) (cards.
 
 // newRace builds a race header with a fresh secret salt; a bot race is
 // playing from the start.
-func (s *server) newRace(id string, code cards.Code, o table.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
-	eo, err := o.Engine()
+func (s *server) newRace(id string, code cards.Code, o game.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
+	eo, err := table.EngineOptions(o)
 	if err != nil {
 		return store.Game{}, err
 	}
@@ -183,7 +184,7 @@ func (s *server) ensureBot(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.CreatePlayer(ctx, store.Player{ID: table.BotPlayerID, Name: table.BotName,
+	err = s.store.CreatePlayer(ctx, store.Player{ID: table.BotPlayerID, Name: game.BotName,
 		TokenHash: hashToken(secret), CreatedAt: s.clock()})
 	if errors.Is(err, store.ErrConflict) {
 		return nil // created meanwhile
@@ -212,7 +213,7 @@ func (s *server) answerRace(w http.ResponseWriter, r *http.Request, status int, 
 func (s *server) raceHeader(r *http.Request) (store.Game, error) {
 	g, err := s.store.Game(r.Context(), chi.URLParam(r, "id"))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && g.Kind != "race") {
-		return store.Game{}, table.Errorf(table.NotFound, "no such race")
+		return store.Game{}, game.Errorf(game.NotFound, "no such race")
 	}
 	return g, err
 }
@@ -241,16 +242,16 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case g.Seats[0] == p.ID:
-		s.error(w, r, table.Errorf(table.Conflict, "this is your own race: share its invite with your opponent"))
+		s.error(w, r, game.Errorf(game.Conflict, "this is your own race: share its invite with your opponent"))
 		return
 	case g.Seats[1] == p.ID:
 		s.answerRace(w, r, http.StatusOK, g.ID, 2, "")
 		return
 	case g.Seats[1] != "":
-		s.error(w, r, table.Errorf(table.Conflict, "the race already has two players"))
+		s.error(w, r, game.Errorf(game.Conflict, "the race already has two players"))
 		return
 	case g.Status != "waiting":
-		s.error(w, r, table.Errorf(table.Conflict, "the race was cancelled by its creator"))
+		s.error(w, r, game.Errorf(game.Conflict, "the race was cancelled by its creator"))
 		return
 	}
 	if err := s.checkNotBlocked(r.Context(), p.ID, g.Seats[0]); err != nil {
@@ -259,16 +260,16 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 	}
 	if invite != nil {
 		if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashToken(*invite), g.InviteHash) != 1 {
-			s.error(w, r, table.Errorf(table.Forbidden, "this invite does not open the race"))
+			s.error(w, r, game.Errorf(game.Forbidden, "this invite does not open the race"))
 			return
 		}
 	} else if !g.Public {
-		s.error(w, r, table.Errorf(table.Forbidden, "this race is private: join it with its invite"))
+		s.error(w, r, game.Errorf(game.Forbidden, "this race is private: join it with its invite"))
 		return
 	}
 	if err := s.store.JoinGame(r.Context(), g.ID, p.ID, s.clock()); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			err = table.Errorf(table.Conflict, "the race already has two players")
+			err = game.Errorf(game.Conflict, "the race already has two players")
 		}
 		s.error(w, r, err)
 		return
@@ -322,17 +323,17 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	ng, err := s.store.Game(r.Context(), next)
 	switch {
 	case errors.Is(err, store.ErrNotFound) && g.Seats[2-seat] == store.DeletedPlayerID:
-		s.error(w, r, table.Errorf(table.Conflict, "your opponent deleted their data: start a new race"))
+		s.error(w, r, game.Errorf(game.Conflict, "your opponent deleted their data: start a new race"))
 	case errors.Is(err, store.ErrNotFound):
 		s.offerRematch(w, r, g, seat)
 	case err != nil:
 		s.error(w, r, err)
 	case ng.Status == "over" && len(ng.Result) == 0: // ended without a result: declined
-		s.error(w, r, table.Errorf(table.Conflict, "the rematch was declined"))
+		s.error(w, r, game.Errorf(game.Conflict, "the rematch was declined"))
 	case ng.Status != "waiting" || rematchOffer(ng) == seat:
 		s.answerRace(w, r, http.StatusOK, next, seat, "") // started, or asked again
 	case !s.clock().Before(ng.CreatedAt.Add(s.tables.RematchTimeout())): // its table had no time to end it
-		s.error(w, r, table.Errorf(table.Conflict, "the rematch offer lapsed"))
+		s.error(w, r, game.Errorf(game.Conflict, "the rematch offer lapsed"))
 	default: // the opponent offered it: accept
 		ng.Status, ng.UpdatedAt = "playing", s.clock()
 		if err := s.store.UpdateGame(r.Context(), ng); err != nil {
@@ -355,23 +356,23 @@ func (s *server) finishedRace(r *http.Request, what string) (store.Game, int, er
 	}
 	seat := seatOf(g, p.ID)
 	if seat == 0 {
-		return g, 0, table.Errorf(table.Forbidden, "only the players of a race can %s", what)
+		return g, 0, game.Errorf(game.Forbidden, "only the players of a race can %s", what)
 	}
 	_, view, err := s.tables.Preview(r.Context(), g.ID, seat)
 	if err != nil {
 		return g, 0, err
 	}
 	if v, ok := view.(table.RaceView); !ok || v.Status != "over" {
-		return g, 0, table.Errorf(table.Conflict, "the race is not over yet")
+		return g, 0, game.Errorf(game.Conflict, "the race is not over yet")
 	} else if v.Cancelled {
-		return g, 0, table.Errorf(table.Conflict, "the race was cancelled: create a new one")
+		return g, 0, game.Errorf(game.Conflict, "the race was cancelled: create a new one")
 	}
 	return g, seat, nil
 }
 
 // rematchOffer returns the seat that offered a waiting rematch (0: none).
 func rematchOffer(g store.Game) int {
-	o, _ := table.ParseRaceOptions(g.Options)
+	o, _ := game.ParseRaceOptions(g.Options)
 	return o.OfferedBy
 }
 
@@ -379,7 +380,7 @@ func rematchOffer(g store.Game) int {
 // opponent (against the bot it starts at once: the bot always accepts).
 func (s *server) offerRematch(w http.ResponseWriter, r *http.Request, g store.Game, seat int) {
 	next := table.NextRaceID(g.ID)
-	o, err := table.ParseRaceOptions(g.Options)
+	o, err := game.ParseRaceOptions(g.Options)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -450,12 +451,12 @@ func (s *server) declineRematch(w http.ResponseWriter, r *http.Request) {
 	ng, err := s.store.Game(r.Context(), next)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		err = table.Errorf(table.Conflict, "no rematch was offered")
+		err = game.Errorf(game.Conflict, "no rematch was offered")
 	case err != nil:
 	case ng.Status != "waiting":
-		err = table.Errorf(table.Conflict, "the rematch is not waiting for an answer any more")
+		err = game.Errorf(game.Conflict, "the rematch is not waiting for an answer any more")
 	case rematchOffer(ng) == seat:
-		err = table.Errorf(table.Conflict, "you offered this rematch: your opponent may decline it")
+		err = game.Errorf(game.Conflict, "you offered this rematch: your opponent may decline it")
 	}
 	if err != nil {
 		s.error(w, r, err)

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // pingEvery is how long the outcome of a store ping is reused: a flood of
@@ -53,11 +53,11 @@ func (rd *readiness) check(ctx context.Context) error {
 		if at, err := rd.committer.LastError(); err != nil && rd.failureHolds(at) {
 			// The store's own text stays in the logs: it may name the
 			// database, its host and its user.
-			return &table.Error{Code: table.Unavailable, Msg: "the store cannot write: the last write of the action log failed", Err: err}
+			return &game.Error{Code: game.Unavailable, Msg: "the store cannot write: the last write of the action log failed", Err: err}
 		}
 	}
 	if err := rd.ping(ctx); err != nil {
-		return &table.Error{Code: table.Unavailable, Msg: "the store is not reachable", Err: err}
+		return &game.Error{Code: game.Unavailable, Msg: "the store is not reachable", Err: err}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
 	"dsol/internal/table"
 )
@@ -45,17 +46,17 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 	rp, err := s.tables.Replay(r.Context(), chi.URLParam(r, "id"))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		s.error(w, r, table.Errorf(table.NotFound, "no such game"))
+		s.error(w, r, game.Errorf(game.NotFound, "no such game"))
 		return
 	case errors.Is(err, table.ErrNotFinished):
-		s.error(w, r, table.Errorf(table.Forbidden, "a game can be replayed once it is finished"))
+		s.error(w, r, game.Errorf(game.Forbidden, "a game can be replayed once it is finished"))
 		return
 	case err != nil:
 		s.error(w, r, err)
 		return
 	}
 	if dailyOpen(rp.Game, s.clock()) {
-		s.error(w, r, table.Errorf(table.Forbidden, "a daily challenge's game can be replayed once its day has closed (UTC midnight)"))
+		s.error(w, r, game.Errorf(game.Forbidden, "a daily challenge's game can be replayed once its day has closed (UTC midnight)"))
 		return
 	}
 	out := replayView{ID: rp.Game.ID, Kind: rp.Game.Kind, Code: rp.Game.Code, Start: rp.Start, Steps: rp.Steps,

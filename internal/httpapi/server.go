@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
@@ -212,7 +213,7 @@ func newServer(d Deps) *server {
 		}
 	}
 	s.csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.error(w, r, table.Errorf(table.Forbidden, "cross-origin request refused"))
+		s.error(w, r, game.Errorf(game.Forbidden, "cross-origin request refused"))
 	}))
 	return s
 }

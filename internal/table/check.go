@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync/atomic"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 )
@@ -32,7 +33,7 @@ func (r *Registry) SetChecker(f CheckFunc) { r.cfg.checks.f.Store(&f) }
 // from then on until the next action).
 func (t *Table) SetCheck(ctx context.Context) (View, error) {
 	if t.Game().Kind != "solo" {
-		return nil, Errorf(Forbidden, "the check is for solo games, not races")
+		return nil, game.Errorf(game.Forbidden, "the check is for solo games, not races")
 	}
 	sctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 )
 
@@ -32,7 +33,7 @@ func (t *Table) SoloPosition(ctx context.Context) (SoloPosition, error) {
 		p = SoloPosition{Seq: t.seq, Status: e.g.Status().String(), Seen: e.g.Seen(), Found: *e.g.Foundations()}
 	})
 	if err == nil && !solo {
-		err = Errorf(Forbidden, "hints are for solo games")
+		err = game.Errorf(game.Forbidden, "hints are for solo games")
 	}
 	return p, err
 }

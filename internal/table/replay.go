@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 )
@@ -71,7 +72,7 @@ func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
 			_, err = eng.Apply(ev.Seat, a)
 		}
 		if err != nil {
-			return Replay{}, &Error{Code: Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
+			return Replay{}, &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
 		}
 		v := eng.View(viewer, g.ID, ev.Seq)
 		out.Steps[i] = v.AppendDelta(nil, prev)

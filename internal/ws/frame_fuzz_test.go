@@ -7,6 +7,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"dsol/internal/game"
 	"dsol/internal/table"
 )
 
@@ -40,7 +41,7 @@ func FuzzClientFrame(f *testing.F) {
 		}
 		fr, err := decodeFrame(typ, data)
 		if err != nil {
-			if err.Code != table.BadRequest || err.Msg == "" {
+			if err.Code != game.BadRequest || err.Msg == "" {
 				t.Fatalf("%q: refused with %+v, want a bad_request", data, err)
 			}
 			if (err == errNotUTF8) != (text && !utf8.Valid(data)) {

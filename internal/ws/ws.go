@@ -30,13 +30,14 @@ import (
 	"github.com/coder/websocket"
 	"github.com/go-chi/chi/v5"
 
+	"dsol/internal/game"
 	"dsol/internal/metrics"
 	"dsol/internal/store"
 	"dsol/internal/table"
 )
 
 // Close codes of the sessions besides the library's (1009 for a frame over
-// the read limit) and the error table's (table.Code.CloseCode).
+// the read limit) and the error table's (game.Code.CloseCode).
 const (
 	// ClosePolicy (1008) ends a session that keeps sending too many or
 	// malformed messages.
@@ -183,7 +184,7 @@ func newFront[S socket](what string, player func(*http.Request) (string, error),
 	}
 	if f.player == nil {
 		f.player = func(*http.Request) (string, error) {
-			return "", table.Errorf(table.Unauthorized, "sign in first")
+			return "", game.Errorf(game.Unauthorized, "sign in first")
 		}
 	}
 	return f
@@ -220,14 +221,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := checkOrigin(r, h.cfg.OriginPatterns); err != nil {
-		h.error(w, r, table.Errorf(table.Forbidden, "%v", err))
+		h.error(w, r, game.Errorf(game.Forbidden, "%v", err))
 		return
 	}
 	since := int64(-1)
 	if q := r.URL.Query().Get("since"); q != "" {
 		n, err := strconv.ParseInt(q, 10, 64)
 		if err != nil || n < 0 {
-			h.error(w, r, table.Errorf(table.BadRequest, "since must be a seq (0 or more)"))
+			h.error(w, r, game.Errorf(game.BadRequest, "since must be a seq (0 or more)"))
 			return
 		}
 		since = n
@@ -238,7 +239,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "2":
 		version = 2
 	default:
-		h.error(w, r, table.Errorf(table.BadRequest, "v must be 1 (whole views) or 2 (deltas)"))
+		h.error(w, r, game.Errorf(game.BadRequest, "v must be 1 (whole views) or 2 (deltas)"))
 		return
 	}
 	id := chi.URLParam(r, "id")
@@ -289,7 +290,7 @@ func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (*
 	for {
 		t, err := h.tables.Get(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, 0, "", table.Errorf(table.NotFound, "no such game")
+			return nil, 0, "", game.Errorf(game.NotFound, "no such game")
 		}
 		if err != nil {
 			return nil, 0, "", err
@@ -297,7 +298,7 @@ func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (*
 		g := t.Game()
 		seat := seatOf(g, pid)
 		if seat == 0 && g.Kind == "solo" {
-			return nil, 0, "", table.Errorf(table.Forbidden, "this game is not yours")
+			return nil, 0, "", game.Errorf(game.Forbidden, "this game is not yours")
 		}
 		sub, err := t.Subscribe(ctx, seat, since)
 		if errors.Is(err, table.ErrStopped) {
@@ -348,17 +349,17 @@ func checkOrigin(r *http.Request, patterns []string) error {
 func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
 	e := table.AsError(err)
 	switch e.Code {
-	case table.Internal:
+	case game.Internal:
 		h.log.Error("ws: internal error", "path", r.URL.Path, "err", err)
-	case table.Unavailable:
+	case game.Unavailable:
 		h.log.Warn("ws: unavailable", "path", r.URL.Path, "err", err)
 		w.Header().Set("Retry-After", "1")
-	case table.RateLimited:
+	case game.RateLimited:
 		w.Header().Set("Retry-After", "1")
 	}
 	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(e.Code.HTTPStatus())
+	w.WriteHeader(refusalStatus(e.Code))
 	w.Write(append(b, '\n'))
 }
