@@ -320,6 +320,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Committer: com,
 		Logger:    log,
 		Clock:     time.Now,
+		Random:    rand.Reader,
+		Winnable:  pool,
 		IdleAfter: cfg.idle,
 		Grace:     cfg.grace,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces,
@@ -369,7 +371,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Metrics:   m,
 		Clock:     time.Now,
 		Random:    rand.Reader,
-		Winnable:  pool,
 		Config: httpapi.Config{
 			TrustedProxies: cfg.proxies,
 			AllowedOrigins: cfg.origins,

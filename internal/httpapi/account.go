@@ -6,8 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"dsol/internal/game"
-	"dsol/internal/klondike"
+	"dsol/internal/daily"
 	"dsol/internal/store"
 	"dsol/internal/table"
 )
@@ -97,8 +96,8 @@ type (
 // its day has closed, as the code tells the deal.
 func summarize(g store.Game, playerID string, now time.Time) gameSummary {
 	sum := gameSummary{ID: g.ID, Kind: g.Kind, Status: g.Status,
-		Seat: seatOf(g, playerID), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
-	if (g.Kind != "race" || g.Status == "over") && !dailyOpen(g, now) {
+		Seat: table.SeatOf(g, playerID), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+	if (g.Kind != "race" || g.Status == "over") && !daily.Hidden(g.Kind, g.Options, now) {
 		sum.Code = g.Code
 	}
 	return sum
@@ -225,37 +224,18 @@ func (s *server) exportGame(r *http.Request, g store.Game, playerID string, name
 func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	ctx := r.Context()
-	games, err := s.store.ListGames(ctx, store.GameQuery{Player: p.ID, Limit: exportLimit})
+	ids, err := s.tables.ResignAll(ctx, p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
-	}
-	for _, g := range games {
-		if g.Kind != "race" || g.Status != "playing" {
-			continue
-		}
-		_, err := s.tables.Do(ctx, g.ID, table.Command{Seat: seatOf(g, p.ID), Action: klondike.Simple(klondike.Resign)})
-		if c := table.AsError(err); c != nil && (c.Code == game.Unavailable || c.Code == game.Internal) {
-			s.error(w, r, err)
-			return
-		}
 	}
 	if _, err := s.store.DeletePlayer(ctx, p.ID); err != nil {
 		s.error(w, r, err)
 		return
 	}
 	s.auth.forget(p.ID)
-	s.tables.Evict(gameIDs(games))
+	s.tables.Evict(ids)
 	s.lobbyWS.Hub().Changed()
 	s.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// gameIDs lists the ids of games.
-func gameIDs(gs []store.Game) []string {
-	ids := make([]string, len(gs))
-	for i, g := range gs {
-		ids[i] = g.ID
-	}
-	return ids
 }

@@ -12,9 +12,7 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/klondike"
 	"dsol/internal/names"
-	"dsol/internal/race"
 	"dsol/internal/table"
 )
 
@@ -140,6 +138,11 @@ type gameSpec struct {
 	winnable bool
 }
 
+// table is the spec as the game service takes it.
+func (s gameSpec) table() table.SoloSpec {
+	return table.SoloSpec{Code: s.code, Random: s.random, Winnable: s.winnable}
+}
+
 // decodeCreateGame reads {"draw", "scoring", "winnable"} (each optional) or
 // {"code"}.
 func decodeCreateGame(body []byte) (gameSpec, error) {
@@ -182,13 +185,6 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 	return gameSpec{code: code, random: true, winnable: in.Winnable}, nil
 }
 
-// decodeActionEnvelope reads the body of POST /api/v1/games/{id}/actions
-// with table.DecodeCommand, the rules the WebSocket frames share.
-func decodeActionEnvelope(body []byte) (klondike.Action, string, *int64, error) {
-	c, err := table.DecodeCommand(body, false)
-	return c.Action, c.ClientID, c.Seq, err
-}
-
 // raceRequest is the body of POST /api/v1/races.
 type raceRequest struct {
 	Code         *string `json:"code"`
@@ -212,6 +208,11 @@ type raceSpec struct {
 	random bool
 	opts   game.RaceOptions
 	public bool
+}
+
+// table is the spec as the game service takes it.
+func (s raceSpec) table() table.RaceSpec {
+	return table.RaceSpec{Code: s.code, Random: s.random, Options: s.opts, Public: s.public}
 }
 
 // raceCode reads the code or the draw, redeal and decks of a request; random
@@ -287,8 +288,8 @@ func decodeCreateRace(body []byte) (raceSpec, error) {
 		public = *in.Public
 	}
 	if in.Bot != nil {
-		if _, ok := race.ParseSpeed(*in.Bot); !ok || *in.Bot == "" {
-			return raceSpec{}, game.Errorf(game.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\"")
+		if err := table.CheckBot(*in.Bot); err != nil {
+			return raceSpec{}, err
 		}
 		o.Bot = *in.Bot
 		public = false

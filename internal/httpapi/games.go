@@ -2,11 +2,7 @@ package httpapi
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,30 +13,12 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/game"
-	"dsol/internal/klondike"
-	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
-	"dsol/internal/winnable"
 )
 
 // healthz answers while the process runs.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-}
-
-// randomDeal picks a deal number uniformly from the server's random source.
-func (s *server) randomDeal() (uint64, error) {
-	const limit = (1 << 64) - (1<<64)%cards.DealCount // largest multiple of DealCount
-	var b [8]byte
-	for {
-		if _, err := io.ReadFull(s.random, b[:]); err != nil {
-			return 0, err
-		}
-		if v := binary.LittleEndian.Uint64(b[:]); v < limit {
-			return v % cards.DealCount, nil
-		}
-	}
 }
 
 // createGame is POST /api/v1/games: {"draw", "scoring", "winnable"} or
@@ -58,41 +36,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	code := spec.code
-	var opts []byte
-	switch {
-	case spec.winnable:
-		mode := winnable.ModeOf(code)
-		code, err = s.winnable.Pick(r.Context(), mode, s.store, p.ID, s.random)
-		if errors.Is(err, winnable.ErrEmpty) {
-			err = game.Errorf(game.Unavailable, "no winnable deal of %s is known yet (the server is still looking for some): try again later, or without winnable", mode)
-		}
-		if err != nil {
-			s.error(w, r, err)
-			return
-		}
-		opts, _ = json.Marshal(game.SoloOptions{Winnable: true})
-	case spec.random:
-		deal, err := s.randomDeal()
-		if err != nil {
-			s.error(w, r, err)
-			return
-		}
-		code.Deal = deal
-	}
-	id, err := s.randomString(12)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	now := s.clock()
-	g := store.Game{ID: id, Kind: "solo", Code: code.String(), Options: opts, Status: "playing",
-		Seats: [2]string{p.ID}, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateGame(r.Context(), g); err != nil {
-		s.error(w, r, err)
-		return
-	}
-	_, view, err := s.tables.Preview(r.Context(), id, 1)
+	id, view, err := s.tables.CreateSolo(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -101,43 +45,11 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, view)
 }
 
-// seatOf returns the caller's seat in a game (1 or 2), or 0 when not seated.
-func seatOf(g store.Game, playerID string) int {
-	for i, id := range g.Seats {
-		if id != "" && id == playerID {
-			return i + 1
-		}
-	}
-	return 0
-}
-
-// game loads the table of the {id} in the path and the caller's seat. Solo
-// games are private: anyone but the owner gets 403. Race spectators get seat 0.
-func (s *server) game(r *http.Request) (*table.Table, int, error) {
-	p, _ := playerOf(r.Context())
-	t, err := s.tables.Get(r.Context(), chi.URLParam(r, "id"))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, 0, game.Errorf(game.NotFound, "no such game")
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	g := t.Game()
-	seat := seatOf(g, p.ID)
-	if seat == 0 && g.Kind == "solo" {
-		return nil, 0, game.Errorf(game.Forbidden, "this game is not yours")
-	}
-	return t, seat, nil
-}
-
-// getGame is GET /api/v1/games/{id}: the caller's view.
+// getGame is GET /api/v1/games/{id}: the caller's view. Solo games are
+// private: anyone but the owner gets 403; race spectators get seat 0's.
 func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
-	t, seat, err := s.game(r)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	_, view, err := s.tables.Snapshot(r.Context(), t.ID(), seat)
+	p, _ := playerOf(r.Context())
+	view, err := s.tables.PlayerView(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -245,35 +157,13 @@ func decodeCursor(c string) (store.GameKey, bool) {
 	return store.GameKey{CreatedAt: time.UnixMicro(n).UTC(), ID: id}, true
 }
 
-// parseAction reads an action request (decodeActionEnvelope).
-func parseAction(r *http.Request) (klondike.Action, string, *int64, error) {
-	b, err := readBody(r)
-	if err != nil {
-		return klondike.Action{}, "", nil, err
-	}
-	return decodeActionEnvelope(b)
-}
-
 // postAction is POST /api/v1/games/{id}/actions: one action for the
-// caller's seat; the answer is the caller's view right after it (for a resent
-// action id, the current view).
+// caller's seat, {"action", "id"?, "seq"?} (table.DecodeCommand, the rules
+// the WebSocket frames share); the answer is the caller's view right after
+// it (for a resent action id, the current view).
 func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
-	t, seat, err := s.game(r)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	if seat == 0 {
-		s.error(w, r, game.Errorf(game.Forbidden, "spectators cannot play"))
-		return
-	}
-	a, cid, seq, err := parseAction(r)
-	if err != nil {
-		s.metrics.ObserveAction("", string(table.AsError(err).Code))
-		s.error(w, r, err)
-		return
-	}
-	res, err := s.tables.Do(r.Context(), t.ID(), table.Command{Seat: seat, Action: a, ClientID: cid, Seq: seq})
+	p, _ := playerOf(r.Context())
+	res, err := s.tables.Act(r.Context(), chi.URLParam(r, "id"), p.ID, r.Body)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -309,7 +199,10 @@ func (s *server) getCode(w http.ResponseWriter, r *http.Request) {
 		out.Deal = strings.ToUpper(hex.EncodeToString(c.Key[:]))
 	}
 	if c.Kind == cards.Solo {
-		out.Scoring = solo.Scoring(c)
+		out.Scoring = "normal"
+		if c.Vegas {
+			out.Scoring = "vegas"
+		}
 	} else {
 		out.Redeal, out.Decks = "unlimited", "independent"
 		if c.Single {

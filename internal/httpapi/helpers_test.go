@@ -72,7 +72,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	clock := apitest.NewClock()
 	m := metrics.New()
 	com := store.NewCommitter(st, window, 0, m.ObserveCommit)
-	tc := table.Config{Store: st, Committer: com, Clock: clock.Now,
+	tc := table.Config{Store: st, Committer: com, Clock: clock.Now, Random: rand.Reader, Winnable: pool,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables,
 			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait}}
 	if timers {
@@ -83,7 +83,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	for _, f := range cfg {
 		f(&c)
 	}
-	srv := newServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Winnable: pool, Config: c})
+	srv := newServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Config: c})
 	ts := &testServer{Server: httptest.NewServer(srv.routes()), store: st, srv: srv, reg: reg, com: com, clock: clock}
 	tb.Cleanup(ts.stop)
 	return ts

@@ -17,11 +17,9 @@ import (
 	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
-	"dsol/internal/solo"
 	"dsol/internal/static"
 	"dsol/internal/store"
 	"dsol/internal/table"
-	"dsol/internal/winnable"
 	"dsol/internal/ws"
 )
 
@@ -53,7 +51,7 @@ type Config struct {
 	Hint hint.Options
 	// CheckBudget is the positions of one live check (POST
 	// /api/v1/games/{id}/check), which runs in a hint slot too; default
-	// solo.CheckBudget.
+	// table.DefaultCheckBudget.
 	CheckBudget int64
 	// Static is the web client served at "/" (package static: compressed,
 	// cached under content-hashed paths), or nil for none.
@@ -83,11 +81,8 @@ type Deps struct {
 	// while its last write failed. nil: /readyz only pings Store.
 	Committer *store.Committer
 	Clock     func() time.Time
-	Random    io.Reader // source of ids and tokens (crypto/rand.Reader in production)
-	// Winnable is the pool winnable deals are dealt from; nil: the
-	// shipped lists alone.
-	Winnable *winnable.Pool
-	Config   Config
+	Random    io.Reader // source of player ids and tokens (crypto/rand.Reader in production)
+	Config    Config
 }
 
 // server holds the dependencies shared by the handlers.
@@ -101,7 +96,6 @@ type server struct {
 	metrics   *metrics.Metrics
 	clock     func() time.Time
 	random    io.Reader
-	winnable  *winnable.Pool
 	cfg       Config
 	limits    *limiter
 	hints     *limiter      // hint requests per player
@@ -114,7 +108,6 @@ type server struct {
 	ready       *readiness
 	csrf        *http.CrossOriginProtection
 	static      http.Handler // the web client, or nil
-	daily       dailyMaker   // draws the daily challenges on first need
 }
 
 // NewServer returns the HTTP handler of the whole API.
@@ -149,7 +142,7 @@ func newServer(d Deps) *server {
 		cfg.HintWorkers = runtime.NumCPU()
 	}
 	if cfg.CheckBudget <= 0 {
-		cfg.CheckBudget = solo.CheckBudget
+		cfg.CheckBudget = table.DefaultCheckBudget
 	}
 	if cfg.Hint.Samples <= 0 || cfg.Hint.Positions <= 0 {
 		cfg.Hint = hint.Default
@@ -164,7 +157,6 @@ func newServer(d Deps) *server {
 		metrics:     d.Metrics,
 		clock:       d.Clock,
 		random:      d.Random,
-		winnable:    d.Winnable,
 		cfg:         cfg,
 		limits:      newLimiter(cfg.WriteRate, cfg.WriteBurst),
 		hints:       newLimiter(cfg.HintRate, cfg.HintBurst),
@@ -191,9 +183,6 @@ func newServer(d Deps) *server {
 	if s.metrics == nil {
 		s.metrics = metrics.New()
 	}
-	if s.winnable == nil {
-		s.winnable = winnable.NewPool(nil)
-	}
 	if s.lobbyWS == nil {
 		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: s.store, Logger: s.log}),
 			Player: PlayerID, Logger: s.log, Metrics: s.metrics, Clock: s.clock,
@@ -204,8 +193,8 @@ func newServer(d Deps) *server {
 			Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 	}
 	if s.tables != nil {
-		s.tables.SetMatchPair(s.pairRace)
-		s.tables.SetChecker(s.stillWinnable)
+		s.tables.SetChecker(table.SolverCheck(cfg.CheckBudget, s.takeSlot, s.freeSlot))
+		s.tables.SetLobby(s.lobbyWS.Hub().Changed)
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if err := s.csrf.AddTrustedOrigin(o); err != nil {

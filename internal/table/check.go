@@ -20,6 +20,25 @@ type CheckFunc func(ctx context.Context, b klondike.Board, f klondike.Foundation
 // checks holds the CheckFunc of a registry's tables (SetCheck).
 type checks struct{ f atomic.Pointer[CheckFunc] }
 
+// DefaultCheckBudget is the positions of one live check unless the server
+// says otherwise.
+const DefaultCheckBudget = solo.CheckBudget
+
+// SolverCheck is the CheckFunc of the server: it waits for take (a free
+// solver slot, or false once ctx ended: a newer action came, or the table
+// stopped), then lets the solver decide the position with full information
+// within budget positions, and gives the slot back with free. Only the
+// verdict leaves it.
+func SolverCheck(budget int64, take func(ctx context.Context) bool, free func()) CheckFunc {
+	return func(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool {
+		if !take(ctx) {
+			return nil
+		}
+		defer free()
+		return solo.StillWinnable(&b, &f, budget, func() bool { return ctx.Err() == nil })
+	}
+}
+
 // SetChecker sets how the tables decide the live check (the server's, which
 // shares the hints' solver slots). Without one, a game with the check on
 // always has stillWinnable null.

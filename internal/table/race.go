@@ -784,34 +784,3 @@ func (t *Table) Presence(ctx context.Context) ([2]bool, error) {
 	})
 	return on, err
 }
-
-// Joined tells a race's table that its header changed in the store (a
-// second player joined, or the player offered a rematch accepted it): it
-// reloads the header, starts the race and tells
-// the subscribers.
-func (r *Registry) Joined(ctx context.Context, id string) error {
-	return r.headerChanged(ctx, id, func(t *Table, l *raceLive, g store.Game) error {
-		before := l.players
-		if err := l.loadHeader(ctx, g); err != nil {
-			return err
-		}
-		// The seats taken now, or, when a rematch was accepted, both: each
-		// player's page learns that the race started.
-		seats := []int{}
-		for i := range before {
-			if before[i].ID == "" && g.Seats[i] != "" {
-				seats = append(seats, i)
-			}
-		}
-		if len(seats) == 0 {
-			seats = []int{0, 1}
-		}
-		for _, i := range seats {
-			l.seen[i] = l.now()
-			on := l.online[i] || l.isBot(i+1)
-			t.notify(&Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
-		}
-		l.schedule()
-		return nil
-	})
-}

@@ -244,6 +244,10 @@ type Subscription struct {
 // Table returns the table the subscription follows.
 func (s *Subscription) Table() *Table { return s.t }
 
+// Viewer returns the viewer the subscription follows the game as: a seat,
+// or 0 for a spectator.
+func (s *Subscription) Viewer() int { return s.viewer }
+
 // Err returns why C was closed by the table, or nil.
 func (s *Subscription) Err() error {
 	if p := s.err.Load(); p != nil {

@@ -77,7 +77,7 @@ func overWS(data []byte) (table.Command, *game.Error) {
 	if err == nil && f.typ != "action" {
 		return table.Command{}, game.Errorf(game.Internal, "decoded as a %q frame", f.typ)
 	}
-	return table.Command{Action: f.action, ClientID: f.id, Seq: f.seq}, err
+	return table.Command{Action: f.cmd.Action, ClientID: f.id, Seq: f.cmd.Seq}, err
 }
 
 // overREST decodes a body as POST /api/v1/games/{id}/actions does.

@@ -13,7 +13,6 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/klondike"
 	"dsol/internal/table"
 )
 
@@ -119,10 +118,9 @@ func (s *session) readLoop() {
 
 // frame is a decoded client frame.
 type frame struct {
-	typ    string // "action" or "ping"; for a refused frame, "action" or ""
-	id     string // the client action id; for a refused frame, the id to reject it with
-	action klondike.Action
-	seq    *int64
+	typ string        // "action" or "ping"; for a refused frame, "action" or ""
+	id  string        // the client action id; for a refused frame, the id to reject it with
+	cmd table.Command // an action's, without the seat
 }
 
 // errNotUTF8 refuses a text frame that is not UTF-8, which RFC 6455 does not
@@ -154,7 +152,7 @@ func decodeFrame(typ websocket.MessageType, data []byte) (frame, *game.Error) {
 	if typ == websocket.MessageText {
 		switch t, c, ok := table.QuickEnvelope(data); {
 		case ok && t == "action":
-			return frame{typ: "action", id: c.ClientID, action: c.Action, seq: c.Seq}, nil
+			return frame{typ: "action", id: c.ClientID, cmd: c}, nil
 		}
 	}
 	if err := checkFrame(typ, data); err != nil {
@@ -172,7 +170,7 @@ func decodeFrame(typ websocket.MessageType, data []byte) (frame, *game.Error) {
 		if err != nil {
 			return frame{typ: "action", id: idOf(data)}, table.AsError(err)
 		}
-		return frame{typ: "action", id: c.ClientID, action: c.Action, seq: c.Seq}, nil
+		return frame{typ: "action", id: c.ClientID, cmd: c}, nil
 	case "ping":
 		return frame{typ: "ping"}, nil
 	}
@@ -218,7 +216,8 @@ func (s *session) action(f frame, start time.Time) {
 		s.reject(id, game.Errorf(game.Forbidden, "spectators cannot play"), start)
 		return
 	}
-	cmd := table.Command{Seat: s.viewer, Action: f.action, ClientID: id, Seq: f.seq}
+	cmd := f.cmd
+	cmd.Seat = s.viewer
 	answer := func(res table.Result, err error) { s.answer(id, start, res, err) }
 	s.submit(cmd, answer)
 }

@@ -32,7 +32,6 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/metrics"
-	"dsol/internal/store"
 	"dsol/internal/table"
 )
 
@@ -287,35 +286,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // subscribe finds the game and the caller's seat and subscribes to it.
 func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (*table.Subscription, int, string, error) {
-	for {
-		t, err := h.tables.Get(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, 0, "", game.Errorf(game.NotFound, "no such game")
-		}
-		if err != nil {
-			return nil, 0, "", err
-		}
-		g := t.Game()
-		seat := seatOf(g, pid)
-		if seat == 0 && g.Kind == "solo" {
-			return nil, 0, "", game.Errorf(game.Forbidden, "this game is not yours")
-		}
-		sub, err := t.Subscribe(ctx, seat, since)
-		if errors.Is(err, table.ErrStopped) {
-			continue
-		}
-		return sub, seat, g.Kind, err
+	sub, err := h.tables.Follow(ctx, id, pid, since)
+	if err != nil {
+		return nil, 0, "", err
 	}
-}
-
-// seatOf returns a player's seat in a game (1 or 2), or 0 when not seated.
-func seatOf(g store.Game, playerID string) int {
-	for i, id := range g.Seats {
-		if id != "" && id == playerID {
-			return i + 1
-		}
-	}
-	return 0
+	return sub, sub.Viewer(), sub.Table().Game().Kind, nil
 }
 
 // checkOrigin applies the origin rule of websocket.Accept before the upgrade,
