@@ -19,6 +19,7 @@ import (
 	"dsol/internal/httpapi"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
@@ -361,16 +362,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	})
 	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
 	handler := httpapi.NewServer(httpapi.Deps{
-		Sockets:   sockets,
-		Lobby:     lobbySockets,
-		Match:     matchSockets,
-		Logger:    log,
-		Store:     st,
-		Tables:    reg,
-		Committer: com,
-		Metrics:   m,
-		Clock:     time.Now,
-		Random:    rand.Reader,
+		Sockets: sockets,
+		Lobby:   lobbySockets,
+		Match:   matchSockets,
+		Logger:  log,
+		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
+		Tables:  reg,
+		Metrics: m,
+		Clock:   time.Now,
 		Config: httpapi.Config{
 			TrustedProxies: cfg.proxies,
 			AllowedOrigins: cfg.origins,

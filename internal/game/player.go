@@ -22,3 +22,14 @@ const DeletedName = "Deleted player"
 
 // RoundRating is a rating as players see it: a whole number.
 func RoundRating(r float64) int { return int(math.Round(r)) }
+
+// SeatOf returns a player's seat (1 or 2) among a game's seats (player
+// ids, "" for an empty seat), or 0 when not seated.
+func SeatOf(seats [2]string, player string) int {
+	for i, id := range seats {
+		if id != "" && id == player {
+			return i + 1
+		}
+	}
+	return 0
+}

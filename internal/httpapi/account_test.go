@@ -19,6 +19,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
 )
@@ -97,7 +98,7 @@ func TestTransferCode(t *testing.T) {
 	if me.ID != alice.id || me.Name != "Ada" {
 		t.Fatalf("GET /api/v1/me on the new device: %+v", me)
 	}
-	var list struct{ Games []gameSummary }
+	var list struct{ Games []players.GameSummary }
 	d.mustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &list)
 	if len(list.Games) != 1 || list.Games[0].ID != g.ID {
 		t.Fatalf("the new device's games: %+v, want %s", list.Games, g.ID)
@@ -119,9 +120,9 @@ func TestTransferCode(t *testing.T) {
 		for _, tc := range []struct{ in, out string }{
 			{"O0IL-1OOO-oilx", "0011-1000-011X"}, {" ab cd-ef gh-jk mn ", "ABCD-EFGH-JKMN"},
 		} {
-			got, err := normalLinkCode(tc.in)
-			if err != nil || groupLinkCode(got) != tc.out {
-				t.Errorf("normalLinkCode(%q) = %q, %v; want %s", tc.in, got, err, tc.out)
+			got, err := players.NormalLinkCode(tc.in)
+			if err != nil || players.GroupLinkCode(got) != tc.out {
+				t.Errorf("NormalLinkCode(%q) = %q, %v; want %s", tc.in, got, err, tc.out)
 			}
 		}
 		for _, bad := range []string{"", "ABCD-EFGH-JKM", "ABCD-EFGH-JKMNP", "ABCD-EFGH-JKMU", "ÄBCD-EFGH-JKMN"} {
@@ -280,11 +281,11 @@ func clears(res *http.Response, name string) bool {
 
 // export is GET /api/v1/me/export as a test reads it.
 type exportDoc struct {
-	exportHead
+	players.ExportHead
 	Games []struct {
-		exportGame
-		Seats   []exportSeat   `json:"seats"`
-		Actions []exportAction `json:"actions"`
+		players.ExportGame
+		Seats   []players.ExportSeat   `json:"seats"`
+		Actions []players.ExportAction `json:"actions"`
 	} `json:"games"`
 }
 
@@ -320,7 +321,7 @@ func TestExport(t *testing.T) {
 		t.Fatalf("export: %v: %s", err, raw.Bytes())
 	}
 	if doc.Player.ID != alice.id || doc.Player.Name != "Ada" || len(doc.Devices) != 2 || doc.LinkCode == nil || doc.LinkCode.UsedAt == nil {
-		t.Fatalf("export head: %+v", doc.exportHead)
+		t.Fatalf("export head: %+v", doc.ExportHead)
 	}
 	if len(doc.Games) != 2 {
 		t.Fatalf("%d games exported, want 2: %s", len(doc.Games), raw.Bytes())
@@ -421,7 +422,7 @@ func TestDeleteMe(t *testing.T) {
 		resigned.Result.Reason != "resign" || !resigned.Seats[0].Player.Deleted {
 		t.Fatalf("the race in play after alice left: %+v", resigned)
 	}
-	var list struct{ Games []gameSummary }
+	var list struct{ Games []players.GameSummary }
 	bob.mustJSON(t, "GET", "/api/v1/games", nil, 200, &list)
 	if len(list.Games) != 2 {
 		t.Fatalf("bob's games after alice left: %+v", list.Games)

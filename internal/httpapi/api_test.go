@@ -14,6 +14,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/players"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 	"dsol/internal/ws"
@@ -50,12 +51,12 @@ func TestWholeSoloGame(t *testing.T) {
 			t.Fatalf("end %+v", end)
 		}
 		c.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", `{"action":{"type":"undo"}}`, 409, game.GameOver)
-		var won struct{ Games []gameSummary }
+		var won struct{ Games []players.GameSummary }
 		c.mustJSON(t, "GET", "/api/v1/games?status=won", nil, 200, &won)
 		if len(won.Games) != 1 || won.Games[0].ID != v.ID || won.Games[0].Seat != 1 {
 			t.Fatalf("won games %+v", won)
 		}
-		var playing struct{ Games []gameSummary }
+		var playing struct{ Games []players.GameSummary }
 		c.mustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &playing)
 		if len(playing.Games) != 0 {
 			t.Fatalf("playing games %+v", playing)

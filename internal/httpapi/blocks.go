@@ -1,14 +1,9 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-
-	"dsol/internal/game"
-	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // blockedPlayer is one entry of GET /api/v1/me/blocks.
@@ -17,39 +12,15 @@ type blockedPlayer struct {
 	Name string `json:"name"`
 }
 
-// blockTarget is the player of the {id} in the path that the caller may
-// block or unblock: not themselves, the bot or the deleted players' row
-// (400), and an existing player (404).
-func (s *server) blockTarget(r *http.Request) (string, error) {
-	p, _ := playerOf(r.Context())
-	id := chi.URLParam(r, "id")
-	switch id {
-	case p.ID:
-		return "", game.Errorf(game.BadRequest, "you cannot block yourself")
-	case table.BotPlayerID:
-		return "", game.Errorf(game.BadRequest, "the computer cannot be blocked: just do not race it")
-	case store.DeletedPlayerID:
-		return "", game.Errorf(game.BadRequest, "this player deleted their data: there is nobody to block")
-	}
-	if _, err := s.store.Player(r.Context(), id); errors.Is(err, store.ErrNotFound) {
-		return "", game.Errorf(game.NotFound, "no such player")
-	} else if err != nil {
-		return "", err
-	}
-	return id, nil
-}
-
 // block is POST /api/v1/players/{id}/block: from now on the caller and
 // that player are never paired by quick match, do not see each other's
 // races in the lobby and cannot join or rematch each other's races. 204,
-// blocked before or not.
+// blocked before or not; 400 for the caller themselves, the bot or a
+// deleted player, 404 for nobody.
 func (s *server) block(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	id, err := s.blockTarget(r)
-	if err == nil {
-		err = s.store.Block(r.Context(), p.ID, id, s.clock())
-	}
-	if err != nil {
+	id := chi.URLParam(r, "id")
+	if err := s.players.Block(r.Context(), p.ID, id); err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -62,11 +33,7 @@ func (s *server) block(w http.ResponseWriter, r *http.Request) {
 // player ends (a block of the caller by them stays). 204, blocked or not.
 func (s *server) unblock(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	id, err := s.blockTarget(r)
-	if err == nil {
-		err = s.store.Unblock(r.Context(), p.ID, id)
-	}
-	if err != nil {
+	if err := s.players.Unblock(r.Context(), p.ID, chi.URLParam(r, "id")); err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -78,7 +45,7 @@ func (s *server) unblock(w http.ResponseWriter, r *http.Request) {
 // oldest block first, {"blocked": [{"id", "name"}]}.
 func (s *server) listBlocks(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	bs, err := s.store.Blocks(r.Context(), p.ID)
+	bs, err := s.players.Blocks(r.Context(), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return

@@ -73,12 +73,8 @@ func (s *server) writeDaily(w http.ResponseWriter, r *http.Request, day string) 
 
 // dailyStreak is the caller's daily streak now.
 func (s *server) dailyStreak(ctx context.Context, playerID string) (streakJSON, error) {
-	days, err := s.store.DailyWins(ctx, playerID)
-	if err != nil {
-		return streakJSON{}, err
-	}
-	cur, best := daily.Streak(days, s.clock())
-	return streakJSON{Current: cur, Best: best}, nil
+	cur, best, err := s.players.Streak(ctx, playerID)
+	return streakJSON{Current: cur, Best: best}, err
 }
 
 // modeParam reads the {mode} of the path.

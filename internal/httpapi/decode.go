@@ -13,6 +13,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/input"
 	"dsol/internal/names"
+	"dsol/internal/players"
 	"dsol/internal/table"
 )
 
@@ -109,7 +110,7 @@ type linkRequest struct {
 }
 
 // decodeLinkCode reads {"code"}: a transfer code as typed, returned in its
-// normal form (normalLinkCode).
+// normal form (players.NormalLinkCode).
 func decodeLinkCode(body []byte) (string, error) {
 	var in linkRequest
 	if err := decodeJSON(body, &in, false); err != nil {
@@ -118,7 +119,7 @@ func decodeLinkCode(body []byte) (string, error) {
 	if in.Code == nil {
 		return "", game.Errorf(game.BadRequest, `send {"code": "…"}, the transfer code shown on the other device`)
 	}
-	return normalLinkCode(*in.Code)
+	return players.NormalLinkCode(*in.Code)
 }
 
 // gameRequest is the body of POST /api/v1/games.

@@ -10,6 +10,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/game"
+	"dsol/internal/players"
 	"dsol/internal/table"
 )
 
@@ -227,7 +228,7 @@ func FuzzDecodeJoin(f *testing.F) {
 }
 
 // FuzzDecodeLinkCode checks POST /api/v1/link: an accepted code is in its
-// normal form (linkLen symbols of linkAlphabet), and decodes to itself.
+// normal form (players.LinkLen symbols of players.LinkAlphabet), and decodes to itself.
 func FuzzDecodeLinkCode(f *testing.F) {
 	for _, s := range []string{``, `{}`, `{"code":"K7Q4-M2XD-9TPA"}`, `{"code":"k7q4 m2xd 9tpa"}`, `{"code":"OIL0-0000-0000"}`,
 		`{"code":"K7Q4-M2XD-9TP"}`, `{"code":"K7Q4-M2XD-9TPAU"}`, `{"code":"ÄÖÜ"}`, `{"code":null}`, `{"code":1}`, `{"code":"x","y":1}`} {
@@ -240,7 +241,7 @@ func FuzzDecodeLinkCode(f *testing.F) {
 			return
 		}
 		checkAccepted(t, body)
-		if len(code) != linkLen || strings.Trim(code, linkAlphabet) != "" {
+		if len(code) != players.LinkLen || strings.Trim(code, players.LinkAlphabet) != "" {
 			t.Fatalf("%q: accepted as %q, not a normal code", body, code)
 		}
 		again, err := decodeLinkCode(mustMarshal(t, linkRequest{Code: &code}))

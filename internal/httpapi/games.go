@@ -1,19 +1,17 @@
 package httpapi
 
 import (
-	"encoding/base64"
 	"encoding/hex"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/cards"
 	"dsol/internal/game"
-	"dsol/internal/store"
+	"dsol/internal/players"
 )
 
 // healthz answers while the process runs.
@@ -57,104 +55,50 @@ func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, view)
 }
 
-// gameSummary is one game of a listing (summarize).
-type gameSummary struct {
-	ID        string    `json:"id"`
-	Kind      string    `json:"kind"`
-	Code      string    `json:"code,omitempty"`
-	Status    string    `json:"status"`
-	Seat      int       `json:"seat"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
 // listLimit bounds a game listing, and is its page size unless limit says
 // less.
 const listLimit = 100
 
 // listGames is GET /api/v1/games?status=&kind=&limit=&cursor=: the caller's
-// games, newest first, a page at a time. next, when there are more, is the
-// cursor of the next page (keyset paging: each page starts after the last
-// game of the one before, so pages neither skip nor repeat games as new
-// ones are created).
+// games, newest first, a page at a time (players.GamePage). next, when
+// there are more, is the cursor of the next page.
 func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	q, err := gameQuery(r.URL.Query())
+	f, err := gameQuery(r.URL.Query())
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	q.Player = p.ID
-	limit := q.Limit
-	q.Limit++ // one more tells whether there is a next page
-	gs, err := s.store.ListGames(r.Context(), q)
+	out, err := s.players.Games(r.Context(), p.ID, f)
 	if err != nil {
 		s.error(w, r, err)
 		return
-	}
-	out := struct {
-		Games []gameSummary `json:"games"`
-		Next  string        `json:"next,omitempty"`
-	}{}
-	if len(gs) > limit {
-		gs = gs[:limit]
-		last := gs[limit-1]
-		out.Next = encodeCursor(store.GameKey{CreatedAt: last.CreatedAt, ID: last.ID})
-	}
-	out.Games = make([]gameSummary, len(gs))
-	for i, g := range gs {
-		out.Games[i] = summarize(g, p.ID, s.clock())
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
-// gameQuery reads the filters and the page of a game listing.
-func gameQuery(v url.Values) (store.GameQuery, error) {
-	q := store.GameQuery{Status: v.Get("status"), Kind: v.Get("kind"), Limit: listLimit}
-	switch q.Status {
-	case "", "playing", "won", "waiting", "over":
+// gameQuery reads the filters and the page of a game listing; the players
+// service reads the cursor.
+func gameQuery(v url.Values) (players.GameFilter, error) {
+	f := players.GameFilter{Status: v.Get("status"), Kind: v.Get("kind"), Limit: listLimit, Cursor: v.Get("cursor")}
+	switch f.Status {
+	case "", game.Playing, game.Won, game.Waiting, game.Over:
 	default:
-		return q, game.Errorf(game.BadRequest, "status must be playing, won, waiting or over")
+		return f, game.Errorf(game.BadRequest, "status must be playing, won, waiting or over")
 	}
-	switch q.Kind {
-	case "", "solo", "race":
+	switch f.Kind {
+	case "", game.KindSolo, game.KindRace:
 	default:
-		return q, game.Errorf(game.BadRequest, "kind must be solo or race")
+		return f, game.Errorf(game.BadRequest, "kind must be solo or race")
 	}
 	if l := v.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > listLimit {
-			return q, game.Errorf(game.BadRequest, "limit must be a whole number from 1 to %d", listLimit)
+			return f, game.Errorf(game.BadRequest, "limit must be a whole number from 1 to %d", listLimit)
 		}
-		q.Limit = n
+		f.Limit = n
 	}
-	if c := v.Get("cursor"); c != "" {
-		k, ok := decodeCursor(c)
-		if !ok {
-			return q, game.Errorf(game.BadRequest, "cursor is not one this server gave: list from the first page again")
-		}
-		q.After = k
-	}
-	return q, nil
-}
-
-// encodeCursor writes a listing's place as an opaque token: the creation
-// time in microseconds and the id of the last game of a page.
-func encodeCursor(k store.GameKey) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(k.CreatedAt.UnixMicro(), 10) + "." + k.ID))
-}
-
-func decodeCursor(c string) (store.GameKey, bool) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return store.GameKey{}, false
-	}
-	us, id, ok := strings.Cut(string(b), ".")
-	n, err := strconv.ParseInt(us, 10, 64)
-	if !ok || err != nil || id == "" {
-		return store.GameKey{}, false
-	}
-	return store.GameKey{CreatedAt: time.UnixMicro(n).UTC(), ID: id}, true
+	return f, nil
 }
 
 // postAction is POST /api/v1/games/{id}/actions: one action for the

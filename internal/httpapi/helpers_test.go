@@ -20,6 +20,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -83,7 +84,8 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	for _, f := range cfg {
 		f(&c)
 	}
-	srv := newServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Config: c})
+	ps := players.New(players.Config{Store: st, Clock: clock.Now, Random: rand.Reader})
+	srv := newServer(Deps{Players: ps, Tables: reg, Metrics: m, Clock: clock.Now, Config: c})
 	ts := &testServer{Server: httptest.NewServer(srv.routes()), store: st, srv: srv, reg: reg, com: com, clock: clock}
 	tb.Cleanup(ts.stop)
 	return ts

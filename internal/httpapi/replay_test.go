@@ -13,6 +13,7 @@ import (
 	"dsol/internal/delta"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/players"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 )
@@ -169,7 +170,7 @@ func TestListGamesPages(t *testing.T) {
 		ts.clock.Advance(time.Second) // creation times apart, as players make them
 	}
 	type page struct {
-		Games []gameSummary
+		Games []players.GameSummary
 		Next  string
 	}
 	var got []string

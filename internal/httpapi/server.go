@@ -1,11 +1,13 @@
 // Package httpapi is the REST interface of dsol (docs/protocol.md and the served OpenAPI document): players and
 // auth, solo games and their actions, game codes, the operator endpoints and
 // the OpenAPI document. Every route is in routes.go; every dependency is
-// passed to NewServer.
+// passed to NewServer. The handlers are thin: they decode the request, call
+// the game service (table.Registry) or the players service (package
+// players), and encode the answer, with this package's table from error
+// code to HTTP status (errors.go).
 package httpapi
 
 import (
-	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -17,8 +19,8 @@ import (
 	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/static"
-	"dsol/internal/store"
 	"dsol/internal/table"
 	"dsol/internal/ws"
 )
@@ -63,8 +65,13 @@ type Config struct {
 
 // Deps are the dependencies of the server.
 type Deps struct {
-	Logger  *slog.Logger
-	Store   store.Store
+	Logger *slog.Logger
+	// Players is the players service: accounts, tokens, names, transfer
+	// codes, blocks, statistics.
+	Players *players.Service
+	// Tables is the game service: everything done with games, and the
+	// store's health for /readyz (its ping and the last write of the
+	// action log).
 	Tables  *table.Registry
 	Metrics *metrics.Metrics
 	// Sockets serves GET /api/v1/games/{id}/ws; nil builds one with the
@@ -72,30 +79,25 @@ type Deps struct {
 	Sockets *ws.Handler
 	// Lobby serves GET /api/v1/lobby/ws and its hub hears of the races
 	// created, joined and cancelled; nil builds one with the default limits
-	// over Store (which runs only while sockets are open).
+	// over Tables' store (which runs only while sockets are open).
 	Lobby *ws.LobbyHandler
 	// Match serves GET /api/v1/match/ws; nil builds one with the default
 	// limits over Tables.
-	Match *ws.MatchHandler
-	// Committer is the group-commit writer of Tables: /readyz is not ready
-	// while its last write failed. nil: /readyz only pings Store.
-	Committer *store.Committer
-	Clock     func() time.Time
-	Random    io.Reader // source of player ids and tokens (crypto/rand.Reader in production)
-	Config    Config
+	Match  *ws.MatchHandler
+	Clock  func() time.Time
+	Config Config
 }
 
 // server holds the dependencies shared by the handlers.
 type server struct {
 	log       *slog.Logger
-	store     store.Store
+	players   *players.Service
 	tables    *table.Registry
 	sockets   *ws.Handler
 	lobbyWS   *ws.LobbyHandler
 	matchWS   *ws.MatchHandler
 	metrics   *metrics.Metrics
 	clock     func() time.Time
-	random    io.Reader
 	cfg       Config
 	limits    *limiter
 	hints     *limiter      // hint requests per player
@@ -104,7 +106,6 @@ type server struct {
 	// client address and from all of them (link.go).
 	linkGuesses *limiter
 	linkAll     *limiter
-	auth        *authCache
 	ready       *readiness
 	csrf        *http.CrossOriginProtection
 	static      http.Handler // the web client, or nil
@@ -149,22 +150,20 @@ func newServer(d Deps) *server {
 	}
 	s := &server{
 		log:         d.Logger,
-		store:       d.Store,
+		players:     d.Players,
 		tables:      d.Tables,
 		sockets:     d.Sockets,
 		lobbyWS:     d.Lobby,
 		matchWS:     d.Match,
 		metrics:     d.Metrics,
 		clock:       d.Clock,
-		random:      d.Random,
 		cfg:         cfg,
 		limits:      newLimiter(cfg.WriteRate, cfg.WriteBurst),
 		hints:       newLimiter(cfg.HintRate, cfg.HintBurst),
 		hintSlots:   make(chan struct{}, cfg.HintWorkers),
 		linkGuesses: newLimiter(linkPerAddr/60.0, linkPerAddr),
 		linkAll:     newLimiter(linkPerNode/60.0, linkPerNode),
-		auth:        newAuthCache(),
-		ready:       newReadiness(d.Store, d.Committer, d.Clock),
+		ready:       newReadiness(d.Tables, d.Tables, d.Clock),
 		csrf:        http.NewCrossOriginProtection(),
 	}
 	if s.log == nil {
@@ -184,7 +183,11 @@ func newServer(d Deps) *server {
 		s.metrics = metrics.New()
 	}
 	if s.lobbyWS == nil {
-		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: s.store, Logger: s.log}),
+		hub := lobby.NewHub(lobby.Config{Logger: s.log})
+		if s.tables != nil {
+			hub = s.tables.NewLobby(lobby.Config{Logger: s.log})
+		}
+		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub,
 			Player: PlayerID, Logger: s.log, Metrics: s.metrics, Clock: s.clock,
 			Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 	}

@@ -355,7 +355,7 @@ func (r *Registry) finishedRace(ctx context.Context, id, player, what string) (s
 	if err != nil {
 		return g, 0, err
 	}
-	seat := SeatOf(g, player)
+	seat := game.SeatOf(g.Seats, player)
 	if seat == 0 {
 		return g, 0, game.Errorf(game.Forbidden, "only the players of a race can %s", what)
 	}

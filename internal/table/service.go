@@ -12,6 +12,7 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/lobby"
 	"dsol/internal/store"
 	"dsol/internal/winnable"
 )
@@ -23,16 +24,6 @@ import (
 // and changes a live game on that game's table, in its goroutine, so that a
 // race's header and its live state change in one place. Errors are
 // *game.Error or map to one with AsError.
-
-// SeatOf returns a player's seat in a game (1 or 2), or 0 when not seated.
-func SeatOf(g store.Game, playerID string) int {
-	for i, id := range g.Seats {
-		if id != "" && id == playerID {
-			return i + 1
-		}
-	}
-	return 0
-}
 
 // open finds the table of a game for a player and their seat (0: a
 // spectator of a race). Solo games are private: anyone but the owner is
@@ -46,7 +37,7 @@ func (r *Registry) open(ctx context.Context, id, player string) (*Table, int, er
 		return nil, 0, err
 	}
 	g := t.Game()
-	seat := SeatOf(g, player)
+	seat := game.SeatOf(g.Seats, player)
 	if seat == 0 && g.Kind == game.KindSolo {
 		return nil, 0, game.Errorf(game.Forbidden, "this game is not yours")
 	}
@@ -126,7 +117,7 @@ func (r *Registry) ResignAll(ctx context.Context, player string) ([]string, erro
 		if g.Kind != game.KindRace || g.Status != game.Playing {
 			continue
 		}
-		_, err := r.Do(ctx, g.ID, Command{Seat: SeatOf(g, player), Action: klondike.Simple(klondike.Resign)})
+		_, err := r.Do(ctx, g.ID, Command{Seat: game.SeatOf(g.Seats, player), Action: klondike.Simple(klondike.Resign)})
 		if c := AsError(err); c != nil && (c.Code == game.Unavailable || c.Code == game.Internal) {
 			return nil, err
 		}
@@ -171,6 +162,13 @@ func (r *Registry) LastWriteError() (time.Time, error) {
 // changed (the lobby hub's Changed): a public race created, joined or
 // cancelled here.
 func (r *Registry) SetLobby(changed func()) { r.lobby.Store(&changed) }
+
+// NewLobby returns a hub of the lobby over the registry's store (cfg.Store
+// is set to it); give its Changed to SetLobby.
+func (r *Registry) NewLobby(cfg lobby.Config) *lobby.Hub {
+	cfg.Store = r.cfg.Store
+	return lobby.NewHub(cfg)
+}
 
 // lobbyChanged tells the lobby, if any, that its list may have changed.
 func (r *Registry) lobbyChanged() {

@@ -4,9 +4,11 @@
 // durable, answers the sender and fans the events out to subscribers.
 //
 // A Registry finds or rebuilds tables by game id (header + deal code + the
-// action log replayed through the engine) and evicts idle ones. The transport
-// layers (REST, WebSocket) talk to tables only through Do, Snapshot,
-// Subscribe and EventsSince.
+// action log replayed through the engine) and evicts idle ones. It is also
+// the game service of the transport layers (REST, WebSocket; service.go,
+// lifecycle.go): they create, join, cancel and rematch races, act, follow
+// and look at games through it, by game and player id, and each such call
+// that changes a live game runs on that game's table.
 package table
 
 import (
