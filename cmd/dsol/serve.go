@@ -19,6 +19,7 @@ import (
 	"dsol/internal/httpapi"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
@@ -320,6 +321,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Committer: com,
 		Logger:    log,
 		Clock:     time.Now,
+		Random:    rand.Reader,
+		Winnable:  pool,
 		IdleAfter: cfg.idle,
 		Grace:     cfg.grace,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces,
@@ -359,17 +362,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	})
 	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
 	handler := httpapi.NewServer(httpapi.Deps{
-		Sockets:   sockets,
-		Lobby:     lobbySockets,
-		Match:     matchSockets,
-		Logger:    log,
-		Store:     st,
-		Tables:    reg,
-		Committer: com,
-		Metrics:   m,
-		Clock:     time.Now,
-		Random:    rand.Reader,
-		Winnable:  pool,
+		Sockets: sockets,
+		Lobby:   lobbySockets,
+		Match:   matchSockets,
+		Logger:  log,
+		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
+		Tables:  reg,
+		Metrics: m,
+		Clock:   time.Now,
 		Config: httpapi.Config{
 			TrustedProxies: cfg.proxies,
 			AllowedOrigins: cfg.origins,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/solver"
 )
 
@@ -64,6 +65,14 @@ func Bounds(day string) (begin, end time.Time, err error) {
 func Closed(day string, now time.Time) bool {
 	_, end, err := Bounds(day)
 	return err == nil && !now.Before(end)
+}
+
+// Hidden reports whether a game, by its stored kind and options, is a daily
+// challenge's game whose day has not closed at now: its code, and its log,
+// which tells the deal as well, are kept from everyone until then.
+func Hidden(kind string, options []byte, now time.Time) bool {
+	day := game.DailyOf(kind, options)
+	return day != "" && !Closed(day, now)
 }
 
 // Budget bounds the solver's search of one drawn deal, in positions (a

@@ -29,6 +29,10 @@ func TestDayBounds(t *testing.T) {
 	if Closed("2026-12-01", e.Add(-time.Nanosecond)) || !Closed("2026-12-01", e) || Closed("nope", e) {
 		t.Fatal("Closed is wrong at the day's end")
 	}
+	opts := []byte(`{"daily":"2026-12-01"}`)
+	if !Hidden("solo", opts, e.Add(-time.Nanosecond)) || Hidden("solo", opts, e) || Hidden("solo", nil, b) || Hidden("race", opts, b) {
+		t.Fatal("Hidden is wrong")
+	}
 }
 
 // TestPickWinnable: a picked deal is a secret code of the mode that the

@@ -26,6 +26,7 @@ import (
 
 	"dsol/internal/httpapi"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
 	"dsol/internal/table"
@@ -103,8 +104,8 @@ func startServer(t *testing.T) *server {
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
 	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: time.Now,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
-	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: time.Now,
-		Random: rand.Reader, Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20, MatchBotAfter: 2 * time.Second}})
+	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
+		Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20, MatchBotAfter: 2 * time.Second}})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ts.CloseClientConnections()

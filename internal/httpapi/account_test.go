@@ -17,10 +17,11 @@ import (
 	"time"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 )
 
 // mustLink asks for a transfer code for c.
@@ -97,7 +98,7 @@ func TestTransferCode(t *testing.T) {
 	if me.ID != alice.id || me.Name != "Ada" {
 		t.Fatalf("GET /api/v1/me on the new device: %+v", me)
 	}
-	var list struct{ Games []gameSummary }
+	var list struct{ Games []players.GameSummary }
 	d.mustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &list)
 	if len(list.Games) != 1 || list.Games[0].ID != g.ID {
 		t.Fatalf("the new device's games: %+v, want %s", list.Games, g.ID)
@@ -106,7 +107,7 @@ func TestTransferCode(t *testing.T) {
 	alice.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil) // the first device stays signed in
 
 	t.Run("once", func(t *testing.T) {
-		ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, table.Expired)
+		ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, game.Expired)
 	})
 	t.Run("cookie", func(t *testing.T) {
 		l := alice.mustLink(t)
@@ -119,13 +120,13 @@ func TestTransferCode(t *testing.T) {
 		for _, tc := range []struct{ in, out string }{
 			{"O0IL-1OOO-oilx", "0011-1000-011X"}, {" ab cd-ef gh-jk mn ", "ABCD-EFGH-JKMN"},
 		} {
-			got, err := normalLinkCode(tc.in)
-			if err != nil || groupLinkCode(got) != tc.out {
-				t.Errorf("normalLinkCode(%q) = %q, %v; want %s", tc.in, got, err, tc.out)
+			got, err := players.NormalLinkCode(tc.in)
+			if err != nil || players.GroupLinkCode(got) != tc.out {
+				t.Errorf("NormalLinkCode(%q) = %q, %v; want %s", tc.in, got, err, tc.out)
 			}
 		}
 		for _, bad := range []string{"", "ABCD-EFGH-JKM", "ABCD-EFGH-JKMNP", "ABCD-EFGH-JKMU", "ÄBCD-EFGH-JKMN"} {
-			ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": bad}, 400, table.BadRequest)
+			ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": bad}, 400, game.BadRequest)
 		}
 	})
 }
@@ -165,14 +166,14 @@ func TestTransferCodeExpires(t *testing.T) {
 	alice := ts.mustPlayer(t)
 	old := alice.mustLink(t)
 	l := alice.mustLink(t)
-	ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": old.Code}, 404, table.NotFound)
+	ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": old.Code}, 404, game.NotFound)
 	ts.clock.Advance(10*time.Minute - time.Microsecond)
 	ts.mustRedeem(t, alice.mustLink(t).Code) // a third, still fresh
 	l = alice.mustLink(t)
 	ts.clock.Advance(10 * time.Minute)
 	var e errorBody
 	ts.anon().mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, &e)
-	if e.Error.Code != table.Expired || !strings.Contains(e.Error.Message, "expired") {
+	if e.Error.Code != game.Expired || !strings.Contains(e.Error.Message, "expired") {
 		t.Fatalf("an expired code: %+v", e.Error)
 	}
 }
@@ -195,9 +196,9 @@ func TestTransferCodeGuesses(t *testing.T) {
 		l := alice.mustLink(t)
 		a := from(ts, "203.0.113.7")
 		for range linkPerAddr {
-			a.mustError(t, "POST", "/api/v1/link", wrong, 404, table.NotFound)
+			a.mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
 		}
-		a.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, table.RateLimited)
+		a.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
 		res := ts.post(t, "/api/v1/link", wrong, http.Header{"X-Forwarded-For": {"203.0.113.7"}})
 		if ra, _ := strconv.Atoi(res.Header.Get("Retry-After")); res.StatusCode != 429 || ra < 1 || ra > 12 {
 			t.Fatalf("the 7th guess: %d, Retry-After %q; want 429 and 12 s at most", res.StatusCode, res.Header.Get("Retry-After"))
@@ -208,8 +209,8 @@ func TestTransferCodeGuesses(t *testing.T) {
 			t.Fatalf("signed in as %s, want %s", p.ID, alice.id)
 		}
 		ts.clock.Advance(12 * time.Second) // one guess back
-		a.mustError(t, "POST", "/api/v1/link", wrong, 404, table.NotFound)
-		a.mustError(t, "POST", "/api/v1/link", wrong, 429, table.RateLimited)
+		a.mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
+		a.mustError(t, "POST", "/api/v1/link", wrong, 429, game.RateLimited)
 	})
 	t.Run("right codes cost nothing", func(t *testing.T) {
 		ts := mustServer(t, apitest.SQLite(t), proxied)
@@ -224,10 +225,10 @@ func TestTransferCodeGuesses(t *testing.T) {
 		alice := ts.mustPlayer(t)
 		l := alice.mustLink(t)
 		for i := range linkPerNode {
-			from(ts, fmt.Sprintf("203.0.113.%d", i/linkPerAddr+1)).mustError(t, "POST", "/api/v1/link", wrong, 404, table.NotFound)
+			from(ts, fmt.Sprintf("203.0.113.%d", i/linkPerAddr+1)).mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
 		}
 		fresh := from(ts, "198.51.100.1")
-		fresh.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, table.RateLimited)
+		fresh.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
 		ts.clock.Advance(time.Second) // one token back (60 a minute)
 		fresh.mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 201, nil)
 	})
@@ -249,7 +250,7 @@ func TestLogoutAll(t *testing.T) {
 		if res.StatusCode != 204 || !clears(res, CookieName) {
 			t.Fatalf("logout: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 		}
-		tablet.mustError(t, "GET", "/api/v1/me", nil, 401, table.Unauthorized)
+		tablet.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
 		phone.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
 	})
 	t.Run("everywhere", func(t *testing.T) {
@@ -258,8 +259,8 @@ func TestLogoutAll(t *testing.T) {
 			t.Fatalf("logout-all: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 		}
 		for _, c := range []*client{alice, phone, tablet} {
-			c.mustError(t, "GET", "/api/v1/me", nil, 401, table.Unauthorized)
-			c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal"}, 401, table.Unauthorized)
+			c.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
+			c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal"}, 401, game.Unauthorized)
 		}
 		bob.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
 		if toks, err := ts.store.Tokens(context.Background(), alice.id); err != nil || len(toks) != 0 {
@@ -280,11 +281,11 @@ func clears(res *http.Response, name string) bool {
 
 // export is GET /api/v1/me/export as a test reads it.
 type exportDoc struct {
-	exportHead
+	players.ExportHead
 	Games []struct {
-		exportGame
-		Seats   []exportSeat   `json:"seats"`
-		Actions []exportAction `json:"actions"`
+		players.ExportGame
+		Seats   []players.ExportSeat   `json:"seats"`
+		Actions []players.ExportAction `json:"actions"`
 	} `json:"games"`
 }
 
@@ -320,7 +321,7 @@ func TestExport(t *testing.T) {
 		t.Fatalf("export: %v: %s", err, raw.Bytes())
 	}
 	if doc.Player.ID != alice.id || doc.Player.Name != "Ada" || len(doc.Devices) != 2 || doc.LinkCode == nil || doc.LinkCode.UsedAt == nil {
-		t.Fatalf("export head: %+v", doc.exportHead)
+		t.Fatalf("export head: %+v", doc.ExportHead)
 	}
 	if len(doc.Games) != 2 {
 		t.Fatalf("%d games exported, want 2: %s", len(doc.Games), raw.Bytes())
@@ -391,7 +392,7 @@ func TestDeleteMe(t *testing.T) {
 		t.Fatalf("DELETE /api/v1/me: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 	}
 	for _, c := range []*client{alice, phone} {
-		c.mustError(t, "GET", "/api/v1/me", nil, 401, table.Unauthorized)
+		c.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
 	}
 	ctx := context.Background()
 	if _, err := ts.store.Player(ctx, alice.id); err == nil {
@@ -421,10 +422,10 @@ func TestDeleteMe(t *testing.T) {
 		resigned.Result.Reason != "resign" || !resigned.Seats[0].Player.Deleted {
 		t.Fatalf("the race in play after alice left: %+v", resigned)
 	}
-	var list struct{ Games []gameSummary }
+	var list struct{ Games []players.GameSummary }
 	bob.mustJSON(t, "GET", "/api/v1/games", nil, 200, &list)
 	if len(list.Games) != 2 {
 		t.Fatalf("bob's games after alice left: %+v", list.Games)
 	}
-	bob.mustError(t, "POST", "/api/v1/races/"+over.ID+"/rematch", nil, 409, table.Conflict)
+	bob.mustError(t, "POST", "/api/v1/races/"+over.ID+"/rematch", nil, 409, game.Conflict)
 }

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"testing"
 
+	"dsol/internal/game"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 )
 
 // FuzzPostAction sends arbitrary bodies through the real handler of
@@ -87,8 +87,8 @@ func checkErrorBody(t *testing.T, status int, raw []byte) {
 	dec.DisallowUnknownFields()
 	var e struct {
 		Error *struct {
-			Code    *table.Code `json:"code"`
-			Message *string     `json:"message"`
+			Code    *game.Code `json:"code"`
+			Message *string    `json:"message"`
 		} `json:"error"`
 	}
 	if err := dec.Decode(&e); err != nil || e.Error == nil || e.Error.Code == nil || e.Error.Message == nil || *e.Error.Message == "" {
@@ -98,7 +98,7 @@ func checkErrorBody(t *testing.T, status int, raw []byte) {
 		t.Fatalf("status %d: trailing data after the error: %s", status, raw)
 	}
 	code := *e.Error.Code
-	if !slices.Contains(table.Codes(), code) || code.HTTPStatus() != status {
+	if !slices.Contains(game.Codes(), code) || statusOf(code) != status {
 		t.Fatalf("status %d with error code %q: %s", status, code, raw)
 	}
 }

@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/players"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
+	"dsol/internal/ws"
 )
 
 func TestWholeSoloGame(t *testing.T) {
@@ -48,13 +50,13 @@ func TestWholeSoloGame(t *testing.T) {
 		if end.Status != "won" || end.Seq != int64(n) || end.Score != mirror.Score() {
 			t.Fatalf("end %+v", end)
 		}
-		c.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", `{"action":{"type":"undo"}}`, 409, table.GameOver)
-		var won struct{ Games []gameSummary }
+		c.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", `{"action":{"type":"undo"}}`, 409, game.GameOver)
+		var won struct{ Games []players.GameSummary }
 		c.mustJSON(t, "GET", "/api/v1/games?status=won", nil, 200, &won)
 		if len(won.Games) != 1 || won.Games[0].ID != v.ID || won.Games[0].Seat != 1 {
 			t.Fatalf("won games %+v", won)
 		}
-		var playing struct{ Games []gameSummary }
+		var playing struct{ Games []players.GameSummary }
 		c.mustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &playing)
 		if len(playing.Games) != 0 {
 			t.Fatalf("playing games %+v", playing)
@@ -121,15 +123,15 @@ func TestResentActionAppliesOnce(t *testing.T) {
 			}
 		})
 	}
-	c.mustError(t, "POST", path, `{"action":{"type":"draw","id":"x"},"id":"y"}`, 400, table.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw","id":7}}`, 400, table.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"id":""}`, 400, table.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"seq":0}`, 409, table.Conflict)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw","bogus":1}}`, 400, table.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"extra":1}`, 400, table.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"move","from":"c1","to":"c1"}}`, 422, table.IllegalMove)
-	c.mustError(t, "POST", path, `{"action":"draw"}`, 400, table.BadRequest)
-	c.mustError(t, "POST", path, `not json`, 400, table.BadRequest)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw","id":"x"},"id":"y"}`, 400, game.BadRequest)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw","id":7}}`, 400, game.BadRequest)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"id":""}`, 400, game.BadRequest)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"seq":0}`, 409, game.Conflict)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw","bogus":1}}`, 400, game.BadRequest)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"extra":1}`, 400, game.BadRequest)
+	c.mustError(t, "POST", path, `{"action":{"type":"move","from":"c1","to":"c1"}}`, 422, game.IllegalMove)
+	c.mustError(t, "POST", path, `{"action":"draw"}`, 400, game.BadRequest)
+	c.mustError(t, "POST", path, `not json`, 400, game.BadRequest)
 }
 
 func TestConcurrentActionsAreTotallyOrdered(t *testing.T) {
@@ -201,19 +203,19 @@ func TestAuthAndOwnership(t *testing.T) {
 				if r.body != "" {
 					body = r.body
 				}
-				c.mustError(t, r.method, r.path, body, 401, table.Unauthorized)
+				c.mustError(t, r.method, r.path, body, 401, game.Unauthorized)
 			})
 		}
 	}
 	t.Run("other player's game", func(t *testing.T) {
-		bob.mustError(t, "GET", "/api/v1/games/"+g, nil, 403, table.Forbidden)
-		bob.mustError(t, "POST", "/api/v1/games/"+g+"/actions", act, 403, table.Forbidden)
+		bob.mustError(t, "GET", "/api/v1/games/"+g, nil, 403, game.Forbidden)
+		bob.mustError(t, "POST", "/api/v1/games/"+g+"/actions", act, 403, game.Forbidden)
 	})
 	t.Run("missing game", func(t *testing.T) {
-		bob.mustError(t, "GET", "/api/v1/games/nope", nil, 404, table.NotFound)
-		bob.mustError(t, "POST", "/api/v1/games/nope/actions", act, 404, table.NotFound)
-		bob.mustError(t, "GET", "/api/v1/nothing", nil, 404, table.NotFound)
-		bob.mustError(t, "PUT", "/api/v1/me", nil, 405, table.MethodNotAllowed)
+		bob.mustError(t, "GET", "/api/v1/games/nope", nil, 404, game.NotFound)
+		bob.mustError(t, "POST", "/api/v1/games/nope/actions", act, 404, game.NotFound)
+		bob.mustError(t, "GET", "/api/v1/nothing", nil, 404, game.NotFound)
+		bob.mustError(t, "PUT", "/api/v1/me", nil, 405, game.MethodNotAllowed)
 	})
 	t.Run("cookie", func(t *testing.T) {
 		c := ts.anon()
@@ -226,7 +228,7 @@ func TestAuthAndOwnership(t *testing.T) {
 	})
 	t.Run("names", func(t *testing.T) {
 		for _, bad := range []string{`{"name":""}`, `{"name":"   "}`, `{"name":"a\u0007b"}`, `{"name":"` + strings.Repeat("é", 25) + `"}`, `{}`} {
-			bob.mustError(t, "PATCH", "/api/v1/me", bad, 400, table.BadRequest)
+			bob.mustError(t, "PATCH", "/api/v1/me", bad, 400, game.BadRequest)
 		}
 		var me playerJSON
 		bob.mustJSON(t, "PATCH", "/api/v1/me", `{"name":"`+strings.Repeat("é", 24)+`"}`, 200, &me)
@@ -236,11 +238,11 @@ func TestAuthAndOwnership(t *testing.T) {
 		}
 	})
 	t.Run("new games", func(t *testing.T) {
-		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DS1-D2N-AAAAAAB"}`, 400, table.BadCode)
-		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DR1-D1UI-AAAAAAB"}`, 400, table.BadCode)
-		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DS1-D1N-AAAAAAB","draw":3}`, 400, table.BadRequest)
-		bob.mustError(t, "POST", "/api/v1/games", `{"draw":2}`, 400, table.BadRequest)
-		bob.mustError(t, "POST", "/api/v1/games", `{"scoring":"odd"}`, 400, table.BadRequest)
+		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DS1-D2N-AAAAAAB"}`, 400, game.BadCode)
+		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DR1-D1UI-AAAAAAB"}`, 400, game.BadCode)
+		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DS1-D1N-AAAAAAB","draw":3}`, 400, game.BadRequest)
+		bob.mustError(t, "POST", "/api/v1/games", `{"draw":2}`, 400, game.BadRequest)
+		bob.mustError(t, "POST", "/api/v1/games", `{"scoring":"odd"}`, 400, game.BadRequest)
 		var v view
 		bob.mustJSON(t, "POST", "/api/v1/games", `{"draw":3,"scoring":"vegas"}`, 201, &v)
 		if v.Draw != 3 || v.Scoring != "vegas" || v.Score != -104 || !strings.HasPrefix(v.Code, "DS1-D3V-") {
@@ -250,7 +252,7 @@ func TestAuthAndOwnership(t *testing.T) {
 		if v.Draw != 1 || v.Scoring != "normal" {
 			t.Fatalf("default game %+v", v)
 		}
-		bob.mustError(t, "GET", "/api/v1/games?status=lost", nil, 400, table.BadRequest)
+		bob.mustError(t, "GET", "/api/v1/games?status=lost", nil, 400, game.BadRequest)
 	})
 	t.Run("codes", func(t *testing.T) {
 		var got codeJSON
@@ -263,7 +265,7 @@ func TestAuthAndOwnership(t *testing.T) {
 		if got != (codeJSON{Code: "DR1-D1SM-AAAAABA", Kind: "race", Draw: 1, Redeal: "single", Decks: "mirrored", Deal: float64(26)}) {
 			t.Fatalf("code %+v", got)
 		}
-		bob.mustError(t, "GET", "/api/v1/codes/DS1-D1N-AAAAAA", nil, 400, table.BadCode)
+		bob.mustError(t, "GET", "/api/v1/codes/DS1-D1N-AAAAAA", nil, 400, game.BadCode)
 	})
 }
 
@@ -280,9 +282,9 @@ func TestCrossOriginCookieRequests(t *testing.T) {
 		}
 		return c
 	}
-	cookie("https://evil.example").mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 403, table.Forbidden)
-	cookie("https://evil.example").mustError(t, "PATCH", "/api/v1/me", `{"name":"pwned"}`, 403, table.Forbidden)
-	cookie("https://evil.example").mustError(t, "POST", "/api/v1/players", `{}`, 403, table.Forbidden)
+	cookie("https://evil.example").mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 403, game.Forbidden)
+	cookie("https://evil.example").mustError(t, "PATCH", "/api/v1/me", `{"name":"pwned"}`, 403, game.Forbidden)
+	cookie("https://evil.example").mustError(t, "POST", "/api/v1/players", `{}`, 403, game.Forbidden)
 	cookie("https://evil.example").mustJSON(t, "GET", "/api/v1/games/"+g, nil, 200, nil) // safe method
 	cookie(ts.URL).mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
 	cookie("https://friend.example").mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
@@ -299,11 +301,11 @@ func TestRateLimit(t *testing.T) {
 	path := "/api/v1/games/" + g + "/actions"
 	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
 	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, table.RateLimited)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, game.RateLimited)
 	c.mustJSON(t, "GET", "/api/v1/games/"+g, nil, 200, nil) // reads are not limited
 	ts.clock.Advance(1e9)                                   // one second: one token
 	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, table.RateLimited)
+	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, game.RateLimited)
 	other := ts.mustPlayer(t) // another player has a bucket of its own
 	other.mustGame(t, "DS1-D1N-AAAAAAB")
 }
@@ -313,7 +315,7 @@ func TestBodyLimit(t *testing.T) {
 	c := ts.mustPlayer(t)
 	g := c.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	big := `{"action":{"type":"draw"},"id":"` + strings.Repeat("x", 17<<10) + `"}`
-	c.mustError(t, "POST", "/api/v1/games/"+g+"/actions", big, 413, table.TooLarge)
+	c.mustError(t, "POST", "/api/v1/games/"+g+"/actions", big, 413, game.TooLarge)
 	// Without a Content-Length the limit holds too.
 	req, _ := http.NewRequest("POST", ts.URL+"/api/v1/games/"+g+"/actions", strings.NewReader(big))
 	req.ContentLength = -1
@@ -367,7 +369,7 @@ func TestOperatorEndpoints(t *testing.T) {
 	p := ts.mustPlayer(t)
 	g := p.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	p.mustAct(t, g, klondike.Simple(klondike.Draw))
-	p.mustError(t, "POST", "/api/v1/games/"+g+"/actions", `{"action":{"type":"recycle"}}`, 422, table.IllegalMove)
+	p.mustError(t, "POST", "/api/v1/games/"+g+"/actions", `{"action":{"type":"recycle"}}`, 422, game.IllegalMove)
 	code, raw := c.do(t, "GET", "/metrics", nil)
 	text := string(raw)
 	for _, want := range []string{
@@ -388,13 +390,21 @@ func TestOperatorEndpoints(t *testing.T) {
 	}
 	ts.store.Close()
 	ts.clock.Advance(time.Second) // past the ping /readyz reuses
-	c.mustError(t, "GET", "/readyz", nil, 503, table.Unavailable)
+	c.mustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
 }
 
+// TestErrorTable checks the transports' tables: every code has an error
+// status here and a close code on the sockets, and an application close
+// code is 4000 + the status (the standard ones stand for 413, 500, 503).
 func TestErrorTable(t *testing.T) {
-	for _, c := range table.Codes() {
-		if c.HTTPStatus() < 400 || c.CloseCode() < 1000 {
-			t.Errorf("%s: status %d, close %d", c, c.HTTPStatus(), c.CloseCode())
+	standard := map[int]int{1009: 413, 1011: 500, 1013: 503}
+	for _, c := range game.Codes() {
+		st, cc := statusOf(c), ws.CloseCode(c)
+		if _, ok := statuses[c]; !ok || st < 400 || cc < 1000 {
+			t.Errorf("%s: status %d, close %d", c, st, cc)
+		}
+		if cc >= 4000 && cc != 4000+st || cc < 4000 && standard[cc] != st {
+			t.Errorf("%s: status %d, but close code %d", c, st, cc)
 		}
 	}
 }

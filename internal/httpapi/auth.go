@@ -2,16 +2,12 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
-	"dsol/internal/store"
-	"dsol/internal/table"
+	"dsol/internal/game"
+	"dsol/internal/players"
 )
 
 // The session cookie holds the bearer token. Over HTTPS it is
@@ -24,36 +20,18 @@ const (
 	SecureCookieName = "__Host-dsol_session"
 )
 
-// tokenBytes is the length of a bearer token before encoding.
-const tokenBytes = 32
-
 // cookieMaxAge keeps the session for a year.
 const cookieMaxAge = 365 * 24 * time.Hour
 
-func playerOf(ctx context.Context) (store.Player, bool) {
-	p, ok := ctx.Value(playerKey).(store.Player)
+// playerOf returns the player the request signed in as (authenticate).
+func playerOf(ctx context.Context) (players.Player, bool) {
+	p, ok := ctx.Value(playerKey).(players.Player)
 	return p, ok
-}
-
-// hashToken returns the stored form of a token: its SHA-256.
-func hashToken(tok string) []byte {
-	h := sha256.Sum256([]byte(tok))
-	return h[:]
-}
-
-// newToken returns a new bearer token (tokenBytes random bytes) and the
-// hash that is stored of it.
-func (s *server) newToken() (tok string, hash []byte, err error) {
-	tok, err = s.randomString(tokenBytes)
-	if err != nil {
-		return "", nil, err
-	}
-	return tok, hashToken(tok), nil
 }
 
 // signedIn answers a sign-in (a new player, a redeemed transfer code): the
 // session cookie of tok and 201 {"id", "name", "token"}, the token shown once.
-func (s *server) signedIn(w http.ResponseWriter, r *http.Request, p store.Player, tok string) {
+func (s *server) signedIn(w http.ResponseWriter, r *http.Request, p players.Player, tok string) {
 	s.setSession(w, r, tok)
 	writeJSON(w, http.StatusCreated, playerJSON{ID: p.ID, Name: p.Name, Token: tok})
 }
@@ -70,15 +48,6 @@ func (s *server) clearSession(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// randomString returns n random bytes from the server's source, base64url.
-func (s *server) randomString(n int) (string, error) {
-	b := make([]byte, n)
-	if _, err := io.ReadFull(s.random, b); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
-}
-
 // authenticate finds the player of a Bearer token, or else of the session
 // cookie (either name; the old one is reissued over HTTPS); no or a wrong
 // credential is 401. The WebSocket routes sign in here too.
@@ -88,7 +57,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		if h := r.Header.Get("Authorization"); h != "" {
 			scheme, t, ok := strings.Cut(h, " ")
 			if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(t) == "" {
-				s.error(w, r, table.Errorf(table.Unauthorized, "the Authorization header must be \"Bearer <token>\""))
+				s.error(w, r, game.Errorf(game.Unauthorized, "the Authorization header must be \"Bearer <token>\""))
 				return
 			}
 			tok = strings.TrimSpace(t)
@@ -99,24 +68,13 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			reissue = clientOf(r.Context()).secure
 		}
 		if tok == "" {
-			s.error(w, r, table.Errorf(table.Unauthorized, "sign in first: POST /api/v1/players gives a token"))
+			s.error(w, r, game.Errorf(game.Unauthorized, "sign in first: POST /api/v1/players gives a token"))
 			return
 		}
-		h := hashToken(tok)
-		now := s.clock()
-		p, ok := s.auth.get(h, now)
-		if !ok {
-			var err error
-			p, err = s.store.PlayerByTokenHash(r.Context(), h)
-			if errors.Is(err, store.ErrNotFound) {
-				s.error(w, r, table.Errorf(table.Unauthorized, "unknown token"))
-				return
-			}
-			if err != nil {
-				s.error(w, r, err)
-				return
-			}
-			s.auth.put(h, p, now)
+		p, err := s.players.ByToken(r.Context(), tok)
+		if err != nil {
+			s.error(w, r, err)
+			return
 		}
 		if reissue {
 			s.setSession(w, r, tok)
@@ -162,26 +120,13 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	name, given, err := decodeName(b, false)
+	name, _, err := decodeName(b, false) // none: the service names the player
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	id, err := s.randomString(12)
+	p, tok, err := s.players.Create(r.Context(), name)
 	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	if !given {
-		name = "Player " + id[:4]
-	}
-	tok, hash, err := s.newToken()
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	p := store.Player{ID: id, Name: name, TokenHash: hash, CreatedAt: s.clock()}
-	if err := s.store.CreatePlayer(r.Context(), p); err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -200,13 +145,13 @@ type meJSON struct {
 // getMe is GET /api/v1/me.
 func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	rt, err := s.store.Rating(r.Context(), p.ID)
+	rt, err := s.players.Rating(r.Context(), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, meJSON{ID: p.ID, Name: p.Name,
-		Rating: table.Round(rt.Rating), RatingDeviation: table.Round(rt.Deviation)})
+		Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation)})
 }
 
 // patchMe is PATCH /api/v1/me {"name"}.
@@ -222,10 +167,9 @@ func (s *server) patchMe(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	if err := s.store.RenamePlayer(r.Context(), p.ID, name); err != nil {
+	if err := s.players.Rename(r.Context(), p.ID, name); err != nil {
 		s.error(w, r, err)
 		return
 	}
-	s.auth.rename(p.ID, name)
 	writeJSON(w, http.StatusOK, playerJSON{ID: p.ID, Name: name})
 }

@@ -1,14 +1,9 @@
 package httpapi
 
 import (
-	"context"
-	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-
-	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // blockedPlayer is one entry of GET /api/v1/me/blocks.
@@ -17,39 +12,15 @@ type blockedPlayer struct {
 	Name string `json:"name"`
 }
 
-// blockTarget is the player of the {id} in the path that the caller may
-// block or unblock: not themselves, the bot or the deleted players' row
-// (400), and an existing player (404).
-func (s *server) blockTarget(r *http.Request) (string, error) {
-	p, _ := playerOf(r.Context())
-	id := chi.URLParam(r, "id")
-	switch id {
-	case p.ID:
-		return "", table.Errorf(table.BadRequest, "you cannot block yourself")
-	case table.BotPlayerID:
-		return "", table.Errorf(table.BadRequest, "the computer cannot be blocked: just do not race it")
-	case store.DeletedPlayerID:
-		return "", table.Errorf(table.BadRequest, "this player deleted their data: there is nobody to block")
-	}
-	if _, err := s.store.Player(r.Context(), id); errors.Is(err, store.ErrNotFound) {
-		return "", table.Errorf(table.NotFound, "no such player")
-	} else if err != nil {
-		return "", err
-	}
-	return id, nil
-}
-
 // block is POST /api/v1/players/{id}/block: from now on the caller and
 // that player are never paired by quick match, do not see each other's
 // races in the lobby and cannot join or rematch each other's races. 204,
-// blocked before or not.
+// blocked before or not; 400 for the caller themselves, the bot or a
+// deleted player, 404 for nobody.
 func (s *server) block(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	id, err := s.blockTarget(r)
-	if err == nil {
-		err = s.store.Block(r.Context(), p.ID, id, s.clock())
-	}
-	if err != nil {
+	id := chi.URLParam(r, "id")
+	if err := s.players.Block(r.Context(), p.ID, id); err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -62,11 +33,7 @@ func (s *server) block(w http.ResponseWriter, r *http.Request) {
 // player ends (a block of the caller by them stays). 204, blocked or not.
 func (s *server) unblock(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	id, err := s.blockTarget(r)
-	if err == nil {
-		err = s.store.Unblock(r.Context(), p.ID, id)
-	}
-	if err != nil {
+	if err := s.players.Unblock(r.Context(), p.ID, chi.URLParam(r, "id")); err != nil {
 		s.error(w, r, err)
 		return
 	}
@@ -78,7 +45,7 @@ func (s *server) unblock(w http.ResponseWriter, r *http.Request) {
 // oldest block first, {"blocked": [{"id", "name"}]}.
 func (s *server) listBlocks(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	bs, err := s.store.Blocks(r.Context(), p.ID)
+	bs, err := s.players.Blocks(r.Context(), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -90,40 +57,4 @@ func (s *server) listBlocks(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, struct {
 		Blocked []blockedPlayer `json:"blocked"`
 	}{out})
-}
-
-// blocksOf returns the players blocked by or blocking player: for each,
-// true when player blocked them.
-func (s *server) blocksOf(ctx context.Context, player string) (map[string]bool, error) {
-	bs, err := s.store.BlocksAmong(ctx, []string{player})
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]bool, len(bs))
-	for _, b := range bs {
-		if b.PlayerID == player {
-			out[b.BlockedID] = true
-		} else if _, ok := out[b.PlayerID]; !ok {
-			out[b.PlayerID] = false
-		}
-	}
-	return out, nil
-}
-
-// checkNotBlocked refuses (403) what player would do with other (join
-// their race, rematch them) when either blocked the other.
-func (s *server) checkNotBlocked(ctx context.Context, player, other string) error {
-	bl, err := s.blocksOf(ctx, player)
-	if err != nil {
-		return err
-	}
-	byMe, ok := bl[other]
-	switch {
-	case !ok:
-		return nil
-	case byMe:
-		return table.Errorf(table.Forbidden, "you blocked this player: unblock them in Settings to race them")
-	default:
-		return table.Errorf(table.Forbidden, "this player blocked you: you cannot race them")
-	}
 }

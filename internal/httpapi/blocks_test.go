@@ -9,6 +9,7 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/lobby"
 	"dsol/internal/store"
@@ -17,7 +18,7 @@ import (
 
 // mustErrorSays sends a request and checks the error's status, code and
 // that its message holds want.
-func (c *client) mustErrorSays(tb testing.TB, method, path string, status int, code table.Code, want string) {
+func (c *client) mustErrorSays(tb testing.TB, method, path string, status int, code game.Code, want string) {
 	tb.Helper()
 	var e errorBody
 	c.mustJSON(tb, method, path, nil, status, &e)
@@ -72,13 +73,13 @@ func TestBlockREST(t *testing.T) {
 		ada.mustRace(t, map[string]any{"bot": "fast"}) // the bot's row exists
 		cy.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Cy"}, 200, nil)
 
-		ts.anon().mustError(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 401, table.Unauthorized)
-		ada.mustErrorSays(t, "POST", "/api/v1/players/"+ada.id+"/block", 400, table.BadRequest, "yourself")
-		ada.mustErrorSays(t, "POST", "/api/v1/players/"+table.BotPlayerID+"/block", 400, table.BadRequest, "computer")
-		ada.mustErrorSays(t, "DELETE", "/api/v1/players/"+table.BotPlayerID+"/block", 400, table.BadRequest, "computer")
-		ada.mustErrorSays(t, "POST", "/api/v1/players/"+store.DeletedPlayerID+"/block", 400, table.BadRequest, "deleted")
-		ada.mustErrorSays(t, "POST", "/api/v1/players/nobody/block", 404, table.NotFound, "no such player")
-		ada.mustErrorSays(t, "DELETE", "/api/v1/players/nobody/block", 404, table.NotFound, "no such player")
+		ts.anon().mustError(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 401, game.Unauthorized)
+		ada.mustErrorSays(t, "POST", "/api/v1/players/"+ada.id+"/block", 400, game.BadRequest, "yourself")
+		ada.mustErrorSays(t, "POST", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
+		ada.mustErrorSays(t, "DELETE", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
+		ada.mustErrorSays(t, "POST", "/api/v1/players/"+store.DeletedPlayerID+"/block", 400, game.BadRequest, "deleted")
+		ada.mustErrorSays(t, "POST", "/api/v1/players/nobody/block", 404, game.NotFound, "no such player")
+		ada.mustErrorSays(t, "DELETE", "/api/v1/players/nobody/block", 404, game.NotFound, "no such player")
 		if ids := ada.blockedIDs(t); len(ids) != 0 {
 			t.Fatalf("blocked before any block: %v", ids)
 		}
@@ -153,8 +154,8 @@ func TestBlockLobby(t *testing.T) {
 		t.Fatalf("bob's lobby socket after the block: %v", raceIDs(m.Races))
 	}
 
-	bob.mustErrorSays(t, "POST", "/api/v1/races/"+adaRace.ID+"/join", 403, table.Forbidden, "you blocked this player")
-	ada.mustErrorSays(t, "POST", "/api/v1/races/"+bobRace.ID+"/join", 403, table.Forbidden, "this player blocked you")
+	bob.mustErrorSays(t, "POST", "/api/v1/races/"+adaRace.ID+"/join", 403, game.Forbidden, "you blocked this player")
+	ada.mustErrorSays(t, "POST", "/api/v1/races/"+bobRace.ID+"/join", 403, game.Forbidden, "this player blocked you")
 	var e errorBody
 	ada.mustJSON(t, "POST", "/api/v1/races/"+bobRace.ID+"/join", map[string]string{"invite": bobRace.Invite}, 403, &e)
 	if !strings.Contains(e.Error.Message, "blocked you") {
@@ -180,8 +181,8 @@ func TestBlockRematch(t *testing.T) {
 	path := "/api/v1/races/" + v.ID + "/rematch"
 	ada.mustJSON(t, "POST", path, nil, 201, nil) // offered before the block
 	bob.mustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
-	bob.mustErrorSays(t, "POST", path, 403, table.Forbidden, "you blocked this player")
-	ada.mustErrorSays(t, "POST", path, 403, table.Forbidden, "this player blocked you")
+	bob.mustErrorSays(t, "POST", path, 403, game.Forbidden, "you blocked this player")
+	ada.mustErrorSays(t, "POST", path, 403, game.Forbidden, "this player blocked you")
 	var fin rview
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, &fin)
 	if g := mustStoredGame(t, ts, table.NextRaceID(v.ID)); g.Status != "over" {

@@ -11,10 +11,10 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // The codes of the check's tests: a draw-1 Normal deal the solver wins at
@@ -182,14 +182,14 @@ func TestCheckRefusals(t *testing.T) {
 	path := "/api/v1/games/" + g.ID + "/check"
 	for _, body := range []any{nil, "x", map[string]any{}, map[string]any{"on": false}, map[string]any{"on": "yes"},
 		map[string]any{"on": true, "off": 1}} {
-		alice.mustError(t, "POST", path, body, 400, table.BadRequest)
+		alice.mustError(t, "POST", path, body, 400, game.BadRequest)
 	}
-	bob.mustError(t, "POST", path, map[string]bool{"on": true}, 403, table.Forbidden)
-	alice.mustError(t, "POST", "/api/v1/games/nope/check", map[string]bool{"on": true}, 404, table.NotFound)
-	ts.anon().mustError(t, "POST", path, map[string]bool{"on": true}, 401, table.Unauthorized)
+	bob.mustError(t, "POST", path, map[string]bool{"on": true}, 403, game.Forbidden)
+	alice.mustError(t, "POST", "/api/v1/games/nope/check", map[string]bool{"on": true}, 404, game.NotFound)
+	ts.anon().mustError(t, "POST", path, map[string]bool{"on": true}, 401, game.Unauthorized)
 	var race struct{ ID string }
 	alice.mustJSON(t, "POST", "/api/v1/races", map[string]any{"draw": 1}, 201, &race)
-	alice.mustError(t, "POST", "/api/v1/games/"+race.ID+"/check", map[string]bool{"on": true}, 403, table.Forbidden)
+	alice.mustError(t, "POST", "/api/v1/games/"+race.ID+"/check", map[string]bool{"on": true}, 403, game.Forbidden)
 	if stored, err := ts.store.Game(t.Context(), g.ID); err != nil || stored.Checked {
 		t.Fatalf("refused checks stored the flag: %+v, %v", stored, err)
 	}
@@ -211,7 +211,7 @@ func TestCheckSharesHintSlots(t *testing.T) {
 	if got := alice.still(t, g.ID); got != "null" {
 		t.Fatalf("with every slot taken: stillWinnable %s, want null", got)
 	}
-	alice.mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 429, table.RateLimited)
+	alice.mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 429, game.RateLimited)
 	<-ts.srv.hintSlots
 	if got := nextCheck(t, ws, 1); got != "true" {
 		t.Fatalf("once a slot is free: %s, want true", got)

@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/klondike"
 	"dsol/internal/names"
-	"dsol/internal/race"
+	"dsol/internal/players"
 	"dsol/internal/table"
 )
 
@@ -37,15 +37,15 @@ func decodeJSON(b []byte, v any, allowEmpty bool) error {
 		if allowEmpty {
 			return nil
 		}
-		return table.Errorf(table.BadRequest, "the request needs a JSON body")
+		return game.Errorf(game.BadRequest, "the request needs a JSON body")
 	}
 	if err := input.CheckJSON(b); err != nil {
-		return table.Errorf(table.BadRequest, "the body is not valid JSON: %v", err)
+		return game.Errorf(game.BadRequest, "the body is not valid JSON: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return table.Errorf(table.BadRequest, "the body is not valid JSON for this request: %s", input.Describe(err))
+		return game.Errorf(game.BadRequest, "the body is not valid JSON for this request: %s", input.Describe(err))
 	}
 	return nil
 }
@@ -59,25 +59,25 @@ const maxName = 24
 func checkName(name string) error {
 	n := utf8.RuneCountInString(name)
 	if !utf8.ValidString(name) || n < 1 || n > maxName {
-		return table.Errorf(table.BadRequest, "a name has 1 to %d characters", maxName)
+		return game.Errorf(game.BadRequest, "a name has 1 to %d characters", maxName)
 	}
 	for _, c := range name {
 		if !unicode.IsPrint(c) {
-			return table.Errorf(table.BadRequest, "a name has printable characters only")
+			return game.Errorf(game.BadRequest, "a name has printable characters only")
 		}
 	}
 	if strings.TrimSpace(name) == "" {
-		return table.Errorf(table.BadRequest, "a name cannot be blank")
+		return game.Errorf(game.BadRequest, "a name cannot be blank")
 	}
 	if why := names.Check(name, botNames...); why != "" {
-		return table.Errorf(table.BadRequest, "%s", why)
+		return game.Errorf(game.BadRequest, "%s", why)
 	}
 	return nil
 }
 
 // botNames are the server bot's name and its names in the web client's
 // languages (web/js/i18n: race.computer): no player may look like it.
-var botNames = []string{table.BotName, "Ordenador", "Komputer"}
+var botNames = []string{game.BotName, "Ordenador", "Komputer"}
 
 // nameRequest is the body of POST /api/v1/players and PATCH /api/v1/me.
 type nameRequest struct {
@@ -94,7 +94,7 @@ func decodeName(body []byte, required bool) (name string, given bool, err error)
 	}
 	if in.Name == nil {
 		if required {
-			return "", false, table.Errorf(table.BadRequest, "nothing to change: send {\"name\": ...}")
+			return "", false, game.Errorf(game.BadRequest, "nothing to change: send {\"name\": ...}")
 		}
 		return "", false, nil
 	}
@@ -110,16 +110,16 @@ type linkRequest struct {
 }
 
 // decodeLinkCode reads {"code"}: a transfer code as typed, returned in its
-// normal form (normalLinkCode).
+// normal form (players.NormalLinkCode).
 func decodeLinkCode(body []byte) (string, error) {
 	var in linkRequest
 	if err := decodeJSON(body, &in, false); err != nil {
 		return "", err
 	}
 	if in.Code == nil {
-		return "", table.Errorf(table.BadRequest, `send {"code": "…"}, the transfer code shown on the other device`)
+		return "", game.Errorf(game.BadRequest, `send {"code": "…"}, the transfer code shown on the other device`)
 	}
-	return normalLinkCode(*in.Code)
+	return players.NormalLinkCode(*in.Code)
 }
 
 // gameRequest is the body of POST /api/v1/games.
@@ -139,6 +139,11 @@ type gameSpec struct {
 	winnable bool
 }
 
+// table is the spec as the game service takes it.
+func (s gameSpec) table() table.SoloSpec {
+	return table.SoloSpec{Code: s.code, Random: s.random, Winnable: s.winnable}
+}
+
 // decodeCreateGame reads {"draw", "scoring", "winnable"} (each optional) or
 // {"code"}.
 func decodeCreateGame(body []byte) (gameSpec, error) {
@@ -148,24 +153,24 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 	}
 	if in.Code != nil {
 		if in.Draw != nil || in.Scoring != nil {
-			return gameSpec{}, table.Errorf(table.BadRequest, "send either a code or draw and scoring, not both")
+			return gameSpec{}, game.Errorf(game.BadRequest, "send either a code or draw and scoring, not both")
 		}
 		if in.Winnable {
-			return gameSpec{}, table.Errorf(table.BadRequest, "winnable goes with draw and scoring: a chosen code is played as it is")
+			return gameSpec{}, game.Errorf(game.BadRequest, "winnable goes with draw and scoring: a chosen code is played as it is")
 		}
 		c, err := cards.ParseCode(*in.Code)
 		if err != nil {
 			return gameSpec{}, err
 		}
 		if c.Kind != cards.Solo {
-			return gameSpec{}, table.Errorf(table.BadCode, "%s is a race code; solo games take DS1 codes", c)
+			return gameSpec{}, game.Errorf(game.BadCode, "%s is a race code; solo games take DS1 codes", c)
 		}
 		return gameSpec{code: c}, nil
 	}
 	code := cards.Code{Kind: cards.Solo, Draw: 1}
 	if in.Draw != nil {
 		if *in.Draw != 1 && *in.Draw != 3 {
-			return gameSpec{}, table.Errorf(table.BadRequest, "draw must be 1 or 3")
+			return gameSpec{}, game.Errorf(game.BadRequest, "draw must be 1 or 3")
 		}
 		code.Draw = *in.Draw
 	}
@@ -175,25 +180,11 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 		case "vegas":
 			code.Vegas = true
 		default:
-			return gameSpec{}, table.Errorf(table.BadRequest, "scoring must be \"normal\" or \"vegas\"")
+			return gameSpec{}, game.Errorf(game.BadRequest, "scoring must be \"normal\" or \"vegas\"")
 		}
 	}
 	return gameSpec{code: code, random: true, winnable: in.Winnable}, nil
 }
-
-// decodeActionEnvelope reads the body of POST /api/v1/games/{id}/actions
-// with table.DecodeCommand, the rules the WebSocket frames share.
-func decodeActionEnvelope(body []byte) (klondike.Action, string, *int64, error) {
-	c, err := table.DecodeCommand(body, false)
-	return c.Action, c.ClientID, c.Seq, err
-}
-
-// Race limits.
-const (
-	maxSeries      = 9
-	maxTurnSeconds = 3600
-	minTurnSeconds = 5
-)
 
 // raceRequest is the body of POST /api/v1/races.
 type raceRequest struct {
@@ -216,8 +207,13 @@ type raceRequest struct {
 type raceSpec struct {
 	code   cards.Code
 	random bool
-	opts   table.RaceOptions
+	opts   game.RaceOptions
 	public bool
+}
+
+// table is the spec as the game service takes it.
+func (s raceSpec) table() table.RaceSpec {
+	return table.RaceSpec{Code: s.code, Random: s.random, Options: s.opts, Public: s.public}
 }
 
 // raceCode reads the code or the draw, redeal and decks of a request; random
@@ -225,21 +221,21 @@ type raceSpec struct {
 func raceCode(in raceRequest) (code cards.Code, random bool, err error) {
 	if in.Code != nil {
 		if in.Draw != nil || in.Redeal != nil || in.Decks != nil {
-			return cards.Code{}, false, table.Errorf(table.BadRequest, "send either a code or draw, redeal and decks, not both")
+			return cards.Code{}, false, game.Errorf(game.BadRequest, "send either a code or draw, redeal and decks, not both")
 		}
 		c, err := cards.ParseCode(*in.Code)
 		if err != nil {
 			return cards.Code{}, false, err
 		}
 		if c.Kind != cards.Race || !c.Valid() {
-			return cards.Code{}, false, table.Errorf(table.BadCode, "%s is not a race code; races take DR1 or DR2 codes", c)
+			return cards.Code{}, false, game.Errorf(game.BadCode, "%s is not a race code; races take DR1 or DR2 codes", c)
 		}
 		return c, false, nil
 	}
 	code = cards.Code{Kind: cards.Race, Draw: 1}
 	if in.Draw != nil {
 		if *in.Draw != 1 && *in.Draw != 3 {
-			return code, false, table.Errorf(table.BadRequest, "draw must be 1 or 3")
+			return code, false, game.Errorf(game.BadRequest, "draw must be 1 or 3")
 		}
 		code.Draw = *in.Draw
 	}
@@ -249,7 +245,7 @@ func raceCode(in raceRequest) (code cards.Code, random bool, err error) {
 		case "single":
 			code.Single = true
 		default:
-			return code, false, table.Errorf(table.BadRequest, "redeal must be \"unlimited\" or \"single\"")
+			return code, false, game.Errorf(game.BadRequest, "redeal must be \"unlimited\" or \"single\"")
 		}
 	}
 	if in.Decks != nil {
@@ -258,7 +254,7 @@ func raceCode(in raceRequest) (code cards.Code, random bool, err error) {
 		case "mirrored":
 			code.Mirrored = true
 		default:
-			return code, false, table.Errorf(table.BadRequest, "decks must be \"independent\" or \"mirrored\"")
+			return code, false, game.Errorf(game.BadRequest, "decks must be \"independent\" or \"mirrored\"")
 		}
 	}
 	return code, true, nil
@@ -275,7 +271,7 @@ func decodeCreateRace(body []byte) (raceSpec, error) {
 	if err != nil {
 		return raceSpec{}, err
 	}
-	o := table.RaceOptions{Turns: "simultaneous", First: "random", SoloOutBonus: in.SoloOutBonus, Series: 1, TurnSeconds: in.TurnSeconds}
+	o := game.RaceOptions{Turns: "simultaneous", First: "random", SoloOutBonus: in.SoloOutBonus, Series: 1, TurnSeconds: in.TurnSeconds}
 	if in.Turns != nil {
 		o.Turns = *in.Turns
 	}
@@ -283,24 +279,18 @@ func decodeCreateRace(body []byte) (raceSpec, error) {
 		o.First = *in.First
 	}
 	if in.Series != nil {
-		if *in.Series < 1 || *in.Series > maxSeries {
-			return raceSpec{}, table.Errorf(table.BadRequest, "a series has 1 to %d games", maxSeries)
-		}
 		o.Series = *in.Series
 	}
-	if _, err := o.Engine(); err != nil {
+	if err := o.Check(); err != nil {
 		return raceSpec{}, err
-	}
-	if o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < minTurnSeconds || o.TurnSeconds > maxTurnSeconds) {
-		return raceSpec{}, table.Errorf(table.BadRequest, "turnSeconds (%d to %d) needs alternating turns", minTurnSeconds, maxTurnSeconds)
 	}
 	public := true
 	if in.Public != nil {
 		public = *in.Public
 	}
 	if in.Bot != nil {
-		if _, ok := race.ParseSpeed(*in.Bot); !ok || *in.Bot == "" {
-			return raceSpec{}, table.Errorf(table.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\"")
+		if err := table.CheckBot(*in.Bot); err != nil {
+			return raceSpec{}, err
 		}
 		o.Bot = *in.Bot
 		public = false
@@ -337,10 +327,10 @@ func decodeCheck(body []byte) error {
 		return err
 	}
 	if in.On == nil {
-		return table.Errorf(table.BadRequest, `send {"on": true} to turn the check on`)
+		return game.Errorf(game.BadRequest, `send {"on": true} to turn the check on`)
 	}
 	if !*in.On {
-		return table.Errorf(table.BadRequest, "the check cannot be turned off once on: the game counts as assisted; stop showing its answers instead")
+		return game.Errorf(game.BadRequest, "the check cannot be turned off once on: the game counts as assisted; stop showing its answers instead")
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
+	"dsol/internal/players"
 	"dsol/internal/table"
 )
 
@@ -22,7 +24,7 @@ import (
 func checkRefusal(t *testing.T, body []byte, err error) {
 	t.Helper()
 	e := table.AsError(err)
-	if e.Code != table.BadRequest && e.Code != table.BadCode || e.Msg == "" {
+	if e.Code != game.BadRequest && e.Code != game.BadCode || e.Msg == "" {
 		t.Fatalf("%q: refused with %v (code %s), want bad_request or bad_code", body, err, e.Code)
 	}
 }
@@ -170,8 +172,8 @@ func FuzzDecodeCreateRace(f *testing.F) {
 		if c.Kind != cards.Race || !c.Valid() || spec.random && c.Deal != 0 {
 			t.Fatalf("%q: accepted code %+v (random %v)", body, c, spec.random)
 		}
-		if _, err := o.Engine(); err != nil || o.Series < 1 || o.Series > maxSeries ||
-			o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < minTurnSeconds || o.TurnSeconds > maxTurnSeconds) ||
+		if _, err := table.EngineOptions(o); err != nil || o.Series < 1 || o.Series > game.MaxSeries ||
+			o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < game.MinTurnSeconds || o.TurnSeconds > game.MaxTurnSeconds) ||
 			o.Bot != "" && spec.public || o.FirstSeat != 0 || o.Prev != "" {
 			t.Fatalf("%q: accepted options %+v (public %v, engine: %v)", body, o, spec.public, err)
 		}
@@ -226,7 +228,7 @@ func FuzzDecodeJoin(f *testing.F) {
 }
 
 // FuzzDecodeLinkCode checks POST /api/v1/link: an accepted code is in its
-// normal form (linkLen symbols of linkAlphabet), and decodes to itself.
+// normal form (players.LinkLen symbols of players.LinkAlphabet), and decodes to itself.
 func FuzzDecodeLinkCode(f *testing.F) {
 	for _, s := range []string{``, `{}`, `{"code":"K7Q4-M2XD-9TPA"}`, `{"code":"k7q4 m2xd 9tpa"}`, `{"code":"OIL0-0000-0000"}`,
 		`{"code":"K7Q4-M2XD-9TP"}`, `{"code":"K7Q4-M2XD-9TPAU"}`, `{"code":"ÄÖÜ"}`, `{"code":null}`, `{"code":1}`, `{"code":"x","y":1}`} {
@@ -239,7 +241,7 @@ func FuzzDecodeLinkCode(f *testing.F) {
 			return
 		}
 		checkAccepted(t, body)
-		if len(code) != linkLen || strings.Trim(code, linkAlphabet) != "" {
+		if len(code) != players.LinkLen || strings.Trim(code, players.LinkAlphabet) != "" {
 			t.Fatalf("%q: accepted as %q, not a normal code", body, code)
 		}
 		again, err := decodeLinkCode(mustMarshal(t, linkRequest{Code: &code}))

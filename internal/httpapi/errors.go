@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5/middleware"
 
+	"dsol/internal/game"
 	"dsol/internal/input"
 	"dsol/internal/table"
 )
@@ -18,30 +19,60 @@ type errorBody struct {
 }
 
 type errorDetail struct {
-	Code    table.Code `json:"code"`
-	Message string     `json:"message"`
+	Code    game.Code `json:"code"`
+	Message string    `json:"message"`
 }
 
-// error answers with the domain error of err. The status comes from the one
-// table in package table; only internal errors are logged with their detail.
+// statuses is the REST API's table from an error code to the HTTP status of
+// its answer.
+var statuses = map[game.Code]int{
+	game.BadRequest:       http.StatusBadRequest,
+	game.BadCode:          http.StatusBadRequest,
+	game.Unauthorized:     http.StatusUnauthorized,
+	game.Forbidden:        http.StatusForbidden,
+	game.NotFound:         http.StatusNotFound,
+	game.IllegalMove:      http.StatusUnprocessableEntity,
+	game.TooLate:          http.StatusConflict,
+	game.NotYourTurn:      http.StatusConflict,
+	game.GameOver:         http.StatusConflict,
+	game.Conflict:         http.StatusConflict,
+	game.RateLimited:      http.StatusTooManyRequests,
+	game.Unavailable:      http.StatusServiceUnavailable,
+	game.TooLarge:         http.StatusRequestEntityTooLarge,
+	game.MethodNotAllowed: http.StatusMethodNotAllowed,
+	game.Internal:         http.StatusInternalServerError,
+	game.Expired:          http.StatusGone,
+}
+
+// statusOf returns the HTTP status of an answer carrying the code (500 for
+// an unknown code).
+func statusOf(c game.Code) int {
+	if st, ok := statuses[c]; ok {
+		return st
+	}
+	return http.StatusInternalServerError
+}
+
+// error answers with the domain error of err, with the status of its code
+// (statuses); only internal errors are logged with their detail.
 func (s *server) error(w http.ResponseWriter, r *http.Request, err error) {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		err = table.Errorf(table.TooLarge, "the request body is larger than %d bytes", mbe.Limit)
+		err = game.Errorf(game.TooLarge, "the request body is larger than %d bytes", mbe.Limit)
 	}
 	e := table.AsError(err)
 	switch e.Code {
-	case table.Internal:
+	case game.Internal:
 		s.log.Error("httpapi: internal error", "method", r.Method, "path", r.URL.Path,
 			"request_id", middleware.GetReqID(r.Context()), "err", err)
-	case table.Unavailable:
+	case game.Unavailable:
 		s.log.Warn("httpapi: unavailable", "method", r.Method, "path", r.URL.Path,
 			"request_id", middleware.GetReqID(r.Context()), "err", err)
 	}
-	if (e.Code == table.RateLimited || e.Code == table.Unavailable) && w.Header().Get("Retry-After") == "" {
+	if (e.Code == game.RateLimited || e.Code == game.Unavailable) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
-	writeJSON(w, e.Code.HTTPStatus(), errorBody{errorDetail{Code: e.Code, Message: e.Msg}})
+	writeJSON(w, statusOf(e.Code), errorBody{errorDetail{Code: e.Code, Message: e.Msg}})
 }
 
 // writeJSON writes v as a JSON answer.
@@ -63,9 +94,9 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.static.ServeHTTP(w, r)
 		return
 	}
-	s.error(w, r, table.Errorf(table.NotFound, "no such resource: %s", input.Quote(r.URL.Path)))
+	s.error(w, r, game.Errorf(game.NotFound, "no such resource: %s", input.Quote(r.URL.Path)))
 }
 
 func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	s.error(w, r, table.Errorf(table.MethodNotAllowed, "%s is not allowed here", input.Quote(r.Method)))
+	s.error(w, r, game.Errorf(game.MethodNotAllowed, "%s is not allowed here", input.Quote(r.Method)))
 }

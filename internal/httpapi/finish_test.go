@@ -8,9 +8,9 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/finishtest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // TestFinishByREST: a finish posted while cards are face down is refused
@@ -27,7 +27,7 @@ func TestFinishByREST(t *testing.T) {
 		v := c.mustGame(t, code.String())
 		path := "/api/v1/games/" + v.ID + "/actions"
 		body := map[string]any{"action": finish}
-		c.mustError(t, "POST", path, body, 422, table.IllegalMove)
+		c.mustError(t, "POST", path, body, 422, game.IllegalMove)
 		if v.Finish {
 			t.Fatal("a new game offers finish")
 		}
@@ -48,8 +48,8 @@ func TestFinishByREST(t *testing.T) {
 		if v.Seq != int64(len(line)+1) || v.Status != "won" || v.Finish || !reflect.DeepEqual(v.View, mirror.View()) {
 			t.Fatalf("after the finish: seq %d, %+v\nwant %+v", v.Seq, v.View, mirror.View())
 		}
-		c.mustError(t, "POST", path, body, 409, table.GameOver)
-		c.mustError(t, "POST", path, map[string]any{"action": klondike.Simple(klondike.Undo)}, 409, table.GameOver)
+		c.mustError(t, "POST", path, body, 409, game.GameOver)
+		c.mustError(t, "POST", path, map[string]any{"action": klondike.Simple(klondike.Undo)}, 409, game.GameOver)
 		acts, err := st.Actions(context.Background(), v.ID, int64(len(line)))
 		if err != nil || len(acts) != 1 || string(acts[0].Action) != `{"type":"finish"}` {
 			t.Fatalf("the log after the line: %v %+v", err, acts)
@@ -79,7 +79,7 @@ func TestRaceRefusesFinish(t *testing.T) {
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-QWERTYU"})
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
-	ada.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "finish"}}, 400, table.BadRequest)
+	ada.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "finish"}}, 400, game.BadRequest)
 	if after := ada.mustView(t, v.ID); after.Seq != 0 || after.Status != "playing" {
 		t.Fatalf("after a refused finish: seq %d, status %s", after.Seq, after.Status)
 	}

@@ -1,45 +1,22 @@
 package httpapi
 
 import (
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/cards"
-	"dsol/internal/klondike"
-	"dsol/internal/solo"
-	"dsol/internal/store"
-	"dsol/internal/table"
-	"dsol/internal/winnable"
+	"dsol/internal/game"
+	"dsol/internal/players"
 )
 
 // healthz answers while the process runs.
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-}
-
-// randomDeal picks a deal number uniformly from the server's random source.
-func (s *server) randomDeal() (uint64, error) {
-	const limit = (1 << 64) - (1<<64)%cards.DealCount // largest multiple of DealCount
-	var b [8]byte
-	for {
-		if _, err := io.ReadFull(s.random, b[:]); err != nil {
-			return 0, err
-		}
-		if v := binary.LittleEndian.Uint64(b[:]); v < limit {
-			return v % cards.DealCount, nil
-		}
-	}
 }
 
 // createGame is POST /api/v1/games: {"draw", "scoring", "winnable"} or
@@ -57,41 +34,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	code := spec.code
-	var opts []byte
-	switch {
-	case spec.winnable:
-		mode := winnable.ModeOf(code)
-		code, err = s.winnable.Pick(r.Context(), mode, s.store, p.ID, s.random)
-		if errors.Is(err, winnable.ErrEmpty) {
-			err = table.Errorf(table.Unavailable, "no winnable deal of %s is known yet (the server is still looking for some): try again later, or without winnable", mode)
-		}
-		if err != nil {
-			s.error(w, r, err)
-			return
-		}
-		opts, _ = json.Marshal(table.SoloOptions{Winnable: true})
-	case spec.random:
-		deal, err := s.randomDeal()
-		if err != nil {
-			s.error(w, r, err)
-			return
-		}
-		code.Deal = deal
-	}
-	id, err := s.randomString(12)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	now := s.clock()
-	g := store.Game{ID: id, Kind: "solo", Code: code.String(), Options: opts, Status: "playing",
-		Seats: [2]string{p.ID}, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateGame(r.Context(), g); err != nil {
-		s.error(w, r, err)
-		return
-	}
-	_, view, err := s.tables.Preview(r.Context(), id, 1)
+	id, view, err := s.tables.CreateSolo(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -100,43 +43,11 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, view)
 }
 
-// seatOf returns the caller's seat in a game (1 or 2), or 0 when not seated.
-func seatOf(g store.Game, playerID string) int {
-	for i, id := range g.Seats {
-		if id != "" && id == playerID {
-			return i + 1
-		}
-	}
-	return 0
-}
-
-// game loads the table of the {id} in the path and the caller's seat. Solo
-// games are private: anyone but the owner gets 403. Race spectators get seat 0.
-func (s *server) game(r *http.Request) (*table.Table, int, error) {
-	p, _ := playerOf(r.Context())
-	t, err := s.tables.Get(r.Context(), chi.URLParam(r, "id"))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, 0, table.Errorf(table.NotFound, "no such game")
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	g := t.Game()
-	seat := seatOf(g, p.ID)
-	if seat == 0 && g.Kind == "solo" {
-		return nil, 0, table.Errorf(table.Forbidden, "this game is not yours")
-	}
-	return t, seat, nil
-}
-
-// getGame is GET /api/v1/games/{id}: the caller's view.
+// getGame is GET /api/v1/games/{id}: the caller's view. Solo games are
+// private: anyone but the owner gets 403; race spectators get seat 0's.
 func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
-	t, seat, err := s.game(r)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	_, view, err := s.tables.Snapshot(r.Context(), t.ID(), seat)
+	p, _ := playerOf(r.Context())
+	view, err := s.tables.PlayerView(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -144,135 +55,59 @@ func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, view)
 }
 
-// gameSummary is one game of a listing (summarize).
-type gameSummary struct {
-	ID        string    `json:"id"`
-	Kind      string    `json:"kind"`
-	Code      string    `json:"code,omitempty"`
-	Status    string    `json:"status"`
-	Seat      int       `json:"seat"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
 // listLimit bounds a game listing, and is its page size unless limit says
 // less.
 const listLimit = 100
 
 // listGames is GET /api/v1/games?status=&kind=&limit=&cursor=: the caller's
-// games, newest first, a page at a time. next, when there are more, is the
-// cursor of the next page (keyset paging: each page starts after the last
-// game of the one before, so pages neither skip nor repeat games as new
-// ones are created).
+// games, newest first, a page at a time (players.GamePage). next, when
+// there are more, is the cursor of the next page.
 func (s *server) listGames(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	q, err := gameQuery(r.URL.Query())
+	f, err := gameQuery(r.URL.Query())
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	q.Player = p.ID
-	limit := q.Limit
-	q.Limit++ // one more tells whether there is a next page
-	gs, err := s.store.ListGames(r.Context(), q)
+	out, err := s.players.Games(r.Context(), p.ID, f)
 	if err != nil {
 		s.error(w, r, err)
 		return
-	}
-	out := struct {
-		Games []gameSummary `json:"games"`
-		Next  string        `json:"next,omitempty"`
-	}{}
-	if len(gs) > limit {
-		gs = gs[:limit]
-		last := gs[limit-1]
-		out.Next = encodeCursor(store.GameKey{CreatedAt: last.CreatedAt, ID: last.ID})
-	}
-	out.Games = make([]gameSummary, len(gs))
-	for i, g := range gs {
-		out.Games[i] = summarize(g, p.ID, s.clock())
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
-// gameQuery reads the filters and the page of a game listing.
-func gameQuery(v url.Values) (store.GameQuery, error) {
-	q := store.GameQuery{Status: v.Get("status"), Kind: v.Get("kind"), Limit: listLimit}
-	switch q.Status {
-	case "", "playing", "won", "waiting", "over":
+// gameQuery reads the filters and the page of a game listing; the players
+// service reads the cursor.
+func gameQuery(v url.Values) (players.GameFilter, error) {
+	f := players.GameFilter{Status: v.Get("status"), Kind: v.Get("kind"), Limit: listLimit, Cursor: v.Get("cursor")}
+	switch f.Status {
+	case "", game.Playing, game.Won, game.Waiting, game.Over:
 	default:
-		return q, table.Errorf(table.BadRequest, "status must be playing, won, waiting or over")
+		return f, game.Errorf(game.BadRequest, "status must be playing, won, waiting or over")
 	}
-	switch q.Kind {
-	case "", "solo", "race":
+	switch f.Kind {
+	case "", game.KindSolo, game.KindRace:
 	default:
-		return q, table.Errorf(table.BadRequest, "kind must be solo or race")
+		return f, game.Errorf(game.BadRequest, "kind must be solo or race")
 	}
 	if l := v.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > listLimit {
-			return q, table.Errorf(table.BadRequest, "limit must be a whole number from 1 to %d", listLimit)
+			return f, game.Errorf(game.BadRequest, "limit must be a whole number from 1 to %d", listLimit)
 		}
-		q.Limit = n
+		f.Limit = n
 	}
-	if c := v.Get("cursor"); c != "" {
-		k, ok := decodeCursor(c)
-		if !ok {
-			return q, table.Errorf(table.BadRequest, "cursor is not one this server gave: list from the first page again")
-		}
-		q.After = k
-	}
-	return q, nil
-}
-
-// encodeCursor writes a listing's place as an opaque token: the creation
-// time in microseconds and the id of the last game of a page.
-func encodeCursor(k store.GameKey) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(k.CreatedAt.UnixMicro(), 10) + "." + k.ID))
-}
-
-func decodeCursor(c string) (store.GameKey, bool) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return store.GameKey{}, false
-	}
-	us, id, ok := strings.Cut(string(b), ".")
-	n, err := strconv.ParseInt(us, 10, 64)
-	if !ok || err != nil || id == "" {
-		return store.GameKey{}, false
-	}
-	return store.GameKey{CreatedAt: time.UnixMicro(n).UTC(), ID: id}, true
-}
-
-// parseAction reads an action request (decodeActionEnvelope).
-func parseAction(r *http.Request) (klondike.Action, string, *int64, error) {
-	b, err := readBody(r)
-	if err != nil {
-		return klondike.Action{}, "", nil, err
-	}
-	return decodeActionEnvelope(b)
+	return f, nil
 }
 
 // postAction is POST /api/v1/games/{id}/actions: one action for the
-// caller's seat; the answer is the caller's view right after it (for a resent
-// action id, the current view).
+// caller's seat, {"action", "id"?, "seq"?} (table.DecodeCommand, the rules
+// the WebSocket frames share); the answer is the caller's view right after
+// it (for a resent action id, the current view).
 func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
-	t, seat, err := s.game(r)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	if seat == 0 {
-		s.error(w, r, table.Errorf(table.Forbidden, "spectators cannot play"))
-		return
-	}
-	a, cid, seq, err := parseAction(r)
-	if err != nil {
-		s.metrics.ObserveAction("", string(table.AsError(err).Code))
-		s.error(w, r, err)
-		return
-	}
-	res, err := s.tables.Do(r.Context(), t.ID(), table.Command{Seat: seat, Action: a, ClientID: cid, Seq: seq})
+	p, _ := playerOf(r.Context())
+	res, err := s.tables.Act(r.Context(), chi.URLParam(r, "id"), p.ID, r.Body)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -297,7 +132,7 @@ type codeJSON struct {
 func (s *server) getCode(w http.ResponseWriter, r *http.Request) {
 	c, err := cards.ParseCode(chi.URLParam(r, "code"))
 	if err == nil && !c.Valid() {
-		err = table.Errorf(table.BadCode, "the code names no playable game")
+		err = game.Errorf(game.BadCode, "the code names no playable game")
 	}
 	if err != nil {
 		s.error(w, r, err)
@@ -308,7 +143,10 @@ func (s *server) getCode(w http.ResponseWriter, r *http.Request) {
 		out.Deal = strings.ToUpper(hex.EncodeToString(c.Key[:]))
 	}
 	if c.Kind == cards.Solo {
-		out.Scoring = solo.Scoring(c)
+		out.Scoring = "normal"
+		if c.Vegas {
+			out.Scoring = "vegas"
+		}
 	} else {
 		out.Redeal, out.Decks = "unlimited", "independent"
 		if c.Single {

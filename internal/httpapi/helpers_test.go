@@ -17,8 +17,10 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -71,7 +73,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	clock := apitest.NewClock()
 	m := metrics.New()
 	com := store.NewCommitter(st, window, 0, m.ObserveCommit)
-	tc := table.Config{Store: st, Committer: com, Clock: clock.Now,
+	tc := table.Config{Store: st, Committer: com, Clock: clock.Now, Random: rand.Reader, Winnable: pool,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables,
 			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait}}
 	if timers {
@@ -82,7 +84,8 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	for _, f := range cfg {
 		f(&c)
 	}
-	srv := newServer(Deps{Store: st, Tables: reg, Committer: com, Metrics: m, Clock: clock.Now, Random: rand.Reader, Winnable: pool, Config: c})
+	ps := players.New(players.Config{Store: st, Clock: clock.Now, Random: rand.Reader})
+	srv := newServer(Deps{Players: ps, Tables: reg, Metrics: m, Clock: clock.Now, Config: c})
 	ts := &testServer{Server: httptest.NewServer(srv.routes()), store: st, srv: srv, reg: reg, com: com, clock: clock}
 	tb.Cleanup(ts.stop)
 	return ts
@@ -180,7 +183,7 @@ func (c *client) mustJSON(tb testing.TB, method, path string, body any, status i
 }
 
 // mustError sends a request and checks the error status and code.
-func (c *client) mustError(tb testing.TB, method, path string, body any, status int, code table.Code) {
+func (c *client) mustError(tb testing.TB, method, path string, body any, status int, code game.Code) {
 	tb.Helper()
 	var e errorBody
 	c.mustJSON(tb, method, path, body, status, &e)

@@ -4,26 +4,21 @@ import (
 	"context"
 	"net/http"
 
-	"dsol/internal/hint"
-	"dsol/internal/klondike"
-	"dsol/internal/solo"
-	"dsol/internal/table"
+	"github.com/go-chi/chi/v5"
+
+	"dsol/internal/game"
 )
 
-// hintBody is the answer of GET /api/v1/games/{id}/hint: a legal action, or
-// null when no move helps, and a short sentence saying why.
-type hintBody struct {
-	Action *klondike.Action `json:"action"`
-	Reason string           `json:"reason"`
-}
-
 // getHint is GET /api/v1/games/{id}/hint: a move recommended from what the
-// player has seen (package hint), for the caller's own solo game in play.
-// The hint is worked out outside the game's table, in one of the server's
-// hint slots (HintWorkers; none free: rate_limited), and a hint with an
-// action is counted in the game. The seq and the board do not change.
+// player has seen (package hint), for the caller's own solo game in play,
+// {"action", "reason"} (table.Hint). The hint is worked out outside the
+// game's table, in one of the server's hint slots (HintWorkers; none free:
+// rate_limited), and a hint with an action is counted in the game. The seq
+// and the board do not change.
 func (s *server) getHint(w http.ResponseWriter, r *http.Request) {
-	t, pos, err := s.soloInPlay(r, "hints are")
+	p, _ := playerOf(r.Context())
+	id := chi.URLParam(r, "id")
+	pos, err := s.tables.SoloInPlay(r.Context(), id, p.ID, "hints are")
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -31,41 +26,18 @@ func (s *server) getHint(w http.ResponseWriter, r *http.Request) {
 	select {
 	case s.hintSlots <- struct{}{}:
 	default:
-		s.error(w, r, table.Errorf(table.RateLimited, "the server is working out other hints; ask again in a moment"))
+		s.error(w, r, game.Errorf(game.RateLimited, "the server is working out other hints; ask again in a moment"))
 		return
 	}
-	h := hint.For(pos.Seen, &pos.Found, hint.Seed(t.ID(), pos.Seq), s.cfg.Hint)
+	h := pos.Hint(id, s.cfg.Hint)
 	<-s.hintSlots
-	out := hintBody{Reason: h.Reason}
-	if h.OK {
-		out.Action = &h.Action
-		if _, err := s.tables.AddHint(r.Context(), t.ID()); err != nil {
+	if h.Action != nil {
+		if _, err := s.tables.AddHint(r.Context(), id); err != nil {
 			s.error(w, r, err)
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-// soloInPlay finds the request's game for a hint or a check (what names
-// them in the refusal of a race): the caller's own solo game, in play, and
-// its position.
-func (s *server) soloInPlay(r *http.Request, what string) (*table.Table, table.SoloPosition, error) {
-	t, _, err := s.game(r)
-	if err != nil {
-		return nil, table.SoloPosition{}, err
-	}
-	if t.Game().Kind != "solo" {
-		return nil, table.SoloPosition{}, table.Errorf(table.Forbidden, "%s for solo games, not races", what)
-	}
-	pos, err := s.tables.SoloPosition(r.Context(), t.ID())
-	if err != nil {
-		return nil, table.SoloPosition{}, err
-	}
-	if pos.Status != "playing" {
-		return nil, table.SoloPosition{}, &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"}
-	}
-	return t, pos, nil
+	writeJSON(w, http.StatusOK, h)
 }
 
 // postCheck is POST /api/v1/games/{id}/check {"on": true}: turns the live
@@ -81,12 +53,13 @@ func (s *server) postCheck(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	t, _, err := s.soloInPlay(r, "the check is")
-	if err != nil {
+	p, _ := playerOf(r.Context())
+	id := chi.URLParam(r, "id")
+	if _, err := s.tables.SoloInPlay(r.Context(), id, p.ID, "the check is"); err != nil {
 		s.error(w, r, err)
 		return
 	}
-	v, err := s.tables.SetCheck(r.Context(), t.ID())
+	v, err := s.tables.SetCheck(r.Context(), id)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -94,16 +67,15 @@ func (s *server) postCheck(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// stillWinnable is the tables' live check (table.CheckFunc): it waits for
-// one of the hint slots (or for ctx: a newer action, the table stopping),
-// then lets the solver decide the position with full information within
-// Config.CheckBudget positions. Only the verdict leaves it.
-func (s *server) stillWinnable(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool {
+// takeSlot waits for one of the hint slots, or for ctx; freeSlot gives it
+// back. The live checks (table.SolverCheck) share the slots with the hints.
+func (s *server) takeSlot(ctx context.Context) bool {
 	select {
 	case s.hintSlots <- struct{}{}:
+		return true
 	case <-ctx.Done():
-		return nil
+		return false
 	}
-	defer func() { <-s.hintSlots }()
-	return solo.StillWinnable(&b, &f, s.cfg.CheckBudget, func() bool { return ctx.Err() == nil })
 }
+
+func (s *server) freeSlot() { <-s.hintSlots }

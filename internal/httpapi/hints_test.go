@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // hview is the solo view with its hint count, as the tests read it.
@@ -100,13 +100,13 @@ func TestHint(t *testing.T) {
 			t.Fatalf("after two hints the view counts %d", *v.Hints)
 		}
 
-		bob.mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 403, table.Forbidden)
-		bob.mustError(t, "GET", "/api/v1/games/"+g.ID, nil, 403, table.Forbidden)
-		alice.mustError(t, "GET", "/api/v1/games/nope/hint", nil, 404, table.NotFound)
-		ts.anon().mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 401, table.Unauthorized)
+		bob.mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 403, game.Forbidden)
+		bob.mustError(t, "GET", "/api/v1/games/"+g.ID, nil, 403, game.Forbidden)
+		alice.mustError(t, "GET", "/api/v1/games/nope/hint", nil, 404, game.NotFound)
+		ts.anon().mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 401, game.Unauthorized)
 		race := alice.mustRace(t, map[string]any{"draw": 1, "public": true})
-		alice.mustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, table.Forbidden)
-		bob.mustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, table.Forbidden)
+		alice.mustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, game.Forbidden)
+		bob.mustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, game.Forbidden)
 
 		ts.stop()
 		st.Close()
@@ -130,7 +130,7 @@ func TestHint(t *testing.T) {
 			p.played(a)
 			alice.mustAct(t, won.ID, a)
 		}
-		alice.mustError(t, "GET", "/api/v1/games/"+won.ID+"/hint", nil, 409, table.GameOver)
+		alice.mustError(t, "GET", "/api/v1/games/"+won.ID+"/hint", nil, 409, game.GameOver)
 		if v := alice.mustHints(t, won.ID); *v.Hints != 0 || v.Status != "won" {
 			t.Fatalf("the won game: %+v", v)
 		}
@@ -152,10 +152,10 @@ func TestHintLimits(t *testing.T) {
 	mirror := mustSolo(t, "DS1-D1N-AAAAAAB")
 	alice.mustHint(t, g.ID, mirror)
 	alice.mustHint(t, g.ID, mirror)
-	alice.mustError(t, "GET", path, nil, 429, table.RateLimited)
+	alice.mustError(t, "GET", path, nil, 429, game.RateLimited)
 	ts.clock.Advance(1e9) // one second: one token
 	alice.mustHint(t, g.ID, mirror)
-	alice.mustError(t, "GET", path, nil, 429, table.RateLimited)
+	alice.mustError(t, "GET", path, nil, 429, game.RateLimited)
 	bg := bob.mustGame(t, "DS1-D3V-AAAAAAC")
 	bmirror := mustSolo(t, "DS1-D3V-AAAAAAC")
 	bob.mustHint(t, bg.ID, bmirror)
@@ -166,7 +166,7 @@ func TestHintLimits(t *testing.T) {
 	ts.clock.Advance(10e9)
 	status, raw := alice.do(t, "GET", path, nil)
 	var e errorBody
-	if err := json.Unmarshal(raw, &e); err != nil || status != 429 || e.Error.Code != table.RateLimited || e.Error.Message == "" {
+	if err := json.Unmarshal(raw, &e); err != nil || status != 429 || e.Error.Code != game.RateLimited || e.Error.Message == "" {
 		t.Fatalf("with every slot busy: %d %s", status, raw)
 	}
 	res, err := ts.Client().Do(mustRequest(t, alice, path))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"dsol/internal/apitest"
-	"dsol/internal/table"
+	"dsol/internal/game"
 )
 
 // TestStrictBodies checks that every JSON body is read strictly: text that
@@ -36,7 +36,7 @@ func TestStrictBodies(t *testing.T) {
 		{"POST", actions, "{\"action\":{\"type\":\"draw\",\"id\":\"\xe2\x82\"}}"},
 		{"POST", actions, `{"action":{"type":"draw","id":""}}`},
 	} {
-		c.mustError(t, tc.method, tc.path, tc.body, 400, table.BadRequest)
+		c.mustError(t, tc.method, tc.path, tc.body, 400, game.BadRequest)
 	}
 	var me playerJSON
 	c.mustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
@@ -59,21 +59,21 @@ func TestErrorsQuoteLittle(t *testing.T) {
 	for _, tc := range []struct {
 		method, path, body string
 		status             int
-		code               table.Code
+		code               game.Code
 		unit               string // what the long input repeats
 	}{
-		{"GET", "/api/v1/codes/" + z, "", 400, table.BadCode, "Z"},
-		{"GET", "/api/v1/codes/DS1-D1N-" + z, "", 400, table.BadCode, "Z"},
-		{"POST", "/api/v1/games", `{"code":"` + z + `"}`, 400, table.BadCode, "Z"},
-		{"POST", "/api/v1/games", `{"code":"` + euro + `"}`, 400, table.BadCode, "€"},
-		{"POST", "/api/v1/races", `{"code":"DR1-D1UI-` + z + `"}`, 400, table.BadCode, "Z"},
-		{"POST", "/api/v1/games", `{"` + z + `":1}`, 400, table.BadRequest, "Z"},
-		{"POST", "/api/v1/games", `{"draw":` + strings.Repeat("9", 100<<10) + `}`, 400, table.BadRequest, "9"},
-		{"PATCH", "/api/v1/me", `{"name":"A","` + euro + `":1,"` + euro + `":2}`, 400, table.BadRequest, "€"},
-		{"POST", "/api/v1/games/" + g.ID + "/actions", `{"action":{"type":"` + z + `"}}`, 400, table.BadRequest, "Z"},
-		{"POST", "/api/v1/games/" + g.ID + "/actions", `{"action":{"type":"tap","from":"` + euro + `"}}`, 400, table.BadRequest, "€"},
-		{"POST", "/api/v1/games/" + g.ID + "/actions", `{"action":{"type":"draw"},"` + z + `":1}`, 400, table.BadRequest, "Z"},
-		{"GET", "/api/v1/" + z, "", 404, table.NotFound, "Z"},
+		{"GET", "/api/v1/codes/" + z, "", 400, game.BadCode, "Z"},
+		{"GET", "/api/v1/codes/DS1-D1N-" + z, "", 400, game.BadCode, "Z"},
+		{"POST", "/api/v1/games", `{"code":"` + z + `"}`, 400, game.BadCode, "Z"},
+		{"POST", "/api/v1/games", `{"code":"` + euro + `"}`, 400, game.BadCode, "€"},
+		{"POST", "/api/v1/races", `{"code":"DR1-D1UI-` + z + `"}`, 400, game.BadCode, "Z"},
+		{"POST", "/api/v1/games", `{"` + z + `":1}`, 400, game.BadRequest, "Z"},
+		{"POST", "/api/v1/games", `{"draw":` + strings.Repeat("9", 100<<10) + `}`, 400, game.BadRequest, "9"},
+		{"PATCH", "/api/v1/me", `{"name":"A","` + euro + `":1,"` + euro + `":2}`, 400, game.BadRequest, "€"},
+		{"POST", "/api/v1/games/" + g.ID + "/actions", `{"action":{"type":"` + z + `"}}`, 400, game.BadRequest, "Z"},
+		{"POST", "/api/v1/games/" + g.ID + "/actions", `{"action":{"type":"tap","from":"` + euro + `"}}`, 400, game.BadRequest, "€"},
+		{"POST", "/api/v1/games/" + g.ID + "/actions", `{"action":{"type":"draw"},"` + z + `":1}`, 400, game.BadRequest, "Z"},
+		{"GET", "/api/v1/" + z, "", 404, game.NotFound, "Z"},
 	} {
 		var body any
 		if tc.body != "" {

@@ -1,10 +1,7 @@
 package httpapi
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -13,19 +10,8 @@ import (
 
 	"github.com/skip2/go-qrcode"
 
-	"dsol/internal/store"
-	"dsol/internal/table"
-)
-
-// A transfer code signs another device in as the player who asked for it:
-// 12 symbols of Crockford's base32 alphabet (digits and capitals without
-// I, L, O and U, which look like 1, 0 and V), so 60 random bits, shown as
-// three groups of four (K7Q4-M2XD-9TPA), valid linkTTL, used once. Only its
-// SHA-256 is stored.
-const (
-	linkAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-	linkLen      = 12
-	linkTTL      = 10 * time.Minute
+	"dsol/internal/game"
+	"dsol/internal/players"
 )
 
 // Guessing transfer codes. A guess is looked up by its hash, so a wrong one
@@ -42,50 +28,6 @@ const (
 	linkPerAddr = 5
 	linkPerNode = 60
 )
-
-// newLinkCode returns linkLen random symbols of linkAlphabet (60 bits).
-func (s *server) newLinkCode() (string, error) {
-	var b [8]byte
-	if _, err := io.ReadFull(s.random, b[:]); err != nil {
-		return "", err
-	}
-	v := binary.LittleEndian.Uint64(b[:])
-	c := make([]byte, linkLen)
-	for i := range c {
-		c[i] = linkAlphabet[v&31]
-		v >>= 5
-	}
-	return string(c), nil
-}
-
-// groupLinkCode writes a code as shown: groups of four joined by dashes.
-func groupLinkCode(c string) string {
-	return c[:4] + "-" + c[4:8] + "-" + c[8:]
-}
-
-// normalLinkCode reads a typed transfer code: any case, spaces and dashes
-// ignored, O read as 0 and I and L as 1.
-func normalLinkCode(in string) (string, error) {
-	var b strings.Builder
-	for _, r := range strings.ToUpper(in) {
-		switch r {
-		case ' ', '-', '\t':
-			continue
-		case 'O':
-			r = '0'
-		case 'I', 'L':
-			r = '1'
-		}
-		if r > 'Z' || !strings.ContainsRune(linkAlphabet, r) || b.Len() >= linkLen {
-			return "", table.Errorf(table.BadRequest, "a transfer code has %d letters and digits, such as K7Q4-M2XD-9TPA", linkLen)
-		}
-		b.WriteRune(r)
-	}
-	if b.Len() != linkLen {
-		return "", table.Errorf(table.BadRequest, "a transfer code has %d letters and digits, such as K7Q4-M2XD-9TPA", linkLen)
-	}
-	return b.String(), nil
-}
 
 // linkJSON is the answer of POST /api/v1/me/link: the code (shown once),
 // when it expires, the address that signs in with it and that address as a
@@ -105,37 +47,23 @@ type linkJSON struct {
 // records it.
 func (s *server) createLink(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	now := s.clock()
-	var code string
-	for attempt := 0; ; attempt++ {
-		var err error
-		if code, err = s.newLinkCode(); err != nil {
-			s.error(w, r, err)
-			return
-		}
-		err = s.store.PutLinkCode(r.Context(), store.LinkCode{PlayerID: p.ID, Hash: hashToken(code),
-			Expires: now.Add(linkTTL), CreatedAt: now})
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, store.ErrConflict) || attempt == 2 {
-			s.error(w, r, err)
-			return
-		}
+	shown, expires, err := s.players.NewLink(r.Context(), p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
 	}
 	scheme := "http"
 	if clientOf(r.Context()).secure {
 		scheme = "https"
 	}
-	shown := groupLinkCode(code)
 	url := scheme + "://" + r.Host + "/#link=" + shown
 	qr, err := qrSVG(url)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, linkJSON{Code: shown, Expires: now.Add(linkTTL),
-		ExpiresIn: int(linkTTL / time.Second), URL: url, QR: qr})
+	writeJSON(w, http.StatusCreated, linkJSON{Code: shown, Expires: expires,
+		ExpiresIn: int(players.LinkTTL / time.Second), URL: url, QR: qr})
 }
 
 // redeemLink is POST /api/v1/link {"code"}: signs this device in as the
@@ -165,27 +93,14 @@ func (s *server) redeemLink(w http.ResponseWriter, r *http.Request) {
 		s.tooManyGuesses(w, r, wait)
 		return
 	}
-	tok, hash, err := s.newToken()
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	c, err := s.store.RedeemLinkCode(r.Context(), hashToken(code), hash, now)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		err = table.Errorf(table.NotFound, "no such transfer code: check it, or ask for a new one on the other device")
-	case errors.Is(err, store.ErrConflict) && !c.UsedAt.IsZero():
-		err = table.Errorf(table.Expired, "this transfer code was used already: ask for a new one on the other device")
-	case errors.Is(err, store.ErrConflict):
-		err = table.Errorf(table.Expired, "this transfer code has expired: ask for a new one on the other device")
-	}
+	id, tok, err := s.players.Redeem(r.Context(), code)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
 	addr.CancelAt(now)
 	all.CancelAt(now)
-	p, err := s.store.Player(r.Context(), c.PlayerID)
+	p, err := s.players.Player(r.Context(), id)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -196,7 +111,7 @@ func (s *server) redeemLink(w http.ResponseWriter, r *http.Request) {
 // tooManyGuesses answers 429 with the seconds until the next guess.
 func (s *server) tooManyGuesses(w http.ResponseWriter, r *http.Request, wait time.Duration) {
 	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-	s.error(w, r, table.Errorf(table.RateLimited, "too many wrong transfer codes; wait a minute"))
+	s.error(w, r, game.Errorf(game.RateLimited, "too many wrong transfer codes; wait a minute"))
 }
 
 // qrSVG draws text as a QR code (error correction M, the quiet zone

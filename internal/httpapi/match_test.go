@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -90,7 +91,7 @@ func TestQuickMatch(t *testing.T) {
 
 		for _, bad := range []any{map[string]any{"code": "DR1-D1UI-HELLOXY"}, map[string]any{"bot": "fast"},
 			map[string]any{"draw": 2}, map[string]any{"turns": "x"}, "{"} {
-			ada.mustError(t, "POST", "/api/v1/match", bad, 400, table.BadRequest)
+			ada.mustError(t, "POST", "/api/v1/match", bad, 400, game.BadRequest)
 		}
 
 		var w matchWaiting
@@ -204,10 +205,10 @@ func TestNamesFiltered(t *testing.T) {
 	for _, bad := range []string{"Computer", "c0mpu7er", "C O M P U T E R", "Ordenador", "Kurwa", "f.u.c.k"} {
 		var e errorBody
 		c.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": bad}, 400, &e)
-		if e.Error.Code != table.BadRequest || !strings.Contains(e.Error.Message, "choose another") {
+		if e.Error.Code != game.BadRequest || !strings.Contains(e.Error.Message, "choose another") {
 			t.Errorf("PATCH name %q: %+v", bad, e.Error)
 		}
-		ts.anon().mustError(t, "POST", "/api/v1/players", map[string]string{"name": bad}, 400, table.BadRequest)
+		ts.anon().mustError(t, "POST", "/api/v1/players", map[string]string{"name": bad}, 400, game.BadRequest)
 	}
 	c.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Computadora Ada"}, 200, nil)
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"golang.org/x/time/rate"
 
-	"dsol/internal/table"
+	"dsol/internal/game"
 )
 
 type ctxKey int
@@ -139,7 +139,7 @@ func (s *server) observe(next http.Handler) http.Handler {
 func (s *server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.cfg.MaxBodyBytes {
-			s.error(w, r, table.Errorf(table.TooLarge, "the request body is larger than %d bytes", s.cfg.MaxBodyBytes))
+			s.error(w, r, game.Errorf(game.TooLarge, "the request body is larger than %d bytes", s.cfg.MaxBodyBytes))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
@@ -186,7 +186,7 @@ func (s *server) limit(l *limiter, msg string, next http.Handler) http.Handler {
 			key = "p:" + p.ID
 		}
 		if !l.allow(key, s.clock()) {
-			s.error(w, r, table.Errorf(table.RateLimited, "%s", msg))
+			s.error(w, r, game.Errorf(game.RateLimited, "%s", msg))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -10,7 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/apitest"
-	"dsol/internal/table"
+	"dsol/internal/game"
 )
 
 // TestOpenAPIMatchesRoutes walks the chi routes: every route is documented
@@ -61,7 +61,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	// The documented error codes are exactly the server's.
 	got := doc.Comps.Schemas["Error"].Properties["error"].Properties["code"].Enum
 	var want []string
-	for _, c := range table.Codes() {
+	for _, c := range game.Codes() {
 		want = append(want, string(c))
 	}
 	slices.Sort(got)

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/lobby"
 	"dsol/internal/race"
@@ -45,7 +45,7 @@ type rview struct {
 	You    *int   `json:"you"`
 	Invite string `json:"invite"`
 	Seats  []struct {
-		Player  *table.PlayerRef  `json:"player"`
+		Player  *game.PlayerRef   `json:"player"`
 		Columns []race.ColumnView `json:"columns"`
 		Stock   int               `json:"stock"`
 		Waste   []string          `json:"waste"`
@@ -190,15 +190,15 @@ func TestRaceCreateAndJoin(t *testing.T) {
 			t.Fatal("the invite is shown again")
 		}
 		path := "/api/v1/races/" + priv.ID + "/join"
-		ada.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, table.Conflict)
-		bob.mustError(t, "POST", path, map[string]string{"invite": "nope"}, 403, table.Forbidden)
-		bob.mustError(t, "POST", path, nil, 403, table.Forbidden)
+		ada.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, game.Conflict)
+		bob.mustError(t, "POST", path, map[string]string{"invite": "nope"}, 403, game.Forbidden)
+		bob.mustError(t, "POST", path, nil, 403, game.Forbidden)
 		var joined rview
 		bob.mustJSON(t, "POST", path, map[string]string{"invite": priv.Invite}, 200, &joined)
 		if joined.Status != "playing" || *joined.You != 2 || joined.Seats[1].Player == nil || joined.Seats[1].Player.ID != bob.id || joined.Seats[0].Player.Name != "Ada" {
 			t.Fatalf("joined %+v", joined)
 		}
-		cy.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, table.Conflict)
+		cy.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, game.Conflict)
 		bob.mustJSON(t, "POST", path, nil, 200, nil) // joining again is harmless
 
 		pub := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "creator", "series": 3})
@@ -227,7 +227,7 @@ func TestRaceCreateAndJoin(t *testing.T) {
 				t.Errorf("%v: %d %s", bad, code, raw)
 			}
 		}
-		ada.mustError(t, "POST", "/api/v1/races/nope/join", nil, 404, table.NotFound)
+		ada.mustError(t, "POST", "/api/v1/races/nope/join", nil, 404, game.NotFound)
 	})
 }
 
@@ -251,9 +251,9 @@ func TestRaceAlternatingByREST(t *testing.T) {
 		// The player off turn is refused.
 		if i%25 == 0 {
 			players[3-turn].mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
-				map[string]any{"action": map[string]string{"type": "draw"}}, 409, table.NotYourTurn)
+				map[string]any{"action": map[string]string{"type": "draw"}}, 409, game.NotYourTurn)
 			eve.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
-				map[string]any{"action": map[string]string{"type": "draw"}}, 403, table.Forbidden)
+				map[string]any{"action": map[string]string{"type": "draw"}}, 403, game.Forbidden)
 			_, raw := eve.do(t, "GET", "/api/v1/games/"+v.ID, nil)
 			mustNoHidden(t, ts.testServer, raw)
 		}
@@ -274,7 +274,7 @@ func TestRaceAlternatingByREST(t *testing.T) {
 	if end.Status != "over" || end.Result == nil || shadow.Status() != race.Over || end.Result.Counts != shadow.Result().Counts {
 		t.Fatalf("end %+v %+v", end.Result, shadow.Result())
 	}
-	ada.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "resign"}}, 409, table.GameOver)
+	ada.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "resign"}}, 409, game.GameOver)
 }
 
 // tooLateDeal finds a mirrored deal whose face-up tops hold an ace and the
@@ -364,14 +364,14 @@ func TestRaceClaim(t *testing.T) {
 		t.Fatalf("view %+v", w)
 	}
 	ts.tc.Advance(2 * time.Minute)
-	ada.mustError(t, "POST", path, claim, 409, table.Conflict) // bob is connected
+	ada.mustError(t, "POST", path, claim, 409, game.Conflict) // bob is connected
 	sub.Close()
 	w := ada.mustView(t, v.ID)
 	if w.Seats[1].Online || w.ClaimAt == nil || !w.ClaimAt.Equal(ts.tc.Now().Add(time.Minute)) {
 		t.Fatalf("claimAt %v, now %v", w.ClaimAt, ts.tc.Now())
 	}
 	ts.tc.Advance(59 * time.Second)
-	ada.mustError(t, "POST", path, claim, 409, table.Conflict)
+	ada.mustError(t, "POST", path, claim, 409, game.Conflict)
 	ts.tc.Advance(time.Second)
 	var end rview
 	ada.mustJSON(t, "POST", path, claim, 200, &end)
@@ -491,7 +491,7 @@ func TestRaceAgainstBot(t *testing.T) {
 		ada.mustRaceAct(t, v.ID, a)
 	}
 	end := ada.mustView(t, v.ID)
-	if end.Status != "over" || end.Result == nil || end.Result.Counts != shadow.Result().Counts || end.Seats[1].Player.Name != table.BotName {
+	if end.Status != "over" || end.Result == nil || end.Result.Counts != shadow.Result().Counts || end.Seats[1].Player.Name != game.BotName {
 		t.Fatalf("end %+v", end)
 	}
 }
@@ -506,13 +506,13 @@ func TestRuleSeries(t *testing.T) {
 	code, ace, _ := tooLateDeal(t)
 	v := ada.mustRace(t, map[string]any{"code": code, "series": 2})
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
-	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, table.Conflict)
+	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
 	ada.mustRaceAct(t, v.ID, klondike.NewMove(klondike.ColPile(ace-1), klondike.AnyF, 1))
 	end := bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 	if end.Series.Index != 1 || end.Series.Games != 2 || end.Series.Totals != [2]int{1, 0} || end.Series.Done {
 		t.Fatalf("series %+v", end.Series)
 	}
-	eve.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 403, table.Forbidden)
+	eve.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 403, game.Forbidden)
 	var n1, n2 rview
 	ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &n1)
 	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 200, &n2)
@@ -562,8 +562,8 @@ func TestRaceRematchOffer(t *testing.T) {
 				t.Fatalf("the finished race shows %+v (the offer expires %v)", old.Rematch, offer.OfferExpires)
 			}
 		}
-		bob.mustError(t, "POST", "/api/v1/games/"+offer.ID+"/actions", map[string]any{"action": map[string]string{"type": "draw"}}, 409, table.Code(klondike.NotYourTurn))
-		bob.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, table.Conflict) // one's own offer
+		bob.mustError(t, "POST", "/api/v1/games/"+offer.ID+"/actions", map[string]any{"action": map[string]string{"type": "draw"}}, 409, game.Code(klondike.NotYourTurn))
+		bob.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, game.Conflict) // one's own offer
 		ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, nil)
 		if o := bob.mustView(t, offer.ID); o.Status != "over" || !o.Cancelled || o.Result != nil {
 			t.Fatalf("the declined race %+v", o)
@@ -571,8 +571,8 @@ func TestRaceRematchOffer(t *testing.T) {
 		if old := bob.mustView(t, v.ID); old.Rematch == nil || old.Rematch.Status != "declined" {
 			t.Fatalf("after the decline the finished race shows %+v", old.Rematch)
 		}
-		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, table.Conflict)
-		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, table.Conflict)
+		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
+		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, game.Conflict)
 
 		// Accepted: the race starts for both.
 		w := finished()
@@ -586,7 +586,7 @@ func TestRaceRematchOffer(t *testing.T) {
 			t.Fatalf("after the accept the finished race shows %+v", old.Rematch)
 		}
 		bob.mustRaceAct(t, b.ID, klondike.Simple(klondike.Draw))
-		bob.mustError(t, "POST", "/api/v1/races/"+w.ID+"/decline", nil, 409, table.Conflict)
+		bob.mustError(t, "POST", "/api/v1/races/"+w.ID+"/decline", nil, 409, game.Conflict)
 	})
 }
 
@@ -623,7 +623,7 @@ func TestRematchOfferLapses(t *testing.T) {
 	if o := ada.mustView(t, offer.ID); o.Status != "over" || !o.Cancelled || o.Result != nil || o.OfferExpires != nil {
 		t.Fatalf("the lapsed offer %+v", o)
 	}
-	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, table.Conflict)
+	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
 }
 
 // TestRaceRestart: a new server on the same database rebuilds a race,
@@ -657,37 +657,4 @@ func TestRaceRestart(t *testing.T) {
 			t.Fatalf("rebuilt\n%s\nwant\n%s", b2, b1)
 		}
 	})
-}
-
-// TestServerRedealsDeadRaces: a deal the server chose whose seats are both
-// blocked before the first move (seen once in a test run) is dealt again; a
-// chosen code is kept as it is.
-func TestServerRedealsDeadRaces(t *testing.T) {
-	dead, err := cards.ParseCode("DR2-D3SM-06811960DF5BD0997FE9BB95321566AD90C62ED57C30A9990A8E988886D6FAAF")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eo, err := table.RaceOptions{}.Engine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, err := race.New(dead, eo); err != nil || r.Status() != race.Over {
-		t.Fatalf("the dead deal is not dead: %v", err)
-	}
-	var zeros [cards.SecretBytes]byte
-	s := &server{random: bytes.NewReader(zeros[:])}
-	got, err := s.liveDeal(dead, false, eo)
-	if err != nil || got.Key != zeros || got.String()[:9] != "DR2-D3SM-" {
-		t.Fatalf("redealt %s (%v), want the zero secret", got, err)
-	}
-	if r, _ := race.New(got, eo); r.Status() != race.Playing {
-		t.Fatal("the redeal is dead too")
-	}
-	if got, err := s.liveDeal(dead, true, eo); err != nil || got != dead {
-		t.Fatalf("a chosen code became %s (%v)", got, err)
-	}
-	s.random = bytes.NewReader(bytes.Repeat(dead.Key[:], deadDealTries))
-	if _, err := s.liveDeal(dead, false, eo); err == nil {
-		t.Fatal("a source of dead deals only was accepted")
-	}
 }

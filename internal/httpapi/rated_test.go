@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -137,14 +138,14 @@ func TestRatedRaces(t *testing.T) {
 		if ra.Rating >= 1500 || rb.Rating <= 1500 || ra.Races != 1 || rb.Races != 1 || ra != rr.After[0] || rb != rr.After[1] {
 			t.Fatalf("after the race: ada %+v (resigned), bob %+v", ra, rb)
 		}
-		want := []table.SeatRating{{Before: 1500, After: table.Round(ra.Rating)}, {Before: 1500, After: table.Round(rb.Rating)}}
+		want := []table.SeatRating{{Before: 1500, After: game.RoundRating(ra.Rating)}, {Before: 1500, After: game.RoundRating(rb.Rating)}}
 		view := bob.mustView(t, id)
 		if fmt.Sprint(view.Ratings) != fmt.Sprint(want) {
 			t.Fatalf("view ratings %v, want %v", view.Ratings, want)
 		}
 		var me meJSON
 		bob.mustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
-		if me.Rating != table.Round(rb.Rating) || me.RatingDeviation != table.Round(rb.Deviation) {
+		if me.Rating != game.RoundRating(rb.Rating) || me.RatingDeviation != game.RoundRating(rb.Deviation) {
 			t.Fatalf("GET /api/v1/me = %+v, want rating %.1f (%.1f)", me, rb.Rating, rb.Deviation)
 		}
 

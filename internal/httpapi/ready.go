@@ -7,8 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"dsol/internal/store"
-	"dsol/internal/table"
+	"dsol/internal/game"
 )
 
 // pingEvery is how long the outcome of a store ping is reused: a flood of
@@ -25,12 +24,24 @@ const pingTimeout = 2 * time.Second
 // failed write renews it, and the first successful one ends it.
 const writeFailureHolds = 5 * time.Second
 
+// pinger is what readiness pings: the store, through the game service
+// (table.Registry.Ping).
+type pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// writeLog tells when the last write of the action log failed
+// (table.Registry.LastWriteError).
+type writeLog interface {
+	LastWriteError() (time.Time, error)
+}
+
 // readiness is what /readyz knows: the group-commit writer's last outcome
 // and the store's ping, shared by concurrent probes and reused for
 // pingEvery.
 type readiness struct {
-	store     store.Store
-	committer *store.Committer // nil: only the ping counts
+	store     pinger
+	committer writeLog // nil: only the ping counts
 	clock     func() time.Time
 
 	turn chan struct{} // holds the right to ping (a lock a waiter can leave)
@@ -42,7 +53,7 @@ type readiness struct {
 	seenAt   time.Time // and when, on rd.clock, it was first seen
 }
 
-func newReadiness(st store.Store, c *store.Committer, clock func() time.Time) *readiness {
+func newReadiness(st pinger, c writeLog, clock func() time.Time) *readiness {
 	return &readiness{store: st, committer: c, clock: clock, turn: make(chan struct{}, 1)}
 }
 
@@ -50,14 +61,14 @@ func newReadiness(st store.Store, c *store.Committer, clock func() time.Time) *r
 // written, else an unavailable error saying why.
 func (rd *readiness) check(ctx context.Context) error {
 	if rd.committer != nil {
-		if at, err := rd.committer.LastError(); err != nil && rd.failureHolds(at) {
+		if at, err := rd.committer.LastWriteError(); err != nil && rd.failureHolds(at) {
 			// The store's own text stays in the logs: it may name the
 			// database, its host and its user.
-			return &table.Error{Code: table.Unavailable, Msg: "the store cannot write: the last write of the action log failed", Err: err}
+			return &game.Error{Code: game.Unavailable, Msg: "the store cannot write: the last write of the action log failed", Err: err}
 		}
 	}
 	if err := rd.ping(ctx); err != nil {
-		return &table.Error{Code: table.Unavailable, Msg: "the store is not reachable", Err: err}
+		return &game.Error{Code: game.Unavailable, Msg: "the store is not reachable", Err: err}
 	}
 	return nil
 }

@@ -17,10 +17,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 	"dsol/internal/testenv"
 )
 
@@ -77,15 +77,15 @@ func readyzWhileWritesFail(t *testing.T, ts *testServer, fail, heal func(), reas
 	t.Logf("action %d failed", n+1)
 	var e errorBody
 	probe.mustJSON(t, "GET", "/readyz", nil, 503, &e)
-	if e.Error.Code != table.Unavailable || !strings.Contains(e.Error.Message, reason) {
-		t.Fatalf("readyz while writes fail: %+v, want %s with %q", e.Error, table.Unavailable, reason)
+	if e.Error.Code != game.Unavailable || !strings.Contains(e.Error.Message, reason) {
+		t.Fatalf("readyz while writes fail: %+v, want %s with %q", e.Error, game.Unavailable, reason)
 	}
 	t.Logf("readyz: %s", e.Error.Message)
 	if strings.Contains(e.Error.Message, "postgres") || strings.Contains(e.Error.Message, "sqlite") {
 		t.Fatalf("readyz tells the store's own error to anyone: %s", e.Error.Message)
 	}
 	ts.clock.Advance(time.Second) // a new ping: the store still answers
-	probe.mustError(t, "GET", "/readyz", nil, 503, table.Unavailable)
+	probe.mustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
 	// Without writes the failure stops counting after writeFailureHolds:
 	// an unready node gets no traffic that could clear it. The next failed
 	// write makes it unready again.
@@ -94,7 +94,7 @@ func readyzWhileWritesFail(t *testing.T, ts *testServer, fail, heal func(), reas
 	if move(t, p, g) == 200 {
 		t.Fatal("an action stored on a store that cannot write")
 	}
-	probe.mustError(t, "GET", "/readyz", nil, 503, table.Unavailable)
+	probe.mustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
 
 	heal()
 	if s := move(t, p, g); s != 200 {

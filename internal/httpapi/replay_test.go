@@ -11,10 +11,11 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/delta"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/players"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // replayOut is a replay as the tests read it.
@@ -73,8 +74,8 @@ func TestReplaySolo(t *testing.T) {
 			p.played(a)
 			ada.mustAct(t, v.ID, a)
 			if i == 3 {
-				ada.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, table.Forbidden)
-				eve.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, table.Forbidden)
+				ada.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
+				eve.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
 			}
 		}
 		var rp replayOut
@@ -94,8 +95,8 @@ func TestReplaySolo(t *testing.T) {
 		if got, want := rp.folded(t), viewMap(t, raw); !reflect.DeepEqual(got, want) {
 			t.Fatalf("the folded replay\n%v\nis not the last view\n%v", got, want)
 		}
-		ada.mustError(t, "GET", "/api/v1/games/nope/replay", nil, 404, table.NotFound)
-		ts.anon().mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 401, table.Unauthorized)
+		ada.mustError(t, "GET", "/api/v1/games/nope/replay", nil, 404, game.NotFound)
+		ts.anon().mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 401, game.Unauthorized)
 	})
 }
 
@@ -113,8 +114,8 @@ func TestReplayRace(t *testing.T) {
 		ada.mustRaceAct(t, v.ID, klondike.Simple(klondike.Draw))
 		bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Draw))
 	}
-	eve.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, table.Forbidden)
-	ada.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, table.Forbidden)
+	eve.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
+	ada.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 
 	var rp replayOut
@@ -169,7 +170,7 @@ func TestListGamesPages(t *testing.T) {
 		ts.clock.Advance(time.Second) // creation times apart, as players make them
 	}
 	type page struct {
-		Games []gameSummary
+		Games []players.GameSummary
 		Next  string
 	}
 	var got []string
@@ -197,6 +198,6 @@ func TestListGamesPages(t *testing.T) {
 		t.Fatalf("races %+v", races)
 	}
 	for _, bad := range []string{"kind=cards", "limit=0", "limit=101", "limit=two", "cursor=nope", "cursor=" + base64.RawURLEncoding.EncodeToString([]byte("12.")), "status=lost"} {
-		c.mustError(t, "GET", "/api/v1/games?"+bad, nil, 400, table.BadRequest)
+		c.mustError(t, "GET", "/api/v1/games?"+bad, nil, 400, game.BadRequest)
 	}
 }

@@ -1,11 +1,13 @@
 // Package httpapi is the REST interface of dsol (docs/protocol.md and the served OpenAPI document): players and
 // auth, solo games and their actions, game codes, the operator endpoints and
 // the OpenAPI document. Every route is in routes.go; every dependency is
-// passed to NewServer.
+// passed to NewServer. The handlers are thin: they decode the request, call
+// the game service (table.Registry) or the players service (package
+// players), and encode the answer, with this package's table from error
+// code to HTTP status (errors.go).
 package httpapi
 
 import (
-	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -13,14 +15,13 @@ import (
 	"runtime"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
-	"dsol/internal/solo"
+	"dsol/internal/players"
 	"dsol/internal/static"
-	"dsol/internal/store"
 	"dsol/internal/table"
-	"dsol/internal/winnable"
 	"dsol/internal/ws"
 )
 
@@ -52,7 +53,7 @@ type Config struct {
 	Hint hint.Options
 	// CheckBudget is the positions of one live check (POST
 	// /api/v1/games/{id}/check), which runs in a hint slot too; default
-	// solo.CheckBudget.
+	// table.DefaultCheckBudget.
 	CheckBudget int64
 	// Static is the web client served at "/" (package static: compressed,
 	// cached under content-hashed paths), or nil for none.
@@ -64,8 +65,13 @@ type Config struct {
 
 // Deps are the dependencies of the server.
 type Deps struct {
-	Logger  *slog.Logger
-	Store   store.Store
+	Logger *slog.Logger
+	// Players is the players service: accounts, tokens, names, transfer
+	// codes, blocks, statistics.
+	Players *players.Service
+	// Tables is the game service: everything done with games, and the
+	// store's health for /readyz (its ping and the last write of the
+	// action log).
 	Tables  *table.Registry
 	Metrics *metrics.Metrics
 	// Sockets serves GET /api/v1/games/{id}/ws; nil builds one with the
@@ -73,34 +79,25 @@ type Deps struct {
 	Sockets *ws.Handler
 	// Lobby serves GET /api/v1/lobby/ws and its hub hears of the races
 	// created, joined and cancelled; nil builds one with the default limits
-	// over Store (which runs only while sockets are open).
+	// over Tables' store (which runs only while sockets are open).
 	Lobby *ws.LobbyHandler
 	// Match serves GET /api/v1/match/ws; nil builds one with the default
 	// limits over Tables.
-	Match *ws.MatchHandler
-	// Committer is the group-commit writer of Tables: /readyz is not ready
-	// while its last write failed. nil: /readyz only pings Store.
-	Committer *store.Committer
-	Clock     func() time.Time
-	Random    io.Reader // source of ids and tokens (crypto/rand.Reader in production)
-	// Winnable is the pool winnable deals are dealt from; nil: the
-	// shipped lists alone.
-	Winnable *winnable.Pool
-	Config   Config
+	Match  *ws.MatchHandler
+	Clock  func() time.Time
+	Config Config
 }
 
 // server holds the dependencies shared by the handlers.
 type server struct {
 	log       *slog.Logger
-	store     store.Store
+	players   *players.Service
 	tables    *table.Registry
 	sockets   *ws.Handler
 	lobbyWS   *ws.LobbyHandler
 	matchWS   *ws.MatchHandler
 	metrics   *metrics.Metrics
 	clock     func() time.Time
-	random    io.Reader
-	winnable  *winnable.Pool
 	cfg       Config
 	limits    *limiter
 	hints     *limiter      // hint requests per player
@@ -109,11 +106,9 @@ type server struct {
 	// client address and from all of them (link.go).
 	linkGuesses *limiter
 	linkAll     *limiter
-	auth        *authCache
 	ready       *readiness
 	csrf        *http.CrossOriginProtection
 	static      http.Handler // the web client, or nil
-	daily       dailyMaker   // draws the daily challenges on first need
 }
 
 // NewServer returns the HTTP handler of the whole API.
@@ -148,30 +143,27 @@ func newServer(d Deps) *server {
 		cfg.HintWorkers = runtime.NumCPU()
 	}
 	if cfg.CheckBudget <= 0 {
-		cfg.CheckBudget = solo.CheckBudget
+		cfg.CheckBudget = table.DefaultCheckBudget
 	}
 	if cfg.Hint.Samples <= 0 || cfg.Hint.Positions <= 0 {
 		cfg.Hint = hint.Default
 	}
 	s := &server{
 		log:         d.Logger,
-		store:       d.Store,
+		players:     d.Players,
 		tables:      d.Tables,
 		sockets:     d.Sockets,
 		lobbyWS:     d.Lobby,
 		matchWS:     d.Match,
 		metrics:     d.Metrics,
 		clock:       d.Clock,
-		random:      d.Random,
-		winnable:    d.Winnable,
 		cfg:         cfg,
 		limits:      newLimiter(cfg.WriteRate, cfg.WriteBurst),
 		hints:       newLimiter(cfg.HintRate, cfg.HintBurst),
 		hintSlots:   make(chan struct{}, cfg.HintWorkers),
 		linkGuesses: newLimiter(linkPerAddr/60.0, linkPerAddr),
 		linkAll:     newLimiter(linkPerNode/60.0, linkPerNode),
-		auth:        newAuthCache(),
-		ready:       newReadiness(d.Store, d.Committer, d.Clock),
+		ready:       newReadiness(d.Tables, d.Tables, d.Clock),
 		csrf:        http.NewCrossOriginProtection(),
 	}
 	if s.log == nil {
@@ -190,11 +182,12 @@ func newServer(d Deps) *server {
 	if s.metrics == nil {
 		s.metrics = metrics.New()
 	}
-	if s.winnable == nil {
-		s.winnable = winnable.NewPool(nil)
-	}
 	if s.lobbyWS == nil {
-		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: s.store, Logger: s.log}),
+		hub := lobby.NewHub(lobby.Config{Logger: s.log})
+		if s.tables != nil {
+			hub = s.tables.NewLobby(lobby.Config{Logger: s.log})
+		}
+		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub,
 			Player: PlayerID, Logger: s.log, Metrics: s.metrics, Clock: s.clock,
 			Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 	}
@@ -203,8 +196,8 @@ func newServer(d Deps) *server {
 			Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 	}
 	if s.tables != nil {
-		s.tables.SetMatchPair(s.pairRace)
-		s.tables.SetChecker(s.stillWinnable)
+		s.tables.SetChecker(table.SolverCheck(cfg.CheckBudget, s.takeSlot, s.freeSlot))
+		s.tables.SetLobby(s.lobbyWS.Hub().Changed)
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if err := s.csrf.AddTrustedOrigin(o); err != nil {
@@ -212,7 +205,7 @@ func newServer(d Deps) *server {
 		}
 	}
 	s.csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.error(w, r, table.Errorf(table.Forbidden, "cross-origin request refused"))
+		s.error(w, r, game.Errorf(game.Forbidden, "cross-origin request refused"))
 	}))
 	return s
 }

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"net/http"
 
-	"dsol/internal/table"
+	"dsol/internal/game"
 	"dsol/internal/ws"
 )
 
@@ -13,7 +13,7 @@ import (
 func PlayerID(r *http.Request) (string, error) {
 	p, ok := playerOf(r.Context())
 	if !ok {
-		return "", table.Errorf(table.Unauthorized, "sign in first: POST /api/v1/players gives a token")
+		return "", game.Errorf(game.Unauthorized, "sign in first: POST /api/v1/players gives a token")
 	}
 	return p.ID, nil
 }

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"dsol/internal/store"
+	"dsol/internal/players"
 )
 
 // statsJSON is the answer of GET /api/v1/me/stats.
@@ -56,7 +56,7 @@ type raceStatsJSON struct {
 // getStats is GET /api/v1/me/stats.
 func (s *server) getStats(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	st, err := s.store.Stats(r.Context(), p.ID)
+	st, err := s.players.Stats(r.Context(), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -73,14 +73,14 @@ func (s *server) getStats(w http.ResponseWriter, r *http.Request) {
 // now on count; the race rating stays. It answers the statistics after it.
 func (s *server) resetStats(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	if err := s.store.ResetStats(r.Context(), p.ID, s.clock()); err != nil {
+	if err := s.players.ResetStats(r.Context(), p.ID); err != nil {
 		s.error(w, r, err)
 		return
 	}
 	s.getStats(w, r)
 }
 
-func statsOf(st store.Stats) statsJSON {
+func statsOf(st players.Stats) statsJSON {
 	out := statsJSON{Solo: make([]soloStatsJSON, len(st.Solo)), Race: raceStatsJSON{
 		raceCountsJSON: countsOf(st.Race.RaceCounts),
 		Rating:         int(math.Round(st.Race.Rating)),
@@ -107,7 +107,7 @@ func statsOf(st store.Stats) statsJSON {
 	return out
 }
 
-func countsOf(c store.RaceCounts) raceCountsJSON {
+func countsOf(c players.RaceCounts) raceCountsJSON {
 	return raceCountsJSON{Played: c.Played, Won: c.Won, Lost: c.Lost, Drawn: c.Drawn}
 }
 

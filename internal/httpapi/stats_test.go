@@ -8,10 +8,10 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // statsKeys are the keys every solo entry and the race object carry.
@@ -69,8 +69,8 @@ func TestStats(t *testing.T) {
 	code, n := greedyWon(t)
 	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		ts := mustServer(t, open(t))
-		ts.anon().mustError(t, "GET", "/api/v1/me/stats", nil, 401, table.Unauthorized)
-		ts.anon().mustError(t, "POST", "/api/v1/me/stats/reset", nil, 401, table.Unauthorized)
+		ts.anon().mustError(t, "GET", "/api/v1/me/stats", nil, 401, game.Unauthorized)
+		ts.anon().mustError(t, "POST", "/api/v1/me/stats/reset", nil, 401, game.Unauthorized)
 		c := ts.mustPlayer(t)
 
 		st := c.mustStats(t, "GET", "/api/v1/me/stats")

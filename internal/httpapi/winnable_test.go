@@ -6,8 +6,8 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/winnable"
 )
 
@@ -75,7 +75,7 @@ func TestWinnableAvoidsPlayedDeals(t *testing.T) {
 			t.Fatalf("a fourth deal %s from a pool of three", v.Code)
 		}
 		// A mode the pool has nothing of: unavailable, never an unproven deal.
-		c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "vegas", "winnable": true}, 503, table.Unavailable)
+		c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "vegas", "winnable": true}, 503, game.Unavailable)
 	})
 }
 
@@ -92,7 +92,7 @@ func TestCreateWinnableRefuses(t *testing.T) {
 	} {
 		var e errorBody
 		c.mustJSON(t, "POST", "/api/v1/games", body, 400, &e)
-		if e.Error.Code != table.BadRequest || !strings.Contains(e.Error.Message, "winnable") {
+		if e.Error.Code != game.BadRequest || !strings.Contains(e.Error.Message, "winnable") {
 			t.Fatalf("%s: %+v", body, e.Error)
 		}
 	}

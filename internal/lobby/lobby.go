@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/race"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // DefaultLimit is the most races a lobby lists.
@@ -32,18 +32,18 @@ const DefaultLimit = 50
 // code tells the deal): Commitment binds it, and ChosenDeal tells a joiner
 // that the creator chose the deal (and so may know it).
 type Race struct {
-	ID           string          `json:"id"`
-	Commitment   string          `json:"commitment"`
-	ChosenDeal   bool            `json:"chosenDeal"`
-	Draw         int             `json:"draw"`
-	Redeal       string          `json:"redeal"`
-	Decks        string          `json:"decks"`
-	Turns        string          `json:"turns"`
-	First        string          `json:"first,omitempty"`
-	TurnSeconds  int             `json:"turnSeconds,omitempty"`
-	SoloOutBonus bool            `json:"soloOutBonus"`
-	Series       int             `json:"series"`
-	Creator      table.PlayerRef `json:"creator"`
+	ID           string         `json:"id"`
+	Commitment   string         `json:"commitment"`
+	ChosenDeal   bool           `json:"chosenDeal"`
+	Draw         int            `json:"draw"`
+	Redeal       string         `json:"redeal"`
+	Decks        string         `json:"decks"`
+	Turns        string         `json:"turns"`
+	First        string         `json:"first,omitempty"`
+	TurnSeconds  int            `json:"turnSeconds,omitempty"`
+	SoloOutBonus bool           `json:"soloOutBonus"`
+	Series       int            `json:"series"`
+	Creator      game.PlayerRef `json:"creator"`
 	// CreatorRating is the creator's rating, rounded (1500 for a player
 	// never rated).
 	CreatorRating int       `json:"creatorRating"`
@@ -93,7 +93,7 @@ func List(ctx context.Context, st store.Store, limit int) (Listing, error) {
 		if err != nil {
 			continue
 		}
-		o, err := table.ParseRaceOptions(g.Options)
+		o, err := game.ParseRaceOptions(g.Options)
 		if err != nil {
 			continue
 		}
@@ -106,12 +106,12 @@ func List(ctx context.Context, st store.Store, limit int) (Listing, error) {
 			if err != nil {
 				return Listing{}, err
 			}
-			cr.rating = table.Round(rt.Rating)
+			cr.rating = game.RoundRating(rt.Rating)
 			creators[g.Seats[0]] = cr
 		}
 		lr := Race{ID: g.ID, Commitment: cards.Commitment(c.String(), g.Salt), ChosenDeal: o.Chosen, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
 			Turns: o.Turns, TurnSeconds: o.TurnSeconds, SoloOutBonus: o.SoloOutBonus, Series: o.Series,
-			Creator: table.PlayerRef{ID: g.Seats[0], Name: cr.name}, CreatorRating: cr.rating, CreatedAt: g.CreatedAt}
+			Creator: game.PlayerRef{ID: g.Seats[0], Name: cr.name}, CreatorRating: cr.rating, CreatedAt: g.CreatedAt}
 		if lr.Turns == "" {
 			lr.Turns = "simultaneous"
 		}

@@ -8,20 +8,18 @@ import (
 	"dsol/internal/store"
 )
 
-// Cancelled tells a race's table that its creator cancelled it while it
-// waited (store.Store.CancelRace): the table reloads the header, so that the
-// race is over with no result, and sends its subscribers {"type": "over"}
-// with the view.
-func (r *Registry) Cancelled(ctx context.Context, id string) error {
-	return r.headerChanged(ctx, id, func(t *Table, l *raceLive, _ store.Game) error {
-		if l.over || t.eng.Status() != "over" {
-			return nil
-		}
-		l.over = true
-		t.notify(&Notice{Type: "over"})
-		l.schedule()
+// cancelled is what a race's table does once its creator cancelled it
+// while it waited (store.Store.CancelRace), or the rematch it offered was
+// declined, and it read the header again: the race is over with no result,
+// and its subscribers get {"type": "over"} with the view.
+func cancelled(t *Table, l *raceLive, _ store.Game) error {
+	if l.over || t.eng.Status() != "over" {
 		return nil
-	})
+	}
+	l.over = true
+	t.notify(&Notice{Type: "over"})
+	l.schedule()
+	return nil
 }
 
 // headerChanged reloads the header of a game's table from the store, in the
@@ -39,18 +37,7 @@ func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table
 			return err
 		}
 		var ierr error
-		err = t.call(ctx, func() {
-			g, err := t.cfg.Store.Game(ctx, id)
-			if err != nil {
-				ierr = err
-				return
-			}
-			t.touch()
-			t.game.Store(&g)
-			if t.rl != nil {
-				ierr = f(t, t.rl, g)
-			}
-		})
+		err = t.call(ctx, func() { ierr = t.reread(ctx, f) })
 		if errors.Is(err, ErrStopped) {
 			continue
 		}
@@ -58,6 +45,48 @@ func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table
 			return err
 		}
 		return ierr
+	}
+}
+
+// reread reads the table's header from the store again, on the table's
+// goroutine, and then, for a race, runs f with it.
+func (t *Table) reread(ctx context.Context, f func(t *Table, l *raceLive, g store.Game) error) error {
+	g, err := t.cfg.Store.Game(ctx, t.id)
+	if err != nil {
+		return err
+	}
+	t.touch()
+	t.game.Store(&g)
+	if t.rl != nil {
+		return f(t, t.rl, g)
+	}
+	return nil
+}
+
+// inTable runs f on the live table of game id, in its goroutine, and
+// returns what f returns: f reads the header from the store, checks it,
+// writes the store and changes the table (Table.reread), as one step in the
+// order of the game's own actions. When another node runs the game (it was
+// just asked to hand it over), f runs here with a nil table and writes the
+// store alone: the table loaded next reads the new header.
+func (r *Registry) inTable(ctx context.Context, id string, f func(t *Table) error) error {
+	for {
+		t, err := r.Get(ctx, id)
+		if isElsewhere(err) {
+			return f(nil)
+		}
+		if err != nil {
+			return err
+		}
+		var ferr error
+		err = t.call(ctx, func() { ferr = f(t) })
+		if errors.Is(err, ErrStopped) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return ferr
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync/atomic"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 )
@@ -18,6 +19,25 @@ type CheckFunc func(ctx context.Context, b klondike.Board, f klondike.Foundation
 
 // checks holds the CheckFunc of a registry's tables (SetCheck).
 type checks struct{ f atomic.Pointer[CheckFunc] }
+
+// DefaultCheckBudget is the positions of one live check unless the server
+// says otherwise.
+const DefaultCheckBudget = solo.CheckBudget
+
+// SolverCheck is the CheckFunc of the server: it waits for take (a free
+// solver slot, or false once ctx ended: a newer action came, or the table
+// stopped), then lets the solver decide the position with full information
+// within budget positions, and gives the slot back with free. Only the
+// verdict leaves it.
+func SolverCheck(budget int64, take func(ctx context.Context) bool, free func()) CheckFunc {
+	return func(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool {
+		if !take(ctx) {
+			return nil
+		}
+		defer free()
+		return solo.StillWinnable(&b, &f, budget, func() bool { return ctx.Err() == nil })
+	}
+}
 
 // SetChecker sets how the tables decide the live check (the server's, which
 // shares the hints' solver slots). Without one, a game with the check on
@@ -32,7 +52,7 @@ func (r *Registry) SetChecker(f CheckFunc) { r.cfg.checks.f.Store(&f) }
 // from then on until the next action).
 func (t *Table) SetCheck(ctx context.Context) (View, error) {
 	if t.Game().Kind != "solo" {
-		return nil, Errorf(Forbidden, "the check is for solo games, not races")
+		return nil, game.Errorf(game.Forbidden, "the check is for solo games, not races")
 	}
 	sctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()

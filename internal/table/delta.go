@@ -3,6 +3,7 @@ package table
 import (
 	"strconv"
 
+	"dsol/internal/game"
 	"dsol/internal/race"
 	"dsol/internal/solo"
 )
@@ -134,7 +135,7 @@ func sameInt(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *
 
 func sameBool(a, b *bool) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
-func samePlayer(a, b *PlayerRef) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+func samePlayer(a, b *game.PlayerRef) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 func sameResult(a, b *race.ResultView) bool {
 	return (a == nil) == (b == nil) && (a == nil || (sameInt(a.Winner, b.Winner) && a.Reason == b.Reason && a.Counts == b.Counts))

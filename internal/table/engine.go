@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/store"
@@ -71,35 +72,13 @@ type SoloView struct {
 	solo.View
 }
 
-// SoloOptions are the creation options of a solo game, stored as JSON in
-// its header (store.Game.Options; none for a game with none).
-type SoloOptions struct {
-	// Winnable: the deal is one the solver won, dealt because the player
-	// asked for a winnable deal.
-	Winnable bool `json:"winnable,omitempty"`
-	// Daily is the day (YYYY-MM-DD) of the daily challenge the game is a
-	// player's entry of: its code is kept from the player until the day
-	// has closed.
-	Daily string `json:"daily,omitempty"`
-}
-
-// DailyOf returns the day of the daily challenge a game header is the
-// game of, or "" for any other game (or options that do not read).
-func DailyOf(h store.Game) string {
-	var o SoloOptions
-	if h.Kind != "solo" || len(h.Options) == 0 || json.Unmarshal(h.Options, &o) != nil {
-		return ""
-	}
-	return o.Daily
-}
-
 // soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
 // is the header's count of hints given and checked its flag of the live
 // check, neither in the log; still is the check's answer at the table's
 // seq and answered whether it came (check.go).
 type soloEngine struct {
 	g        *solo.Game
-	opts     SoloOptions
+	opts     game.SoloOptions
 	hints    int
 	checked  bool
 	still    *bool

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"dsol/internal/game"
 	"dsol/internal/input"
 	"dsol/internal/klondike"
 )
@@ -36,27 +37,27 @@ func DecodeCommand(data []byte, frame bool) (Command, error) {
 // QuickEnvelope follows for the shape it reads.
 func decodeCommand(data []byte, frame bool) (Command, error) {
 	if err := input.CheckJSON(data); err != nil {
-		return Command{}, Errorf(BadRequest, "%v", err)
+		return Command{}, game.Errorf(game.BadRequest, "%v", err)
 	}
 	var env envelope
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&env); err != nil {
-		return Command{}, Errorf(BadRequest, "%s", input.Describe(err))
+		return Command{}, game.Errorf(game.BadRequest, "%s", input.Describe(err))
 	}
 	switch {
 	case frame && (env.Type == nil || *env.Type != "action"):
-		return Command{}, Errorf(BadRequest, "an action frame has \"type\": \"action\"")
+		return Command{}, game.Errorf(game.BadRequest, "an action frame has \"type\": \"action\"")
 	case !frame && env.Type != nil:
-		return Command{}, Errorf(BadRequest, "unknown field \"type\"")
+		return Command{}, game.Errorf(game.BadRequest, "unknown field \"type\"")
 	}
 	raw := bytes.TrimSpace(env.Action)
 	if len(raw) == 0 || raw[0] != '{' {
-		return Command{}, Errorf(BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
+		return Command{}, game.Errorf(game.BadRequest, "\"action\" must be an object such as {\"type\": \"draw\"}")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil { // never: raw is a checked object
-		return Command{}, Errorf(BadRequest, "action: %s", input.Describe(err))
+		return Command{}, game.Errorf(game.BadRequest, "action: %s", input.Describe(err))
 	}
 	var inner *string
 	if v, ok := fields["id"]; ok {
@@ -72,14 +73,14 @@ func decodeCommand(data []byte, frame bool) (Command, error) {
 		}
 	}
 	if env.ID != nil && inner != nil && *env.ID != *inner {
-		return Command{}, Errorf(BadRequest, "two different action ids")
+		return Command{}, game.Errorf(game.BadRequest, "two different action ids")
 	}
 	a, err := klondike.DecodeAction(raw)
 	if err != nil {
 		return Command{}, AsError(err)
 	}
 	if env.Seq != nil && *env.Seq < 0 {
-		return Command{}, Errorf(BadRequest, "seq cannot be negative")
+		return Command{}, game.Errorf(game.BadRequest, "seq cannot be negative")
 	}
 	c := Command{Action: a, Seq: env.Seq}
 	switch {
@@ -91,8 +92,8 @@ func decodeCommand(data []byte, frame bool) (Command, error) {
 	return c, nil
 }
 
-func badClientID() *Error {
-	return Errorf(BadRequest, "an action id is a string of 1 to %d printable ASCII characters", MaxClientID)
+func badClientID() *game.Error {
+	return game.Errorf(game.BadRequest, "an action id is a string of 1 to %d printable ASCII characters", MaxClientID)
 }
 
 // QuickEnvelope reads, in one pass and without allocating, the shape nearly

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 )
 
@@ -48,7 +49,7 @@ func TestDecodeCommand(t *testing.T) {
 				body = framed(body)
 			}
 			_, err := DecodeCommand([]byte(body), frame)
-			if e := AsError(err); e == nil || e.Code != BadRequest {
+			if e := AsError(err); e == nil || e.Code != game.BadRequest {
 				t.Errorf("DecodeCommand(%s, %v) = %v, want a bad_request", body, frame, err)
 			}
 		}
@@ -57,7 +58,7 @@ func TestDecodeCommand(t *testing.T) {
 		body  string
 		frame bool
 	}{{`{"type":"action","action":{"type":"draw"}}`, false}, {`{"action":{"type":"draw"}}`, true}, {`{"type":"ping","action":{"type":"draw"}}`, true}} {
-		if _, err := DecodeCommand([]byte(tc.body), tc.frame); AsError(err) == nil || AsError(err).Code != BadRequest {
+		if _, err := DecodeCommand([]byte(tc.body), tc.frame); AsError(err) == nil || AsError(err).Code != game.BadRequest {
 			t.Errorf("DecodeCommand(%s, %v) = %v, want a bad_request", tc.body, tc.frame, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 )
 
 // TestBadCodeQuotesLittle checks that a bad game code is quoted to 64 bytes
@@ -20,7 +21,7 @@ func TestBadCodeQuotesLittle(t *testing.T) {
 			t.Errorf("message of %d bytes: %.300s", len(msg), msg)
 		}
 	}
-	if AsError(err).Code != BadCode {
+	if AsError(err).Code != game.BadCode {
 		t.Errorf("code %s", AsError(err).Code)
 	}
 }

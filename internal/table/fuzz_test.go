@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"dsol/internal/game"
 )
 
 // FuzzValidClientID checks that an accepted client action id is 1 to
@@ -34,9 +36,9 @@ func FuzzValidClientID(f *testing.F) {
 	})
 }
 
-// FuzzRaceOptions checks the stored race options: ParseRaceOptions never
-// panics, what it accepts encodes to JSON that parses to the same options,
-// and Engine either maps them or refuses them with bad_request.
+// FuzzRaceOptions checks the stored race options: game.ParseRaceOptions
+// never panics, what it accepts encodes to JSON that parses to the same
+// options, and EngineOptions either maps them or refuses them with bad_request.
 func FuzzRaceOptions(f *testing.F) {
 	for _, s := range []string{``, `null`, `{}`, `{"turns":"simultaneous","soloOutBonus":false,"series":1}`,
 		`{"turns":"alternating","first":"creator","firstSeat":1,"series":3,"turnSeconds":30}`,
@@ -45,7 +47,7 @@ func FuzzRaceOptions(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		o, err := ParseRaceOptions(b)
+		o, err := game.ParseRaceOptions(b)
 		if err != nil {
 			return
 		}
@@ -56,14 +58,14 @@ func FuzzRaceOptions(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := ParseRaceOptions(enc)
+		again, err := game.ParseRaceOptions(enc)
 		if err != nil || again != o {
 			t.Fatalf("%q → %+v → %s → %+v, %v", b, o, enc, again, err)
 		}
-		eo, err := o.Engine()
+		eo, err := EngineOptions(o)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Code != BadRequest {
+			var e *game.Error
+			if !errors.As(err, &e) || e.Code != game.BadRequest {
 				t.Fatalf("Engine(%+v): %v is not a bad_request", o, err)
 			}
 			return

@@ -104,8 +104,9 @@ type matchedAt struct {
 	at   time.Time
 }
 
-// SetMatchPair gives the registry the function that creates a paired race
-// (the HTTP layer's, which deals races). Call it before the first Match.
+// SetMatchPair replaces the function that creates a paired race, which is
+// by default the registry's own (a server-dealt race, both seated and
+// playing). Call it before the first Match.
 func (r *Registry) SetMatchPair(p MatchPair) {
 	r.q.mu.Lock()
 	r.q.pair = p

@@ -12,44 +12,15 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
 	"dsol/internal/store"
 )
 
-// BotPlayerID and BotName are the player row of the server's bot, which holds
-// seat 2 of the races played against the computer.
-const (
-	BotPlayerID = store.BotPlayerID
-	BotName     = "Computer"
-)
-
-// DeletedName is the name a race view shows for the seat of a player who
-// deleted their data.
-const DeletedName = "Deleted player"
-
-// RaceOptions are a race's creation options as stored in store.Game.Options
-// (JSON). The first seat of an alternating race is drawn once, at creation,
-// and stored, so that a replay starts the same way.
-type RaceOptions struct {
-	Turns        string `json:"turns"`               // "simultaneous" or "alternating"
-	First        string `json:"first,omitempty"`     // "creator", "opponent" or "random"
-	FirstSeat    int    `json:"firstSeat,omitempty"` // the seat that starts (alternating)
-	SoloOutBonus bool   `json:"soloOutBonus"`
-	Series       int    `json:"series"`                // games in the series (1: a single game)
-	TurnSeconds  int    `json:"turnSeconds,omitempty"` // alternating turn clock; 0: none
-	Bot          string `json:"bot,omitempty"`         // speed of the server's bot in seat 2
-	Prev         string `json:"prev,omitempty"`        // the previous game of the series
-	// Chosen marks a race created from a code its creator chose (not dealt
-	// by the server): the creator may know the deal, and the view says so.
-	Chosen bool `json:"chosen,omitempty"`
-	// RematchOf is the race this one was offered after, by the seat
-	// OfferedBy: both seats are the players', but it waits until the other
-	// player accepts (it starts) or declines (it is over, as a cancelled
-	// race).
-	RematchOf string `json:"rematchOf,omitempty"`
-	OfferedBy int    `json:"offeredBy,omitempty"` // the seat that offered the rematch
-}
+// BotPlayerID is the player row of the server's bot, which holds seat 2 of
+// the races played against the computer (named game.BotName).
+const BotPlayerID = store.BotPlayerID
 
 // NextRaceID is the id of the race offered after race id (its rematch or the
 // next game of its series): one per race, so that both players asking get
@@ -65,7 +36,7 @@ const DefaultRematchTimeout = 60 * time.Second
 // rematchOf tells where the race offered after another stands; an offer
 // still waiting lapses timeout after it was made.
 func rematchOf(next store.Game, timeout time.Duration) *RematchView {
-	o, _ := ParseRaceOptions(next.Options)
+	o, _ := game.ParseRaceOptions(next.Options)
 	v := &RematchView{ID: next.ID, By: o.OfferedBy, Status: "accepted"}
 	switch {
 	case next.Status == "waiting":
@@ -147,29 +118,16 @@ func (r *Registry) RematchChanged(ctx context.Context, id string) error {
 	})
 }
 
-// ParseRaceOptions reads stored race options (nil: the defaults).
-func ParseRaceOptions(b []byte) (RaceOptions, error) {
-	var o RaceOptions
-	if len(b) > 0 {
-		if err := json.Unmarshal(b, &o); err != nil {
-			return o, fmt.Errorf("table: race options: %w", err)
+// EngineOptions maps stored race options to the engine's. Options the
+// engine does not take are refused as game.RaceOptions.Check words it.
+func EngineOptions(o game.RaceOptions) (race.Options, error) {
+	t, okTurns := race.ParseTurns(o.Turns)
+	first, okFirst := race.ParseFirst(o.First)
+	if !okTurns || !okFirst {
+		if err := o.Check(); err != nil {
+			return race.Options{}, err
 		}
-	}
-	if o.Series < 1 {
-		o.Series = 1
-	}
-	return o, nil
-}
-
-// Engine returns the engine's options.
-func (o RaceOptions) Engine() (race.Options, error) {
-	t, ok := race.ParseTurns(o.Turns)
-	if !ok {
-		return race.Options{}, Errorf(BadRequest, "turns must be \"simultaneous\" or \"alternating\"")
-	}
-	first, ok := race.ParseFirst(o.First)
-	if !ok {
-		return race.Options{}, Errorf(BadRequest, "first must be \"creator\", \"opponent\" or \"random\"")
+		return race.Options{}, game.Errorf(game.BadRequest, "the race options %q and %q are not the engine's", o.Turns, o.First)
 	}
 	opts := race.Options{Turns: t, First: first, SoloOutBonus: o.SoloOutBonus, Series: o.Series}
 	if t == race.Alternating {
@@ -178,21 +136,11 @@ func (o RaceOptions) Engine() (race.Options, error) {
 	return opts, nil
 }
 
-// PlayerRef names the player of a seat; Bot marks the server's bot.
-type PlayerRef struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Bot  bool   `json:"bot"`
-	// Deleted marks the seat of a player who deleted their data
-	// (store.DeletedPlayerID); the client words it in its language.
-	Deleted bool `json:"deleted,omitempty"`
-}
-
 // RaceSeatView is one seat of the race view: the engine's seat view plus the
 // player, whether they are connected, and when the opponent may claim the win
 // if they are not.
 type RaceSeatView struct {
-	Player *PlayerRef `json:"player"`
+	Player *game.PlayerRef `json:"player"`
 	race.SeatView
 	Online  bool       `json:"online"`
 	Bot     bool       `json:"bot,omitempty"`
@@ -245,7 +193,7 @@ type RaceView struct {
 	// status is "over" and it has no result (a declined rematch too).
 	Cancelled bool `json:"cancelled,omitempty"`
 	// RematchOf names the race this one was offered after (see
-	// RaceOptions.RematchOf); Rematch, on a finished race, the rematch one
+	// game.RaceOptions.RematchOf); Rematch, on a finished race, the rematch one
 	// of its players offered and where it stands.
 	RematchOf string       `json:"rematchOf,omitempty"`
 	Rematch   *RematchView `json:"rematch,omitempty"`
@@ -291,7 +239,7 @@ type Notice struct {
 // raceEngine adapts race.Race to Engine.
 type raceEngine struct {
 	r          *race.Race
-	opts       RaceOptions
+	opts       game.RaceOptions
 	code, salt string // shown once the race is over
 	secret     bool   // a server-dealt DR2 code, not a numbered one
 	commitment string
@@ -308,11 +256,11 @@ func NewRace(h store.Game) (Engine, error) {
 	if code.Kind != cards.Race {
 		return nil, fmt.Errorf("table: game %s: its code is not a race code", h.ID) // never the code: it tells the deal
 	}
-	o, err := ParseRaceOptions(h.Options)
+	o, err := game.ParseRaceOptions(h.Options)
 	if err != nil {
 		return nil, err
 	}
-	eo, err := o.Engine()
+	eo, err := EngineOptions(o)
 	if err != nil {
 		return nil, err
 	}
@@ -444,7 +392,7 @@ func (e *raceEngine) Result() []byte {
 // claim) are.
 type raceLive struct {
 	t       *Table
-	players [2]PlayerRef
+	players [2]game.PlayerRef
 	online  [2]bool
 	seen    [2]time.Time // last connection or action of each seat
 	started bool         // the race was playing when last looked at
@@ -489,9 +437,9 @@ func (l *raceLive) mayClaim(seat int) error {
 	at := l.claimAt(opp)
 	switch {
 	case at.IsZero():
-		return Errorf(Conflict, "your opponent is connected: there is no win to claim")
+		return game.Errorf(game.Conflict, "your opponent is connected: there is no win to claim")
 	case l.now().Before(at):
-		return Errorf(Conflict, "your opponent may still come back: you can claim the win from %s", at.UTC().Format(time.RFC3339))
+		return game.Errorf(game.Conflict, "your opponent may still come back: you can claim the win from %s", at.UTC().Format(time.RFC3339))
 	}
 	return nil
 }
@@ -571,22 +519,22 @@ func (t *Table) raceInit(ctx context.Context) error {
 }
 
 // seatPlayers reads the players of a race's seats (an empty seat is the
-// zero PlayerRef).
-func seatPlayers(ctx context.Context, st store.Store, g store.Game) ([2]PlayerRef, error) {
-	var out [2]PlayerRef
+// zero game.PlayerRef).
+func seatPlayers(ctx context.Context, st store.Store, g store.Game) ([2]game.PlayerRef, error) {
+	var out [2]game.PlayerRef
 	for i, id := range g.Seats {
 		switch id {
 		case "":
 		case BotPlayerID:
-			out[i] = PlayerRef{ID: id, Name: BotName, Bot: true}
+			out[i] = game.PlayerRef{ID: id, Name: game.BotName, Bot: true}
 		case store.DeletedPlayerID:
-			out[i] = PlayerRef{ID: id, Name: DeletedName, Deleted: true}
+			out[i] = game.PlayerRef{ID: id, Name: game.DeletedName, Deleted: true}
 		default:
 			p, err := st.Player(ctx, id)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return out, err
 			}
-			out[i] = PlayerRef{ID: id, Name: p.Name}
+			out[i] = game.PlayerRef{ID: id, Name: p.Name}
 		}
 	}
 	return out, nil
@@ -619,7 +567,7 @@ func (l *raceLive) loadHeader(ctx context.Context, g store.Game) error {
 			l.prevTotals[0] += res.Counts[0]
 			l.prevTotals[1] += res.Counts[1]
 		}
-		o, _ := ParseRaceOptions(pg.Options)
+		o, _ := game.ParseRaceOptions(pg.Options)
 		prev = o.Prev
 	}
 	return nil
@@ -768,7 +716,7 @@ func (t *Table) serverAction(seat int, a klondike.Action) error {
 	var err error
 	t.handle([]*doReq{{ctx: context.Background(), cmd: Command{Seat: seat, Action: a},
 		answer: func(_ Result, e error) { err = e }}})
-	if err != nil && AsError(err).Code != Conflict {
+	if err != nil && AsError(err).Code != game.Conflict {
 		t.cfg.Logger.Warn("table: server action refused", "game", t.id, "seat", seat,
 			"action", a.Type.String(), "err", err)
 	}
@@ -835,35 +783,4 @@ func (t *Table) Presence(ctx context.Context) ([2]bool, error) {
 		}
 	})
 	return on, err
-}
-
-// Joined tells a race's table that its header changed in the store (a
-// second player joined, or the player offered a rematch accepted it): it
-// reloads the header, starts the race and tells
-// the subscribers.
-func (r *Registry) Joined(ctx context.Context, id string) error {
-	return r.headerChanged(ctx, id, func(t *Table, l *raceLive, g store.Game) error {
-		before := l.players
-		if err := l.loadHeader(ctx, g); err != nil {
-			return err
-		}
-		// The seats taken now, or, when a rematch was accepted, both: each
-		// player's page learns that the race started.
-		seats := []int{}
-		for i := range before {
-			if before[i].ID == "" && g.Seats[i] != "" {
-				seats = append(seats, i)
-			}
-		}
-		if len(seats) == 0 {
-			seats = []int{0, 1}
-		}
-		for _, i := range seats {
-			l.seen[i] = l.now()
-			on := l.online[i] || l.isBot(i+1)
-			t.notify(&Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
-		}
-		l.schedule()
-		return nil
-	})
 }

@@ -3,10 +3,10 @@ package table
 import (
 	"context"
 	"errors"
-	"math"
 	"slices"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/rating"
 	"dsol/internal/store"
 )
@@ -38,9 +38,6 @@ type SeatRating struct {
 	Before int `json:"before"`
 	After  int `json:"after"`
 }
-
-// Round is a rating as players see it.
-func Round(r float64) int { return int(math.Round(r)) }
 
 // raceDecision returns how to decide the rating of the race that just
 // ended with a result, for store.Store.FinishRace; nil when it is never
@@ -134,8 +131,8 @@ func (l *raceLive) loadRatings(ctx context.Context) error {
 	l.ratings = nil
 	if rr.Rated {
 		l.ratings = []SeatRating{
-			{Before: Round(rr.Before[0].Rating), After: Round(rr.After[0].Rating)},
-			{Before: Round(rr.Before[1].Rating), After: Round(rr.After[1].Rating)},
+			{Before: game.RoundRating(rr.Before[0].Rating), After: game.RoundRating(rr.After[0].Rating)},
+			{Before: game.RoundRating(rr.Before[1].Rating), After: game.RoundRating(rr.After[1].Rating)},
 		}
 	}
 	return nil

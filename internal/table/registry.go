@@ -2,12 +2,16 @@ package table
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
+	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"dsol/internal/store"
+	"dsol/internal/winnable"
 )
 
 // Committer writes actions durably; *store.Committer (group commit) is the
@@ -44,6 +48,12 @@ type Config struct {
 	Logger    *slog.Logger
 	Clock     func() time.Time
 	Hooks     Hooks
+	// Random is the source of game ids, invites, salts and the server's
+	// deals (default crypto/rand.Reader).
+	Random io.Reader
+	// Winnable is the pool winnable solo deals are dealt from; nil: the
+	// shipped lists alone.
+	Winnable *winnable.Pool
 	// IdleAfter is how long a table without subscribers and commands stays in
 	// memory. Zero disables the background sweeper (call Sweep yourself).
 	IdleAfter time.Duration
@@ -94,6 +104,9 @@ type Registry struct {
 	q       queue          // the match queue (match.go)
 	wg      sync.WaitGroup // table goroutines and the sweepers
 	stopSwp chan struct{}
+
+	lobby atomic.Pointer[func()] // tells the lobby that its list changed (SetLobby)
+	daily dailyMaker             // draws the daily challenges on first need (daily.go)
 }
 
 type entry struct {
@@ -135,9 +148,16 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.RematchTimeout <= 0 {
 		cfg.RematchTimeout = DefaultRematchTimeout
 	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	if cfg.Winnable == nil {
+		cfg.Winnable = winnable.NewPool(nil)
+	}
 	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{}),
 		q: queue{waiting: make(map[string]*queued), matched: make(map[string]matchedAt)}}
 	r.cfg.checks = &checks{}
+	r.q.pair = r.pairRace
 	r.cfg.rematchLapsed = func(old string) {
 		// off the lapsed race's goroutine: the old race's table is another
 		r.wg.Add(1)

@@ -2,9 +2,13 @@ package table
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"time"
 
+	"dsol/internal/daily"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 )
@@ -23,11 +27,6 @@ type Replay struct {
 // ErrNotFinished refuses the replay of a game still in play: its log tells
 // the deal.
 var ErrNotFinished = errors.New("table: the game is not finished")
-
-// finished reports whether a game's status is over for good: a won solo
-// game or a race that is over (however it ended). Only such a game's log
-// may be shown.
-func finished(status string) bool { return status == "won" || status == "over" }
 
 // Replay reads a finished game and its log from the store and plays it
 // through a fresh engine: a solo game as its player saw it, a race as a
@@ -71,7 +70,7 @@ func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
 			_, err = eng.Apply(ev.Seat, a)
 		}
 		if err != nil {
-			return Replay{}, &Error{Code: Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
+			return Replay{}, &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
 		}
 		v := eng.View(viewer, g.ID, ev.Seq)
 		out.Steps[i] = v.AppendDelta(nil, prev)
@@ -81,8 +80,61 @@ func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
 	// The log decides: the header's status is written after the answer to
 	// the last action, and may lag. A race cancelled while it waited is over
 	// by its header alone.
-	if !finished(eng.Status()) && !finished(g.Status) {
+	if !game.Finished(eng.Status()) && !game.Finished(g.Status) { // only a finished game's log may be shown
 		return Replay{Game: g}, ErrNotFinished
+	}
+	return out, nil
+}
+
+// ReplayAction is one action of a replay: when it was played and by which
+// seat, as the log stores it.
+type ReplayAction struct {
+	Seq    int64           `json:"seq"`
+	Seat   int             `json:"seat"`
+	Action json.RawMessage `json:"action"`
+	At     time.Time       `json:"at"`
+}
+
+// ReplayView is the replay of a finished game as GET
+// /api/v1/games/{id}/replay answers it: the game's code (for a race its
+// salt too, which checks the commitment the race was played under), its
+// actions, and what a viewer needs to watch it without the rules: the view
+// before the first action and each action's delta from the view before
+// it, to fold in order.
+type ReplayView struct {
+	ID      string            `json:"id"`
+	Kind    string            `json:"kind"`
+	Code    string            `json:"code"`
+	Salt    string            `json:"salt,omitempty"`
+	Actions []ReplayAction    `json:"actions"`
+	Start   View              `json:"start"`
+	Steps   []json.RawMessage `json:"steps"`
+}
+
+// Watch returns the replay of a finished game (a won solo game, a race
+// that is over) for anyone, so that it can be shared. A game in play is
+// refused to everyone, its players included: its log tells its deal; so is
+// a daily challenge's game until its day has closed.
+func (r *Registry) Watch(ctx context.Context, id string) (ReplayView, error) {
+	rp, err := r.Replay(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return ReplayView{}, game.Errorf(game.NotFound, "no such game")
+	case errors.Is(err, ErrNotFinished):
+		return ReplayView{}, game.Errorf(game.Forbidden, "a game can be replayed once it is finished")
+	case err != nil:
+		return ReplayView{}, err
+	}
+	if daily.Hidden(rp.Game.Kind, rp.Game.Options, r.cfg.Clock()) {
+		return ReplayView{}, game.Errorf(game.Forbidden, "a daily challenge's game can be replayed once its day has closed (UTC midnight)")
+	}
+	out := ReplayView{ID: rp.Game.ID, Kind: rp.Game.Kind, Code: rp.Game.Code, Start: rp.Start, Steps: rp.Steps,
+		Actions: make([]ReplayAction, len(rp.Actions))}
+	if rp.Game.Kind == game.KindRace {
+		out.Salt = hex.EncodeToString(rp.Game.Salt)
+	}
+	for i, a := range rp.Actions {
+		out.Actions[i] = ReplayAction{Seq: a.Seq, Seat: a.Seat, Action: a.Action, At: a.At.UTC()}
 	}
 	return out, nil
 }

@@ -4,9 +4,11 @@
 // durable, answers the sender and fans the events out to subscribers.
 //
 // A Registry finds or rebuilds tables by game id (header + deal code + the
-// action log replayed through the engine) and evicts idle ones. The transport
-// layers (REST, WebSocket) talk to tables only through Do, Snapshot,
-// Subscribe and EventsSince.
+// action log replayed through the engine) and evicts idle ones. It is also
+// the game service of the transport layers (REST, WebSocket; service.go,
+// lifecycle.go): they create, join, cancel and rematch races, act, follow
+// and look at games through it, by game and player id, and each such call
+// that changes a live game runs on that game's table.
 package table
 
 import (
@@ -18,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 )
@@ -243,6 +246,10 @@ type Subscription struct {
 // Table returns the table the subscription follows.
 func (s *Subscription) Table() *Table { return s.t }
 
+// Viewer returns the viewer the subscription follows the game as: a seat,
+// or 0 for a spectator.
+func (s *Subscription) Viewer() int { return s.viewer }
+
 // Err returns why C was closed by the table, or nil.
 func (s *Subscription) Err() error {
 	if p := s.err.Load(); p != nil {
@@ -436,7 +443,7 @@ func (t *Table) handle(batch []*doReq) {
 			continue
 		}
 		if cmd.Seq != nil && *cmd.Seq != t.seq {
-			p.err = Errorf(Conflict, "the game is at seq %d, not %d; reload it", t.seq, *cmd.Seq)
+			p.err = game.Errorf(game.Conflict, "the game is at seq %d, not %d; reload it", t.seq, *cmd.Seq)
 			continue
 		}
 		out, err := t.eng.Apply(cmd.Seat, cmd.Action)
@@ -608,9 +615,9 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 	conflict := errors.Is(cerr, store.ErrConflict) || errors.Is(cerr, store.ErrNotFound)
 	var answer error
 	if conflict {
-		answer = &Error{Code: Conflict, Msg: "the game was changed elsewhere; reload it", Err: cerr}
+		answer = &game.Error{Code: game.Conflict, Msg: "the game was changed elsewhere; reload it", Err: cerr}
 	} else {
-		answer = &Error{Code: Unavailable, Msg: "the action could not be stored; retry", Err: cerr}
+		answer = &game.Error{Code: game.Unavailable, Msg: "the action could not be stored; retry", Err: cerr}
 	}
 	t.cfg.Logger.Warn("table: commit failed", "game", t.id, "err", cerr)
 	var rerr error
@@ -669,7 +676,7 @@ func (t *Table) rebuild(events []Event) error {
 			_, err = eng.Apply(ev.Seat, a)
 		}
 		if err != nil {
-			return &Error{Code: Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
+			return &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
 		}
 		ev.Status = eng.Status()
 		if ev.ClientID != "" {
@@ -708,7 +715,7 @@ func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []Event, 
 		return store.Game{}, nil, err
 	}
 	if cfg.Engines[g.Kind] == nil {
-		return store.Game{}, nil, &Error{Code: Internal, Msg: "unknown game kind " + g.Kind}
+		return store.Game{}, nil, &game.Error{Code: game.Internal, Msg: "unknown game kind " + g.Kind}
 	}
 	acts, err := cfg.Store.Actions(ctx, id, 0)
 	if err != nil {
@@ -717,7 +724,7 @@ func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []Event, 
 	events := make([]Event, len(acts))
 	for i, a := range acts {
 		if a.Seq != int64(i+1) {
-			return store.Game{}, nil, &Error{Code: Internal, Msg: "the action log has a gap at seq " + itoa(int64(i+1))}
+			return store.Game{}, nil, &game.Error{Code: game.Internal, Msg: "the action log has a gap at seq " + itoa(int64(i+1))}
 		}
 		events[i] = Event{Seq: a.Seq, Seat: a.Seat, Action: a.Action, At: a.At, ClientID: a.ClientID}
 	}

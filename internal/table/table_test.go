@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/store"
@@ -145,11 +146,11 @@ func TestRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		cmd  Command
-		code Code
+		code game.Code
 	}{
-		{"stale seq", Command{Seat: 1, Action: klondike.Simple(klondike.Draw), Seq: &stale}, Conflict},
-		{"illegal", Command{Seat: 1, Action: klondike.Simple(klondike.Recycle)}, IllegalMove},
-		{"seat 2", Command{Seat: 2, Action: klondike.Simple(klondike.Draw)}, NotYourTurn},
+		{"stale seq", Command{Seat: 1, Action: klondike.Simple(klondike.Draw), Seq: &stale}, game.Conflict},
+		{"illegal", Command{Seat: 1, Action: klondike.Simple(klondike.Recycle)}, game.IllegalMove},
+		{"seat 2", Command{Seat: 2, Action: klondike.Simple(klondike.Draw)}, game.NotYourTurn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.reg.Do(context.Background(), id, tc.cmd)
@@ -173,7 +174,7 @@ func TestCommitFailureRollsBack(t *testing.T) {
 	seq, before := mustSnapshot(t, e.reg, id)
 	e.st.setFail(store.ErrUnavailable)
 	_, err := e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "x"})
-	if got := AsError(err); got.Code != Unavailable {
+	if got := AsError(err); got.Code != game.Unavailable {
 		t.Fatalf("err %v, want unavailable", err)
 	}
 	seq2, after := mustSnapshot(t, e.reg, id)
@@ -198,7 +199,7 @@ func TestFenceReloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
-	if got := AsError(err); got.Code != Conflict {
+	if got := AsError(err); got.Code != game.Conflict {
 		t.Fatalf("err %v, want conflict", err)
 	}
 	if seq, v := mustSnapshot(t, e.reg, id); seq != 2 || v.Stock != 59-2 {

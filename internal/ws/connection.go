@@ -9,8 +9,8 @@ import (
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
 
+	"dsol/internal/game"
 	"dsol/internal/metrics"
-	"dsol/internal/table"
 )
 
 // connection is what a game session and a lobby session share of an open
@@ -121,7 +121,7 @@ func (c *connection) strike() bool { return c.strikes.AllowN(c.clock(), 1) }
 // close code of "unavailable"), so that it reconnects and resumes.
 func (c *connection) slow() {
 	c.metrics.ObserveWSSlowDrop()
-	c.closeAsync(table.Unavailable.CloseCode(), "too slow")
+	c.closeAsync(CloseCode(game.Unavailable), "too slow")
 }
 
 // write writes one message as a frame and counts it.

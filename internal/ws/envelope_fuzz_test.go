@@ -7,6 +7,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"dsol/internal/game"
 	"dsol/internal/table"
 )
 
@@ -68,19 +69,19 @@ func splice(body []byte, m string) []byte {
 
 // overWS decodes a frame as the read loop does; a close with 1007 (text that
 // is not UTF-8) counts as a bad_request.
-func overWS(data []byte) (table.Command, *table.Error) {
+func overWS(data []byte) (table.Command, *game.Error) {
 	f, err := decodeFrame(websocket.MessageText, data)
 	if err == errNotUTF8 {
-		return table.Command{}, table.Errorf(table.BadRequest, "closed with %d", CloseInvalidData)
+		return table.Command{}, game.Errorf(game.BadRequest, "closed with %d", CloseInvalidData)
 	}
 	if err == nil && f.typ != "action" {
-		return table.Command{}, table.Errorf(table.Internal, "decoded as a %q frame", f.typ)
+		return table.Command{}, game.Errorf(game.Internal, "decoded as a %q frame", f.typ)
 	}
-	return table.Command{Action: f.action, ClientID: f.id, Seq: f.seq}, err
+	return table.Command{Action: f.cmd.Action, ClientID: f.id, Seq: f.cmd.Seq}, err
 }
 
 // overREST decodes a body as POST /api/v1/games/{id}/actions does.
-func overREST(data []byte) (table.Command, *table.Error) {
+func overREST(data []byte) (table.Command, *game.Error) {
 	c, err := table.DecodeCommand(data, false)
 	return c, table.AsError(err)
 }
@@ -98,7 +99,7 @@ func checkSame(t *testing.T, body, frame []byte) (table.Command, bool) {
 	wc, werr := overWS(frame)
 	switch {
 	case rerr != nil && werr != nil:
-		if rerr.Code != werr.Code || rerr.Code != table.BadRequest {
+		if rerr.Code != werr.Code || rerr.Code != game.BadRequest {
 			t.Fatalf("REST %q: %v\nWS %q: %v", body, rerr, frame, werr)
 		}
 		return table.Command{}, false

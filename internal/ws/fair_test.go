@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
 	"dsol/internal/store"
@@ -225,11 +226,11 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 	g, _ = st.Game(context.Background(), id)
 	shadow := func(seq int64) *race.Race {
 		t.Helper()
-		o, err := table.ParseRaceOptions(g.Options)
+		o, err := game.ParseRaceOptions(g.Options)
 		if err != nil {
 			t.Fatal(err)
 		}
-		eo, err := o.Engine()
+		eo, err := table.EngineOptions(o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"dsol/internal/table"
+	"dsol/internal/game"
 )
 
 // feed is what a read-only socket forwards: encoded messages of one type
@@ -43,7 +43,7 @@ func (h *feedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := checkOrigin(r, h.cfg.OriginPatterns); err != nil {
-		h.error(w, r, table.Errorf(table.Forbidden, "%v", err))
+		h.error(w, r, game.Errorf(game.Forbidden, "%v", err))
 		return
 	}
 	if err := h.socks.admit(pid); err != nil {
@@ -110,9 +110,9 @@ func (s *feedSession) readLoop() {
 			s.ending = true
 			s.send(outMsg{typ: "close", closeCode: CloseInvalidData, body: []byte(ferr.Msg)})
 		case !s.allow():
-			s.refuse(table.Errorf(table.RateLimited, "too many messages; slow down"))
+			s.refuse(game.Errorf(game.RateLimited, "too many messages; slow down"))
 		case ferr != nil || json.Unmarshal(data, &m) != nil || m.Type != "ping":
-			s.refuse(table.Errorf(table.BadRequest, "the %s socket only takes {\"type\": \"ping\"}", s.h.name))
+			s.refuse(game.Errorf(game.BadRequest, "the %s socket only takes {\"type\": \"ping\"}", s.h.name))
 		default:
 			s.h.metrics.ObserveWSIn("ping")
 			s.send(outMsg{typ: "pong", body: []byte(`{"type":"pong"}`)})
@@ -121,7 +121,7 @@ func (s *feedSession) readLoop() {
 }
 
 // refuse rejects a frame, or closes the socket when such frames keep coming.
-func (s *feedSession) refuse(err *table.Error) {
+func (s *feedSession) refuse(err *game.Error) {
 	s.h.metrics.ObserveWSIn("invalid")
 	if !s.strike() {
 		s.ending = true

@@ -7,6 +7,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"dsol/internal/game"
 	"dsol/internal/table"
 )
 
@@ -40,7 +41,7 @@ func FuzzClientFrame(f *testing.F) {
 		}
 		fr, err := decodeFrame(typ, data)
 		if err != nil {
-			if err.Code != table.BadRequest || err.Msg == "" {
+			if err.Code != game.BadRequest || err.Msg == "" {
 				t.Fatalf("%q: refused with %+v, want a bad_request", data, err)
 			}
 			if (err == errNotUTF8) != (text && !utf8.Valid(data)) {
@@ -67,20 +68,20 @@ func FuzzClientFrame(f *testing.F) {
 		default:
 			t.Fatalf("%q: accepted a frame of type %q", data, fr.typ)
 		}
-		if fr.id != "" && !table.ValidClientID(fr.id) || fr.seq != nil && *fr.seq < 0 {
+		if fr.id != "" && !table.ValidClientID(fr.id) || fr.cmd.Seq != nil && *fr.cmd.Seq < 0 {
 			t.Fatalf("%q: accepted %+v", data, fr)
 		}
-		m := map[string]any{"type": "action", "action": json.RawMessage(fr.action.AppendJSON(nil))}
+		m := map[string]any{"type": "action", "action": json.RawMessage(fr.cmd.Action.AppendJSON(nil))}
 		if fr.id != "" {
 			m["id"] = fr.id
 		}
-		if fr.seq != nil {
-			m["seq"] = *fr.seq
+		if fr.cmd.Seq != nil {
+			m["seq"] = *fr.cmd.Seq
 		}
 		enc, _ := json.Marshal(m)
 		again, err := decodeFrame(websocket.MessageText, enc)
-		if err != nil || again.typ != fr.typ || again.id != fr.id || again.action != fr.action ||
-			(again.seq == nil) != (fr.seq == nil) || fr.seq != nil && *again.seq != *fr.seq {
+		if err != nil || again.typ != fr.typ || again.id != fr.id || again.cmd.Action != fr.cmd.Action ||
+			(again.cmd.Seq == nil) != (fr.cmd.Seq == nil) || fr.cmd.Seq != nil && *again.cmd.Seq != *fr.cmd.Seq {
 			t.Fatalf("%q → %+v → %s → %+v, %v", data, fr, enc, again, err)
 		}
 	})

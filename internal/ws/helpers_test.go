@@ -20,6 +20,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/httpapi"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/table"
 	"dsol/internal/ws"
@@ -68,8 +69,8 @@ func mustEnv(tb testing.TB, st store.Store, cfg func(*ws.Config), tcfg ...func(*
 		cfg(&wc)
 	}
 	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Metrics: m, Clock: clock.Now, Config: wc})
-	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Metrics: m, Clock: time.Now,
-		Random: rand.Reader, Sockets: sockets, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
+	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
+		Sockets: sockets, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
 	e := &env{Server: httptest.NewServer(h), reg: reg, com: com, sockets: sockets, metrics: m}
 	tb.Cleanup(e.stop)
 	return e

@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
-	"dsol/internal/table"
 )
 
 // LobbyDeps are the dependencies of a LobbyHandler.
@@ -49,7 +49,7 @@ func NewLobbyHandler(d LobbyDeps) *LobbyHandler {
 func (h *LobbyHandler) subscribe(player string) (feed, error) {
 	sub, err := h.hub.Subscribe(player)
 	if err != nil {
-		return feed{}, table.Errorf(table.Unavailable, "the server is restarting; reconnect")
+		return feed{}, game.Errorf(game.Unavailable, "the server is restarting; reconnect")
 	}
 	return feed{typ: "lobby", C: sub.C, close: sub.Close}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"dsol/internal/httpapi"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/table"
 	"dsol/internal/ws"
@@ -35,8 +36,8 @@ func mustLobbyEnv(tb testing.TB, st store.Store, refresh time.Duration) *lobbyEn
 	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Metrics: m})
 	lob := ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: st, Refresh: refresh}),
 		Player: httpapi.PlayerID, Metrics: m, Config: ws.Config{OriginPatterns: []string{"app.example.com"}}})
-	h := httpapi.NewServer(httpapi.Deps{Store: st, Tables: reg, Metrics: m, Clock: time.Now,
-		Random: rand.Reader, Sockets: sockets, Lobby: lob, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
+	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
+		Sockets: sockets, Lobby: lob, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
 	e := &lobbyEnv{env: &env{Server: httptest.NewServer(h), reg: reg, com: com, sockets: sockets, metrics: m}, lobby: lob}
 	tb.Cleanup(e.stop)
 	return e

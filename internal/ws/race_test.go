@@ -9,6 +9,7 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
+	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
 	"dsol/internal/store"
@@ -151,7 +152,7 @@ func TestRaceTooLate(t *testing.T) {
 				case m.Type == "ack" && m.Seq == 2:
 					acked++
 					wins[i+1]++
-				case m.Type == "reject" && m.Error.Code == string(table.TooLate):
+				case m.Type == "reject" && m.Error.Code == string(game.TooLate):
 				default:
 					t.Fatalf("round %d: seat %d got %s", round, i+1, m.raw)
 				}
@@ -183,15 +184,15 @@ func TestRaceSeats(t *testing.T) {
 		}
 	}
 	ce.act("e1", `{"type":"draw"}`)
-	if m, _ := ce.answer("e1", 0); m.Type != "reject" || m.Error.Code != string(table.Forbidden) {
+	if m, _ := ce.answer("e1", 0); m.Type != "reject" || m.Error.Code != string(game.Forbidden) {
 		t.Fatalf("spectator action: %s", m.raw)
 	}
 	cb.act("b1", `{"type":"draw"}`)
-	if m, _ := cb.answer("b1", 0); m.Type != "reject" || m.Error.Code != string(table.NotYourTurn) {
+	if m, _ := cb.answer("b1", 0); m.Type != "reject" || m.Error.Code != string(game.NotYourTurn) {
 		t.Fatalf("off-turn action: %s", m.raw)
 	}
 	cb.act("b2", `{"type":"draw","seat":1}`)
-	if m, _ := cb.answer("b2", 0); m.Type != "reject" || m.Error.Code != string(table.BadRequest) {
+	if m, _ := cb.answer("b2", 0); m.Type != "reject" || m.Error.Code != string(game.BadRequest) {
 		t.Fatalf("action for the other seat: %s", m.raw)
 	}
 	ca.act("a1", `{"type":"draw"}`)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/coder/websocket"
 
+	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/klondike"
 	"dsol/internal/table"
 )
 
@@ -93,7 +93,7 @@ func (s *session) readLoop() {
 				s.end(ClosePolicy, "too many messages")
 				continue
 			}
-			s.reject(f.id, table.Errorf(table.RateLimited, "too many messages; slow down"), time.Time{})
+			s.reject(f.id, game.Errorf(game.RateLimited, "too many messages; slow down"), time.Time{})
 			continue
 		}
 		if f.typ == "action" {
@@ -118,28 +118,27 @@ func (s *session) readLoop() {
 
 // frame is a decoded client frame.
 type frame struct {
-	typ    string // "action" or "ping"; for a refused frame, "action" or ""
-	id     string // the client action id; for a refused frame, the id to reject it with
-	action klondike.Action
-	seq    *int64
+	typ string        // "action" or "ping"; for a refused frame, "action" or ""
+	id  string        // the client action id; for a refused frame, the id to reject it with
+	cmd table.Command // an action's, without the seat
 }
 
 // errNotUTF8 refuses a text frame that is not UTF-8, which RFC 6455 does not
 // allow: the read loop closes the socket with 1007 instead of rejecting it.
-var errNotUTF8 = table.Errorf(table.BadRequest, "a text frame must be UTF-8")
+var errNotUTF8 = game.Errorf(game.BadRequest, "a text frame must be UTF-8")
 
 // checkFrame refuses a client frame, of a game or the lobby, that is not
 // JSON text passing input.CheckJSON: errNotUTF8 for text that is not UTF-8,
 // else a bad_request.
-func checkFrame(typ websocket.MessageType, data []byte) *table.Error {
+func checkFrame(typ websocket.MessageType, data []byte) *game.Error {
 	if typ != websocket.MessageText {
-		return table.Errorf(table.BadRequest, "frames are JSON text")
+		return game.Errorf(game.BadRequest, "frames are JSON text")
 	}
 	if !utf8.Valid(data) {
 		return errNotUTF8
 	}
 	if err := input.CheckJSON(data); err != nil {
-		return table.Errorf(table.BadRequest, "a frame is one JSON object: %v", err)
+		return game.Errorf(game.BadRequest, "a frame is one JSON object: %v", err)
 	}
 	return nil
 }
@@ -149,11 +148,11 @@ func checkFrame(typ websocket.MessageType, data []byte) *table.Error {
 // with the rules of the REST API. A refusal is a bad_request, which the read
 // loop rejects (and counts a strike), except errNotUTF8, which closes the
 // socket.
-func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
+func decodeFrame(typ websocket.MessageType, data []byte) (frame, *game.Error) {
 	if typ == websocket.MessageText {
 		switch t, c, ok := table.QuickEnvelope(data); {
 		case ok && t == "action":
-			return frame{typ: "action", id: c.ClientID, action: c.Action, seq: c.Seq}, nil
+			return frame{typ: "action", id: c.ClientID, cmd: c}, nil
 		}
 	}
 	if err := checkFrame(typ, data); err != nil {
@@ -163,7 +162,7 @@ func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
 		Type string `json:"type"`
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return frame{}, table.Errorf(table.BadRequest, "a frame is one JSON object such as {\"type\": \"action\", ...}")
+		return frame{}, game.Errorf(game.BadRequest, "a frame is one JSON object such as {\"type\": \"action\", ...}")
 	}
 	switch m.Type {
 	case "action":
@@ -171,11 +170,11 @@ func decodeFrame(typ websocket.MessageType, data []byte) (frame, *table.Error) {
 		if err != nil {
 			return frame{typ: "action", id: idOf(data)}, table.AsError(err)
 		}
-		return frame{typ: "action", id: c.ClientID, action: c.Action, seq: c.Seq}, nil
+		return frame{typ: "action", id: c.ClientID, cmd: c}, nil
 	case "ping":
 		return frame{typ: "ping"}, nil
 	}
-	return frame{id: idOf(data)}, table.Errorf(table.BadRequest, "unknown message type; send \"action\" or \"ping\"")
+	return frame{id: idOf(data)}, game.Errorf(game.BadRequest, "unknown message type; send \"action\" or \"ping\"")
 }
 
 // end has the writer close the socket once it has written the messages
@@ -193,7 +192,7 @@ func (s *session) bad(id, msg string, start time.Time) {
 		s.end(ClosePolicy, "too many bad messages")
 		return
 	}
-	s.reject(id, table.Errorf(table.BadRequest, "%s", msg), start)
+	s.reject(id, game.Errorf(game.BadRequest, "%s", msg), start)
 }
 
 // idOf finds the client id of a frame that could not be handled, if any.
@@ -214,10 +213,11 @@ func idOf(data []byte) string {
 func (s *session) action(f frame, start time.Time) {
 	id := f.id
 	if s.viewer == 0 {
-		s.reject(id, table.Errorf(table.Forbidden, "spectators cannot play"), start)
+		s.reject(id, game.Errorf(game.Forbidden, "spectators cannot play"), start)
 		return
 	}
-	cmd := table.Command{Seat: s.viewer, Action: f.action, ClientID: id, Seq: f.seq}
+	cmd := f.cmd
+	cmd.Seat = s.viewer
 	answer := func(res table.Result, err error) { s.answer(id, start, res, err) }
 	s.submit(cmd, answer)
 }
@@ -431,9 +431,9 @@ func (s *session) take(m outMsg) bool {
 	case "reject":
 		e := table.AsError(m.err)
 		switch e.Code {
-		case table.Internal:
+		case game.Internal:
 			s.h.log.Error("ws: internal error", "game", s.game, "err", m.err)
-		case table.Unavailable:
+		case game.Unavailable:
 			s.h.log.Warn("ws: unavailable", "game", s.game, "err", m.err)
 		}
 		m.code = string(e.Code)
@@ -638,8 +638,8 @@ func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subsc
 				return sub, nil
 			}
 		}
-		code := table.AsError(err).Code.CloseCode()
-		if errors.Is(err, table.ErrClosed) || table.AsError(err).Code == table.Unavailable {
+		code := CloseCode(table.AsError(err).Code)
+		if errors.Is(err, table.ErrClosed) || table.AsError(err).Code == game.Unavailable {
 			code = CloseRestart
 		}
 		s.closeAsync(code, "the game cannot be followed; reconnect")

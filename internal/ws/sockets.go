@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"dsol/internal/table"
+	"dsol/internal/game"
 )
 
 // socket is an open session as its handler sees it.
@@ -82,10 +82,10 @@ func (k *sockets[S]) admit(pid string) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.closing {
-		return table.Errorf(table.Unavailable, "the server is restarting; reconnect")
+		return game.Errorf(game.Unavailable, "the server is restarting; reconnect")
 	}
 	if k.perPlayer[pid] >= k.max {
-		return table.Errorf(table.RateLimited, "too many open %s (%d); close one", k.what, k.max)
+		return game.Errorf(game.RateLimited, "too many open %s (%d); close one", k.what, k.max)
 	}
 	k.perPlayer[pid]++
 	k.wg.Add(1)

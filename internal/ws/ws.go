@@ -30,13 +30,13 @@ import (
 	"github.com/coder/websocket"
 	"github.com/go-chi/chi/v5"
 
+	"dsol/internal/game"
 	"dsol/internal/metrics"
-	"dsol/internal/store"
 	"dsol/internal/table"
 )
 
 // Close codes of the sessions besides the library's (1009 for a frame over
-// the read limit) and the error table's (table.Code.CloseCode).
+// the read limit) and the error table's (game.Code.CloseCode).
 const (
 	// ClosePolicy (1008) ends a session that keeps sending too many or
 	// malformed messages.
@@ -183,7 +183,7 @@ func newFront[S socket](what string, player func(*http.Request) (string, error),
 	}
 	if f.player == nil {
 		f.player = func(*http.Request) (string, error) {
-			return "", table.Errorf(table.Unauthorized, "sign in first")
+			return "", game.Errorf(game.Unauthorized, "sign in first")
 		}
 	}
 	return f
@@ -220,14 +220,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := checkOrigin(r, h.cfg.OriginPatterns); err != nil {
-		h.error(w, r, table.Errorf(table.Forbidden, "%v", err))
+		h.error(w, r, game.Errorf(game.Forbidden, "%v", err))
 		return
 	}
 	since := int64(-1)
 	if q := r.URL.Query().Get("since"); q != "" {
 		n, err := strconv.ParseInt(q, 10, 64)
 		if err != nil || n < 0 {
-			h.error(w, r, table.Errorf(table.BadRequest, "since must be a seq (0 or more)"))
+			h.error(w, r, game.Errorf(game.BadRequest, "since must be a seq (0 or more)"))
 			return
 		}
 		since = n
@@ -238,7 +238,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "2":
 		version = 2
 	default:
-		h.error(w, r, table.Errorf(table.BadRequest, "v must be 1 (whole views) or 2 (deltas)"))
+		h.error(w, r, game.Errorf(game.BadRequest, "v must be 1 (whole views) or 2 (deltas)"))
 		return
 	}
 	id := chi.URLParam(r, "id")
@@ -286,35 +286,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // subscribe finds the game and the caller's seat and subscribes to it.
 func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (*table.Subscription, int, string, error) {
-	for {
-		t, err := h.tables.Get(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, 0, "", table.Errorf(table.NotFound, "no such game")
-		}
-		if err != nil {
-			return nil, 0, "", err
-		}
-		g := t.Game()
-		seat := seatOf(g, pid)
-		if seat == 0 && g.Kind == "solo" {
-			return nil, 0, "", table.Errorf(table.Forbidden, "this game is not yours")
-		}
-		sub, err := t.Subscribe(ctx, seat, since)
-		if errors.Is(err, table.ErrStopped) {
-			continue
-		}
-		return sub, seat, g.Kind, err
+	sub, err := h.tables.Follow(ctx, id, pid, since)
+	if err != nil {
+		return nil, 0, "", err
 	}
-}
-
-// seatOf returns a player's seat in a game (1 or 2), or 0 when not seated.
-func seatOf(g store.Game, playerID string) int {
-	for i, id := range g.Seats {
-		if id != "" && id == playerID {
-			return i + 1
-		}
-	}
-	return 0
+	return sub, sub.Viewer(), sub.Table().Game().Kind, nil
 }
 
 // checkOrigin applies the origin rule of websocket.Accept before the upgrade,
@@ -348,17 +324,17 @@ func checkOrigin(r *http.Request, patterns []string) error {
 func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
 	e := table.AsError(err)
 	switch e.Code {
-	case table.Internal:
+	case game.Internal:
 		h.log.Error("ws: internal error", "path", r.URL.Path, "err", err)
-	case table.Unavailable:
+	case game.Unavailable:
 		h.log.Warn("ws: unavailable", "path", r.URL.Path, "err", err)
 		w.Header().Set("Retry-After", "1")
-	case table.RateLimited:
+	case game.RateLimited:
 		w.Header().Set("Retry-After", "1")
 	}
 	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(e.Code.HTTPStatus())
+	w.WriteHeader(refusalStatus(e.Code))
 	w.Write(append(b, '\n'))
 }

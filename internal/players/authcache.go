@@ -1,4 +1,4 @@
-package httpapi
+package players
 
 import (
 	"crypto/sha256"

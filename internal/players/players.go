@@ -1,0 +1,204 @@
+// Package players is the players service of dsol: accounts and their
+// bearer tokens (with a short per-node cache of the tokens seen), names,
+// ratings, the transfer codes that sign another device in, blocks,
+// statistics and the daily streak, the listing and the export of a
+// player's games, and deleting a player's data. The transports call it for
+// everything they do with players; it alone reads and writes the store's
+// player records for them. What happens in games is the game service's
+// (package table).
+package players
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"io"
+	"time"
+
+	"dsol/internal/daily"
+	"dsol/internal/game"
+	"dsol/internal/store"
+)
+
+// Player is a player's account as the store keeps it. TokenHash is the
+// hash of the token the player was found by (ByToken), nil from Player.
+type Player = store.Player
+
+// Stats are a player's statistics as the store counts them, and
+// RaceCounts one line of their races.
+type (
+	Stats      = store.Stats
+	RaceCounts = store.RaceCounts
+)
+
+// Config holds the dependencies of a Service.
+type Config struct {
+	Store store.Store
+	Clock func() time.Time // default time.Now
+	// Random is the source of player ids, tokens and transfer codes
+	// (default crypto/rand.Reader).
+	Random io.Reader
+}
+
+// Service is the players service.
+type Service struct {
+	st     store.Store
+	clock  func() time.Time
+	random io.Reader
+	auth   *authCache
+}
+
+// New returns the players service over cfg.Store.
+func New(cfg Config) *Service {
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	return &Service{st: cfg.Store, clock: cfg.Clock, random: cfg.Random, auth: newAuthCache()}
+}
+
+// tokenBytes is the length of a bearer token before encoding.
+const tokenBytes = 32
+
+// hashToken returns the stored form of a token or a code: its SHA-256.
+func hashToken(tok string) []byte {
+	h := sha256.Sum256([]byte(tok))
+	return h[:]
+}
+
+// randomString returns n random bytes from the service's source, base64url.
+func (s *Service) randomString(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(s.random, b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// newToken returns a new bearer token (tokenBytes random bytes) and the
+// hash that is stored of it.
+func (s *Service) newToken() (tok string, hash []byte, err error) {
+	tok, err = s.randomString(tokenBytes)
+	if err != nil {
+		return "", nil, err
+	}
+	return tok, hashToken(tok), nil
+}
+
+// Create creates a player named name ("": "Player " and the first
+// characters of their id) and returns it with its first token, shown this
+// once: only its hash is stored.
+func (s *Service) Create(ctx context.Context, name string) (Player, string, error) {
+	id, err := s.randomString(12)
+	if err != nil {
+		return Player{}, "", err
+	}
+	if name == "" {
+		name = "Player " + id[:4]
+	}
+	tok, hash, err := s.newToken()
+	if err != nil {
+		return Player{}, "", err
+	}
+	p := Player{ID: id, Name: name, TokenHash: hash, CreatedAt: s.clock()}
+	if err := s.st.CreatePlayer(ctx, p); err != nil {
+		return Player{}, "", err
+	}
+	return p, tok, nil
+}
+
+// ByToken returns the player of a bearer token; an unknown token is
+// unauthorized. A token seen lately is answered from the cache (authCache).
+func (s *Service) ByToken(ctx context.Context, tok string) (Player, error) {
+	h := hashToken(tok)
+	now := s.clock()
+	if p, ok := s.auth.get(h, now); ok {
+		return p, nil
+	}
+	p, err := s.st.PlayerByTokenHash(ctx, h)
+	if errors.Is(err, store.ErrNotFound) {
+		return Player{}, game.Errorf(game.Unauthorized, "unknown token")
+	}
+	if err != nil {
+		return Player{}, err
+	}
+	s.auth.put(h, p, now)
+	return p, nil
+}
+
+// Player returns a player's account.
+func (s *Service) Player(ctx context.Context, id string) (Player, error) {
+	return s.st.Player(ctx, id)
+}
+
+// Rename changes a player's name, in the cache too.
+func (s *Service) Rename(ctx context.Context, id, name string) error {
+	if err := s.st.RenamePlayer(ctx, id, name); err != nil {
+		return err
+	}
+	s.auth.rename(id, name)
+	return nil
+}
+
+// Rating returns a player's race rating (1500 and 350 for a player never
+// rated).
+func (s *Service) Rating(ctx context.Context, id string) (store.Rating, error) {
+	return s.st.Rating(ctx, id)
+}
+
+// Logout revokes the token a player signed in with: it stops working on
+// this node at once (see authCache for the others).
+func (s *Service) Logout(ctx context.Context, p Player) error {
+	if err := s.st.RevokeToken(ctx, p.TokenHash); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	s.auth.drop(p.TokenHash)
+	return nil
+}
+
+// LogoutAll revokes every token of a player.
+func (s *Service) LogoutAll(ctx context.Context, id string) error {
+	if _, err := s.st.RevokeTokens(ctx, id); err != nil {
+		return err
+	}
+	s.auth.forget(id)
+	return nil
+}
+
+// Delete deletes a player's data (store.Store.DeletePlayer): the player,
+// their tokens and transfer code, their solo games and the races nobody
+// else played; the other races stay, with the seat shown as a deleted
+// player. Resign their races in play first (the game service's ResignAll).
+func (s *Service) Delete(ctx context.Context, id string) error {
+	if _, err := s.st.DeletePlayer(ctx, id); err != nil {
+		return err
+	}
+	s.auth.forget(id)
+	return nil
+}
+
+// Stats returns a player's statistics.
+func (s *Service) Stats(ctx context.Context, id string) (Stats, error) {
+	return s.st.Stats(ctx, id)
+}
+
+// ResetStats starts a player's statistics again: only the games started
+// from now on count; the race rating stays.
+func (s *Service) ResetStats(ctx context.Context, id string) error {
+	return s.st.ResetStats(ctx, id, s.clock())
+}
+
+// Streak returns a player's daily streak now: the days in a row with a won
+// challenge, and the best such run.
+func (s *Service) Streak(ctx context.Context, id string) (current, best int, err error) {
+	days, err := s.st.DailyWins(ctx, id)
+	if err != nil {
+		return 0, 0, err
+	}
+	current, best = daily.Streak(days, s.clock())
+	return current, best, nil
+}

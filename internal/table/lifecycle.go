@@ -1,0 +1,615 @@
+package table
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"dsol/internal/cards"
+	"dsol/internal/game"
+	"dsol/internal/race"
+	"dsol/internal/store"
+)
+
+// The life of a race, as the game service runs it: created (no table is
+// started: the node the race's requests are routed to takes it on the
+// first of them), joined or cancelled while it waits, then, once over,
+// offered again as a rematch, which the other player accepts or declines.
+// What changes a race that may be live runs on its table (inTable).
+
+// RaceSpec is a checked request for a new race: its code (with Random, the
+// server draws its deal), its options before the first seat is drawn, and
+// whether the race is listed in the lobby.
+type RaceSpec struct {
+	Code    cards.Code
+	Random  bool
+	Options game.RaceOptions
+	Public  bool
+}
+
+// CheckBot refuses, with bad_request, a bot speed the engine does not have.
+func CheckBot(speed string) error {
+	if _, ok := race.ParseSpeed(speed); !ok || speed == "" {
+		return game.Errorf(game.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\"")
+	}
+	return nil
+}
+
+// hashSecret returns the stored form of a secret (an invite, the bot's
+// token): its SHA-256.
+func hashSecret(s string) []byte {
+	h := sha256.Sum256([]byte(s))
+	return h[:]
+}
+
+// inviteBytes is the length of a race invite before encoding.
+const inviteBytes = 16
+
+// drawFirst draws the first seat of an alternating race once, from the
+// registry's random source; the engine checks it against the rule.
+func (r *Registry) drawFirst(o *game.RaceOptions) error {
+	if o.Turns != "alternating" {
+		o.First, o.FirstSeat = "", 0
+		return nil
+	}
+	var b [1]byte
+	if _, err := io.ReadFull(r.cfg.Random, b[:]); err != nil {
+		return err
+	}
+	eo, err := EngineOptions(*o)
+	if err != nil {
+		return err
+	}
+	o.FirstSeat = eo.First.Seat(func() int { return int(b[0] & 1) })
+	return nil
+}
+
+// CreateRace creates a race with player in seat 1 and, for a race against
+// the computer, the server's bot in seat 2, and returns the creator's view
+// with the secret invite, shown this once (only its hash is stored).
+func (r *Registry) CreateRace(ctx context.Context, player string, spec RaceSpec) (RaceView, error) {
+	code, o, public := spec.Code, spec.Options, spec.Public
+	if spec.Random {
+		if err := r.secretDeal(&code); err != nil {
+			return RaceView{}, err
+		}
+	} else {
+		o.Chosen = true
+	}
+	if o.Bot != "" {
+		if err := r.ensureBot(ctx); err != nil {
+			return RaceView{}, err
+		}
+	}
+	if err := r.drawFirst(&o); err != nil {
+		return RaceView{}, err
+	}
+	id, err := r.randomString(12)
+	if err != nil {
+		return RaceView{}, err
+	}
+	invite := ""
+	var inviteHash []byte
+	if o.Bot == "" {
+		if invite, err = r.randomString(inviteBytes); err != nil {
+			return RaceView{}, err
+		}
+		inviteHash = hashSecret(invite)
+	}
+	g, err := r.newRace(id, code, o, [2]string{player}, public, inviteHash, id, 1)
+	if err != nil {
+		return RaceView{}, err
+	}
+	if err := r.cfg.Store.CreateGame(ctx, g); err != nil {
+		return RaceView{}, err
+	}
+	if g.Public {
+		r.lobbyChanged()
+	}
+	v, err := r.raceView(ctx, id, 1)
+	v.Invite = invite
+	return v, err
+}
+
+// raceView is a seat's view of a race (Preview: no table is started for
+// it).
+func (r *Registry) raceView(ctx context.Context, id string, seat int) (RaceView, error) {
+	_, v, err := r.Preview(ctx, id, seat)
+	if err != nil {
+		return RaceView{}, err
+	}
+	rv, ok := v.(RaceView)
+	if !ok {
+		return RaceView{}, game.Errorf(game.NotFound, "no such race")
+	}
+	return rv, nil
+}
+
+// saltBytes is the length of a race's secret salt.
+const saltBytes = 16
+
+// secretDeal gives a race code a secret deal (DR2) drawn from the
+// registry's random source: nobody can find it from the cards they see.
+func (r *Registry) secretDeal(c *cards.Code) error {
+	c.Secret, c.Deal = true, 0
+	_, err := io.ReadFull(r.cfg.Random, c.Key[:])
+	return err
+}
+
+// deadDealTries bounds the redraws of liveDeal. Dead deals are not rare with
+// draw 3 and mirrored decks (262 of 20,000 single-pass deals, 95 of 20,000
+// unlimited; 8 of 20,000 with draw 1), but 64 in a row means a broken
+// random source.
+const deadDealTries = 64
+
+// liveDeal checks the options with the engine, which has the last word on
+// them. A deal the server chose itself is redrawn while it is dead on
+// arrival: both seats blocked before the first move would end the race the
+// moment it is created. A chosen code is played as it is.
+func (r *Registry) liveDeal(code cards.Code, chosen bool, eo race.Options) (cards.Code, error) {
+	for range deadDealTries {
+		rc, err := race.New(code, eo)
+		if err != nil || chosen || !code.Secret || rc.Status() != race.Over {
+			return code, err
+		}
+		if err := r.secretDeal(&code); err != nil {
+			return code, err
+		}
+	}
+	return code, errors.New("the random source gave only dead deals")
+}
+
+// newRace builds a race header with a fresh secret salt; a bot race is
+// playing from the start.
+func (r *Registry) newRace(id string, code cards.Code, o game.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
+	eo, err := EngineOptions(o)
+	if err != nil {
+		return store.Game{}, err
+	}
+	salt := make([]byte, saltBytes)
+	if _, err := io.ReadFull(r.cfg.Random, salt); err != nil {
+		return store.Game{}, err
+	}
+	if code, err = r.liveDeal(code, o.Chosen, eo); err != nil {
+		return store.Game{}, err
+	}
+	opts, err := json.Marshal(o)
+	if err != nil {
+		return store.Game{}, err
+	}
+	status := game.Waiting
+	if o.Bot != "" {
+		seats[1] = BotPlayerID
+	}
+	if seats[1] != "" {
+		status = game.Playing
+	}
+	now := r.cfg.Clock()
+	return store.Game{ID: id, Kind: game.KindRace, Code: code.String(), Options: opts, Status: status,
+		Seats: seats, Public: public && seats[1] == "", InviteHash: invite, SeriesID: series, SeriesGame: index,
+		Salt: salt, CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// ensureBot creates the bot's player row once per database. Its token hash
+// is of random bytes nobody holds, so nobody can sign in as the bot.
+func (r *Registry) ensureBot(ctx context.Context) error {
+	_, err := r.cfg.Store.Player(ctx, BotPlayerID)
+	if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	secret, err := r.randomString(32)
+	if err != nil {
+		return err
+	}
+	err = r.cfg.Store.CreatePlayer(ctx, store.Player{ID: BotPlayerID, Name: game.BotName,
+		TokenHash: hashSecret(secret), CreatedAt: r.cfg.Clock()})
+	if errors.Is(err, store.ErrConflict) {
+		return nil // created meanwhile
+	}
+	return err
+}
+
+// raceHeader reads the header of race id.
+func (r *Registry) raceHeader(ctx context.Context, id string) (store.Game, error) {
+	g, err := r.cfg.Store.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && g.Kind != game.KindRace) {
+		return store.Game{}, game.Errorf(game.NotFound, "no such race")
+	}
+	return g, err
+}
+
+// Join seats player in seat 2 of a race waiting for them, on the race's
+// table: the header is read, checked and written there, and the table
+// starts the race. A public race needs no invite. The creator cannot join
+// their own race, nor can a third player (409); a wrong invite is 403, and
+// so is a race of a player the caller blocked or was blocked by. Joining
+// again as seat 2 answers the view.
+func (r *Registry) Join(ctx context.Context, id, player string, invite *string) (RaceView, error) {
+	if _, err := r.raceHeader(ctx, id); err != nil {
+		return RaceView{}, err
+	}
+	err := r.inTable(ctx, id, func(t *Table) error {
+		g, err := r.raceHeader(ctx, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case g.Seats[0] == player:
+			return game.Errorf(game.Conflict, "this is your own race: share its invite with your opponent")
+		case g.Seats[1] == player:
+			return nil // joined already
+		case g.Seats[1] != "":
+			return game.Errorf(game.Conflict, "the race already has two players")
+		case g.Status != game.Waiting:
+			return game.Errorf(game.Conflict, "the race was cancelled by its creator")
+		}
+		if err := r.checkNotBlocked(ctx, player, g.Seats[0]); err != nil {
+			return err
+		}
+		if invite != nil {
+			if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashSecret(*invite), g.InviteHash) != 1 {
+				return game.Errorf(game.Forbidden, "this invite does not open the race")
+			}
+		} else if !g.Public {
+			return game.Errorf(game.Forbidden, "this race is private: join it with its invite")
+		}
+		if err := r.cfg.Store.JoinGame(ctx, g.ID, player, r.cfg.Clock()); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				err = game.Errorf(game.Conflict, "the race already has two players")
+			}
+			return err
+		}
+		if g.Public {
+			r.lobbyChanged()
+		}
+		if t == nil {
+			return nil
+		}
+		return t.reread(ctx, joined(ctx))
+	})
+	if err != nil {
+		return RaceView{}, err
+	}
+	return r.raceView(ctx, id, 2)
+}
+
+// joined is what a race's table does once its header changed in the store
+// — a second player joined, or the player offered a rematch accepted it —
+// and it read the header again: it loads the players, starts the race and
+// tells the subscribers.
+func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error {
+	return func(t *Table, l *raceLive, g store.Game) error {
+		before := l.players
+		if err := l.loadHeader(ctx, g); err != nil {
+			return err
+		}
+		// The seats taken now, or, when a rematch was accepted, both: each
+		// player's page learns that the race started.
+		seats := []int{}
+		for i := range before {
+			if before[i].ID == "" && g.Seats[i] != "" {
+				seats = append(seats, i)
+			}
+		}
+		if len(seats) == 0 {
+			seats = []int{0, 1}
+		}
+		for _, i := range seats {
+			l.seen[i] = l.now()
+			on := l.online[i] || l.isBot(i+1)
+			t.notify(&Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
+		}
+		l.schedule()
+		return nil
+	}
+}
+
+// Cancel ends a race its creator cancels while it still waits for a second
+// player, on the race's table: it becomes "over" with no result
+// ("cancelled": true in its view), leaves the lobby and takes no join any
+// more; its subscribers get {"type": "over"}. Cancelling again answers the
+// view; 403 for anybody but the creator, 409 once a second player has
+// joined.
+func (r *Registry) Cancel(ctx context.Context, id, player string) (RaceView, error) {
+	g, err := r.raceHeader(ctx, id)
+	if err != nil {
+		return RaceView{}, err
+	}
+	if g.Seats[0] != player {
+		return RaceView{}, game.Errorf(game.Forbidden, "only the creator of a race can cancel it")
+	}
+	err = r.inTable(ctx, id, func(t *Table) error {
+		err := r.cfg.Store.CancelRace(ctx, g.ID, player, r.cfg.Clock())
+		if errors.Is(err, store.ErrConflict) {
+			if g, err = r.cfg.Store.Game(ctx, g.ID); err == nil && !(g.Status == game.Over && g.Seats[1] == "") {
+				err = game.Errorf(game.Conflict, "the race has started: it can only be resigned now")
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if g.Public {
+			r.lobbyChanged()
+		}
+		if t == nil {
+			return nil
+		}
+		return t.reread(ctx, cancelled)
+	})
+	if err != nil {
+		return RaceView{}, err
+	}
+	return r.raceView(ctx, id, 1)
+}
+
+// finishedRace is the race id and player's seat in it, for what only its
+// players may do once it is over (ask for a rematch, decline one): refused
+// to anyone else, before the race is over, and after it was cancelled.
+func (r *Registry) finishedRace(ctx context.Context, id, player, what string) (store.Game, int, error) {
+	g, err := r.raceHeader(ctx, id)
+	if err != nil {
+		return g, 0, err
+	}
+	seat := game.SeatOf(g.Seats, player)
+	if seat == 0 {
+		return g, 0, game.Errorf(game.Forbidden, "only the players of a race can %s", what)
+	}
+	v, err := r.raceView(ctx, g.ID, seat)
+	switch {
+	case err != nil:
+		return g, 0, err
+	case v.Status != game.Over:
+		return g, 0, game.Errorf(game.Conflict, "the race is not over yet")
+	case v.Cancelled:
+		return g, 0, game.Errorf(game.Conflict, "the race was cancelled: create a new one")
+	}
+	return g, seat, nil
+}
+
+// rematchOffer returns the seat that offered a waiting rematch (0: none).
+func rematchOffer(g store.Game) int {
+	o, _ := game.ParseRaceOptions(g.Options)
+	return o.OfferedBy
+}
+
+// Rematch is a player's ask for a rematch once race id is over: the next
+// game of its series (same series id, the next index, a new secret deal
+// and salt), or a new series of the same settings when this one is done.
+// The first ask creates the next race, waiting (no clock, no grace), and
+// the finished race shows the offer; the other player's ask, on the next
+// race's table, starts it. Both keep their seats. A race against the bot
+// starts at once: the bot always accepts. It returns the player's view of
+// the next race and whether this call created it; 409 when the offer was
+// declined or lapsed; 403 between players of whom either blocked the other
+// (offering and accepting alike; declining stays open).
+func (r *Registry) Rematch(ctx context.Context, id, player string) (RaceView, bool, error) {
+	g, seat, err := r.finishedRace(ctx, id, player, "ask for a rematch")
+	if err != nil {
+		return RaceView{}, false, err
+	}
+	if err := r.checkNotBlocked(ctx, g.Seats[seat-1], g.Seats[2-seat]); err != nil {
+		return RaceView{}, false, err
+	}
+	next := NextRaceID(g.ID)
+	ng, err := r.cfg.Store.Game(ctx, next)
+	switch {
+	case errors.Is(err, store.ErrNotFound) && g.Seats[2-seat] == store.DeletedPlayerID:
+		return RaceView{}, false, game.Errorf(game.Conflict, "your opponent deleted their data: start a new race")
+	case errors.Is(err, store.ErrNotFound):
+		return r.offerRematch(ctx, g, seat)
+	case err != nil:
+		return RaceView{}, false, err
+	}
+	if err := r.rematchAnswer(ng, seat); err != nil {
+		return RaceView{}, false, err
+	}
+	if ng.Status != game.Waiting || rematchOffer(ng) == seat {
+		v, err := r.raceView(ctx, next, seat) // started, or asked again
+		return v, false, err
+	}
+	// The opponent offered it: accept, on the next race's table, where its
+	// offer may lapse meanwhile.
+	accepted := false
+	err = r.inTable(ctx, next, func(t *Table) error {
+		ng, err := r.cfg.Store.Game(ctx, next)
+		if err != nil {
+			return err
+		}
+		if err := r.rematchAnswer(ng, seat); err != nil || ng.Status != game.Waiting || rematchOffer(ng) == seat {
+			return err
+		}
+		ng.Status, ng.UpdatedAt = game.Playing, r.cfg.Clock()
+		if err := r.cfg.Store.UpdateGame(ctx, ng); err != nil {
+			return err
+		}
+		accepted = true
+		if t == nil {
+			return nil
+		}
+		return t.reread(ctx, joined(ctx))
+	})
+	if err != nil {
+		return RaceView{}, false, err
+	}
+	if accepted {
+		if err := r.RematchChanged(ctx, g.ID); err != nil {
+			return RaceView{}, false, err
+		}
+	}
+	v, err := r.raceView(ctx, next, seat)
+	return v, false, err
+}
+
+// rematchAnswer refuses an ask for the rematch ng that ended without a
+// result (declined) or whose offer has lapsed by the clock (its table had
+// no time to end it).
+func (r *Registry) rematchAnswer(ng store.Game, seat int) error {
+	switch {
+	case ng.Status == game.Over && len(ng.Result) == 0:
+		return game.Errorf(game.Conflict, "the rematch was declined")
+	case ng.Status != game.Waiting || rematchOffer(ng) == seat:
+		return nil
+	case !r.cfg.Clock().Before(ng.CreatedAt.Add(r.cfg.RematchTimeout)):
+		return game.Errorf(game.Conflict, "the rematch offer lapsed")
+	}
+	return nil
+}
+
+// offerRematch creates the race offered after g by seat, waiting for the
+// opponent (against the bot it starts at once: the bot always accepts), and
+// tells both races' tables.
+func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (RaceView, bool, error) {
+	next := NextRaceID(g.ID)
+	o, err := game.ParseRaceOptions(g.Options)
+	if err != nil {
+		return RaceView{}, false, err
+	}
+	series, index := next, 1
+	o.Prev, o.Chosen = "", false
+	if g.SeriesGame < o.Series {
+		series, index, o.Prev = g.SeriesID, g.SeriesGame+1, g.ID
+	}
+	if o.Bot == "" {
+		o.RematchOf, o.OfferedBy = g.ID, seat
+	}
+	code, err := cards.ParseCode(g.Code)
+	if err != nil {
+		return RaceView{}, false, err
+	}
+	if err := r.secretDeal(&code); err != nil {
+		return RaceView{}, false, err
+	}
+	if err := r.drawFirst(&o); err != nil {
+		return RaceView{}, false, err
+	}
+	ng, err := r.newRace(next, code, o, g.Seats, false, nil, series, index)
+	if err != nil {
+		return RaceView{}, false, err
+	}
+	if o.OfferedBy != 0 {
+		ng.Status = game.Waiting // until the opponent accepts
+	}
+	created := true
+	if err := r.cfg.Store.CreateGame(ctx, ng); errors.Is(err, store.ErrConflict) {
+		created = false // the other player asked at the same moment: ask again to accept
+	} else if err != nil {
+		return RaceView{}, false, err
+	}
+	if err := r.headerChanged(ctx, next, joined(ctx)); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return RaceView{}, false, err
+	}
+	if err := r.RematchChanged(ctx, g.ID); err != nil {
+		return RaceView{}, false, err
+	}
+	v, err := r.raceView(ctx, next, seat)
+	return v, created, err
+}
+
+// Decline is a player's no to the rematch their opponent offered after
+// race id, on the offered race's table: it ends as a cancelled one, and
+// both races say so. It answers the player's view of race id.
+func (r *Registry) Decline(ctx context.Context, id, player string) (RaceView, error) {
+	g, seat, err := r.finishedRace(ctx, id, player, "decline its rematch")
+	if err != nil {
+		return RaceView{}, err
+	}
+	next := NextRaceID(g.ID)
+	check := func(ng store.Game, err error) error {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return game.Errorf(game.Conflict, "no rematch was offered")
+		case err != nil:
+			return err
+		case ng.Status != game.Waiting:
+			return game.Errorf(game.Conflict, "the rematch is not waiting for an answer any more")
+		case rematchOffer(ng) == seat:
+			return game.Errorf(game.Conflict, "you offered this rematch: your opponent may decline it")
+		}
+		return nil
+	}
+	if err := check(r.cfg.Store.Game(ctx, next)); err != nil {
+		return RaceView{}, err
+	}
+	err = r.inTable(ctx, next, func(t *Table) error {
+		ng, err := r.cfg.Store.Game(ctx, next)
+		if err := check(ng, err); err != nil {
+			return err
+		}
+		ng.Status, ng.UpdatedAt = game.Over, r.cfg.Clock()
+		if err := r.cfg.Store.UpdateGame(ctx, ng); err != nil {
+			return err
+		}
+		if t == nil {
+			return nil
+		}
+		return t.reread(ctx, cancelled)
+	})
+	if err != nil {
+		return RaceView{}, err
+	}
+	if err := r.RematchChanged(ctx, g.ID); err != nil {
+		return RaceView{}, err
+	}
+	return r.raceView(ctx, g.ID, seat)
+}
+
+// QuickMatch puts a player in the match queue for a race of spec's
+// options, or pairs them at once (Match): it returns the new race's id and
+// the player's view, seat 2, or "" while they wait. Players of whom either
+// blocked the other never pair.
+func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec) (string, RaceView, error) {
+	rt, err := r.cfg.Store.Rating(ctx, player)
+	if err != nil {
+		return "", RaceView{}, err
+	}
+	avoid, err := r.blocksOf(ctx, player)
+	if err != nil {
+		return "", RaceView{}, err
+	}
+	key, err := json.Marshal(spec.Options)
+	if err != nil {
+		return "", RaceView{}, err
+	}
+	c := spec.Code
+	id, err := r.Match(ctx, MatchEntry{Player: player, Rating: rt.Rating, Options: spec, Avoid: avoid,
+		Key: fmt.Sprintf("D%d single=%v mirrored=%v %s", c.Draw, c.Single, c.Mirrored, key)})
+	if err != nil || id == "" {
+		return "", RaceView{}, err
+	}
+	v, err := r.raceView(ctx, id, 2)
+	return id, v, err
+}
+
+// pairRace creates the race of two paired players (the registry's
+// MatchPair): a server-dealt race of the options they asked for, both
+// seated and playing, private, a series of its own.
+func (r *Registry) pairRace(ctx context.Context, first, second MatchEntry) (string, error) {
+	spec, ok := first.Options.(RaceSpec)
+	if !ok {
+		return "", fmt.Errorf("table: quick match options of type %T", first.Options)
+	}
+	code, o := spec.Code, spec.Options
+	if err := r.secretDeal(&code); err != nil {
+		return "", err
+	}
+	if err := r.drawFirst(&o); err != nil {
+		return "", err
+	}
+	id, err := r.randomString(12)
+	if err != nil {
+		return "", err
+	}
+	g, err := r.newRace(id, code, o, [2]string{first.Player, second.Player}, false, nil, id, 1)
+	if err != nil {
+		return "", err
+	}
+	if err := r.cfg.Store.CreateGame(ctx, g); err != nil {
+		return "", err
+	}
+	return id, nil
+}

@@ -1,0 +1,253 @@
+package table
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+
+	"dsol/internal/cards"
+	"dsol/internal/game"
+	"dsol/internal/klondike"
+	"dsol/internal/lobby"
+	"dsol/internal/store"
+	"dsol/internal/winnable"
+)
+
+// The game service. The transports (REST and the WebSocket sessions) call
+// the Registry for everything they do with games, by game id and player
+// id: create a game, join, cancel or rematch a race, act, follow and look
+// at a game, ask for a hint. Each call writes the store for what it does
+// and changes a live game on that game's table, in its goroutine, so that a
+// race's header and its live state change in one place. Errors are
+// *game.Error or map to one with AsError.
+
+// open finds the table of a game for a player and their seat (0: a
+// spectator of a race). Solo games are private: anyone but the owner is
+// refused.
+func (r *Registry) open(ctx context.Context, id, player string) (*Table, int, error) {
+	t, err := r.Get(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, 0, game.Errorf(game.NotFound, "no such game")
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	g := t.Game()
+	seat := game.SeatOf(g.Seats, player)
+	if seat == 0 && g.Kind == game.KindSolo {
+		return nil, 0, game.Errorf(game.Forbidden, "this game is not yours")
+	}
+	return t, seat, nil
+}
+
+// PlayerView returns a player's view of a game: their seat's, or a
+// spectator's of a race.
+func (r *Registry) PlayerView(ctx context.Context, id, player string) (View, error) {
+	t, seat, err := r.open(ctx, id, player)
+	if err != nil {
+		return nil, err
+	}
+	_, v, err := r.Snapshot(ctx, t.ID(), seat)
+	return v, err
+}
+
+// Act applies one action of a player, read from envelope (the JSON
+// envelope of DecodeCommand) once the player's seat is known, and returns
+// once it is durable. The result's view is the player's right after it (for
+// a resent action id, the current view).
+func (r *Registry) Act(ctx context.Context, id, player string, envelope io.Reader) (Result, error) {
+	t, seat, err := r.open(ctx, id, player)
+	if err != nil {
+		return Result{}, err
+	}
+	if seat == 0 {
+		return Result{}, game.Errorf(game.Forbidden, "spectators cannot play")
+	}
+	b, err := io.ReadAll(envelope)
+	if err != nil {
+		return Result{}, err
+	}
+	cmd, err := DecodeCommand(b, false)
+	if err != nil {
+		if r.cfg.Hooks.Action != nil {
+			r.cfg.Hooks.Action("", string(AsError(err).Code))
+		}
+		return Result{}, err
+	}
+	cmd.Seat = seat
+	return r.Do(ctx, t.ID(), cmd)
+}
+
+// Follow subscribes a player to a game (see Table.Subscribe): as their
+// seat, or as a spectator of a race.
+func (r *Registry) Follow(ctx context.Context, id, player string, since int64) (*Subscription, error) {
+	for {
+		t, seat, err := r.open(ctx, id, player)
+		if err != nil {
+			return nil, err
+		}
+		sub, err := t.Subscribe(ctx, seat, since)
+		if errors.Is(err, ErrStopped) {
+			continue
+		}
+		return sub, err
+	}
+}
+
+// resignLimit bounds the games ResignAll looks at: the newest ones, as many
+// as the export of a player's data holds.
+const resignLimit = 10000
+
+// ResignAll resigns a player's races in play, whose opponents win, before
+// the player deletes their data; it returns the ids of the player's games
+// (the newest resignLimit). A race whose table another node runs is
+// unavailable while it moves here: retry.
+func (r *Registry) ResignAll(ctx context.Context, player string) ([]string, error) {
+	games, err := r.cfg.Store.ListGames(ctx, store.GameQuery{Player: player, Limit: resignLimit})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+		if g.Kind != game.KindRace || g.Status != game.Playing {
+			continue
+		}
+		_, err := r.Do(ctx, g.ID, Command{Seat: game.SeatOf(g.Seats, player), Action: klondike.Simple(klondike.Resign)})
+		if c := AsError(err); c != nil && (c.Code == game.Unavailable || c.Code == game.Internal) {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// SoloInPlay returns the position of a player's own solo game in play, for
+// a hint or a check (what names them in the refusal of a race).
+func (r *Registry) SoloInPlay(ctx context.Context, id, player, what string) (SoloPosition, error) {
+	t, _, err := r.open(ctx, id, player)
+	if err != nil {
+		return SoloPosition{}, err
+	}
+	if t.Game().Kind != game.KindSolo {
+		return SoloPosition{}, game.Errorf(game.Forbidden, "%s for solo games, not races", what)
+	}
+	pos, err := r.SoloPosition(ctx, t.ID())
+	if err != nil {
+		return SoloPosition{}, err
+	}
+	if pos.Status != game.Playing {
+		return SoloPosition{}, &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"}
+	}
+	return pos, nil
+}
+
+// Ping reports whether the store answers.
+func (r *Registry) Ping(ctx context.Context) error { return r.cfg.Store.Ping(ctx) }
+
+// LastWriteError returns when the last write of the action log failed and
+// why, or a zero time and nil when it has not: as the Committer tells
+// (store.Committer does), else never.
+func (r *Registry) LastWriteError() (time.Time, error) {
+	if c, ok := r.cfg.Committer.(interface{ LastError() (time.Time, error) }); ok {
+		return c.LastError()
+	}
+	return time.Time{}, nil
+}
+
+// SetLobby gives the registry what tells the lobby that its list may have
+// changed (the lobby hub's Changed): a public race created, joined or
+// cancelled here.
+func (r *Registry) SetLobby(changed func()) { r.lobby.Store(&changed) }
+
+// NewLobby returns a hub of the lobby over the registry's store (cfg.Store
+// is set to it); give its Changed to SetLobby.
+func (r *Registry) NewLobby(cfg lobby.Config) *lobby.Hub {
+	cfg.Store = r.cfg.Store
+	return lobby.NewHub(cfg)
+}
+
+// lobbyChanged tells the lobby, if any, that its list may have changed.
+func (r *Registry) lobbyChanged() {
+	if f := r.lobby.Load(); f != nil {
+		(*f)()
+	}
+}
+
+// randomString returns n random bytes from the registry's source, base64url.
+func (r *Registry) randomString(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r.cfg.Random, b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// randomDeal picks a deal number uniformly from the registry's source.
+func (r *Registry) randomDeal() (uint64, error) {
+	const limit = (1 << 64) - (1<<64)%cards.DealCount // largest multiple of DealCount
+	var b [8]byte
+	for {
+		if _, err := io.ReadFull(r.cfg.Random, b[:]); err != nil {
+			return 0, err
+		}
+		if v := binary.LittleEndian.Uint64(b[:]); v < limit {
+			return v % cards.DealCount, nil
+		}
+	}
+}
+
+// SoloSpec is a checked request for a new solo game: its code; with
+// Random, the server draws its deal (Code.Deal is then 0), among the
+// winnable deals with Winnable.
+type SoloSpec struct {
+	Code     cards.Code
+	Random   bool
+	Winnable bool
+}
+
+// CreateSolo creates a player's solo game and returns its id and the
+// player's view. A winnable game's deal comes from the pool of winnable
+// deals, one the player has not played when the pool allows. No table is
+// started (Preview).
+func (r *Registry) CreateSolo(ctx context.Context, player string, spec SoloSpec) (string, View, error) {
+	code := spec.Code
+	var opts []byte
+	switch {
+	case spec.Winnable:
+		var err error
+		mode := winnable.ModeOf(code)
+		code, err = r.cfg.Winnable.Pick(ctx, mode, r.cfg.Store, player, r.cfg.Random)
+		if errors.Is(err, winnable.ErrEmpty) {
+			err = game.Errorf(game.Unavailable, "no winnable deal of %s is known yet (the server is still looking for some): try again later, or without winnable", mode)
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		opts, _ = json.Marshal(game.SoloOptions{Winnable: true})
+	case spec.Random:
+		deal, err := r.randomDeal()
+		if err != nil {
+			return "", nil, err
+		}
+		code.Deal = deal
+	}
+	id, err := r.randomString(12)
+	if err != nil {
+		return "", nil, err
+	}
+	now := r.cfg.Clock()
+	g := store.Game{ID: id, Kind: game.KindSolo, Code: code.String(), Options: opts, Status: game.Playing,
+		Seats: [2]string{player}, CreatedAt: now, UpdatedAt: now}
+	if err := r.cfg.Store.CreateGame(ctx, g); err != nil {
+		return "", nil, err
+	}
+	_, v, err := r.Preview(ctx, id, 1)
+	if err != nil {
+		return "", nil, err
+	}
+	return id, v, nil
+}
