@@ -24,6 +24,35 @@ func theme(name string) string {
 	return fmt.Sprintf(`if (!localStorage.getItem('dsol.settings')) localStorage.setItem('dsol.settings', JSON.stringify({theme: %q, lang: 'en'}));`, name)
 }
 
+// combo is one of the four ways every screen is checked: on a phone or a
+// desktop, in the light or the dark theme.
+type combo struct {
+	name string // "phone-light" …
+	th   string // "light" or "dark"
+	vp   viewport
+}
+
+// combos are the four, phones first.
+var combos = []combo{{"phone-light", "light", phone}, {"phone-dark", "dark", phone}, {"desktop-light", "light", desktop}, {"desktop-dark", "dark", desktop}}
+
+// eachCombo runs f as a parallel subtest, named after it, for each combo.
+func eachCombo(t *testing.T, f func(t *testing.T, c combo)) {
+	for _, c := range combos {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, c)
+		})
+	}
+}
+
+// page opens a tab in the combo's viewport and theme.
+func (c combo) page(t *testing.T, srv *server) *page {
+	t.Helper()
+	p := newPage(t, srv, c.vp)
+	p.onNewDocument(theme(c.th))
+	return p
+}
+
 // visible fails unless every selector matches an element that is rendered,
 // not transparent, and wholly inside the viewport.
 func (p *page) visible(sels ...string) {
@@ -80,17 +109,7 @@ func (p *page) shot(prefix, name string) {
 func TestScreens(t *testing.T) {
 	code, ace, two := mirroredCode(t)
 	srv := startServer(t)
-	for _, vp := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		for _, th := range []string{"light", "dark"} {
-			t.Run(vp.name+"-"+th, func(t *testing.T) {
-				t.Parallel()
-				screens(t, srv, vp.vp, "screen-"+vp.name+"-"+th, th, code, ace, two)
-			})
-		}
-	}
+	eachCombo(t, func(t *testing.T, c combo) { screens(t, srv, c.vp, "screen-"+c.name, c.th, code, ace, two) })
 }
 
 func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, two int) {
