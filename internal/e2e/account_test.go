@@ -47,10 +47,21 @@ func (p *page) me() string {
 // TestAccountLink: device A shows a transfer code; device B (its own
 // browser context, so its own cookies) enters it, confirms, and sees A's
 // unfinished game under Continue; device C opens the code's link from the
-// QR code and gets there the same way.
+// QR code and gets there the same way. A is each of the four combos and
+// the other devices are in its theme on the other kind of screen, so that
+// axe-core sees the account settings, the transfer code and the
+// confirmation in all four.
 func TestAccountLink(t *testing.T) {
 	srv := startServer(t)
-	a := newPage(t, srv, desktop)
+	eachCombo(t, func(t *testing.T, c combo) { accountLink(t, srv, c) })
+}
+
+func accountLink(t *testing.T, srv *server, c combo) {
+	o := combo{"phone-" + c.th, c.th, phone}
+	if c.vp == phone {
+		o = combo{"desktop-" + c.th, c.th, desktop}
+	}
+	a := c.page(t, srv)
 	a.open("/")
 	a.onScreen("home")
 	a.tap(`[data-testid=play]`)
@@ -59,18 +70,18 @@ func TestAccountLink(t *testing.T) {
 	a.tap(`[data-testid=to-home]`)
 	a.onScreen("home")
 	code := a.showLink()
-	a.screenshot("account-desktop")
-	a.axe("the account settings", "#dlg-set")
+	a.screenshot("account-" + c.name)
+	a.axe("the account settings and the transfer code "+c.name, "#dlg-set")
 
-	b := newPage(t, srv, phone)
+	b := o.page(t, srv)
 	b.open("/")
 	b.onScreen("home")
 	if b.me() == a.me() {
 		t.Fatal("device B is A's player before any code")
 	}
 	b.enterCode(code)
-	b.screenshot("account-confirm-phone")
-	b.axe("the sign-in confirmation", "#dlg-confirm")
+	b.screenshot("account-confirm-" + o.name)
+	b.axe("the sign-in confirmation "+o.name, "#dlg-confirm")
 	b.tap(`[data-testid=confirm-yes]`)
 	b.onScreen("home")
 	b.waitJS(`document.querySelector('[data-testid=continue-count]').textContent === "1" && document.querySelector('[data-testid=continue]').checkVisibility()`, "A's game under Continue on B")
@@ -83,27 +94,27 @@ func TestAccountLink(t *testing.T) {
 
 	// used once: another device gets a clear refusal (a new code of the
 	// player would replace the used one, and then it is unknown)
-	d := newPage(t, srv, phone)
+	d := o.page(t, srv)
 	d.open("/")
 	d.onScreen("home")
 	d.enterCode(code)
 	d.tap(`[data-testid=confirm-yes]`)
 	d.waitJS(`document.querySelector('[data-testid=link-error]').textContent.includes("expired or was used")`, "the refusal of a used code")
 
-	// the phone's own code display, for the screenshot and axe
+	// B's own code display, once signed in as A
 	b.showLink()
-	b.screenshot("account-phone")
-	b.axe("the transfer code on a phone", "#dlg-set")
+	b.axe("the transfer code again "+o.name, "#dlg-set")
 
 	// the QR code's link: /#link=CODE, then a confirmation
 	next := a.showLink()
-	c := newPage(t, srv, phone)
-	c.run(chromedp.Navigate(srv.URL + "/#link=" + next))
-	c.waitJS(`document.querySelector('#dlg-confirm').open && location.hash === ""`, "the confirmation of the link, off the address")
-	c.tap(`[data-testid=confirm-yes]`)
-	c.onScreen("home")
-	c.waitJS(`document.querySelector('[data-testid=continue-count]').textContent === "1"`, "A's game under Continue on C")
-	if c.me() != a.me() {
-		t.Fatalf("device C is %s after the link, want %s", c.me(), a.me())
+	e := o.page(t, srv)
+	e.run(chromedp.Navigate(srv.URL + "/#link=" + next))
+	e.waitJS(`document.querySelector('#dlg-confirm').open && location.hash === ""`, "the confirmation of the link, off the address")
+	e.axe("the confirmation of a link "+o.name, "#dlg-confirm")
+	e.tap(`[data-testid=confirm-yes]`)
+	e.onScreen("home")
+	e.waitJS(`document.querySelector('[data-testid=continue-count]').textContent === "1"`, "A's game under Continue on C")
+	if e.me() != a.me() {
+		t.Fatalf("device C is %s after the link, want %s", e.me(), a.me())
 	}
 }

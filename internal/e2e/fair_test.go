@@ -89,21 +89,17 @@ const chosenCode = "DR1-D1UI-HELLOXY"
 // B is told in the lobby and on the invite's join offer, before joining,
 // that the host chose the deal. During play both see the deal's
 // fingerprint and no code; at the end the check panel recomputes the
-// fingerprint from the revealed code and salt, and it matches.
+// fingerprint from the revealed code and salt, and it matches. B is each
+// of the four combos (screenshots and axe-core on what B sees), A a desktop
+// in B's theme.
 func TestFairChosenDeal(t *testing.T) {
 	srv := startServer(t)
-	for _, vp := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		t.Run(vp.name, func(t *testing.T) { fairChosen(t, srv, vp.vp, "fair-"+vp.name) })
-	}
+	eachCombo(t, func(t *testing.T, c combo) { fairChosen(t, srv, c) })
 }
 
-func fairChosen(t *testing.T, srv *server, vp viewport, pre string) {
-	a, b := newPage(t, srv, desktop), newPage(t, srv, vp)
-	a.onNewDocument(theme("auto"))
-	b.onNewDocument(theme("auto"))
+func fairChosen(t *testing.T, srv *server, c combo) {
+	vp, pre := c.vp, "fair-"+c.name
+	a, b := combo{"desktop-" + c.th, c.th, desktop}.page(t, srv), c.page(t, srv)
 	a.open("/?mode=race")
 	a.waitJS(`document.body.dataset.status === "lobby"`, "A's lobby")
 	var v fairView
@@ -128,7 +124,7 @@ func fairChosen(t *testing.T, srv *server, vp viewport, pre string) {
 	b.visible(row+` [data-testid=chosen-note]`, row+` [data-testid=join]`)
 	b.noCodeInDOM("lobby")
 	b.shot(pre, "lobby")
-	b.axe("lobby", row)
+	b.axe("lobby "+pre, row)
 
 	// creating a mirrored race tells what mirrored decks mean
 	if n := b.count(`[data-testid=race-mirrored-note]:not([hidden])`); n != 0 {
@@ -142,7 +138,7 @@ func fairChosen(t *testing.T, srv *server, vp viewport, pre string) {
 		t.Errorf("mirrored note %q", got)
 	}
 	b.shot(pre, "create-mirrored")
-	b.axe("new race", `[data-testid=race-form]`)
+	b.axe("new race "+pre, `[data-testid=race-form]`)
 
 	// B opens the invite: told first, not seated until Join
 	b.open(fmt.Sprintf("/?race=%s&invite=%s", v.ID, v.Invite))
@@ -156,7 +152,7 @@ func fairChosen(t *testing.T, srv *server, vp viewport, pre string) {
 	}
 	b.noCodeInDOM("join offer")
 	b.shot(pre, "join")
-	b.axe("join offer", `[data-testid=waiting]`, `[data-testid=fair]`)
+	b.axe("join offer "+pre, `[data-testid=waiting]`, `[data-testid=fair]`)
 	b.tap(`[data-testid=wait-join]`)
 	b.waitJS(`document.body.dataset.status === "playing" && document.body.dataset.seat === "2"`, "B seated by Join")
 	a.waitJS(`document.body.dataset.status === "playing"`, "A seeing the race start")
@@ -180,7 +176,7 @@ func fairChosen(t *testing.T, srv *server, vp viewport, pre string) {
 	b.visible(`[data-testid=commitment]`, `.fpop .fexp`)
 	b.inside(`#race [data-pile]`, vp)
 	b.shot(pre, "race")
-	b.axe("race", `[data-testid=fair]`, `[data-testid=chosen-mark]`)
+	b.axe("race "+pre, `[data-testid=fair]`, `[data-testid=chosen-mark]`)
 	b.tap(`[data-testid=count-me]`) // a tap elsewhere closes it
 	b.waitJS(`!document.querySelector('[data-testid=fair]').open`, "the fingerprint closed")
 
@@ -218,7 +214,7 @@ func fairChosen(t *testing.T, srv *server, vp viewport, pre string) {
 	b.visible(`[data-testid=result-title]`, `[data-testid=fair-check] h3`, `[data-testid=check-status]`, `[data-testid=rematch]`)
 	b.fitsDialog()
 	b.shot(pre, "result")
-	b.axe("result", `[data-testid=fair-check]`)
+	b.axe("result "+pre, `[data-testid=fair-check]`)
 	if got := b.text(`[data-testid=check-status]`); !strings.Contains(got, "matches") {
 		t.Errorf("check status %q", got)
 	}
@@ -323,7 +319,12 @@ func TestFairServerDealt(t *testing.T) {
 // mark, in the HUD, on its board and on the result.
 func TestFairBotLabelled(t *testing.T) {
 	srv := startServer(t)
-	a := newPage(t, srv, phone)
+	eachCombo(t, func(t *testing.T, c combo) { fairBot(t, srv, c) })
+}
+
+// fairBot is TestFairBotLabelled in one combo.
+func fairBot(t *testing.T, srv *server, c combo) {
+	a := c.page(t, srv)
 	a.open("/?mode=race")
 	a.waitJS(`document.body.dataset.status === "lobby"`, "the lobby")
 	var v fairView
@@ -340,9 +341,9 @@ func TestFairBotLabelled(t *testing.T) {
 	if n := a.count(`.rme .botmark`); n != 0 {
 		t.Errorf("my name has the bot mark")
 	}
-	a.inside(`#race [data-pile]`, phone)
-	a.shot("fair-phone", "bot")
-	a.axe("bot race", `.rhud`)
+	a.inside(`#race [data-pile]`, c.vp)
+	a.shot("fair-"+c.name, "bot")
+	a.axe("bot race "+c.name, `.rhud`, `#race`)
 	a.tap(`[data-testid=resign]`)
 	a.waitJS(`document.querySelector('#dlg-resign').open`, "the resign question")
 	a.tap(`[data-testid=resign-yes]`)
@@ -393,6 +394,13 @@ func axeScript() (string, string) {
 	return axeSrc.src, axeSrc.from
 }
 
+// solidFelt is a style sheet for the time of an axe-core run: axe-core
+// cannot tell the contrast of text over a gradient (it leaves it
+// "incomplete", neither passed nor failed), so the felt and the card backs
+// are painted for it in the lightest colour of their gradients, the one
+// against which light text has the least contrast.
+const solidFelt = `body { background: var(--felt) !important; } .card.back { background: var(--back1) !important; }`
+
 // axe runs axe-core (WCAG 2 A and AA rules) on the elements matching sels:
 // any violation there fails the test. Violations elsewhere on the page are
 // logged only. Without axe-core it logs how to get it and checks nothing.
@@ -420,10 +428,16 @@ func (p *page) axe(screen string, sels ...string) {
   const opts = {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']}, resultTypes: ['violations']};
   const pick = (r) => r.violations.map((v) => ({ID: v.id, Impact: v.impact || '', Help: v.help, Nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' — ' + (n.failureSummary || '').split('\n').slice(1).join(' ').slice(0, 160))}));
   const include = %s.filter((s) => document.querySelector(s)).map((s) => [s]);
-  const here = include.length ? pick(await axe.run({include}, opts)) : [];
-  const page = pick(await axe.run(document, opts));
-  return {Here: here, Page: page};
-})()`, j), &res)
+  // a constructed sheet, not a <style>: the page's policy allows no inline style
+  const solid = new CSSStyleSheet();
+  solid.replaceSync(%q);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, solid];
+  try {
+    const here = include.length ? pick(await axe.run({include}, opts)) : [];
+    const page = pick(await axe.run(document, opts));
+    return {Here: here, Page: page};
+  } finally { document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== solid); }
+})()`, j, solidFelt), &res)
 	for _, v := range res.Here {
 		p.t.Errorf("axe on %s (%s): %s [%s] %s: %s", screen, strings.Join(sels, ", "), v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "; "))
 	}

@@ -96,21 +96,15 @@ func TestHome(t *testing.T) {
 // and dark (artifacts/screen-*-home.png), and runs axe-core on it.
 func TestHomeScreens(t *testing.T) {
 	srv := startServer(t)
-	for _, vp := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		for _, th := range []string{"light", "dark"} {
-			p := newPage(t, srv, vp.vp)
-			p.onNewDocument(theme(th))
-			p.open("/")
-			p.onScreen("home")
-			p.visible(`#home h1`, `#home .tag`, `[data-testid=play]`, `[data-testid=home-race]`, `[data-testid=home-new]`, `[data-testid=home-help]`, `[data-testid=home-settings]`)
-			pre := "screen-" + vp.name + "-" + th
-			p.shot(pre, "home")
-			p.axe("the first screen "+pre, "#home")
-		}
-	}
+	eachCombo(t, func(t *testing.T, c combo) {
+		p := c.page(t, srv)
+		p.open("/")
+		p.onScreen("home")
+		p.visible(`#home h1`, `#home .tag`, `[data-testid=play]`, `[data-testid=home-race]`, `[data-testid=home-new]`, `[data-testid=home-help]`, `[data-testid=home-settings]`)
+		pre := "screen-" + c.name
+		p.shot(pre, "home")
+		p.axe("the first screen "+pre, "#home")
+	})
 }
 
 // TestHomeUnderLinks: a link straight into a game opens that game (not the
@@ -156,45 +150,40 @@ func stuckCode(t *testing.T) (string, int) {
 }
 
 // TestStuckNotice: when no useful move is left, a notice by the stock
-// offers Undo (which takes back the last draw), Hint and New game.
+// offers Undo (which takes back the last draw), Hint and New game (phone
+// and desktop, light and dark).
 func TestStuckNotice(t *testing.T) {
 	code, draws := stuckCode(t)
 	srv := startServer(t)
-	for _, c := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		t.Run(c.name, func(t *testing.T) {
-			p := newPage(t, srv, c.vp)
-			p.onNewDocument(theme("light"))
-			p.open("/?code=" + code)
-			p.onScreen("solo")
-			for i := 1; i <= draws; i++ {
-				p.key("d")
-				p.waitJS(fmt.Sprintf(`document.body.dataset.seq === "%d"`, i), "a draw")
-			}
-			p.waitJS(`!document.querySelector('[data-testid=stuck]').hidden`, "the stuck notice")
-			p.visible(`[data-testid=stuck-text]`, `[data-testid=stuck-undo]`, `[data-testid=stuck-hint]`, `[data-testid=stuck-new]`)
-			// on a wide table just under the stock and the waste; on a tall one at its foot
-			var near bool
-			p.eval(`(() => { const s = document.querySelector('#table [data-pile=w]').getBoundingClientRect(), n = document.querySelector('[data-testid=stuck]').getBoundingClientRect(), t = document.querySelector('#table').getBoundingClientRect();
+	eachCombo(t, func(t *testing.T, c combo) {
+		p := c.page(t, srv)
+		p.open("/?code=" + code)
+		p.onScreen("solo")
+		for i := 1; i <= draws; i++ {
+			p.key("d")
+			p.waitJS(fmt.Sprintf(`document.body.dataset.seq === "%d"`, i), "a draw")
+		}
+		p.waitJS(`!document.querySelector('[data-testid=stuck]').hidden`, "the stuck notice")
+		p.visible(`[data-testid=stuck-text]`, `[data-testid=stuck-undo]`, `[data-testid=stuck-hint]`, `[data-testid=stuck-new]`)
+		// on a wide table just under the stock and the waste; on a tall one at its foot
+		var near bool
+		p.eval(`(() => { const s = document.querySelector('#table [data-pile=w]').getBoundingClientRect(), n = document.querySelector('[data-testid=stuck]').getBoundingClientRect(), t = document.querySelector('#table').getBoundingClientRect();
   return document.querySelector('#table').classList.contains('portrait') ? n.bottom <= t.bottom && t.bottom - n.bottom < 40 : n.top >= s.bottom && n.top - s.bottom < 40 && n.left < s.right; })()`, &near)
-			if !near {
-				t.Error("the stuck notice is not where it belongs")
-			}
-			p.shot("stuck-"+c.name, "light")
-			p.axe("stuck notice "+c.name, "#stuck")
-			p.tap(`[data-testid=stuck-hint]`)
-			p.waitJS(`/^(Hint|No move helps)/.test(document.querySelector('#toast').textContent)`, "the hint's answer from the stuck notice")
-			p.tap(`[data-testid=stuck-new]`)
-			p.waitJS(`document.querySelector('#dlg-new').open`, "the new game sheet from the stuck notice")
-			p.tap(`[data-testid=new-cancel]`)
-			p.waitJS(`!document.querySelector('#dlg-new').open`, "the sheet cancelled")
-			p.tap(`[data-testid=stuck-undo]`)
-			p.waitJS(fmt.Sprintf(`document.body.dataset.seq === "%d" && +document.querySelector('[data-pile="s"]').dataset.count > 0`, draws+1), "the last draw taken back")
-			if v := p.apiView(); v.Stock == 0 || v.Undo != draws-1 {
-				t.Fatalf("after Undo: stock %d, %d undo steps left; want the last of %d draws undone", v.Stock, v.Undo, draws)
-			}
-		})
-	}
+		if !near {
+			t.Error("the stuck notice is not where it belongs")
+		}
+		p.shot("stuck", c.name)
+		p.axe("stuck notice "+c.name, "#stuck")
+		p.tap(`[data-testid=stuck-hint]`)
+		p.waitJS(`/^(Hint|No move helps)/.test(document.querySelector('#toast').textContent)`, "the hint's answer from the stuck notice")
+		p.tap(`[data-testid=stuck-new]`)
+		p.waitJS(`document.querySelector('#dlg-new').open`, "the new game sheet from the stuck notice")
+		p.tap(`[data-testid=new-cancel]`)
+		p.waitJS(`!document.querySelector('#dlg-new').open`, "the sheet cancelled")
+		p.tap(`[data-testid=stuck-undo]`)
+		p.waitJS(fmt.Sprintf(`document.body.dataset.seq === "%d" && +document.querySelector('[data-pile="s"]').dataset.count > 0`, draws+1), "the last draw taken back")
+		if v := p.apiView(); v.Stock == 0 || v.Undo != draws-1 {
+			t.Fatalf("after Undo: stock %d, %d undo steps left; want the last of %d draws undone", v.Stock, v.Undo, draws)
+		}
+	})
 }

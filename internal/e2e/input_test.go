@@ -239,28 +239,3 @@ func TestModeSwitchKeysOnce(t *testing.T) {
 		t.Fatalf("my stock %d after one D in the race, want %d", got, before-1)
 	}
 }
-
-// TestTablesAxe runs axe-core over the solo and the race tables on a phone
-// and a desktop and logs what it finds (DSOL_AXE names axe.min.js).
-func TestTablesAxe(t *testing.T) {
-	code, ace, _ := mirroredCode(t)
-	srv := startServer(t)
-	for _, c := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		t.Run(c.name, func(t *testing.T) {
-			p := openSolo(t, srv, c.vp, "DS1-D3N-AAAAAAB")
-			p.tap(`[data-testid=stock]`)
-			p.waitJS(`document.body.dataset.seq === "1"`, "a draw")
-			p.axe("solo table "+c.name, "#table")
-			a, b := newPage(t, srv, c.vp), newPage(t, srv, c.vp)
-			startRace(t, a, b, nil, map[string]any{"code": code, "turns": "simultaneous", "public": false})
-			time.Sleep(200 * time.Millisecond)
-			a.waitJS(`document.getAnimations().length === 0`, "the table at rest")
-			a.tap(fmt.Sprintf(myCard, ace+1))
-			a.waitJS(`document.querySelectorAll('#race [data-pile="f"] .card.up').length === 1`, "the ace up")
-			a.axe("race table "+c.name, "#race")
-		})
-	}
-}

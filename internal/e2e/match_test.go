@@ -77,77 +77,72 @@ func seedFinished(t *testing.T, st store.Store, a, b string, n int) {
 // match shows the waiting state (with the offer of the computer after the
 // wait); a second player queuing through the API is paired with the page,
 // which lands in the race; the race ends rated and the result shows the
-// rating change. Screenshots and axe-core on each, on a phone and a desktop.
+// rating change. Screenshots and axe-core on each, on a phone and a desktop,
+// light and dark; each on a server of its own, whose queue it alone joins.
 func TestQuickMatch(t *testing.T) {
-	srv := startServer(t)
-	for _, tc := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := newPage(t, srv, tc.vp)
-			a.onNewDocument(theme("dark"))
-			a.open("/?mode=race")
-			a.waitJS(`document.body.dataset.status === "lobby" && /\d/.test(document.querySelector('[data-testid=my-rating]').textContent)`, "the lobby with the rating")
-			a.visible(`[data-testid=name-form]`, `[data-testid=quick-match]`)
-			a.screenshot("quick-lobby-" + tc.name)
-			a.axe("quick match lobby", `[data-testid=name-form]`, `[data-testid=quick]`)
-			// A name the server refuses is said so; a good one is kept.
-			a.eval(`document.querySelector('[data-testid=name-input]').value = 'C0mputer'`, nil)
-			a.tap(`[data-testid=name-save]`)
-			a.waitJS(`!document.querySelector('[data-testid=name-error]').hidden`, "the refusal of the bot's name")
-			a.eval(`document.querySelector('[data-testid=name-input]').value = 'Ada Lovelace'`, nil)
-			a.tap(`[data-testid=name-save]`)
-			a.waitJS(`document.querySelector('[data-testid=name-form]').hidden`, "the name saved")
-			var me struct{ ID, Name string }
-			a.apiJSON("GET", "/api/v1/me", nil, &me)
-			if me.Name != "Ada Lovelace" {
-				t.Fatalf("name %q", me.Name)
-			}
+	eachCombo(t, func(t *testing.T, tc combo) {
+		srv := startServer(t)
+		a := tc.page(t, srv)
+		a.open("/?mode=race")
+		a.waitJS(`document.body.dataset.status === "lobby" && /\d/.test(document.querySelector('[data-testid=my-rating]').textContent)`, "the lobby with the rating")
+		a.visible(`[data-testid=name-form]`, `[data-testid=quick-match]`)
+		a.screenshot("quick-lobby-" + tc.name)
+		a.axe("quick match lobby "+tc.name, `[data-testid=name-form]`, `[data-testid=quick]`)
+		// A name the server refuses is said so; a good one is kept.
+		a.eval(`document.querySelector('[data-testid=name-input]').value = 'C0mputer'`, nil)
+		a.tap(`[data-testid=name-save]`)
+		a.waitJS(`!document.querySelector('[data-testid=name-error]').hidden`, "the refusal of the bot's name")
+		a.eval(`document.querySelector('[data-testid=name-input]').value = 'Ada Lovelace'`, nil)
+		a.tap(`[data-testid=name-save]`)
+		a.waitJS(`document.querySelector('[data-testid=name-form]').hidden`, "the name saved")
+		var me struct{ ID, Name string }
+		a.apiJSON("GET", "/api/v1/me", nil, &me)
+		if me.Name != "Ada Lovelace" {
+			t.Fatalf("name %q", me.Name)
+		}
 
-			b := newAPIClient(t, srv, "Bob "+tc.name)
-			seedFinished(t, srv.st, me.ID, b.id, table.RatedAfter)
+		b := newAPIClient(t, srv, "Bob "+tc.name)
+		seedFinished(t, srv.st, me.ID, b.id, table.RatedAfter)
 
-			a.tap(`[data-testid=quick-match]`)
-			a.waitJS(`!document.querySelector('[data-testid=quick-waiting]').hidden`, "the waiting state")
-			a.waitJS(`!document.querySelector('[data-testid=quick-bot]').hidden`, "the offer of the computer after the wait")
-			if got := a.text(`[data-testid=quick-elapsed]`); got == "0:00" {
-				t.Errorf("elapsed %q after the wait", got)
+		a.tap(`[data-testid=quick-match]`)
+		a.waitJS(`!document.querySelector('[data-testid=quick-waiting]').hidden`, "the waiting state")
+		a.waitJS(`!document.querySelector('[data-testid=quick-bot]').hidden`, "the offer of the computer after the wait")
+		if got := a.text(`[data-testid=quick-elapsed]`); got == "0:00" {
+			t.Errorf("elapsed %q after the wait", got)
+		}
+		a.visible(`[data-testid=quick-cancel]`, `[data-testid=quick-bot]`)
+		a.screenshot("quick-waiting-" + tc.name)
+		a.axe("quick match waiting "+tc.name, `[data-testid=quick]`)
+		for deadline := time.Now().Add(10 * time.Second); srv.reg.MatchWaiting() != 1; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the page's player is not in the queue")
 			}
-			a.visible(`[data-testid=quick-cancel]`, `[data-testid=quick-bot]`)
-			a.screenshot("quick-waiting-" + tc.name)
-			a.axe("quick match waiting", `[data-testid=quick]`)
-			for deadline := time.Now().Add(10 * time.Second); srv.reg.MatchWaiting() != 1; time.Sleep(20 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatal("the page's player is not in the queue")
-				}
-			}
+		}
 
-			var v struct {
-				ID     string `json:"id"`
-				Status string `json:"status"`
-			}
-			if st := b.call("POST", "/api/v1/match", map[string]any{"draw": 1, "redeal": "unlimited", "decks": "independent",
-				"turns": "simultaneous", "soloOutBonus": false, "series": 1}, &v); st != http.StatusCreated || v.Status != "playing" {
-				t.Fatalf("the second player: %d %+v, want paired", st, v)
-			}
-			a.waitJS(fmt.Sprintf(`document.body.dataset.status === "playing" && location.search === "?race=%s"`, v.ID), "the race on the page")
+		var v struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		}
+		if st := b.call("POST", "/api/v1/match", map[string]any{"draw": 1, "redeal": "unlimited", "decks": "independent",
+			"turns": "simultaneous", "soloOutBonus": false, "series": 1}, &v); st != http.StatusCreated || v.Status != "playing" {
+			t.Fatalf("the second player: %d %+v, want paired", st, v)
+		}
+		a.waitJS(fmt.Sprintf(`document.body.dataset.status === "playing" && location.search === "?race=%s"`, v.ID), "the race on the page")
 
-			// Both play at a person's pace, then Bob resigns: Ada wins, rated.
-			act := func(typ string) map[string]any { return map[string]any{"action": map[string]string{"type": typ}} }
-			for range 2 {
-				a.apiJSON("POST", "/api/v1/games/"+v.ID+"/actions", act("draw"), nil)
-				time.Sleep(200 * time.Millisecond)
-				b.call("POST", "/api/v1/games/"+v.ID+"/actions", act("draw"), nil)
-				time.Sleep(200 * time.Millisecond)
-			}
-			b.call("POST", "/api/v1/games/"+v.ID+"/actions", act("resign"), nil)
-			a.waitJS(`document.querySelector('[data-testid=result]').open && !document.querySelector('[data-testid=result-rating]').hidden`, "the rated result")
-			t.Logf("result: %q — %q", a.text(`[data-testid=result-title]`), a.text(`[data-testid=result-rating]`))
-			a.waitJS(`document.getAnimations().every((x) => x.playState !== 'running')`, "the dialog settled") // axe reads the colours of a still fading dialog wrong
-			a.fitsDialog()
-			a.screenshot("quick-result-" + tc.name)
-			a.axe("rated result", `[data-testid=result]`)
-		})
-	}
+		// Both play at a person's pace, then Bob resigns: Ada wins, rated.
+		act := func(typ string) map[string]any { return map[string]any{"action": map[string]string{"type": typ}} }
+		for range 2 {
+			a.apiJSON("POST", "/api/v1/games/"+v.ID+"/actions", act("draw"), nil)
+			time.Sleep(200 * time.Millisecond)
+			b.call("POST", "/api/v1/games/"+v.ID+"/actions", act("draw"), nil)
+			time.Sleep(200 * time.Millisecond)
+		}
+		b.call("POST", "/api/v1/games/"+v.ID+"/actions", act("resign"), nil)
+		a.waitJS(`document.querySelector('[data-testid=result]').open && !document.querySelector('[data-testid=result-rating]').hidden`, "the rated result")
+		t.Logf("result: %q — %q", a.text(`[data-testid=result-title]`), a.text(`[data-testid=result-rating]`))
+		a.waitJS(`document.getAnimations().every((x) => x.playState !== 'running')`, "the dialog settled") // axe reads the colours of a still fading dialog wrong
+		a.fitsDialog()
+		a.screenshot("quick-result-" + tc.name)
+		a.axe("rated result "+tc.name, `[data-testid=result]`)
+	})
 }

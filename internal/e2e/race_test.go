@@ -346,10 +346,21 @@ const wsLog = `window.__ws = [];
 // TestRaceRematchOffer: a rematch is an offer. A asks: A waits for B, with
 // no clock; B's result screen says A wants a rematch, with Accept and
 // Decline; B accepts and the next race starts on both screens. Then B asks
-// for another and A declines: B's waiting room says so.
+// for another and A declines: B's waiting room says so. A is each of the
+// four combos, B the other kind of screen in A's theme: axe-core sees the
+// waiting room and the offer in all four.
 func TestRaceRematchOffer(t *testing.T) {
 	srv := startServer(t)
-	a, b := newPage(t, srv, desktop), newPage(t, srv, phone)
+	eachCombo(t, func(t *testing.T, c combo) { rematchOffer(t, srv, c) })
+}
+
+// rematchOffer is TestRaceRematchOffer in one combo.
+func rematchOffer(t *testing.T, srv *server, c combo) {
+	o := combo{"phone-" + c.th, c.th, phone}
+	if c.vp == phone {
+		o = combo{"desktop-" + c.th, c.th, desktop}
+	}
+	a, b := c.page(t, srv), o.page(t, srv)
 	v := startRace(t, a, b, nil, map[string]any{"public": false})
 	resign := func(p *page) {
 		p.tap(`[data-testid=resign]`)
@@ -375,10 +386,10 @@ func TestRaceRematchOffer(t *testing.T) {
 	// both see how long the offer stands
 	b.waitJS(`/lapses in [01]:[0-5][0-9]/.test(document.querySelector('[data-testid=rematch-left]').textContent)`, "the offer's time on B's result")
 	a.waitJS(`/lapses in [01]:[0-5][0-9]/.test(document.querySelector('[data-testid=offer-left]').textContent) && !document.querySelector('[data-testid=offer-left]').hidden`, "the offer's time in A's waiting room")
-	b.shot("rematch", "offer-phone")
-	a.shot("rematch", "waiting-desktop")
-	a.axe("rematch waiting room", "[data-testid=waiting]")
-	b.axe("rematch offer", "#dlg-result")
+	b.shot("rematch-offer", o.name)
+	a.shot("rematch-waiting", c.name)
+	a.axe("rematch waiting room "+c.name, "[data-testid=waiting]")
+	b.axe("rematch offer "+o.name, "#dlg-result")
 	b.tap(`[data-testid=rematch]`)
 	for who, p := range map[string]*page{"A": a, "B": b} {
 		p.waitJS(`document.body.dataset.status === "playing"`, who+" in the next race")
@@ -402,5 +413,6 @@ func TestRaceRematchOffer(t *testing.T) {
 	if got := b.text(`[data-testid=waiting] h2`); got != "Rematch declined" {
 		t.Errorf("B's waiting room reads %q", got)
 	}
+	b.axe("a rematch declined "+o.name, "[data-testid=waiting]")
 	a.waitJS(`document.querySelector('[data-testid=rematch-offer]').textContent.includes('You declined')`, "A's result saying so")
 }

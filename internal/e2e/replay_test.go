@@ -54,17 +54,19 @@ func (p *page) playLine(id string, line []any) {
 // another player from its shared link: the deal, a step on, the slider to
 // any move, play to the end, and Play this deal; a game still in play is
 // refused with a word why. A race over is watched as a spectator saw it,
-// both boards.
+// both boards. In each of the four combos (screenshots and axe-core on My
+// games and both replays) the game's player and then another one.
 func TestReplayViewer(t *testing.T) {
 	code, line := wonLine(t)
 	srv := startServer(t)
+	eachCombo(t, func(t *testing.T, c combo) { replayViewer(t, srv, c, code, line) })
+}
+
+func replayViewer(t *testing.T, srv *server, c combo, code string, line []any) {
 	var g struct{ ID string }
 	n := len(line)
-	for i, vp := range []struct {
-		name string
-		vp   viewport
-	}{{"desktop", desktop}, {"phone", phone}} {
-		p := newPage(t, srv, vp.vp)
+	for i := range 2 {
+		p := c.page(t, srv)
 		p.open("/")
 		p.onScreen("home")
 		if i == 0 {
@@ -76,6 +78,8 @@ func TestReplayViewer(t *testing.T) {
 			// My games lists it, and Watch opens its replay
 			p.tap(`[data-testid=home-games]`)
 			p.waitJS(fmt.Sprintf(`!!document.querySelector('[data-testid=games-list] [data-game=%q]')`, g.ID), "the won game in My games")
+			p.shot("games-"+c.name, "list")
+			p.axe("My games "+c.name, "#dlg-games")
 			p.tap(fmt.Sprintf(`[data-testid=games-list] [data-game=%q]`, g.ID))
 		} else {
 			p.open("/?replay=" + g.ID) // another player, by the shared link
@@ -104,7 +108,7 @@ func TestReplayViewer(t *testing.T) {
 		if up := p.count(`#table [data-pile^=f] .card.up[data-card]`); up == 0 {
 			t.Fatal("no card on the foundations at the end")
 		}
-		pre := "replay-" + vp.name
+		pre := fmt.Sprintf("replay-%s-%d", c.name, i+1)
 		p.shot(pre, "solo")
 		p.axe("the solo replay "+pre, "[data-testid=replay]")
 

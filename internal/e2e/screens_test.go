@@ -24,6 +24,35 @@ func theme(name string) string {
 	return fmt.Sprintf(`if (!localStorage.getItem('dsol.settings')) localStorage.setItem('dsol.settings', JSON.stringify({theme: %q, lang: 'en'}));`, name)
 }
 
+// combo is one of the four ways every screen is checked: on a phone or a
+// desktop, in the light or the dark theme.
+type combo struct {
+	name string // "phone-light" …
+	th   string // "light" or "dark"
+	vp   viewport
+}
+
+// combos are the four, phones first.
+var combos = []combo{{"phone-light", "light", phone}, {"phone-dark", "dark", phone}, {"desktop-light", "light", desktop}, {"desktop-dark", "dark", desktop}}
+
+// eachCombo runs f as a parallel subtest, named after it, for each combo.
+func eachCombo(t *testing.T, f func(t *testing.T, c combo)) {
+	for _, c := range combos {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, c)
+		})
+	}
+}
+
+// page opens a tab in the combo's viewport and theme.
+func (c combo) page(t *testing.T, srv *server) *page {
+	t.Helper()
+	p := newPage(t, srv, c.vp)
+	p.onNewDocument(theme(c.th))
+	return p
+}
+
 // visible fails unless every selector matches an element that is rendered,
 // not transparent, and wholly inside the viewport.
 func (p *page) visible(sels ...string) {
@@ -80,17 +109,7 @@ func (p *page) shot(prefix, name string) {
 func TestScreens(t *testing.T) {
 	code, ace, two := mirroredCode(t)
 	srv := startServer(t)
-	for _, vp := range []struct {
-		name string
-		vp   viewport
-	}{{"phone", phone}, {"desktop", desktop}} {
-		for _, th := range []string{"light", "dark"} {
-			t.Run(vp.name+"-"+th, func(t *testing.T) {
-				t.Parallel()
-				screens(t, srv, vp.vp, "screen-"+vp.name+"-"+th, th, code, ace, two)
-			})
-		}
-	}
+	eachCombo(t, func(t *testing.T, c combo) { screens(t, srv, c.vp, "screen-"+c.name, c.th, code, ace, two) })
 }
 
 func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, two int) {
@@ -112,6 +131,15 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	// solo, draw 3, a few draws: the waste fans out
 	a.open("/?code=DS1-D3N-AAAAAAB")
 	a.waitJS(`document.body.dataset.seq === "0"`, "the solo table")
+	// the deal: on a phone held upright the columns reach the lower part of
+	// the screen, whose nine columns across leave the height to the cards
+	a.inside(`#table [data-pile]`, vp)
+	bottom := a.cardsBottom(`#table .cols .card`)
+	t.Logf("%s: the deal's longest column ends at %.0f%% of the screen's height", pre, 100*bottom)
+	if vp == phone && bottom < 0.7 {
+		t.Errorf("%s: the deal's columns end at %.0f%% of the screen's height, want at least 70%%", pre, 100*bottom)
+	}
+	a.shot(pre, "solo-start")
 	for i := 1; i <= 3; i++ {
 		a.tap(`[data-testid=stock]`)
 		a.waitJS(fmt.Sprintf(`document.body.dataset.seq === "%d"`, i), "a draw")
@@ -120,6 +148,30 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.visible(`[data-testid=score]`, `[data-testid=moves]`, `[data-testid=time]`, `[data-testid=undo]`, `[data-testid=code]`, `[data-pile="w"] .card.top`)
 	a.inside(`#table [data-pile]`, vp)
 	a.shot(pre, "solo")
+	a.axe("the solo table "+pre, "#table", "header.hud", ".foot")
+
+	// long columns, as late in a game: eight cards face down under a run
+	// of thirteen, another of twelve; the client gets the view as a socket
+	// event. Everything stays on the screen, every index readable.
+	a.eval(`(async () => {
+  const id = new URLSearchParams(location.search).get('game');
+  const v = await (await fetch('/api/v1/games/' + id)).json();
+  // a run down from the king, red and black in turn
+  const run = (n, red) => [...'KQJT98765432A'].slice(0, n).map((r, i) => r + ((i % 2 === 0) === red ? 'HD' : 'SC')[(i >> 1) % 2]);
+  v.columns[8] = {down: 8, up: run(13, false)};
+  v.columns[7] = {down: 7, up: run(12, true)};
+  v.columns[0] = {down: 0, up: run(9, false)};
+  const ws = __sockets.filter((s) => s.readyState === 1).pop();
+  ws.onmessage({data: JSON.stringify({type: 'event', seq: +document.body.dataset.seq + 1, game: v})});
+  return true;
+})()`, nil)
+	a.waitJS(`document.querySelectorAll('#table [data-pile=c9] .card.up').length === 13`, "the long columns")
+	a.inside(`#table [data-pile]`, vp)
+	a.readableColumns()
+	if b := a.cardsBottom(`#table .cols .card`); b > 1 {
+		t.Errorf("%s: the long columns end at %.0f%% of the screen's height", pre, 100*b)
+	}
+	a.shot(pre, "solo-long")
 
 	// the win: the client gets a finished view of this game as a socket event
 	a.eval(`(async () => {
@@ -250,6 +302,12 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.waitJS(`document.querySelectorAll('#race [data-pile="f"] .card.up').length === 2`, "the 2 up")
 	a.visible(`[data-testid=count-me]`, `[data-testid=count-them]`, `[data-testid=turn]`, `[data-testid=resign]`, `#race [data-testid=help]`, `#race [data-testid=settings]`)
 	a.inside(`#race [data-pile]`, vp)
+	// my board too reaches the lower part of a phone's screen
+	bottom = a.cardsBottom(`#race [data-board=me] .rcols .card`)
+	t.Logf("%s: my longest race column ends at %.0f%% of the screen's height", pre, 100*bottom)
+	if vp == phone && bottom < 0.7 {
+		t.Errorf("%s: my race columns end at %.0f%% of the screen's height, want at least 70%%", pre, 100*bottom)
+	}
 	a.shot(pre, "race")
 	a.axe("the race "+pre, "#race")
 	c.waitJS(`document.querySelectorAll('#race [data-pile="f"] .card.up').length === 2`, "the 2 up for the spectator")
@@ -334,6 +392,38 @@ func (p *page) inside(sel string, vp viewport) {
 })()`, sel, vp.w, vp.h), &bad)
 	if len(bad) > 0 {
 		p.t.Errorf("%s: piles outside the %dx%d viewport: %v", p.t.Name(), vp.w, vp.h, bad)
+	}
+}
+
+// cardsBottom returns the bottom of the lowest element matching sel, as a
+// share of the viewport's height.
+func (p *page) cardsBottom(sel string) float64 {
+	p.t.Helper()
+	var f float64
+	p.eval(fmt.Sprintf(`Math.max(0, ...[...document.querySelectorAll(%q)].map((e) => e.getBoundingClientRect().bottom)) / innerHeight`, sel), &f)
+	return f
+}
+
+// readableColumns fails unless every face-up card of the solo table under
+// another shows its whole corner index, of at least 16px.
+func (p *page) readableColumns() {
+	p.t.Helper()
+	var bad []string
+	p.eval(`(() => {
+  const bad = [];
+  for (const col of document.querySelectorAll('#table .cols [data-pile]')) {
+    const up = [...col.querySelectorAll('.card.up')];
+    up.forEach((c, i) => {
+      const idx = c.querySelector('b'), r = idx.getBoundingClientRect(), size = parseFloat(getComputedStyle(idx).fontSize);
+      const next = up[i + 1]?.getBoundingClientRect();
+      if (size < 16) bad.push(col.dataset.pile + ' ' + c.dataset.card + ': index ' + size + 'px');
+      if (next && next.top < r.bottom - 1) bad.push(col.dataset.pile + ' ' + c.dataset.card + ': index cut at ' + Math.round(next.top - r.top) + ' of ' + Math.round(r.height) + 'px');
+    });
+  }
+  return bad;
+})()`, &bad)
+	if len(bad) > 0 {
+		p.t.Errorf("%s: %s", p.t.Name(), strings.Join(bad, "; "))
 	}
 }
 

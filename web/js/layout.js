@@ -1,8 +1,10 @@
 // Layout maths: card size from the viewport and column compression. Pure.
-export const RATIO = 1.4; // card height / width
+export const RATIO = 1.4; // card height / width: the standard card
+export const TALL = 1.8; // a portrait table's cards may be up to this much taller than wide
 export const MAX_CW = 132;
 export const MIN_CW = 28;
 export const MIN_RANK = 16; // px: the corner index stays readable on a phone
+const DOWN = 0.12; // the natural step between face-down cards, in card heights
 
 /** rankPx is the size of a card's corner index: a share of its width, at least MIN_RANK while the card has room for it. */
 export function rankPx(cw) {
@@ -13,11 +15,12 @@ export function rankPx(cw) {
  * computeLayout sizes the cards for a table area of width × height.
  * Portrait: a top row (stock, waste, foundations as a 2×2 block of suit pairs)
  * over nine columns. Landscape: stock and waste | nine columns | 4 suit rows.
- * longest ({down, up}: the column that needs most room) lets the steps
- * between cards grow, so that columns overlap less where there is height
- * to spare, and shrink so that it fits.
+ * Portrait cards grow taller than the standard card where the height
+ * allows. columns ({down, up} of each column, see columnCounts) let the
+ * steps between cards grow, so that columns overlap less where there is
+ * height to spare (see growSteps).
  */
-export function computeLayout({ width, height, cols = 9, longest = null }) {
+export function computeLayout({ width, height, cols = 9, columns = null }) {
   const portrait = width < height * 1.05;
   const pad = Math.max(4, Math.round(Math.min(width, height) * 0.012));
   // gap as a share of the card width: narrow tables (nine columns on a
@@ -35,51 +38,65 @@ export function computeLayout({ width, height, cols = 9, longest = null }) {
     cw = Math.min(byW, byH);
   }
   cw = Math.max(MIN_CW, Math.min(MAX_CW, Math.floor(cw)));
-  const ch = Math.round(cw * RATIO);
   const gap = Math.max(2, Math.round(cw * g));
   const rank = rankPx(cw);
+  const badge = badgePx(cw);
+  const rowGap = Math.round(gap * 2.5);
+  let ch = Math.round(cw * RATIO);
+  if (portrait) {
+    // nine columns across a phone leave most of its height unused: the
+    // cards grow taller, as far as the top row and a long column (eight
+    // face down, thirteen face up showing their index) still fit
+    const fit = Math.floor((height - 2 * pad - gap - rowGap - badge - 12 * (rank + 6)) / (2 + 1 + 8 * DOWN));
+    ch = Math.max(ch, Math.min(Math.round(cw * TALL), fit));
+  }
   // the height of the columns: the table less the top row in portrait
-  const colH = height - 2 * pad - (portrait ? 2 * ch + gap + Math.round(gap * 2.5) : 0);
+  const colH = height - 2 * pad - (portrait ? 2 * ch + gap + rowGap : 0);
   const L = {
-    portrait, cw, ch, gap, pad, rank, colH,
-    downStep: Math.round(ch * 0.12),
+    portrait, cw, ch, gap, pad, rank, colH, rowGap,
+    downStep: Math.round(ch * DOWN),
     // a face-up card shows at least its index and suit
     upStep: Math.max(rank + 6, Math.round(ch * (portrait ? 0.4 : 0.28))),
     // a fanned waste card shows its whole index ("10")
     fanStep: Math.round(portrait ? Math.max(cw * 0.46, rank * 1.25 + 2) : ch * 0.26),
   };
-  if (longest) Object.assign(L, growSteps(L, longest));
+  if (columns) Object.assign(L, growSteps(L, columns, colH, { portrait, badge }));
   return L;
 }
 
-/**
- * growSteps returns the steps for the longest column: up to half a card
- * between face-up cards (a third in landscape), then up to a fifth between
- * face-down ones, while it fits; never less than the natural steps
- * (columnSteps shrinks the columns that need it).
- */
-function growSteps(L, { down, up }) {
-  const badge = down ? Math.max(14, Math.round(L.cw * 0.3)) : 0;
-  const maxUp = Math.round(L.ch * (L.portrait ? 0.5 : 0.34));
-  const maxDown = Math.round(L.ch * 0.2);
-  const room = L.colH - L.ch - badge;
-  if (room <= 0) return {};
-  // the face-up cards first: they are the ones to read
-  const fitUp = up > 1 ? Math.floor((room - down * L.downStep) / (up - 1)) : maxUp;
-  const upStep = Math.max(L.upStep, Math.min(maxUp, fitUp));
-  const left = room - Math.max(0, up - 1) * upStep;
-  const downStep = down ? Math.max(L.downStep, Math.min(maxDown, Math.floor(left / down))) : L.downStep;
-  return { downStep, upStep };
+/** badgePx is the step after a column's last face-down card, which shows the count of them. */
+export function badgePx(cw) {
+  return Math.round(Math.max(14, cw * 0.3));
 }
 
-/** longestColumn returns {down, up} of the column of view v that needs most room. */
-export function longestColumn(v) {
-  let best = { down: 0, up: 0 }, most = -1;
-  for (const c of v.columns) {
-    const need = c.down * 0.3 + c.up.length;
-    if (need > most) { most = need; best = { down: c.down, up: c.up.length }; }
-  }
-  return best;
+/**
+ * growSteps returns the steps between cards for a board whose columns
+ * (each {down, up}: how many cards face down and face up) are colH high and
+ * whose natural steps are S's: as large as every column still fits, up to
+ * half a card between face-up cards (a third in landscape), then between
+ * face-down ones up to a fifth of a card in landscape and over half of one
+ * in portrait, where a phone's columns have height to spare, within three
+ * quarters of the height; never less
+ * than the natural steps (columnSteps shrinks the columns that need it).
+ * badge is the step after a column's last face-down card.
+ */
+export function growSteps(S, columns, colH, { portrait, badge }) {
+  let up = Math.round(S.ch * (portrait ? 0.5 : 0.34));
+  let down = Math.round(S.ch * (portrait ? 0.55 : 0.2));
+  const room = (c, h) => h - S.ch - (c.down ? badge : 0);
+  // the face-up cards first: they are the ones to read
+  for (const c of columns) if (c.up > 1) up = Math.min(up, Math.floor((room(c, colH) - c.down * S.downStep) / (c.up - 1)));
+  up = Math.max(S.upStep, up);
+  // the face-down ones leave a quarter of the height to the cards to come,
+  // so that the next few moves do not shift every column
+  const h = Math.floor(colH * 0.75);
+  for (const c of columns) if (c.down) down = Math.min(down, Math.floor((room(c, h) - Math.max(0, c.up - 1) * up) / c.down));
+  return { downStep: Math.max(S.downStep, down), upStep: up };
+}
+
+/** columnCounts returns {down, up} (how many cards face down and face up) of each of columns. */
+export function columnCounts(columns) {
+  return columns.map((c) => ({ down: c.down, up: c.up.length }));
 }
 
 /**

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as M from '../js/race/model.js';
 import { raceLayout } from '../js/race/layout.js';
+import { columnSteps, RATIO, TALL } from '../js/layout.js';
 
 const cols = (tops) => tops.map((up, i) => ({ down: i, up }));
 const view = (o = {}) => ({
@@ -163,6 +164,26 @@ test('race layout: phone portrait and desktop', () => {
   assert.ok(4 * d.f.ch + 3 * d.f.gap <= 790 - 2 * d.pad);
   assert.ok(d.oppH + 3.5 * d.me.ch <= 790);
   assert.ok(9 * d.me.cw + 8 * d.me.gap + 2 * d.f.cw + 4 * d.pad <= 1440);
+});
+
+test('race layout: a phone held upright gets taller cards while my long columns still read', () => {
+  // the race table of a 390×844 and a 375×667 phone (less the HUD and the strip)
+  for (const [width, height, tall] of [[390, 760, true], [375, 583, false]]) {
+    const L = raceLayout({ width, height });
+    assert.equal(L.me.ch > Math.round(L.me.cw * RATIO), tall, JSON.stringify([width, height, L.me]));
+    assert.ok(L.me.ch <= Math.round(L.me.cw * TALL) && L.opp.ch / L.opp.cw <= TALL + 0.05);
+    // my columns' height: the table less its pads, the opponent, the foundations and my stock row
+    const colH = height - 4 * L.pad - L.oppH - L.f.ch - L.me.ch - L.me.gap;
+    const s = columnSteps(6, 13, L.me, colH - L.me.badge);
+    assert.ok(6 * s.down + 12 * s.up + L.me.ch + L.me.badge <= colH, JSON.stringify([width, height, s]));
+    // the index (36% of the card width) of a card under another shows whole
+    assert.ok(s.up >= Math.ceil(L.me.cw * 0.36 * 1.05), `${width}×${height}: ${s.up}px steps`);
+  }
+  // a short window and a landscape one: the standard card
+  for (const area of [{ width: 390, height: 540 }, { width: 1440, height: 790 }]) {
+    const d = raceLayout(area);
+    assert.equal(d.me.ch, Math.round(d.me.cw * RATIO), JSON.stringify([area, d.me]));
+  }
 });
 
 test('cancelled: over, no result, flagged', () => {

@@ -1,7 +1,7 @@
 // Drawing a race view: two boards and the shared foundations. Each board is a
 // [data-seat] container holding its own [data-pile] s, w and c1…c7.
 import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
-import { wasteFan } from '../layout.js';
+import { wasteFan, growSteps, columnCounts } from '../layout.js';
 import { t } from '../i18n.js';
 import { cardOf, seatOf } from './model.js';
 
@@ -137,8 +137,9 @@ export function renderBoard(el, b, o) {
   if (!w.hasAttribute('role')) w.setAttribute('role', 'group'); // a label needs a role to be read
   w.setAttribute('aria-label', `${t('pile.waste')}, ${b.waste.length ? t('pile.cards', { n: b.waste.length }) : t('pile.empty')}`);
 
-  const badge = Math.round(Math.max(12, S.cw * 0.3));
-  b.columns.forEach((c, i) => fillColumn(q('c' + (i + 1)), c, i + 1, S, badge, () => o.colH));
+  // the columns overlap less while they all have room
+  const st = { ...S, ...growSteps(S, columnCounts(b.columns), o.colH, { portrait: S.portrait, badge: S.badge }) };
+  b.columns.forEach((c, i) => fillColumn(q('c' + (i + 1)), c, i + 1, st, S.badge, () => o.colH));
 
   const tag = el.querySelector('.rtag');
   nameInto(tag.querySelector('.nm'), o.name, o.bot);

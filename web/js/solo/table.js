@@ -1,10 +1,10 @@
 // Drawing a solo view onto the table. The table's skeleton is in index.html;
 // this fills each pile ([data-pile]) with cards positioned from the layout.
 import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
-import { computeLayout, longestColumn, wasteFan } from '../layout.js';
+import { computeLayout, columnCounts, wasteFan, badgePx } from '../layout.js';
 import { t } from '../i18n.js';
 
-/** layoutTable sizes the cards to the table area and to view v's longest column, and returns the layout. */
+/** layoutTable sizes the cards to the table area and to view v's columns, and returns the layout. */
 export function layoutTable(root, v) {
   const ncols = v.columns.length;
   const colsEl = root.querySelector('.cols');
@@ -19,7 +19,7 @@ export function layoutTable(root, v) {
       colsEl.append(c);
     }
   }
-  const L = computeLayout({ width: root.clientWidth, height: root.clientHeight, cols: ncols, longest: longestColumn(v) });
+  const L = computeLayout({ width: root.clientWidth, height: root.clientHeight, cols: ncols, columns: columnCounts(v.columns) });
   const s = document.documentElement.style;
   s.setProperty('--cw', L.cw + 'px');
   s.setProperty('--ch', L.ch + 'px');
@@ -113,7 +113,7 @@ function foundations(root, v, on) {
 
 /** columns draws the columns that on() names. */
 function columns(root, v, L, on) {
-  const badge = Math.round(Math.max(14, L.cw * 0.3));
+  const badge = badgePx(L.cw);
   // every column is as tall as the row of columns, whatever it holds: one
   // measure, taken before the cards change, spares a layout per column
   const colH = pileEl(root, 'c1')?.clientHeight || L.ch * 4;
