@@ -16,10 +16,11 @@ type position struct {
 // plainWinnable is the reference: a breadth-first search over whole
 // positions with every action the engine has (each count of each column's
 // face-up cards to each column, tops and the waste to each slot, recoveries
-// from each slot, draws and recycles), exact positions, no pruning. It
-// reports whether some position has every card on the foundations, and
-// complete = false when it gave up after limit positions.
-func plainWinnable(b *k.Board, f *k.Foundations, limit int) (won, complete bool) {
+// from each slot unless recovery is false, draws and recycles), exact
+// positions, no pruning. It reports whether some position has every card
+// on the foundations, and complete = false when it gave up after limit
+// positions.
+func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, limit int) (won, complete bool) {
 	start := position{canonicalBoard(b), canonicalFound(f)}
 	seen := map[position]bool{start: true}
 	queue := []position{start}
@@ -47,7 +48,7 @@ func plainWinnable(b *k.Board, f *k.Foundations, limit int) (won, complete bool)
 				return
 			}
 			q := p
-			t := k.Table{B: &q.b, F: &q.f, AllowRecovery: true}
+			t := k.Table{B: &q.b, F: &q.f, AllowRecovery: recovery}
 			if r, err := t.CheckMove(from, to, count); err == nil {
 				t.DoMove(from, r, count)
 				next = append(next, q)
@@ -165,8 +166,9 @@ func smallPosition(r *cards.SplitMix64, n int) (k.Board, k.Foundations) {
 }
 
 // TestAgainstPlainSearch: on small positions the solver's verdict, with and
-// without its prunings, is the plain exhaustive search's, and its lines
-// replay through the klondike rules to a win.
+// without its prunings, and with and without recoveries (the race rules),
+// is the plain exhaustive search's, and its lines replay through the
+// klondike rules to a win (without a recovery under the race rules).
 func TestAgainstPlainSearch(t *testing.T) {
 	positions := 120
 	if testing.Short() {
@@ -177,24 +179,63 @@ func TestAgainstPlainSearch(t *testing.T) {
 	var tally [3]int
 	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 5+int(r.Uniform(6)))
-		want, complete := plainWinnable(&b, &f, 50000)
-		if !complete {
-			continue
-		}
-		for _, exact := range []bool{false, true} {
-			res := s.Solve(&b, &f, Options{Exact: exact})
-			if expect := wantV(want); res.Verdict != expect {
-				t.Fatalf("position %d (exact %v): solver %s, plain search %s\n%s", i, exact, res.Verdict, expect, describe(&b, &f))
+		for _, recovery := range []bool{true, false} {
+			want, complete := plainWinnable(&b, &f, recovery, 50000)
+			if !complete {
+				continue
 			}
-			if res.Verdict == Won {
-				playLine(t, &b, &f, res.Moves)
+			for _, exact := range []bool{false, true} {
+				res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !recovery})
+				if expect := wantV(want); res.Verdict != expect {
+					t.Fatalf("position %d (exact %v, recovery %v): solver %s, plain search %s\n%s", i, exact, recovery, res.Verdict, expect, describe(&b, &f))
+				}
+				if res.Verdict == Won {
+					playLine(t, &b, &f, res.Moves, recovery)
+				}
+			}
+			if recovery {
+				tally[wantV(want)]++
 			}
 		}
-		tally[wantV(want)]++
 	}
 	t.Logf("won %d, unwinnable %d, too large for the plain search %d", tally[Won], tally[Unwinnable], positions-tally[Won]-tally[Unwinnable])
 	if tally[Won] == 0 || tally[Unwinnable] == 0 {
 		t.Fatalf("the positions should include won and unwinnable ones: won %d, unwinnable %d", tally[Won], tally[Unwinnable])
+	}
+}
+
+// TestNoRecovery: a position won only by taking a card back from the
+// foundations (4D onto 5C, so that 3S can leave 2S) is unwinnable under
+// the race rules, with and without the prunings, as the plain search says.
+func TestNoRecovery(t *testing.T) {
+	b := k.Board{NCols: 7, DrawCount: 1, CanRecycle: true}
+	b.Cols[0].Cards[0], b.Cols[0].Cards[1], b.Cols[0].N, b.Cols[0].Down = cards.New(0, cards.Spades, 2), cards.New(0, cards.Spades, 3), 2, 1
+	b.Cols[1].Cards[0], b.Cols[1].N = cards.New(0, cards.Clubs, 5), 1
+	var f k.Foundations
+	build := func(slot int, s cards.Suit, top int) {
+		for rank := 1; rank <= top; rank++ {
+			f.Piles[slot][rank-1] = cards.New(1, s, rank)
+		}
+		f.N[slot] = uint8(top)
+	}
+	build(0, cards.Spades, 1)
+	build(4, cards.Diamonds, 4)
+	build(6, cards.Clubs, 4)
+	s := New()
+	for _, recovery := range []bool{true, false} {
+		want, complete := plainWinnable(&b, &f, recovery, 50000)
+		if !complete || want != recovery {
+			t.Fatalf("recovery %v: the plain search says won %v (complete %v)", recovery, want, complete)
+		}
+		for _, exact := range []bool{false, true} {
+			res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !recovery})
+			if res.Verdict != wantV(want) {
+				t.Fatalf("recovery %v, exact %v: %s\n%s", recovery, exact, res.Verdict, describe(&b, &f))
+			}
+			if res.Verdict == Won {
+				playLine(t, &b, &f, res.Moves, recovery)
+			}
+		}
 	}
 }
 
@@ -207,11 +248,11 @@ func wantV(won bool) Verdict {
 
 // playLine plays a line on a copy of a position with the klondike rules, as
 // the solo engine does, and fails unless it ends with every card on the
-// foundations.
-func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action) {
+// foundations; without recovery, a move from a foundation is refused.
+func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action, recovery bool) {
 	t.Helper()
 	bb, ff := *b, *f
-	tab := k.Table{B: &bb, F: &ff, AllowRecovery: true}
+	tab := k.Table{B: &bb, F: &ff, AllowRecovery: recovery}
 	for i, a := range moves {
 		switch a.Type {
 		case k.Draw:

@@ -234,7 +234,7 @@ func (st *state) reachable(out *[60]uint8) int {
 // foundation plays, runs that turn a card over, talon cards to columns, runs
 // that empty a column, other runs, recoveries. A narrow search leaves out
 // the recoveries and the runs that leave a card that cannot go to a
-// foundation.
+// foundation; Options.NoRecovery the recoveries.
 func (s *Solver) gen() {
 	st := &s.st
 	n := st.ncols
@@ -291,7 +291,7 @@ func (s *Solver) gen() {
 			s.toCols(colToCol, uint8(i), col.N-uint8(p), col.Cards[p], i, exact)
 		}
 	}
-	if s.narrow {
+	if s.narrow || s.opt.NoRecovery {
 		return
 	}
 	for sl := 0; sl < 8; sl++ {

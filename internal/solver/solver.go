@@ -2,7 +2,8 @@
 // sees every face-down card and the whole stock, and searches for a line of
 // play that moves all the cards to the foundations under the solo engine's
 // rules (draw 1 or 3, unlimited recycles or a single pass, every move of the
-// engine including recovery from the foundations).
+// engine including recovery from the foundations) — or a race seat's board
+// under the race rules, which have no recovery (Options.NoRecovery).
 //
 // The search is depth-first with a transposition table of 128-bit position
 // keys. Positions that differ only by which copy of a duplicate card sits
@@ -66,6 +67,13 @@ type Options struct {
 	// foundation play is made automatically and every target is tried. It
 	// is for checking the prunings; it is much slower.
 	Exact bool
+	// NoRecovery plays by the race rules: no card comes back from the
+	// foundations. The prunings stay sound (the dominance of safe
+	// foundation plays only ever leaves moves out), and the foundations
+	// may hold cards that are not the board's, as a race's shared ones do:
+	// Won then means the board's own cards all go up with the foundations
+	// as they are.
+	NoRecovery bool
 	// Yield, when set, is called every 1024 positions by the goroutine
 	// that searches, which waits for it to return: a search in the
 	// background pauses there while the machine has other work. When it
@@ -131,8 +139,8 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 
 // Solve searches the position of a board (its DrawCount and CanRecycle give
 // the rules: CanRecycle is Normal scoring's unlimited recycles) and its
-// foundations, with recovery from the foundations allowed as in solo games.
-// Neither is changed. Columns must have a face-up top card when not empty.
+// foundations, with recovery from the foundations allowed as in solo games
+// (unless Options.NoRecovery). Neither is changed. Columns must have a face-up top card when not empty.
 func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	s.opt = opt
 	s.start = time.Now()
