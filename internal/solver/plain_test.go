@@ -17,17 +17,17 @@ type position struct {
 // positions with every action the engine has (each count of each column's
 // face-up cards to each column, tops and the waste to each slot, recoveries
 // from each slot unless recovery is false, draws and recycles), exact
-// positions, no pruning. It reports whether some position has every card
-// on the foundations, and complete = false when it gave up after limit
-// positions.
-func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, limit int) (won, complete bool) {
+// positions, no pruning. It reports whether some position has at most
+// leave cards left off the foundations, and complete = false when it gave
+// up after limit positions.
+func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int) (won, complete bool) {
 	start := position{canonicalBoard(b), canonicalFound(f)}
 	seen := map[position]bool{start: true}
 	queue := []position{start}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		if p.b.CardsLeft() == 0 {
+		if p.b.CardsLeft() <= leave {
 			return true, true
 		}
 		var next []position
@@ -166,9 +166,11 @@ func smallPosition(r *cards.SplitMix64, n int) (k.Board, k.Foundations) {
 }
 
 // TestAgainstPlainSearch: on small positions the solver's verdict, with and
-// without its prunings, and with and without recoveries (the race rules),
-// is the plain exhaustive search's, and its lines replay through the
-// klondike rules to a win (without a recovery under the race rules).
+// without its prunings, with and without recoveries (the race rules), and
+// with a few cards allowed to stay on the board (Options.Leave), is the
+// plain exhaustive search's, and its lines replay through the klondike
+// rules to a win (without a recovery under the race rules, with at most
+// Leave cards left).
 func TestAgainstPlainSearch(t *testing.T) {
 	positions := 120
 	if testing.Short() {
@@ -179,21 +181,25 @@ func TestAgainstPlainSearch(t *testing.T) {
 	var tally [3]int
 	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 5+int(r.Uniform(6)))
-		for _, recovery := range []bool{true, false} {
-			want, complete := plainWinnable(&b, &f, recovery, 50000)
+		for _, v := range []struct {
+			recovery bool
+			leave    int
+		}{{true, 0}, {false, 0}, {false, 1 + int(r.Uniform(3))}} {
+			want, complete := plainWinnable(&b, &f, v.recovery, v.leave, 50000)
 			if !complete {
 				continue
 			}
 			for _, exact := range []bool{false, true} {
-				res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !recovery})
+				res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !v.recovery, Leave: v.leave})
 				if expect := wantV(want); res.Verdict != expect {
-					t.Fatalf("position %d (exact %v, recovery %v): solver %s, plain search %s\n%s", i, exact, recovery, res.Verdict, expect, describe(&b, &f))
+					t.Fatalf("position %d (exact %v, recovery %v, leave %d): solver %s, plain search %s\n%s",
+						i, exact, v.recovery, v.leave, res.Verdict, expect, describe(&b, &f))
 				}
 				if res.Verdict == Won {
-					playLine(t, &b, &f, res.Moves, recovery)
+					playLine(t, &b, &f, res.Moves, v.recovery, v.leave)
 				}
 			}
-			if recovery {
+			if v.recovery {
 				tally[wantV(want)]++
 			}
 		}
@@ -223,7 +229,7 @@ func TestNoRecovery(t *testing.T) {
 	build(6, cards.Clubs, 4)
 	s := New()
 	for _, recovery := range []bool{true, false} {
-		want, complete := plainWinnable(&b, &f, recovery, 50000)
+		want, complete := plainWinnable(&b, &f, recovery, 0, 50000)
 		if !complete || want != recovery {
 			t.Fatalf("recovery %v: the plain search says won %v (complete %v)", recovery, want, complete)
 		}
@@ -233,7 +239,7 @@ func TestNoRecovery(t *testing.T) {
 				t.Fatalf("recovery %v, exact %v: %s\n%s", recovery, exact, res.Verdict, describe(&b, &f))
 			}
 			if res.Verdict == Won {
-				playLine(t, &b, &f, res.Moves, recovery)
+				playLine(t, &b, &f, res.Moves, recovery, 0)
 			}
 		}
 	}
@@ -248,8 +254,9 @@ func wantV(won bool) Verdict {
 
 // playLine plays a line on a copy of a position with the klondike rules, as
 // the solo engine does, and fails unless it ends with every card on the
-// foundations; without recovery, a move from a foundation is refused.
-func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action, recovery bool) {
+// foundations but leave; without recovery, a move from a foundation is
+// refused.
+func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action, recovery bool, leave int) {
 	t.Helper()
 	bb, ff := *b, *f
 	tab := k.Table{B: &bb, F: &ff, AllowRecovery: recovery}
@@ -273,7 +280,7 @@ func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action, reco
 			tab.DoMove(from, to, count)
 		}
 	}
-	if bb.CardsLeft() != 0 {
+	if bb.CardsLeft() > leave {
 		t.Fatalf("the line leaves %d cards off the foundations", bb.CardsLeft())
 	}
 }

@@ -14,7 +14,7 @@ type frame struct {
 }
 
 // search is the depth-first search over positions. It returns Won with the
-// winning line in s.log, Unwinnable when every reachable position was
+// winning line in s.log (at most Options.Leave cards left on the board), Unwinnable when every reachable position was
 // visited, or Unknown when the budget ran out. It allocates nothing except
 // when a stack or the table has to grow.
 func (s *Solver) search() Verdict {
@@ -23,7 +23,7 @@ func (s *Solver) search() Verdict {
 	s.autoPlay()
 	s.tt.insert(st.hash())
 	s.visited++
-	if st.left == 0 {
+	if st.left <= s.opt.Leave {
 		return Won
 	}
 	if s.spent() {
@@ -49,7 +49,7 @@ func (s *Solver) search() Verdict {
 			continue
 		}
 		s.visited++
-		if st.left == 0 {
+		if st.left <= s.opt.Leave {
 			return Won
 		}
 		if s.spent() {

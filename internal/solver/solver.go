@@ -74,6 +74,14 @@ type Options struct {
 	// Won then means the board's own cards all go up with the foundations
 	// as they are.
 	NoRecovery bool
+	// Leave counts a position as won once at most this many cards are left
+	// on the board (0: every card up). A race seat whose foundations, as
+	// they are, can never take some of its cards (the spots below them hold
+	// the opponent's cards, and the opponent's own are still on its board)
+	// wins by putting up all the others: Leave is the number it can never
+	// put up. The prunings stay sound for any Leave, since the dominance of
+	// safe foundation plays only takes cards off a line's boards.
+	Leave int
 	// Yield, when set, is called every 1024 positions by the goroutine
 	// that searches, which waits for it to return: a search in the
 	// background pauses there while the machine has other work. When it
