@@ -300,7 +300,7 @@ func decodeCreateRace(body []byte) (raceSpec, error) {
 	}
 	if in.Bot != nil {
 		if _, ok := race.ParseSpeed(*in.Bot); !ok || *in.Bot == "" {
-			return raceSpec{}, table.Errorf(table.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\"")
+			return raceSpec{}, table.Errorf(table.BadRequest, "bot must be \"slow\", \"normal\", \"fast\" or \"strong\"")
 		}
 		o.Bot = *in.Bot
 		public = false

@@ -6,6 +6,7 @@ import (
 
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
+	"dsol/internal/race"
 	"dsol/internal/solo"
 	"dsol/internal/table"
 )
@@ -106,4 +107,18 @@ func (s *server) stillWinnable(ctx context.Context, b klondike.Board, f klondike
 	}
 	defer func() { <-s.hintSlots }()
 	return solo.StillWinnable(&b, &f, s.cfg.CheckBudget, func() bool { return ctx.Err() == nil })
+}
+
+// thinkBot is the tables' search of the strong race bot (table.ThinkFunc):
+// in one of the hint slots, which it shares with the hints and the live
+// checks, when one is free; else false at once, and the bot plays its
+// plain move for that turn.
+func (s *server) thinkBot(seen race.Seen, seed uint64) (hint.Hint, bool) {
+	select {
+	case s.hintSlots <- struct{}{}:
+	default:
+		return hint.Hint{}, false
+	}
+	defer func() { <-s.hintSlots }()
+	return race.Think(seen, seed, race.StrongOptions), true
 }
