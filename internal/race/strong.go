@@ -8,8 +8,12 @@ import (
 // StrongOptions is the work of one decision of the StrongBot: the
 // arrangements of its seat's unseen cards solved and the solver's budget
 // for each, in positions so that its play does not depend on the machine
-// or its load.
-var StrongOptions = hint.Options{Samples: 8, Positions: 4000}
+// or its load. More arrangements help more than a larger budget (a bot
+// playing its board alone went out in 17, 26, 26 and 29 of the same 60
+// deals as the plain bot, 16 × 2,000, 16 × 4,000 and 24 × 2,000 positions);
+// 16 × 2,000 costs some 45 ms a decision, 80 ms at the 95th percentile
+// (BenchmarkThink on the 2-core development machine).
+var StrongOptions = hint.Options{Samples: 16, Positions: 2000}
 
 // StrongIdle is how many of the hint's actions in a row may leave the
 // StrongBot's progress marker (the plain Bot's: foundation total, its own
