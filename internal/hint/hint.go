@@ -16,6 +16,10 @@
 // is the ranked move choice of the race bot (klondike.UsefulMove), then the
 // way out that klondike.Path finds, then a draw. The arrangements come from
 // a seed, so the same position and seed always give the same hint.
+//
+// ForSeat is the same method for a seat of a race, which the strong race
+// bot plays (race.StrongBot): the seat's own cards only, the race rules,
+// and no fallback of its own.
 package hint
 
 import (
@@ -92,10 +96,10 @@ func For(s k.Seen, f *k.Foundations, seed uint64, opt Options) Hint {
 // number less one), under the race rules: no card comes back from the
 // foundations. An arrangement counts as won when the solver puts up every
 // card of the seat that the foundations as they are can take (see leave),
-// the opponent's cards on them staying where they are; the opponent's board
-// is no part of it, hidden cards and all. When no arrangement is won there is no hint (OK false, "no sample
-// won"): the race bot has its own moves for that. It is deterministic in
-// (own, f, deck, seed, opt).
+// the opponent's cards on them staying where they are; the opponent's
+// board is no part of it, hidden cards and all. When no arrangement is won
+// there is no hint (OK false, "no sample won"): the race bot has its own
+// moves for that. It is deterministic in (own, f, deck, seed, opt).
 func ForSeat(own k.Seen, f *k.Foundations, deck int, seed uint64, opt Options) Hint {
 	h := newSeatPosition(own, f, deck).sampled(seed, opt)
 	if !h.OK {
