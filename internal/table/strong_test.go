@@ -32,15 +32,7 @@ func TestStrongBotRaces(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s-%s-%v", tc.code, tc.turns, tc.slots), func(t *testing.T) {
 			e := mustEnv(t)
-			e.cfg.AfterFunc = func(_ time.Duration, f func()) func() bool {
-				var stopped atomic.Bool
-				go func() {
-					if !stopped.Load() {
-						f()
-					}
-				}()
-				return func() bool { return !stopped.Swap(true) }
-			}
+			e.cfg.AfterFunc = immediate
 			e.restart(t)
 			var asked, thought atomic.Int64
 			e.reg.SetThinker(func(s race.Seen, seed uint64) (hint.Hint, bool) {
@@ -180,5 +172,52 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 				more = false
 			}
 		}
+	}
+}
+
+// immediate is an AfterFunc whose time passes at once (on a goroutine of
+// its own, as a timer's).
+func immediate(_ time.Duration, f func()) func() bool {
+	var stopped atomic.Bool
+	go func() {
+		if !stopped.Load() {
+			f()
+		}
+	}()
+	return func() bool { return !stopped.Swap(true) }
+}
+
+// TestStrongBotThinksAgain: the strong bot's search runs off the table, so
+// the opponent may act meanwhile; the answer is then not played on the
+// position it was not worked out for, and the bot thinks again at once on
+// the new one.
+func TestStrongBotThinksAgain(t *testing.T) {
+	e := mustEnv(t)
+	e.cfg.AfterFunc = immediate
+	e.restart(t)
+	calls := make(chan race.Seen, 2)
+	release := make(chan struct{})
+	var n atomic.Int32
+	e.reg.SetThinker(func(s race.Seen, _ uint64) (hint.Hint, bool) {
+		switch n.Add(1) {
+		case 1:
+			calls <- s
+			<-release
+			return hint.Hint{Action: klondike.Simple(klondike.Draw), OK: true}, true
+		case 2:
+			calls <- s
+		}
+		return hint.Hint{}, false // no slot: the plain bot's move
+	})
+	mustBotRace(t, e, "again", "DR1-D1UI-HELLOXY", RaceOptions{Turns: "simultaneous", Series: 1, Bot: "strong"})
+	if _, err := e.reg.Get(context.Background(), "again"); err != nil {
+		t.Fatal(err)
+	}
+	first := <-calls
+	mustDo(t, e.reg, "again", Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	close(release)
+	second := <-calls
+	if second.Boards[1] != first.Boards[1] || second.Boards[0] == first.Boards[0] {
+		t.Fatal("the bot's second search is not on the position after seat 1's draw alone")
 	}
 }
