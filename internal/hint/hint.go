@@ -58,7 +58,8 @@ type Hint struct {
 	// "heuristic", "no move helps".
 	Reason string
 	// Wins of Samples arrangements were won after Action (0 of n for a
-	// heuristic hint or none).
+	// heuristic hint or none); for a race seat (ForSeat), reached after
+	// Action the most the solver put up in them.
 	Wins, Samples int
 }
 
@@ -94,12 +95,18 @@ func For(s k.Seen, f *k.Foundations, seed uint64, opt Options) Hint {
 // have seen of their own board (own, masked) and the shared foundations f:
 // the method of For on the seat's own 52 cards, those of deck (the seat's
 // number less one), under the race rules: no card comes back from the
-// foundations. An arrangement counts as won when the solver puts up every
-// card of the seat that the foundations as they are can take (see leave),
-// the opponent's cards on them staying where they are; the opponent's
-// board is no part of it, hidden cards and all. When no arrangement is won
-// there is no hint (OK false, "no sample won"): the race bot has its own
-// moves for that. It is deterministic in (own, f, deck, seed, opt).
+// foundations, which keep the opponent's cards where they are; the
+// opponent's board is no part of it, hidden cards and all. A race is
+// rarely won by clearing a board: both seats mostly end blocked, each
+// waiting for the other's cards, and the one with more cards up wins. So an
+// arrangement counts when the solver puts up at least one more of the
+// seat's cards in it, and its target is the most the solver put up (every
+// card the foundations as they are can take, at best: see leave); a
+// candidate scores the arrangements in which the solver still reaches the
+// target after it ("does best in 5 of 8 samples"). When no arrangement lets
+// a card go up there is no hint (OK false, "no sample won"): the race bot
+// has its own moves for that. It is deterministic in (own, f, deck, seed,
+// opt).
 func ForSeat(own k.Seen, f *k.Foundations, deck int, seed uint64, opt Options) Hint {
 	h := newSeatPosition(own, f, deck).sampled(seed, opt)
 	if !h.OK {
@@ -124,15 +131,22 @@ func (p *position) sampled(seed uint64, opt Options) Hint {
 	if wins == 0 {
 		return Hint{Samples: n}
 	}
-	return Hint{Action: c, OK: true, Wins: wins, Samples: n,
-		Reason: fmt.Sprintf("wins %d of %d samples", wins, n)}
+	reason := "wins %d of %d samples"
+	if p.race {
+		reason = "does best in %d of %d samples"
+	}
+	return Hint{Action: c, OK: true, Wins: wins, Samples: n, Reason: fmt.Sprintf(reason, wins, n)}
 }
 
 // arrangement is one deal of the unseen cards into the holes that the
-// solver won from the position, and the first action of the winning line.
+// solver won from the position, the first action of the winning line, and
+// the cards the win may leave on the board (solver.Options.Leave). For a
+// race seat, winning is reaching the fewest cards left that the first
+// solve reached, so long as that put up a card at all.
 type arrangement struct {
 	b     k.Board
 	first k.Action
+	leave int
 }
 
 // score deals n arrangements of the unseen cards from r and solves each
@@ -147,23 +161,28 @@ type arrangement struct {
 // best so far. It returns the action and its wins, 0 when no arrangement
 // was won.
 func (p *position) score(sv *solver.Solver, r *cards.SplitMix64, n int, budget int64) (k.Action, int) {
-	opt := solver.Options{MaxPositions: budget, NoRecovery: p.race, Leave: p.leave(&p.found)}
+	opt := solver.Options{MaxPositions: budget, NoRecovery: p.race, Leave: p.leave(&p.found), Best: p.race}
 	arr := make([]arrangement, 0, n)
 	deal := make([]cards.Card, len(p.unseen))
 	var firsts []k.Action
 	for range n {
 		copy(deal, p.unseen)
 		r.Shuffle(deal)
-		a := arrangement{b: p.board}
+		a := arrangement{b: p.board, leave: opt.Leave}
 		for i, h := range p.holes {
 			*h.place(&a.b) = deal[i]
 		}
 		res := sv.Solve(&a.b, &p.found, opt)
-		if res.Verdict != solver.Won {
+		line := res.Moves
+		switch {
+		case res.Verdict == solver.Won:
+		case p.race && res.Left < a.b.CardsLeft():
+			a.leave, line = res.Left, res.Best
+		default:
 			continue
 		}
-		if len(res.Moves) > 0 {
-			a.first = p.canonical(res.Moves[0])
+		if len(line) > 0 {
+			a.first = p.canonical(line[0])
 			firsts = append(firsts, a.first)
 		}
 		arr = append(arr, a)
@@ -217,7 +236,7 @@ func (p *position) winsAfter(sv *solver.Solver, a *arrangement, c k.Action, opt 
 		}
 		t.DoMove(from, to, count)
 	}
-	opt.Leave = p.leave(&f)
+	opt.Leave, opt.Best = a.leave, false
 	res := sv.Solve(&b, &f, opt)
 	return res.Verdict == solver.Won, res.Positions
 }

@@ -19,16 +19,19 @@ type position struct {
 // from each slot unless recovery is false, draws and recycles), exact
 // positions, no pruning. It reports whether some position has at most
 // leave cards left off the foundations, and complete = false when it gave
-// up after limit positions.
-func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int) (won, complete bool) {
+// up after limit positions; fewest is the fewest cards left off the
+// foundations in a position it reached.
+func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int) (won, complete bool, fewest int) {
 	start := position{canonicalBoard(b), canonicalFound(f)}
 	seen := map[position]bool{start: true}
 	queue := []position{start}
+	fewest = b.CardsLeft()
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
+		fewest = min(fewest, p.b.CardsLeft())
 		if p.b.CardsLeft() <= leave {
-			return true, true
+			return true, true, fewest
 		}
 		var next []position
 		// try makes a move that CheckMove accepts; the cheap test before it
@@ -87,14 +90,14 @@ func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int
 			q = position{canonicalBoard(&q.b), canonicalFound(&q.f)}
 			if !seen[q] {
 				if len(seen) >= limit {
-					return false, false
+					return false, false, fewest
 				}
 				seen[q] = true
 				queue = append(queue, q)
 			}
 		}
 	}
-	return false, true
+	return false, true, fewest
 }
 
 func canonicalBoard(b *k.Board) k.Board {
@@ -170,7 +173,8 @@ func smallPosition(r *cards.SplitMix64, n int) (k.Board, k.Foundations) {
 // with a few cards allowed to stay on the board (Options.Leave), is the
 // plain exhaustive search's, and its lines replay through the klondike
 // rules to a win (without a recovery under the race rules, with at most
-// Leave cards left).
+// Leave cards left). A search that does not win reports the plain search's
+// fewest cards left (Result.Left), and Result.Best replays to it.
 func TestAgainstPlainSearch(t *testing.T) {
 	positions := 120
 	if testing.Short() {
@@ -185,19 +189,23 @@ func TestAgainstPlainSearch(t *testing.T) {
 			recovery bool
 			leave    int
 		}{{true, 0}, {false, 0}, {false, 1 + int(r.Uniform(3))}} {
-			want, complete := plainWinnable(&b, &f, v.recovery, v.leave, 50000)
+			want, complete, fewest := plainWinnable(&b, &f, v.recovery, v.leave, 50000)
 			if !complete {
 				continue
 			}
 			for _, exact := range []bool{false, true} {
-				res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !v.recovery, Leave: v.leave})
+				res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !v.recovery, Leave: v.leave, Best: true})
 				if expect := wantV(want); res.Verdict != expect {
 					t.Fatalf("position %d (exact %v, recovery %v, leave %d): solver %s, plain search %s\n%s",
 						i, exact, v.recovery, v.leave, res.Verdict, expect, describe(&b, &f))
 				}
 				if res.Verdict == Won {
 					playLine(t, &b, &f, res.Moves, v.recovery, v.leave)
+				} else if res.Left != fewest {
+					t.Fatalf("position %d (exact %v, recovery %v): the solver's fewest cards left %d, the plain search's %d\n%s",
+						i, exact, v.recovery, res.Left, fewest, describe(&b, &f))
 				}
+				playLine(t, &b, &f, res.Best, v.recovery, res.Left)
 			}
 			if v.recovery {
 				tally[wantV(want)]++
@@ -229,7 +237,7 @@ func TestNoRecovery(t *testing.T) {
 	build(6, cards.Clubs, 4)
 	s := New()
 	for _, recovery := range []bool{true, false} {
-		want, complete := plainWinnable(&b, &f, recovery, 0, 50000)
+		want, complete, _ := plainWinnable(&b, &f, recovery, 0, 50000)
 		if !complete || want != recovery {
 			t.Fatalf("recovery %v: the plain search says won %v (complete %v)", recovery, want, complete)
 		}

@@ -23,6 +23,7 @@ func (s *Solver) search() Verdict {
 	s.autoPlay()
 	s.tt.insert(st.hash())
 	s.visited++
+	s.note()
 	if st.left <= s.opt.Leave {
 		return Won
 	}
@@ -49,6 +50,7 @@ func (s *Solver) search() Verdict {
 			continue
 		}
 		s.visited++
+		s.note()
 		if st.left <= s.opt.Leave {
 			return Won
 		}
@@ -60,6 +62,18 @@ func (s *Solver) search() Verdict {
 		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, entry: entry})
 	}
 	return Unwinnable
+}
+
+// note keeps the count of the position just visited when it has the fewest
+// cards left so far (Result.Left), and with Options.Best the log that led
+// to it.
+func (s *Solver) note() {
+	if s.st.left < s.bestLeft {
+		s.bestLeft = s.st.left
+		if s.opt.Best {
+			s.bestLog = append(s.bestLog[:0], s.log...)
+		}
+	}
 }
 
 // spent reports whether the phase's budget is used up or Options.Yield

@@ -23,6 +23,7 @@
 package solver
 
 import (
+	"math"
 	"time"
 
 	"dsol/internal/cards"
@@ -82,6 +83,10 @@ type Options struct {
 	// put up. The prunings stay sound for any Leave, since the dominance of
 	// safe foundation plays only takes cards off a line's boards.
 	Leave int
+	// Best also spells the line to the visited position with the fewest
+	// cards left on the board (Result.Best), for a search that may well not
+	// win: a race seat puts up as many of its cards as it can.
+	Best bool
 	// Yield, when set, is called every 1024 positions by the goroutine
 	// that searches, which waits for it to return: a search in the
 	// background pauses there while the machine has other work. When it
@@ -96,6 +101,13 @@ type Result struct {
 	// Moves is the winning line when Verdict is Won: move, draw and recycle
 	// actions that the engine accepts in order from the searched position.
 	Moves []k.Action
+	// Left is the fewest cards left on the board in a position the search
+	// visited (the searched position's own count, less its safe foundation
+	// plays, when it went no further).
+	Left int
+	// Best, with Options.Best, is the line to the first visited position
+	// with Left cards left: the winning line when Verdict is Won.
+	Best []k.Action
 	// Positions counts the distinct positions the search visited.
 	Positions int64
 	// Elapsed is the time the search took.
@@ -120,6 +132,8 @@ type Solver struct {
 	limit     int64         // the current phase stops after this many (0: no bound)
 	phaseTime time.Duration // … or at this time from the start (0: no bound)
 	narrow    bool          // the current phase searches the narrow move set
+	bestLeft  int           // the fewest cards left in a visited position
+	bestLog   []rec         // with Options.Best: the log that led to the first such position
 	stopped   bool          // Options.Yield returned false
 	byTop     [28][4]int8   // columns by the cardKey of their top: up to four columns share one
 	nByTop    [28]uint8
@@ -148,7 +162,8 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 // Solve searches the position of a board (its DrawCount and CanRecycle give
 // the rules: CanRecycle is Normal scoring's unlimited recycles) and its
 // foundations, with recovery from the foundations allowed as in solo games
-// (unless Options.NoRecovery). Neither is changed. Columns must have a face-up top card when not empty.
+// (unless Options.NoRecovery). Neither is changed. Columns must have a
+// face-up top card when not empty.
 func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	s.opt = opt
 	s.start = time.Now()
@@ -157,6 +172,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		s.keys = &exact
 	}
 	s.visited, s.stopped = 0, false
+	s.bestLeft, s.bestLog = math.MaxInt, s.bestLog[:0]
 	res := Result{Verdict: Unknown}
 	for i, ph := range phases {
 		if opt.Exact && i < len(phases)-1 {
@@ -181,9 +197,15 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 			break
 		}
 	}
-	res.Positions = s.visited
+	res.Positions, res.Left = s.visited, s.bestLeft
 	if res.Verdict == Won {
 		res.Moves = line(b, f, s.log)
+	}
+	if opt.Best {
+		res.Best = res.Moves
+		if res.Verdict != Won {
+			res.Best = line(b, f, s.bestLog)
+		}
 	}
 	res.Elapsed = time.Since(s.start)
 	return res
