@@ -43,8 +43,10 @@ twice with the seats swapped (in an alternating race seat 1 starts, so each
 bot starts once per deal). In a simultaneous race the two bots act in turn,
 as two bots with the same think time would; one that waits lets the other
 act. Each bot sees only its own seat's view. Reports the strong bot's wins,
-draws and losses with a 95% Wilson interval of its win rate, the cards each
-put up, and the time of the strong bot's decisions.
+draws and losses with a 95% Wilson interval of its win rate, how many deals
+it won both ways round, lost both ways or split (with independent decks the
+deal often decides: the seat with the better layout wins whoever plays it),
+the cards each put up, and the time of the strong bot's decisions.
 
 flags:
 `
@@ -214,20 +216,26 @@ func duel(code cards.Code, strong int, c botDuelConfig) (duelResult, error) {
 
 // botDuelReport is the summary of a duel, as --json prints it.
 type botDuelReport struct {
-	Mode        string      `json:"mode"`
-	Turns       string      `json:"turns"`
-	Races       int         `json:"races"` // played (fewer than asked when interrupted)
-	Asked       int         `json:"asked"`
-	Seed        uint64      `json:"seed"`
-	Samples     int         `json:"samples"`
-	Positions   int64       `json:"positions"`
-	Wins        int         `json:"wins"`
-	Draws       int         `json:"draws"`
-	Losses      int         `json:"losses"`
-	Unfinished  int         `json:"unfinished"`
-	WinRate     float64     `json:"win_rate"`
-	WinCI       [2]float64  `json:"win_rate_ci"`
-	Resigned    int         `json:"resigned"` // races that ended in a resignation
+	Mode       string     `json:"mode"`
+	Turns      string     `json:"turns"`
+	Races      int        `json:"races"` // played (fewer than asked when interrupted)
+	Asked      int        `json:"asked"`
+	Seed       uint64     `json:"seed"`
+	Samples    int        `json:"samples"`
+	Positions  int64      `json:"positions"`
+	Wins       int        `json:"wins"`
+	Draws      int        `json:"draws"`
+	Losses     int        `json:"losses"`
+	Unfinished int        `json:"unfinished"`
+	WinRate    float64    `json:"win_rate"`
+	WinCI      [2]float64 `json:"win_rate_ci"`
+	Resigned   int        `json:"resigned"` // races that ended in a resignation
+	// Each deal's two races: both won by the strong bot, both by the
+	// normal one, one each (or a draw or an unfinished race in either).
+	Deals       int         `json:"deals"`
+	DealsSwept  int         `json:"deals_swept"`
+	DealsLost   int         `json:"deals_lost"`
+	DealsSplit  int         `json:"deals_split"`
 	StrongCards float64     `json:"strong_cards"`
 	NormalCards float64     `json:"normal_cards"`
 	Decisions   int         `json:"decisions"`
@@ -238,8 +246,10 @@ type botDuelReport struct {
 	WallMS      json.Number `json:"wall_ms"`
 }
 
-// pairing is one race of a duel: a deal and the strong bot's seat.
+// pairing is one race of a duel: a deal (its index and code) and the strong
+// bot's seat.
 type pairing struct {
+	deal   int
 	code   cards.Code
 	strong int
 }
@@ -254,9 +264,10 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	var races []pairing
-	for _, code := range duelCodes(c) {
-		races = append(races, pairing{code, 1}, pairing{code, 2})
+	for i, code := range duelCodes(c) {
+		races = append(races, pairing{i, code, 1}, pairing{i, code, 2})
 	}
+	outcomes := make([][]int, len(races)/2) // each deal's races, of the strong bot: 1 win, 0 draw, -1 loss
 	next := make(chan pairing)
 	var done sync.WaitGroup
 	var mu sync.Mutex
@@ -276,6 +287,7 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 					failure = err
 				}
 				rep.Races++
+				outcomes[p.deal] = append(outcomes[p.deal], res.outcome)
 				switch {
 				case res.unfinished:
 					rep.Unfinished++
@@ -312,6 +324,20 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if rep.Races == 0 {
 		return fmt.Errorf("bot-duel: interrupted before the first race")
 	}
+	for _, o := range outcomes {
+		if len(o) < 2 {
+			continue // interrupted
+		}
+		rep.Deals++
+		switch o[0] + o[1] {
+		case 2:
+			rep.DealsSwept++
+		case -2:
+			rep.DealsLost++
+		default:
+			rep.DealsSplit++
+		}
+	}
 	slices.Sort(thinks)
 	w := wilson(rep.Wins, rep.Races)
 	rep.WinRate, rep.WinCI = round(float64(rep.Wins)/float64(rep.Races)), [2]float64{round(w[0]), round(w[1])}
@@ -328,11 +354,13 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 	_, err = fmt.Fprintf(stdout, `races       %d of %d DR1/DR2-%s %s races, seed %d, each deal with the seats both ways
 strong      won %d, drew %d, lost %d, unfinished %d: wins %s (95%% CI %s–%s); %d ended by a resignation
+deals       %d played both ways: strong won both %d, normal won both %d, split %d
 cards up    strong %.1f, normal %.1f a race
 decisions   %d actions of the strong bot, %s of them a hint's (%d samples of %d positions)
 think time  %d searches, median %s ms, p95 %s ms; all %s ms
 `, rep.Races, rep.Asked, rep.Mode, rep.Turns, rep.Seed,
 		rep.Wins, rep.Draws, rep.Losses, rep.Unfinished, pct(rep.WinRate), pct(rep.WinCI[0]), pct(rep.WinCI[1]), rep.Resigned,
+		rep.Deals, rep.DealsSwept, rep.DealsLost, rep.DealsSplit,
 		rep.StrongCards, rep.NormalCards,
 		rep.Decisions, pct(rep.Hinted), rep.Samples, rep.Positions,
 		rep.Thinks, rep.ThinkP50MS, rep.ThinkP95MS, rep.WallMS)

@@ -8,11 +8,9 @@ import (
 // StrongOptions is the work of one decision of the StrongBot: the
 // arrangements of its seat's unseen cards solved and the solver's budget
 // for each, in positions so that its play does not depend on the machine
-// or its load. More arrangements help more than a larger budget: playing
-// a seat's board alone on the same 60 deals, the plain bot went out in 17,
-// the strong one in 26 with 16 × 2,000 positions, 26 with 16 × 4,000 and 29
-// with 24 × 2,000. 16 × 2,000 costs some 45 ms a decision, 80 ms at the
-// 95th percentile (BenchmarkThink on the 2-core development machine).
+// or its load. 16 × 2,000 costs some 45 ms a decision, 80 ms at the 95th
+// percentile (BenchmarkThink on the 2-core development machine); dsol
+// bot-duel measures how it plays.
 var StrongOptions = hint.Options{Samples: 16, Positions: 2000}
 
 // StrongIdle is how many of the hint's actions in a row may leave the
