@@ -27,12 +27,14 @@ const StrongIdle = 64
 // (hint.ForSeat): the cards its seat has not seen — its own face-down
 // cards and, until it has recycled, its stock order — are dealt at random
 // into their places, each such arrangement of its own board is solved
-// toward putting all its cards up with the shared foundations as they are,
-// and the candidate action that the most arrangements still win after is
-// played. When no arrangement is won, when it is not its turn, when its
-// seat is shown blocked, or after StrongIdle hint actions without progress,
-// its Plain bot decides, with its turn rules (a pass in an alternating
-// race, a wait in a simultaneous one), its patience and its resignation.
+// toward putting up as many of its cards as the shared foundations, as they
+// are, let it (all of those, at best), and the candidate action after which
+// the most arrangements still reach the most the solver put up in them is
+// played. When no arrangement lets a card go up, when it is not its turn,
+// when its seat is shown blocked, or after StrongIdle hint actions without
+// progress, its Plain bot decides, with its turn rules (a pass in an
+// alternating race, a wait in a simultaneous one), its patience and its
+// resignation.
 //
 // Like the Bot it decides only from what its seat has seen (Seen), and it
 // is deterministic: the same Seens in the same order, with the same seeds,
@@ -61,9 +63,8 @@ func marker(s *Seen) [3]int {
 
 // Wants reports whether the bot would play a hint for s, so that Think is
 // worth its time: the race is in play, the seat may act (its turn, or any
-// time in a simultaneous race), it is not shown blocked (the solver could
-// not win a seat that cannot put a card up or turn one over), and the
-// hint's last actions made progress.
+// time in a simultaneous race), it is not shown blocked (no arrangement
+// would let it put a card up), and the hint's last actions made progress.
 func (b *StrongBot) Wants(s Seen) bool {
 	if s.Status == Over || (s.Options.Turns == Alternating && s.Turn != s.Seat) || s.Blocked[s.Seat-1] {
 		return false
