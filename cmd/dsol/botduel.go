@@ -203,7 +203,7 @@ func duel(code cards.Code, strong int, c botDuelConfig) (duelResult, error) {
 	}
 	out := r.Result()
 	res.reason = out.Reason
-	res.strong, res.normal = out.Counts[strong-1], out.Counts[2-strong]
+	res.strong, res.normal = r.Count(strong), r.Count(3-strong)
 	switch {
 	case res.unfinished || out.Winner == 0:
 	case out.Winner == strong:
