@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race solve-sample solve-check hint-rate cluster screenshots pageload winnable-list winnable-check
+.PHONY: run test vet bench property fuzz load-race solve-sample solve-check hint-rate bot-duel cluster screenshots pageload winnable-list winnable-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -100,6 +100,12 @@ hint-rate:
 	@for d in 1 3; do for s in normal vegas; do \
 	  $(GO) run ./cmd/dsol hint-rate --sample $(HINT_DEALS) --draw $$d --scoring $$s || exit 1; \
 	done; done
+
+## bot-duel: BOT_RACES races of the strong bot against the normal one, on
+## BOT_RACES/2 random DR1/DR2 deals each played both ways round, at the lowest priority
+BOT_RACES ?= 200
+bot-duel:
+	nice -n 19 $(GO) run ./cmd/dsol bot-duel --races $(BOT_RACES) --seed 1
 
 ## solve-check: CHECK real deals per mode solved again with every pruning off: the same verdicts
 CHECK ?= 75

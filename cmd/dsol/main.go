@@ -42,6 +42,7 @@ commands:
   deal <code>     print the full deal of a game code as JSON
   solve <code>    solve a solo deal with full information (dsol solve -h)
   hint-rate       the win rate of a player who always follows the hint (dsol hint-rate -h)
+  bot-duel        races of the strong bot against the normal one (dsol bot-duel -h)
   winnable [flags] make the list of winnable deals of a mode (dsol winnable -h)
   load [flags]    play solo games against a server and report actions/s and latency (dsol load -h)
   backup [flags]  copy the database to --out FILE while the server runs (PostgreSQL: pg_dump)
@@ -77,6 +78,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runSolve(ctx, args[1:], stdout, stderr)
 	case "hint-rate":
 		return runHintRate(ctx, args[1:], stdout, stderr)
+	case "bot-duel":
+		return runBotDuel(ctx, args[1:], stdout, stderr)
 	case "winnable":
 		return runWinnable(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":

@@ -330,6 +330,34 @@ func TestRaceAgainstBot(t *testing.T) {
 	a.screenshot("race-bot-result")
 }
 
+// TestRaceAgainstStrongBot: the lobby offers the strong computer, worded in
+// the page's language; picked, it starts a race against it whose view says
+// so, and the bot plays on its own.
+func TestRaceAgainstStrongBot(t *testing.T) {
+	srv := startServer(t)
+	a := newPage(t, srv, desktop)
+	a.open("/?mode=race")
+	a.waitJS(`document.body.dataset.status === "lobby"`, "the lobby")
+	opt := `[data-testid=race-bot-speed] option[value=strong]`
+	if got := a.text(opt); got != "Strong, normal speed" {
+		t.Fatalf("the strong option reads %q", got)
+	}
+	a.eval(`(document.querySelector('[data-testid=race-bot-speed]').value = 'strong', document.querySelector('[data-testid=race-bot]').scrollIntoView(), true)`, nil)
+	a.screenshot("lobby-strong-bot")
+	a.tap(`[data-testid=race-bot]`)
+	a.waitJS(`document.body.dataset.status === "playing" && document.body.dataset.seat === "1"`, "the race against the strong computer")
+	rid := ""
+	a.eval(`new URLSearchParams(location.search).get('race')`, &rid)
+	var v struct {
+		Bot string `json:"bot"`
+	}
+	a.apiJSON("GET", "/api/v1/games/"+rid, nil, &v)
+	if v.Bot != "strong" {
+		t.Fatalf("the race's bot is %q", v.Bot)
+	}
+	a.waitJS(`+document.body.dataset.seq >= 2`, "two moves of the strong bot")
+}
+
 // wsLog records the frames of the page's sockets in window.__ws.
 const wsLog = `window.__ws = [];
 (() => {

@@ -16,6 +16,10 @@
 // is the ranked move choice of the race bot (klondike.UsefulMove), then the
 // way out that klondike.Path finds, then a draw. The arrangements come from
 // a seed, so the same position and seed always give the same hint.
+//
+// ForSeat is the same method for a seat of a race, which the strong race
+// bot plays (race.StrongBot): the seat's own cards only, the race rules,
+// and no fallback of its own.
 package hint
 
 import (
@@ -54,7 +58,8 @@ type Hint struct {
 	// "heuristic", "no move helps".
 	Reason string
 	// Wins of Samples arrangements were won after Action (0 of n for a
-	// heuristic hint or none).
+	// heuristic hint or none); for a race seat (ForSeat), reached after
+	// Action the most the solver put up in them.
 	Wins, Samples int
 }
 
@@ -76,30 +81,72 @@ var solvers = sync.Pool{New: func() any { return solver.New() }}
 // opt).
 func For(s k.Seen, f *k.Foundations, seed uint64, opt Options) Hint {
 	p := newPosition(s, f)
+	h := p.sampled(seed, opt)
+	if h.OK {
+		return h
+	}
+	if a, ok := p.heuristic(); ok {
+		return Hint{Action: a, OK: true, Samples: h.Samples, Reason: "heuristic"}
+	}
+	return Hint{Samples: h.Samples, Reason: "no move helps"}
+}
+
+// ForSeat recommends an action to the player of a race seat from what they
+// have seen of their own board (own, masked) and the shared foundations f:
+// the method of For on the seat's own 52 cards, those of deck (the seat's
+// number less one), under the race rules: no card comes back from the
+// foundations, which keep the opponent's cards where they are; the
+// opponent's board is no part of it, hidden cards and all. A race is
+// rarely won by clearing a board: both seats mostly end blocked, each
+// waiting for the other's cards, and the one with more cards up wins. So an
+// arrangement counts when the solver puts up at least one more of the
+// seat's cards in it, and its target is the most the solver put up (every
+// card the foundations as they are can take, at best: see leave); a
+// candidate scores the arrangements in which the solver still reaches the
+// target after it ("does best in 5 of 8 samples"). When no arrangement lets
+// a card go up there is no hint (OK false, "no sample won"): the race bot
+// has its own moves for that. It is deterministic in (own, f, deck, seed,
+// opt).
+func ForSeat(own k.Seen, f *k.Foundations, deck int, seed uint64, opt Options) Hint {
+	h := newSeatPosition(own, f, deck).sampled(seed, opt)
+	if !h.OK {
+		h.Reason = "no sample won"
+	}
+	return h
+}
+
+// sampled is the hint that the arrangements give (OK false when the solver
+// won none of them), with the number of arrangements dealt.
+func (p *position) sampled(seed uint64, opt Options) Hint {
 	n := max(1, opt.Samples)
 	if len(p.holes) == 0 {
 		n = 1
 	}
-	if p.ok {
-		sv := solvers.Get().(*solver.Solver)
-		c, wins := p.score(sv, cards.NewSplitMix64(seed), n, opt.Positions)
-		solvers.Put(sv)
-		if wins > 0 {
-			return Hint{Action: c, OK: true, Wins: wins, Samples: n,
-				Reason: fmt.Sprintf("wins %d of %d samples", wins, n)}
-		}
+	if !p.ok {
+		return Hint{Samples: n}
 	}
-	if a, ok := p.heuristic(); ok {
-		return Hint{Action: a, OK: true, Samples: n, Reason: "heuristic"}
+	sv := solvers.Get().(*solver.Solver)
+	c, wins := p.score(sv, cards.NewSplitMix64(seed), n, opt.Positions)
+	solvers.Put(sv)
+	if wins == 0 {
+		return Hint{Samples: n}
 	}
-	return Hint{Samples: n, Reason: "no move helps"}
+	reason := "wins %d of %d samples"
+	if p.race {
+		reason = "does best in %d of %d samples"
+	}
+	return Hint{Action: c, OK: true, Wins: wins, Samples: n, Reason: fmt.Sprintf(reason, wins, n)}
 }
 
 // arrangement is one deal of the unseen cards into the holes that the
-// solver won from the position, and the first action of the winning line.
+// solver won from the position, the first action of the winning line, and
+// the cards the win may leave on the board (solver.Options.Leave). For a
+// race seat, winning is reaching the fewest cards left that the first
+// solve reached, so long as that put up a card at all.
 type arrangement struct {
 	b     k.Board
 	first k.Action
+	leave int
 }
 
 // score deals n arrangements of the unseen cards from r and solves each
@@ -114,23 +161,28 @@ type arrangement struct {
 // best so far. It returns the action and its wins, 0 when no arrangement
 // was won.
 func (p *position) score(sv *solver.Solver, r *cards.SplitMix64, n int, budget int64) (k.Action, int) {
-	opt := solver.Options{MaxPositions: budget}
+	opt := solver.Options{MaxPositions: budget, NoRecovery: p.race, Leave: p.leave(&p.found), Best: p.race}
 	arr := make([]arrangement, 0, n)
 	deal := make([]cards.Card, len(p.unseen))
 	var firsts []k.Action
 	for range n {
 		copy(deal, p.unseen)
 		r.Shuffle(deal)
-		a := arrangement{b: p.board}
+		a := arrangement{b: p.board, leave: opt.Leave}
 		for i, h := range p.holes {
 			*h.place(&a.b) = deal[i]
 		}
 		res := sv.Solve(&a.b, &p.found, opt)
-		if res.Verdict != solver.Won {
+		line := res.Moves
+		switch {
+		case res.Verdict == solver.Won:
+		case p.race && res.Left < a.b.CardsLeft():
+			a.leave, line = res.Left, res.Best
+		default:
 			continue
 		}
-		if len(res.Moves) > 0 {
-			a.first = p.canonical(res.Moves[0])
+		if len(line) > 0 {
+			a.first = p.canonical(line[0])
 			firsts = append(firsts, a.first)
 		}
 		arr = append(arr, a)
@@ -177,13 +229,14 @@ func (p *position) winsAfter(sv *solver.Solver, a *arrangement, c k.Action, opt 
 	case k.Recycle:
 		b.RecycleWaste()
 	case k.Move:
-		t := k.Table{B: &b, F: &f, AllowRecovery: true}
+		t := k.Table{B: &b, F: &f, AllowRecovery: !p.race}
 		from, to, count, err := t.Resolve(c)
 		if err != nil {
 			return false, 0
 		}
 		t.DoMove(from, to, count)
 	}
+	opt.Leave, opt.Best = a.leave, false
 	res := sv.Solve(&b, &f, opt)
 	return res.Verdict == solver.Won, res.Positions
 }
@@ -236,10 +289,12 @@ func (p *position) resolved(a k.Action) k.Action {
 	return a
 }
 
-// position is a seen position made ready for sampling: every seen card
-// relabelled by its face alone (the first copy met is deck 0, the second
-// deck 1), since a view shows faces, not which copy is which; the unseen
-// cards are the rest of the two decks, in order.
+// position is a seen position made ready for sampling. In a solo game every
+// seen card is relabelled by its face alone (the first copy met is deck 0,
+// the second deck 1), since a view shows faces, not which copy is which;
+// the unseen cards are the rest of the two decks, in order. A race seat's
+// cards are all of its own deck and keep their labels; its unseen cards are
+// the rest of that deck.
 type position struct {
 	board  k.Board // relabelled; cards.None in the holes
 	known  bool    // the stock is known
@@ -247,6 +302,8 @@ type position struct {
 	unseen []cards.Card
 	holes  []hole
 	ok     bool // the unseen cards fill the holes exactly
+	race   bool // a race seat: no card comes back from the foundations
+	deck   int  // a race seat's deck
 }
 
 // hole is a place of the board whose card the player has not seen: a
@@ -262,6 +319,32 @@ func (h hole) place(b *k.Board) *cards.Card {
 	return &b.Cols[h.col].Cards[h.i]
 }
 
+// scan lists the holes of the board and calls seen on every card of it that
+// the player has seen: the face-up column cards, the waste and the stock
+// once it is known.
+func (p *position) scan(seen func(c *cards.Card)) {
+	b := &p.board
+	for i := range int(b.NCols) {
+		col := &b.Cols[i]
+		for j := range int(col.Down) {
+			p.holes = append(p.holes, hole{col: i, i: j})
+		}
+		for j := int(col.Down); j < int(col.N); j++ {
+			seen(&col.Cards[j])
+		}
+	}
+	for j := range int(b.NWaste) {
+		seen(&b.Waste[j])
+	}
+	for j := range int(b.NStock) {
+		if p.known {
+			seen(&b.Stock[j])
+		} else {
+			p.holes = append(p.holes, hole{col: -1, i: j})
+		}
+	}
+}
+
 func newPosition(s k.Seen, f *k.Foundations) *position {
 	p := &position{board: s.Board, known: s.StockKnown, found: *f}
 	var used [52]uint8
@@ -275,26 +358,7 @@ func newPosition(s k.Seen, f *k.Foundations) *position {
 			label(&p.found.Piles[i][j])
 		}
 	}
-	b := &p.board
-	for i := range int(b.NCols) {
-		col := &b.Cols[i]
-		for j := range int(col.Down) {
-			p.holes = append(p.holes, hole{col: i, i: j})
-		}
-		for j := int(col.Down); j < int(col.N); j++ {
-			label(&col.Cards[j])
-		}
-	}
-	for j := range int(b.NWaste) {
-		label(&b.Waste[j])
-	}
-	for j := range int(b.NStock) {
-		if s.StockKnown {
-			label(&b.Stock[j])
-		} else {
-			p.holes = append(p.holes, hole{col: -1, i: j})
-		}
-	}
+	p.scan(label)
 	p.ok = true
 	for face, u := range used {
 		if u > 2 {
@@ -308,9 +372,80 @@ func newPosition(s k.Seen, f *k.Foundations) *position {
 	return p
 }
 
-// table is the seen position's board and foundations under the solo rules.
+// newSeatPosition is the position of a race seat whose cards are those of
+// deck: the seen cards of its board, and its own cards on the foundations.
+func newSeatPosition(s k.Seen, f *k.Foundations, deck int) *position {
+	p := &position{board: s.Board, known: s.StockKnown, found: *f, race: true, deck: deck, ok: true}
+	var seen [52]bool
+	mark := func(c *cards.Card) {
+		if c.Deck() != deck || seen[c.Face()] {
+			p.ok = false // not a card of the seat's deck, or twice
+			return
+		}
+		seen[c.Face()] = true
+	}
+	for i := range p.found.Piles {
+		for _, c := range p.found.Piles[i][:p.found.N[i]] {
+			if c.Deck() == deck {
+				mark(&c)
+			}
+		}
+	}
+	p.scan(mark)
+	for face, u := range seen {
+		if !u {
+			p.unseen = append(p.unseen, cards.Card(52*deck+face))
+		}
+	}
+	p.ok = p.ok && len(p.unseen) == len(p.holes)
+	return p
+}
+
+// leave is the number of cards the solver may leave on the board with the
+// foundations f and still win (solver.Options.Leave): none in a solo game;
+// for a race seat, its cards that f can never take while the opponent's
+// cards stay where they are. A slot of a suit at height h takes the seat's
+// cards of ranks h+1, h+2, … for as long as the seat has each of them off
+// the foundations (the opponent's copy is on the opponent's board, or up
+// already); the two slots of a suit may share such a run, but never use a
+// card twice, and every card of the runs of both can go up. The rest of
+// the seat's cards of the suit wait for the opponent's.
+func (p *position) leave(f *k.Foundations) int {
+	if !p.race {
+		return 0
+	}
+	n := 0
+	for su := range 4 {
+		var off [14]bool // the seat's card of the rank is off the foundations
+		for r := 1; r <= 13; r++ {
+			off[r] = true
+		}
+		slots := [2]int{2 * su, 2*su + 1}
+		for _, sl := range slots {
+			for _, c := range f.Piles[sl][:f.N[sl]] {
+				if c.Deck() == p.deck {
+					off[c.Rank()] = false
+				}
+			}
+		}
+		var live [14]bool
+		for _, sl := range slots {
+			for r := int(f.N[sl]) + 1; r <= 13 && off[r]; r++ {
+				live[r] = true
+			}
+		}
+		for r := 1; r <= 13; r++ {
+			if off[r] && !live[r] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// table is the seen position's board and foundations under its rules.
 func (p *position) table() k.Table {
-	return k.Table{B: &p.board, F: &p.found, AllowRecovery: true}
+	return k.Table{B: &p.board, F: &p.found, AllowRecovery: !p.race}
 }
 
 // canonical spells a solver's first action the same way whichever of two

@@ -79,3 +79,14 @@ func (s *server) takeSlot(ctx context.Context) bool {
 }
 
 func (s *server) freeSlot() { <-s.hintSlots }
+
+// tryTakeSlot takes a hint slot if one is free, at once (the strong race
+// bot's searches: with none free the bot plays its plain move).
+func (s *server) tryTakeSlot() bool {
+	select {
+	case s.hintSlots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}

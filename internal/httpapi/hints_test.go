@@ -9,11 +9,14 @@ import (
 	"testing"
 
 	"dsol/internal/apitest"
+	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
+	"dsol/internal/race"
 	"dsol/internal/solo"
 	"dsol/internal/store"
+	"dsol/internal/table"
 )
 
 // hview is the solo view with its hint count, as the tests read it.
@@ -220,4 +223,30 @@ func mustRequest(tb testing.TB, c *client, path string) *http.Request {
 	}
 	req.Header = c.header.Clone()
 	return req
+}
+
+// TestThinkBotSlots: the strong bot's search (table.SolverThink over the
+// server's slots) takes a hint slot, and with
+// none free answers at once that it did not think (the bot then plays its
+// plain move); with one, it is race.Think's hint.
+func TestThinkBotSlots(t *testing.T) {
+	s := &server{hintSlots: make(chan struct{}, 1)}
+	think := table.SolverThink(s.tryTakeSlot, s.freeSlot)
+	r, err := race.New(cards.Code{Kind: cards.Race, Draw: 1, Deal: 7}, race.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := r.Seen(2)
+	s.hintSlots <- struct{}{}
+	if h, ok := think(seen, 3); ok || h.OK {
+		t.Fatalf("no slot free, yet %+v %v", h, ok)
+	}
+	<-s.hintSlots
+	h, ok := think(seen, 3)
+	if want := race.Think(seen, 3, race.StrongOptions); !ok || h != want {
+		t.Fatalf("%+v %v, want %+v", h, ok, want)
+	}
+	if len(s.hintSlots) != 0 {
+		t.Fatal("the slot was not given back")
+	}
 }

@@ -44,6 +44,7 @@ type rview struct {
 	Turn   *int   `json:"turn"`
 	You    *int   `json:"you"`
 	Invite string `json:"invite"`
+	Bot    string `json:"bot"`
 	Seats  []struct {
 		Player  *game.PlayerRef   `json:"player"`
 		Columns []race.ColumnView `json:"columns"`
@@ -657,4 +658,46 @@ func TestRaceRestart(t *testing.T) {
 			t.Fatalf("rebuilt\n%s\nwant\n%s", b2, b1)
 		}
 	})
+}
+
+// TestRaceStrongBot: "bot": "strong" is a race against the strong bot,
+// which the view names; it moves once its think time has passed (its
+// search runs off the table, in a hint slot), and a new server on the same database rebuilds the race as it
+// was, the bot's level included.
+func TestRaceStrongBot(t *testing.T) {
+	st := apitest.SQLite(t)
+	ts := mustRaceServer(t, st)
+	ada := ts.mustPlayer(t)
+	v := ada.mustRace(t, map[string]any{"bot": "strong", "turns": "alternating", "first": "opponent"})
+	if v.Bot != "strong" || v.Seats[1].Player == nil || !v.Seats[1].Player.Bot || *v.Turn != 2 {
+		t.Fatalf("race %+v", v)
+	}
+	if _, err := ts.reg.Get(context.Background(), v.ID); err != nil { // the table and its bot's timer
+		t.Fatal(err)
+	}
+	ts.tc.Advance(time.Second) // the bot's think time; its search follows
+	deadline := time.Now().Add(time.Minute)
+	for v.Seq == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the strong bot did not move")
+		}
+		time.Sleep(10 * time.Millisecond)
+		v = ada.mustView(t, v.ID)
+	}
+	if v.Seq != 1 {
+		t.Fatalf("after the bot's think time: seq %d", v.Seq)
+	}
+	before := ada.mustView(t, v.ID)
+	ts.stop()
+	ts2 := mustRaceServer(t, st)
+	ada.ts = ts2.testServer
+	after := ada.mustView(t, v.ID)
+	for _, v := range []*rview{&before, &after} {
+		v.ClaimAt, v.Seats[0].ClaimAt, v.Seats[1].ClaimAt = nil, nil, nil
+	}
+	b1, _ := json.Marshal(before)
+	b2, _ := json.Marshal(after)
+	if after.Bot != "strong" || string(b1) != string(b2) {
+		t.Fatalf("rebuilt\n%s\nwant\n%s", b2, b1)
+	}
 }

@@ -48,6 +48,8 @@ type Config struct {
 	// HintWorkers bounds the hints worked out at once on the node (each
 	// takes a CPU for up to a few hundred milliseconds); default the number
 	// of CPUs. A hint asked while all are busy is answered rate_limited.
+	// The live checks and the strong race bot's searches take the same
+	// slots (a strong bot that finds none plays its plain move).
 	HintWorkers int
 	// Hint is the work of one hint; default hint.Default.
 	Hint hint.Options
@@ -198,6 +200,7 @@ func newServer(d Deps) *server {
 	if s.tables != nil {
 		s.tables.SetChecker(table.SolverCheck(cfg.CheckBudget, s.takeSlot, s.freeSlot))
 		s.tables.SetLobby(s.lobbyWS.Hub().Changed)
+		s.tables.SetThinker(table.SolverThink(s.tryTakeSlot, s.freeSlot))
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if err := s.csrf.AddTrustedOrigin(o); err != nil {

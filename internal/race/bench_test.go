@@ -1,8 +1,13 @@
 package race
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
+
+	"dsol/internal/cards"
 )
 
 // recordRace plays a bot-vs-bot race and returns its pristine start and the
@@ -63,4 +68,37 @@ func BenchmarkBotRace(b *testing.B) {
 		actions += len(log)
 	}
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/race")
+}
+
+// BenchmarkThink times one decision of the strong bot (Think with
+// StrongOptions) over 64 positions of bot-vs-bot races in play, at draw 1
+// and draw 3, and reports the median and the 95th percentile of one.
+func BenchmarkThink(b *testing.B) {
+	for _, draw := range []int{1, 3} {
+		b.Run(fmt.Sprintf("draw%d", draw), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(21, uint64(draw)))
+			var seens []Seen
+			for len(seens) < 64 {
+				code := cards.Code{Kind: cards.Race, Draw: draw, Deal: rng.Uint64N(cards.DealCount)}
+				r := mustRace(b, code.String(), Options{})
+				log, _ := botGame(b, r, rng, 20+rng.IntN(100), nil)
+				if s := r.Seen(1 + len(log)%2); r.Status() == Playing && !s.Blocked[s.Seat-1] {
+					seens = append(seens, s)
+				}
+			}
+			var times []time.Duration
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				start := time.Now()
+				Think(seens[i%len(seens)], uint64(i), StrongOptions)
+				times = append(times, time.Since(start))
+			}
+			slices.Sort(times)
+			at := func(q float64) float64 {
+				return float64(times[min(len(times)-1, int(q*float64(len(times))))]) / float64(time.Millisecond)
+			}
+			b.ReportMetric(at(0.5), "p50-ms")
+			b.ReportMetric(at(0.95), "p95-ms")
+		})
+	}
 }

@@ -6,28 +6,35 @@ import (
 	k "dsol/internal/klondike"
 )
 
-// Speed is how fast a bot seems to think.
+// Speed is the level of the server's bot: how fast it seems to think, and
+// for Strong how well it plays.
 type Speed uint8
 
-// Bot speeds. Normal is the default (the zero value).
+// Bot levels. Normal is the default (the zero value). Slow, Normal and Fast
+// are the plain Bot at three think times; Strong is the StrongBot, which
+// thinks as long as Normal.
 const (
 	Normal Speed = iota
 	Slow
 	Fast
+	Strong
 )
 
-// String returns "normal", "slow" or "fast".
+// String returns "normal", "slow", "fast" or "strong".
 func (s Speed) String() string {
 	switch s {
 	case Slow:
 		return "slow"
 	case Fast:
 		return "fast"
+	case Strong:
+		return "strong"
 	}
 	return "normal"
 }
 
-// ParseSpeed reads "slow", "normal" or "fast" (the empty string is normal).
+// ParseSpeed reads "slow", "normal", "fast" or "strong" (the empty string is
+// normal).
 func ParseSpeed(s string) (Speed, bool) {
 	switch s {
 	case "", "normal":
@@ -36,12 +43,15 @@ func ParseSpeed(s string) (Speed, bool) {
 		return Slow, true
 	case "fast":
 		return Fast, true
+	case "strong":
+		return Strong, true
 	}
 	return Normal, false
 }
 
 // Delay is the think time the server waits before it applies the bot's next
-// action. The engine and the bot never sleep.
+// action (for Strong, before its search starts). The engine and the bot
+// never sleep.
 func (s Speed) Delay() time.Duration {
 	switch s {
 	case Slow:

@@ -10,7 +10,10 @@ func TestBotSpeed(t *testing.T) {
 	if !(Slow.Delay() > Normal.Delay() && Normal.Delay() > Fast.Delay() && Fast.Delay() > 0) {
 		t.Fatalf("delays %v %v %v", Slow.Delay(), Normal.Delay(), Fast.Delay())
 	}
-	for _, s := range []Speed{Slow, Normal, Fast} {
+	if Strong.Delay() != Normal.Delay() {
+		t.Fatalf("the strong bot thinks %v, the normal one %v", Strong.Delay(), Normal.Delay())
+	}
+	for _, s := range []Speed{Slow, Normal, Fast, Strong} {
 		if got, ok := ParseSpeed(s.String()); !ok || got != s {
 			t.Errorf("ParseSpeed(%q) = %v %v", s, got, ok)
 		}

@@ -8,7 +8,7 @@ import "testing"
 // prints as a word that parses back to the same value.
 func FuzzParseOptions(f *testing.F) {
 	for _, s := range []string{"", "simultaneous", "alternating", "random", "creator", "opponent",
-		"slow", "normal", "fast", "Alternating", "FAST", " slow", "creator\x00", "\xff", "simultaneous "} {
+		"slow", "normal", "fast", "strong", "Strong", "Alternating", "FAST", " slow", "creator\x00", "\xff", "simultaneous "} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -16,18 +16,22 @@ type position struct {
 // plainWinnable is the reference: a breadth-first search over whole
 // positions with every action the engine has (each count of each column's
 // face-up cards to each column, tops and the waste to each slot, recoveries
-// from each slot, draws and recycles), exact positions, no pruning. It
-// reports whether some position has every card on the foundations, and
-// complete = false when it gave up after limit positions.
-func plainWinnable(b *k.Board, f *k.Foundations, limit int) (won, complete bool) {
+// from each slot unless recovery is false, draws and recycles), exact
+// positions, no pruning. It reports whether some position has at most
+// leave cards left off the foundations, and complete = false when it gave
+// up after limit positions; fewest is the fewest cards left off the
+// foundations in a position it reached.
+func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int) (won, complete bool, fewest int) {
 	start := position{canonicalBoard(b), canonicalFound(f)}
 	seen := map[position]bool{start: true}
 	queue := []position{start}
+	fewest = b.CardsLeft()
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		if p.b.CardsLeft() == 0 {
-			return true, true
+		fewest = min(fewest, p.b.CardsLeft())
+		if p.b.CardsLeft() <= leave {
+			return true, true, fewest
 		}
 		var next []position
 		// try makes a move that CheckMove accepts; the cheap test before it
@@ -47,7 +51,7 @@ func plainWinnable(b *k.Board, f *k.Foundations, limit int) (won, complete bool)
 				return
 			}
 			q := p
-			t := k.Table{B: &q.b, F: &q.f, AllowRecovery: true}
+			t := k.Table{B: &q.b, F: &q.f, AllowRecovery: recovery}
 			if r, err := t.CheckMove(from, to, count); err == nil {
 				t.DoMove(from, r, count)
 				next = append(next, q)
@@ -86,14 +90,14 @@ func plainWinnable(b *k.Board, f *k.Foundations, limit int) (won, complete bool)
 			q = position{canonicalBoard(&q.b), canonicalFound(&q.f)}
 			if !seen[q] {
 				if len(seen) >= limit {
-					return false, false
+					return false, false, fewest
 				}
 				seen[q] = true
 				queue = append(queue, q)
 			}
 		}
 	}
-	return false, true
+	return false, true, fewest
 }
 
 func canonicalBoard(b *k.Board) k.Board {
@@ -165,8 +169,12 @@ func smallPosition(r *cards.SplitMix64, n int) (k.Board, k.Foundations) {
 }
 
 // TestAgainstPlainSearch: on small positions the solver's verdict, with and
-// without its prunings, is the plain exhaustive search's, and its lines
-// replay through the klondike rules to a win.
+// without its prunings, with and without recoveries (the race rules), and
+// with a few cards allowed to stay on the board (Options.Leave), is the
+// plain exhaustive search's, and its lines replay through the klondike
+// rules to a win (without a recovery under the race rules, with at most
+// Leave cards left). A search that does not win reports the plain search's
+// fewest cards left (Result.Left), and Result.Best replays to it.
 func TestAgainstPlainSearch(t *testing.T) {
 	positions := 120
 	if testing.Short() {
@@ -178,30 +186,44 @@ func TestAgainstPlainSearch(t *testing.T) {
 	restarted := 0 // positions decided on the small budget, so with restarts searching
 	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 5+int(r.Uniform(6)))
-		want, complete := plainWinnable(&b, &f, 50000)
-		if !complete {
-			continue
-		}
-		// (the small budget stops the first passes early, so the restarts
-		// search too; it may leave the verdict unknown, never a wrong one)
-		for _, opt := range []Options{{}, {Exact: true}, {Restarts: true, MaxPositions: 1 << 22}, {Restarts: true, MaxPositions: 1600}} {
-			res := s.Solve(&b, &f, opt)
-			if opt.MaxPositions == 1600 {
-				if res.Verdict == Unknown {
-					continue
+		for _, v := range []struct {
+			recovery bool
+			leave    int
+		}{{true, 0}, {false, 0}, {false, 1 + int(r.Uniform(3))}} {
+			want, complete, fewest := plainWinnable(&b, &f, v.recovery, v.leave, 50000)
+			if !complete {
+				continue
+			}
+			// (the small budget stops the first passes early, so the
+			// restarts search too; it may leave the verdict unknown, never
+			// a wrong one)
+			for _, opt := range []Options{{}, {Exact: true}, {Restarts: true, MaxPositions: 1 << 22}, {Restarts: true, MaxPositions: 1600}} {
+				opt.NoRecovery, opt.Leave, opt.Best = !v.recovery, v.leave, true
+				res := s.Solve(&b, &f, opt)
+				if opt.MaxPositions == 1600 {
+					if res.Verdict == Unknown {
+						continue
+					}
+					if res.Positions > 1600/16 {
+						restarted++
+					}
 				}
-				if res.Positions > 1600/16 {
-					restarted++
+				if expect := wantV(want); res.Verdict != expect {
+					t.Fatalf("position %d (%+v): solver %s, plain search %s\n%s",
+						i, opt, res.Verdict, expect, describe(&b, &f))
 				}
+				if res.Verdict == Won {
+					playLine(t, &b, &f, res.Moves, v.recovery, v.leave)
+				} else if res.Left != fewest {
+					t.Fatalf("position %d (%+v): the solver's fewest cards left %d, the plain search's %d\n%s",
+						i, opt, res.Left, fewest, describe(&b, &f))
+				}
+				playLine(t, &b, &f, res.Best, v.recovery, res.Left)
 			}
-			if expect := wantV(want); res.Verdict != expect {
-				t.Fatalf("position %d (%+v): solver %s, plain search %s\n%s", i, opt, res.Verdict, expect, describe(&b, &f))
-			}
-			if res.Verdict == Won {
-				playLine(t, &b, &f, res.Moves)
+			if v.recovery {
+				tally[wantV(want)]++
 			}
 		}
-		tally[wantV(want)]++
 	}
 	t.Logf("won %d, unwinnable %d, too large for the plain search %d; decided after the restarts began %d", tally[Won], tally[Unwinnable], positions-tally[Won]-tally[Unwinnable], restarted)
 	if restarted == 0 {
@@ -209,6 +231,41 @@ func TestAgainstPlainSearch(t *testing.T) {
 	}
 	if tally[Won] == 0 || tally[Unwinnable] == 0 {
 		t.Fatalf("the positions should include won and unwinnable ones: won %d, unwinnable %d", tally[Won], tally[Unwinnable])
+	}
+}
+
+// TestNoRecovery: a position won only by taking a card back from the
+// foundations (4D onto 5C, so that 3S can leave 2S) is unwinnable under
+// the race rules, with and without the prunings, as the plain search says.
+func TestNoRecovery(t *testing.T) {
+	b := k.Board{NCols: 7, DrawCount: 1, CanRecycle: true}
+	b.Cols[0].Cards[0], b.Cols[0].Cards[1], b.Cols[0].N, b.Cols[0].Down = cards.New(0, cards.Spades, 2), cards.New(0, cards.Spades, 3), 2, 1
+	b.Cols[1].Cards[0], b.Cols[1].N = cards.New(0, cards.Clubs, 5), 1
+	var f k.Foundations
+	build := func(slot int, s cards.Suit, top int) {
+		for rank := 1; rank <= top; rank++ {
+			f.Piles[slot][rank-1] = cards.New(1, s, rank)
+		}
+		f.N[slot] = uint8(top)
+	}
+	build(0, cards.Spades, 1)
+	build(4, cards.Diamonds, 4)
+	build(6, cards.Clubs, 4)
+	s := New()
+	for _, recovery := range []bool{true, false} {
+		want, complete, _ := plainWinnable(&b, &f, recovery, 0, 50000)
+		if !complete || want != recovery {
+			t.Fatalf("recovery %v: the plain search says won %v (complete %v)", recovery, want, complete)
+		}
+		for _, exact := range []bool{false, true} {
+			res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !recovery})
+			if res.Verdict != wantV(want) {
+				t.Fatalf("recovery %v, exact %v: %s\n%s", recovery, exact, res.Verdict, describe(&b, &f))
+			}
+			if res.Verdict == Won {
+				playLine(t, &b, &f, res.Moves, recovery, 0)
+			}
+		}
 	}
 }
 
@@ -221,11 +278,12 @@ func wantV(won bool) Verdict {
 
 // playLine plays a line on a copy of a position with the klondike rules, as
 // the solo engine does, and fails unless it ends with every card on the
-// foundations.
-func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action) {
+// foundations but leave; without recovery, a move from a foundation is
+// refused.
+func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action, recovery bool, leave int) {
 	t.Helper()
 	bb, ff := *b, *f
-	tab := k.Table{B: &bb, F: &ff, AllowRecovery: true}
+	tab := k.Table{B: &bb, F: &ff, AllowRecovery: recovery}
 	for i, a := range moves {
 		switch a.Type {
 		case k.Draw:
@@ -246,7 +304,7 @@ func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action) {
 			tab.DoMove(from, to, count)
 		}
 	}
-	if bb.CardsLeft() != 0 {
+	if bb.CardsLeft() > leave {
 		t.Fatalf("the line leaves %d cards off the foundations", bb.CardsLeft())
 	}
 }

@@ -14,7 +14,7 @@ type frame struct {
 }
 
 // search is the depth-first search over positions. It returns Won with the
-// winning line in s.log, Unwinnable when every reachable position was
+// winning line in s.log (at most Options.Leave cards left on the board), Unwinnable when every reachable position was
 // visited, or Unknown when the budget ran out. It allocates nothing except
 // when a stack or the table has to grow.
 func (s *Solver) search() Verdict {
@@ -23,7 +23,8 @@ func (s *Solver) search() Verdict {
 	s.autoPlay()
 	s.tt.insert(st.hash())
 	s.visited++
-	if st.left == 0 {
+	s.note()
+	if st.left <= s.opt.Leave {
 		return Won
 	}
 	if s.spent() {
@@ -49,7 +50,8 @@ func (s *Solver) search() Verdict {
 			continue
 		}
 		s.visited++
-		if st.left == 0 {
+		s.note()
+		if st.left <= s.opt.Leave {
 			return Won
 		}
 		if s.spent() {
@@ -60,6 +62,18 @@ func (s *Solver) search() Verdict {
 		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, entry: entry})
 	}
 	return Unwinnable
+}
+
+// note keeps the count of the position just visited when it has the fewest
+// cards left so far (Result.Left), and with Options.Best the log that led
+// to it.
+func (s *Solver) note() {
+	if s.st.left < s.bestLeft {
+		s.bestLeft = s.st.left
+		if s.opt.Best {
+			s.bestLog = append(s.bestLog[:0], s.log...)
+		}
+	}
 }
 
 // spent reports whether the phase's budget is used up or Options.Yield
@@ -234,7 +248,7 @@ func (st *state) reachable(out *[60]uint8) int {
 // foundation plays, runs that turn a card over, talon cards to columns, runs
 // that empty a column, other runs, recoveries. A narrow search leaves out
 // the recoveries and the runs that leave a card that cannot go to a
-// foundation.
+// foundation; Options.NoRecovery the recoveries.
 func (s *Solver) gen() {
 	lo := len(s.moves)
 	s.genMoves()
@@ -317,7 +331,7 @@ func (s *Solver) genMoves() {
 			s.toCols(colToCol, uint8(i), col.N-uint8(p), col.Cards[p], i, exact)
 		}
 	}
-	if s.narrow {
+	if s.narrow || s.opt.NoRecovery {
 		return
 	}
 	for sl := 0; sl < 8; sl++ {

@@ -2,7 +2,8 @@
 // sees every face-down card and the whole stock, and searches for a line of
 // play that moves all the cards to the foundations under the solo engine's
 // rules (draw 1 or 3, unlimited recycles or a single pass, every move of the
-// engine including recovery from the foundations).
+// engine including recovery from the foundations) — or a race seat's board
+// under the race rules, which have no recovery (Options.NoRecovery).
 //
 // The search is depth-first with a transposition table of 128-bit position
 // keys. Positions that differ only by which copy of a duplicate card sits
@@ -23,6 +24,7 @@
 package solver
 
 import (
+	"math"
 	"time"
 
 	"dsol/internal/cards"
@@ -78,6 +80,25 @@ type Options struct {
 	// Shuffles are seeded: with a position budget the result is still the
 	// same on every run.
 	Restarts bool
+	// NoRecovery plays by the race rules: no card comes back from the
+	// foundations. The prunings stay sound (the dominance of safe
+	// foundation plays only ever leaves moves out), and the foundations
+	// may hold cards that are not the board's, as a race's shared ones do:
+	// Won then means the board's own cards all go up with the foundations
+	// as they are.
+	NoRecovery bool
+	// Leave counts a position as won once at most this many cards are left
+	// on the board (0: every card up). A race seat whose foundations, as
+	// they are, can never take some of its cards (the spots below them hold
+	// the opponent's cards, and the opponent's own are still on its board)
+	// wins by putting up all the others: Leave is the number it can never
+	// put up. The prunings stay sound for any Leave, since the dominance of
+	// safe foundation plays only takes cards off a line's boards.
+	Leave int
+	// Best also spells the line to the visited position with the fewest
+	// cards left on the board (Result.Best), for a search that may well not
+	// win: a race seat puts up as many of its cards as it can.
+	Best bool
 	// Yield, when set, is called every 1024 positions by the goroutine
 	// that searches, which waits for it to return: a search in the
 	// background pauses there while the machine has other work. When it
@@ -92,6 +113,13 @@ type Result struct {
 	// Moves is the winning line when Verdict is Won: move, draw and recycle
 	// actions that the engine accepts in order from the searched position.
 	Moves []k.Action
+	// Left is the fewest cards left on the board in a position the search
+	// visited (the searched position's own count, less its safe foundation
+	// plays, when it went no further).
+	Left int
+	// Best, with Options.Best, is the line to the first visited position
+	// with Left cards left: the winning line when Verdict is Won.
+	Best []k.Action
 	// Positions counts the distinct positions the search visited.
 	Positions int64
 	// Elapsed is the time the search took.
@@ -117,6 +145,8 @@ type Solver struct {
 	phaseTime time.Duration // … or at this time from the start (0: no bound)
 	narrow    bool          // the current phase searches the narrow move set
 	rng       uint64        // the current phase's move-order shuffle state (0: no shuffle)
+	bestLeft  int           // the fewest cards left in a visited position
+	bestLog   []rec         // with Options.Best: the log that led to the first such position
 	stopped   bool          // Options.Yield returned false
 	byTop     [28][4]int8   // columns by the cardKey of their top: up to four columns share one
 	nByTop    [28]uint8
@@ -144,8 +174,9 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 
 // Solve searches the position of a board (its DrawCount and CanRecycle give
 // the rules: CanRecycle is Normal scoring's unlimited recycles) and its
-// foundations, with recovery from the foundations allowed as in solo games.
-// Neither is changed. Columns must have a face-up top card when not empty.
+// foundations, with recovery from the foundations allowed as in solo games
+// (unless Options.NoRecovery). Neither is changed. Columns must have a
+// face-up top card when not empty.
 func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	s.opt = opt
 	s.start = time.Now()
@@ -154,6 +185,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		s.keys = &exact
 	}
 	s.visited, s.stopped = 0, false
+	s.bestLeft, s.bestLog = math.MaxInt, s.bestLog[:0]
 	res := Result{Verdict: Unknown}
 	schedule := phases
 	if opt.Restarts {
@@ -183,9 +215,15 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 			break
 		}
 	}
-	res.Positions = s.visited
+	res.Positions, res.Left = s.visited, s.bestLeft
 	if res.Verdict == Won {
 		res.Moves = line(b, f, s.log)
+	}
+	if opt.Best {
+		res.Best = res.Moves
+		if res.Verdict != Won {
+			res.Best = line(b, f, s.bestLog)
+		}
 	}
 	res.Elapsed = time.Since(s.start)
 	return res

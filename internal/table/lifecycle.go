@@ -35,7 +35,7 @@ type RaceSpec struct {
 // CheckBot refuses, with bad_request, a bot speed the engine does not have.
 func CheckBot(speed string) error {
 	if _, ok := race.ParseSpeed(speed); !ok || speed == "" {
-		return game.Errorf(game.BadRequest, "bot must be \"slow\", \"normal\" or \"fast\"")
+		return game.Errorf(game.BadRequest, "bot must be \"slow\", \"normal\", \"fast\" or \"strong\"")
 	}
 	return nil
 }

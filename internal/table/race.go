@@ -13,6 +13,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/game"
+	"dsol/internal/hint"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
 	"dsol/internal/store"
@@ -400,9 +401,10 @@ type raceLive struct {
 	turnCount   int // e.turns when the turn clock was last set
 	deadline    time.Time
 	clockStop   func() bool
-	bot         *race.Bot
-	botStop     func() bool
-	offerStop   func() bool // a waiting rematch offer's lapse
+	bot         *race.Bot       // the plain bot of seat 2 ("slow", "normal", "fast")
+	strong      *race.StrongBot // or the strong one ("strong")
+	botStop     func() bool     // cancels the bot's timer, or drops its search's answer
+	offerStop   func() bool     // a waiting rematch offer's lapse
 	botGen      int
 	botIdle     int64 // seq at which the bot had nothing to do (simultaneous); -1 none
 	over        bool
@@ -660,7 +662,11 @@ func (l *raceLive) schedule() {
 	if e.opts.Bot != "" && l.isBot(2) && l.botStop == nil && l.botIdle != t.seq {
 		if turn := e.r.Turn(); turn == 0 || turn == 2 {
 			speed, _ := race.ParseSpeed(e.opts.Bot)
-			if l.bot == nil {
+			switch {
+			case l.bot != nil || l.strong != nil:
+			case speed == race.Strong:
+				l.strong = &race.StrongBot{Plain: race.Bot{Speed: speed}}
+			default:
 				l.bot = &race.Bot{Speed: speed}
 			}
 			l.botGen++
@@ -696,11 +702,24 @@ func (l *raceLive) turnClock(turns int) {
 	t.serverAction(e.r.Turn(), klondike.Simple(klondike.Pass))
 }
 
-// botMove applies the bot's next action for seat 2.
+// botMove applies the bot's next action for seat 2; the strong bot's, when
+// it wants a hint, once its search has come back (think).
 func (l *raceLive) botMove() {
+	s := l.eng().r.Seen(2)
+	switch {
+	case l.strong == nil:
+		l.botAct(l.bot.Next(s))
+	case l.strong.Wants(s):
+		l.think(s)
+	default:
+		l.botAct(l.strong.Play(s, hint.Hint{}))
+	}
+}
+
+// botAct applies the bot's action a for seat 2, or with none (ok false)
+// waits for the opponent's next action.
+func (l *raceLive) botAct(a klondike.Action, ok bool) {
 	t := l.t
-	e := l.eng()
-	a, ok := l.bot.Next(e.r.Seen(2))
 	if !ok {
 		l.botIdle = t.seq // wait for the opponent's next action
 		return

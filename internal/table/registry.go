@@ -78,8 +78,10 @@ type Config struct {
 	RematchTimeout time.Duration
 	// rematchLapsed tells the race an offer lapsed after (set by the registry).
 	// checks is the live check of the solo games (set by the registry;
-	// Registry.SetChecker fills it).
+	// Registry.SetChecker fills it), thinkers the strong bot's searches
+	// (Registry.SetThinker).
 	checks        *checks
+	thinkers      *thinkers
 	rematchLapsed func(old string)
 	// Leases, when set, shares the games with the other nodes of the store:
 	// this node runs a game's table only while it holds its lease (see
@@ -158,6 +160,7 @@ func NewRegistry(cfg Config) *Registry {
 		q: queue{waiting: make(map[string]*queued), matched: make(map[string]matchedAt)}}
 	r.cfg.checks = &checks{}
 	r.q.pair = r.pairRace
+	r.cfg.thinkers = &thinkers{}
 	r.cfg.rematchLapsed = func(old string) {
 		// off the lapsed race's goroutine: the old race's table is another
 		r.wg.Add(1)

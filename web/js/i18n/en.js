@@ -42,7 +42,7 @@ export default {
     d1: 'Draw 1', d3: 'Draw 3', redeal: 'Passes through the stock', unlimited: 'Unlimited', single: 'Single pass',
     decks: 'Decks', independent: 'Own shuffles', mirrored: 'Mirrored (same layout)', turns: 'Turns', simultaneous: 'Simultaneous', alternating: 'Alternating',
     bonus: 'Going out wins, whatever the counts', bonusShort: 'going out wins', series: 'Games in the series', seriesOf: 'series of {n}', public: 'List it in the lobby',
-    bot: 'Race the computer', botSpeed: 'Computer speed', slow: 'Slow', normal: 'Normal', fast: 'Fast', botBtn: 'Start',
+    bot: 'Race the computer', botSpeed: 'Computer speed', slow: 'Slow', normal: 'Normal', fast: 'Fast', strong: 'Strong, normal speed', botBtn: 'Start',
     open: 'Open races', none: 'No open races right now. Create one!', join: 'Join', someone: 'Someone', computer: 'Computer', botMark: 'Played by the server', nobody: 'Nobody yet', full: 'This race already has two players; you are watching.',
     waiting: 'Waiting for an opponent', invite: 'Invite link', copy: 'Copy', copied: 'Link copied', waitNote: 'Send the link to a friend. The race starts as soon as they join.',
     you: 'You', myBoard: 'Your board', theirBoard: 'Board of {name}', found: 'Shared foundations', countOf: '{name}: {n} cards on the foundations',

@@ -42,7 +42,7 @@ export default {
     d1: 'Robar 1', d3: 'Robar 3', redeal: 'Vueltas al mazo', unlimited: 'Ilimitadas', single: 'Una sola vuelta',
     decks: 'Barajas', independent: 'Cada uno la suya', mirrored: 'En espejo (misma disposición)', turns: 'Turnos', simultaneous: 'Simultáneos', alternating: 'Alternos',
     bonus: 'Quien termina gana, sin contar cartas', bonusShort: 'terminar gana', series: 'Partidas de la serie', seriesOf: 'serie de {n}', public: 'Mostrarla en la sala',
-    bot: 'Competir con el ordenador', botSpeed: 'Velocidad del ordenador', slow: 'Lenta', normal: 'Normal', fast: 'Rápida', botBtn: 'Empezar',
+    bot: 'Competir con el ordenador', botSpeed: 'Velocidad del ordenador', slow: 'Lenta', normal: 'Normal', fast: 'Rápida', strong: 'Fuerte, velocidad normal', botBtn: 'Empezar',
     open: 'Carreras abiertas', none: 'Ahora no hay carreras abiertas. ¡Crea una!', join: 'Unirse', someone: 'Alguien', computer: 'Ordenador', botMark: 'Lo juega el servidor', nobody: 'Nadie aún', full: 'Esta carrera ya tiene dos jugadores; la estás mirando.',
     waiting: 'Esperando a un rival', invite: 'Enlace de invitación', copy: 'Copiar', copied: 'Enlace copiado', waitNote: 'Envía el enlace a un amigo. La carrera empieza en cuanto se una.',
     you: 'Tú', myBoard: 'Tu tablero', theirBoard: 'Tablero de {name}', found: 'Fundaciones compartidas', countOf: '{name}: {n} cartas en las fundaciones',

@@ -42,7 +42,7 @@ export default {
     d1: 'Pesca 1', d3: 'Pesca 3', redeal: 'Giri del mazzo', unlimited: 'Illimitati', single: 'Un solo giro',
     decks: 'Mazzi', independent: 'Mescolati a parte', mirrored: 'A specchio (stessa disposizione)', turns: 'Turni', simultaneous: 'Simultanei', alternating: 'Alternati',
     bonus: 'Chi chiude vince, a prescindere dal conteggio', bonusShort: 'chi chiude vince', series: 'Partite della serie', seriesOf: 'serie di {n}', public: 'Mostrala nella sala',
-    bot: 'Sfida il computer', botSpeed: 'Velocità del computer', slow: 'Lenta', normal: 'Normale', fast: 'Veloce', botBtn: 'Inizia',
+    bot: 'Sfida il computer', botSpeed: 'Velocità del computer', slow: 'Lenta', normal: 'Normale', fast: 'Veloce', strong: 'Forte, velocità normale', botBtn: 'Inizia',
     open: 'Sfide aperte', none: 'Nessuna sfida aperta al momento. Creane una!', join: 'Partecipa', someone: 'Qualcuno', computer: 'Computer', botMark: 'Gioca il server', nobody: 'Ancora nessuno', full: 'Questa sfida ha già due giocatori; la stai guardando.',
     waiting: 'In attesa di un avversario', invite: 'Link di invito', copy: 'Copia', copied: 'Link copiato', waitNote: 'Manda il link a un amico. La sfida parte appena entra.',
     you: 'Tu', myBoard: 'Il tuo tavolo', theirBoard: 'Tavolo di {name}', found: 'Fondazioni comuni', countOf: '{name}: {n} carte sulle fondazioni',

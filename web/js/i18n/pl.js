@@ -42,7 +42,7 @@ export default {
     d1: 'Dobieraj 1', d3: 'Dobieraj 3', redeal: 'Przejścia przez talię', unlimited: 'Bez limitu', single: 'Jedno przejście',
     decks: 'Talie', independent: 'Osobne tasowania', mirrored: 'Lustrzane (ten sam układ)', turns: 'Kolejność', simultaneous: 'Jednocześnie', alternating: 'Na zmianę',
     bonus: 'Kto wyłoży wszystko, wygrywa bez liczenia kart', bonusShort: 'wyłożenie wygrywa', series: 'Gier w serii', seriesOf: 'seria {n}', public: 'Pokaż w poczekalni',
-    bot: 'Ścigaj się z komputerem', botSpeed: 'Szybkość komputera', slow: 'Wolno', normal: 'Normalnie', fast: 'Szybko', botBtn: 'Start',
+    bot: 'Ścigaj się z komputerem', botSpeed: 'Szybkość komputera', slow: 'Wolno', normal: 'Normalnie', fast: 'Szybko', strong: 'Mocny, normalna szybkość', botBtn: 'Start',
     open: 'Otwarte wyścigi', none: 'Teraz nie ma otwartych wyścigów. Utwórz własny!', join: 'Dołącz', someone: 'Ktoś', computer: 'Komputer', botMark: 'Gra serwer', nobody: 'Jeszcze nikt', full: 'Ten wyścig ma już dwóch graczy; oglądasz go.',
     waiting: 'Czekamy na przeciwnika', invite: 'Link z zaproszeniem', copy: 'Kopiuj', copied: 'Link skopiowany', waitNote: 'Wyślij link znajomemu. Wyścig zacznie się, gdy tylko dołączy.',
     you: 'Ty', myBoard: 'Twoja plansza', theirBoard: 'Plansza: {name}', found: 'Wspólne stosy końcowe', countOf: '{name}: {n} kart na stosach końcowych',

@@ -98,7 +98,7 @@ export class LobbyMode {
     <div class="lbot">
       <h3 data-i18n="race.bot"></h3>
       <div class="row"><select name="bot" data-testid="race-bot-speed" data-i18n-label="race.botSpeed">
-        <option value="slow" data-i18n="race.slow"></option><option value="normal" selected data-i18n="race.normal"></option><option value="fast" data-i18n="race.fast"></option></select>
+        <option value="slow" data-i18n="race.slow"></option><option value="normal" selected data-i18n="race.normal"></option><option value="fast" data-i18n="race.fast"></option><option value="strong" data-i18n="race.strong"></option></select>
       <button value="bot" data-testid="race-bot" data-i18n="race.botBtn"></button></div>
     </div>
     <p class="err" data-testid="race-error" hidden></p>
