@@ -197,14 +197,14 @@ func TestAgainstPlainSearch(t *testing.T) {
 			// (the small budget stops the first passes early, so the
 			// restarts search too; it may leave the verdict unknown, never
 			// a wrong one)
-			for _, opt := range []Options{{}, {Exact: true}, {Restarts: true, MaxPositions: 1 << 22}, {Restarts: true, MaxPositions: 1600}} {
+			for _, opt := range []Options{{}, {Exact: true}, {Restarts: true, MaxPositions: 1 << 22}, {Restarts: true, MaxPositions: 320}, {Restarts: true, MaxPositions: 1600}} {
 				opt.NoRecovery, opt.Leave, opt.Best = !v.recovery, v.leave, true
 				res := s.Solve(&b, &f, opt)
-				if opt.MaxPositions == 1600 {
+				if small := opt.MaxPositions <= 1600; small {
 					if res.Verdict == Unknown {
 						continue
 					}
-					if res.Positions > 1600/16 {
+					if res.Positions > opt.MaxPositions/16 {
 						restarted++
 					}
 				}
