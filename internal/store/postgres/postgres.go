@@ -611,6 +611,7 @@ func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]s
 
 // Stats implements store.Store: the solo query and the race query of the
 // store package, in one read-only REPEATABLE READ transaction (one snapshot).
+// The solo query reads the figures the triggers of migration 00013 keep.
 func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error) {
 	var st store.Stats
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
@@ -622,7 +623,7 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 		if since != nil {
 			st.Since = since.UTC()
 		}
-		rows, err := tx.Query(ctx, store.SoloStatsQuery, playerID)
+		rows, err := tx.Query(ctx, soloStatsQuery, playerID)
 		if err != nil {
 			return err
 		}
@@ -635,6 +636,10 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 	}
 	return st, nil
 }
+
+// soloStatsQuery is the solo statistics query with the reset point of a
+// player who never reset as the statistics tables hold it: '-infinity'.
+var soloStatsQuery = store.SoloStatsQuery(`'-infinity'`)
 
 // raceStatsQuery reads the winning seat from the result's JSON text.
 var raceStatsQuery = store.RaceStatsQuery(`CAST(CAST(g.result AS json) ->> 'winner' AS integer)`)

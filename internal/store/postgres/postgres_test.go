@@ -192,9 +192,9 @@ func BenchmarkStats(b *testing.B) {
 	storetest.BenchStats(b, s)
 }
 
-// TestStatsQueryUsesIndexes: the solo statistics can find each game's last
-// action through the primary key and its assisting actions through
-// actions_assists (the planner is told to avoid sequential scans, as it
+// TestStatsQueryUsesIndexes: the solo statistics read the player's modes
+// through the key of solo_totals and each figure of a mode through an index
+// of solo_results (the planner is told to avoid sequential scans, as it
 // would not on large tables).
 func TestStatsQueryUsesIndexes(t *testing.T) {
 	ctx := context.Background()
@@ -208,7 +208,7 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := conn.Query(ctx, `EXPLAIN `+store.SoloStatsQuery, "alice")
+	rows, err := conn.Query(ctx, `EXPLAIN `+postgres.SoloStatsQuery, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,9 +217,13 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := strings.Join(plan, "\n")
-	for _, want := range []string{"games_solo_player", "actions_pkey", "actions_assists"} {
+	for _, want := range []string{"solo_totals_pkey", "solo_results_score", "solo_results_play", "solo_results_moves",
+		"solo_results_games", "solo_results_runs"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the statistics query does not use %s:\n%s", want, p)
 		}
+	}
+	if strings.Contains(p, "Seq Scan") {
+		t.Errorf("the statistics query reads a table through:\n%s", p)
 	}
 }

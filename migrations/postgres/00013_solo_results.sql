@@ -1,0 +1,393 @@
+-- Player statistics kept as the games are played (PostgreSQL), so that a
+-- statistics request reads a few rows instead of every game.
+--
+-- solo_results: one row per played solo game (one with an action at
+-- least): its player, mode (the draw and the scoring letter of its code),
+-- start, whether it is won, whether its log holds an undo or a finish
+-- (undone), whether it was helped (undone, a hint given or the live check
+-- on: a win so helped is assisted), and its last action's tally (last_seq,
+-- score, moves, play_ms).
+-- since is the reset point under which the game counts: the player's
+-- stats_since ('-infinity' when they never reset) when the game was started
+-- after it, NULL when before. A game counts while its since is the
+-- player's current reset point, so a reset re-marks only the games started
+-- after its new point (usually none) and leaves the rest.
+-- run_before, of an unwon game that counts: the wins of its mode, in the
+-- order the games were started, since the unwon game before it (the run of
+-- wins it ended). solo_totals holds, per player and mode, the counts of the
+-- games that count and tail, the wins after the last unwon game; so the
+-- best streak is the largest run_before or tail, and the current streak
+-- the tail, or the latest game's run_before while it is unwon.
+--
+-- Triggers keep both tables up to date in the transaction of every write,
+-- whichever node makes it: during a rolling upgrade the nodes of the
+-- release before, which know nothing of these tables, still insert actions
+-- and update games, and their writes are counted as this release's are.
+-- The actions' insert (a game played, its tally, an undo: once per
+-- statement, over its transition table, one game at a time), the games'
+-- status (a win), hints and checked, their deletion, a reset
+-- (players.stats_since) and a player's deletion. A game whose win changes
+-- is taken out and put back (solo_results_removed, solo_results_added),
+-- which join or split the runs on either side of it by index seeks.
+--
+-- A player's statistics are changed under their advisory lock (the two-key
+-- form: the schema's and the player's hashes), shared by every write and
+-- exclusive for a reset, so that a reset sees every game played before it
+-- and a game played after it sees the new reset point.
+--
+-- The tables are filled from the games already played while the writes of
+-- those nodes wait (LOCK ... IN SHARE MODE until this migration commits),
+-- so that none falls between the fill and the triggers.
+
+-- +goose Up
+LOCK TABLE players, games, actions IN SHARE MODE;
+
+CREATE TABLE solo_results (
+    game_id    text        NOT NULL PRIMARY KEY,
+    player_id  text        NOT NULL,
+    draw       integer     NOT NULL,
+    scoring    text        NOT NULL,
+    created_at timestamptz NOT NULL,
+    since      timestamptz,
+    last_seq   bigint      NOT NULL,
+    won        integer     NOT NULL,
+    undone     integer     NOT NULL,
+    helped     integer     NOT NULL,
+    score      integer,
+    moves      integer,
+    play_ms    bigint,
+    run_before integer
+);
+
+CREATE TABLE solo_totals (
+    player_id text    NOT NULL,
+    draw      integer NOT NULL,
+    scoring   text    NOT NULL,
+    played    integer NOT NULL,
+    won       integer NOT NULL,
+    assisted  integer NOT NULL,
+    tail      integer NOT NULL,
+    PRIMARY KEY (player_id, draw, scoring)
+);
+
+-- The row of the solo game g from its header, its player p and its log
+-- (none while the game has no action).
+-- +goose StatementBegin
+CREATE FUNCTION solo_result_of(g games, p players) RETURNS SETOF solo_results LANGUAGE sql STABLE AS $$
+    SELECT g.id, g.seat1,
+        CASE WHEN substr(g.code, 6, 1) IN ('0', '1', '2', '3', '4', '5', '6', '7', '8', '9') THEN CAST(substr(g.code, 6, 1) AS integer) ELSE 0 END,
+        substr(g.code, 7, 1), g.created_at,
+        CASE WHEN g.created_at > COALESCE(p.stats_since, '-infinity') THEN COALESCE(p.stats_since, '-infinity') END,
+        a.seq, CASE WHEN g.status = 'won' THEN 1 ELSE 0 END,
+        CASE WHEN x.undone THEN 1 ELSE 0 END,
+        CASE WHEN x.undone OR g.hints > 0 OR g.checked THEN 1 ELSE 0 END,
+        a.score, a.moves, a.play_ms, NULL::integer
+    FROM actions AS a,
+        LATERAL (SELECT EXISTS (SELECT 1 FROM actions AS u WHERE u.game_id = g.id AND u.action IN ('{"type":"undo"}', '{"type":"finish"}')) AS undone) AS x
+    WHERE a.game_id = g.id AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id)
+$$;
+-- +goose StatementEnd
+
+-- The games played so far.
+INSERT INTO solo_results
+SELECT r.* FROM games AS g JOIN players AS p ON p.id = g.seat1, LATERAL solo_result_of(g, p) AS r
+WHERE g.kind = 'solo';
+
+-- Each unwon game's run: the wins up to it less the wins up to the unwon
+-- game before it.
+UPDATE solo_results AS s SET run_before = r.n FROM (
+    SELECT u.game_id, u.wins - COALESCE(LAG(u.wins) OVER (PARTITION BY u.player_id, u.draw, u.scoring ORDER BY u.created_at, u.game_id), 0) AS n
+    FROM (
+        SELECT w.game_id, w.player_id, w.draw, w.scoring, w.created_at, w.won,
+            SUM(w.won) OVER (PARTITION BY w.player_id, w.draw, w.scoring ORDER BY w.created_at, w.game_id ROWS UNBOUNDED PRECEDING) AS wins
+        FROM solo_results AS w WHERE w.since IS NOT NULL
+    ) AS u
+    WHERE u.won = 0
+) AS r
+WHERE s.game_id = r.game_id;
+
+INSERT INTO solo_totals (player_id, draw, scoring, played, won, assisted, tail)
+SELECT player_id, draw, scoring, COUNT(*), SUM(won), SUM(won * helped), SUM(won) - COALESCE(SUM(run_before), 0)
+FROM solo_results WHERE since IS NOT NULL
+GROUP BY player_id, draw, scoring;
+
+-- A mode's games in the order they were started (the latest, the recent
+-- ones, the wins between two unwon games), its unwon games in that order
+-- (the unwon game before or after a game), the runs (the best streak), and
+-- the best score, the fastest win and the fewest moves of a win.
+CREATE INDEX solo_results_games ON solo_results (player_id, since, draw, scoring, created_at, game_id);
+CREATE INDEX solo_results_unwon ON solo_results (player_id, since, draw, scoring, created_at, game_id) WHERE won = 0;
+CREATE INDEX solo_results_runs ON solo_results (player_id, since, draw, scoring, run_before) WHERE won = 0;
+CREATE INDEX solo_results_score ON solo_results (player_id, since, draw, scoring, score);
+CREATE INDEX solo_results_play ON solo_results (player_id, since, draw, scoring, play_ms) WHERE won = 1;
+CREATE INDEX solo_results_moves ON solo_results (player_id, since, draw, scoring, moves) WHERE won = 1;
+
+-- The player's current reset point, '-infinity' when they never reset.
+-- +goose StatementBegin
+CREATE FUNCTION solo_since(player text) RETURNS timestamptz LANGUAGE sql STABLE AS $$
+    SELECT COALESCE((SELECT p.stats_since FROM players AS p WHERE p.id = player), '-infinity')
+$$;
+-- +goose StatementEnd
+
+-- Takes the player's lock, shared or not.
+-- +goose StatementBegin
+CREATE FUNCTION solo_lock(player text, shared boolean) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF shared THEN
+        PERFORM pg_advisory_xact_lock_shared(hashtext(current_schema()), hashtext(player));
+    ELSE
+        PERFORM pg_advisory_xact_lock(hashtext(current_schema()), hashtext(player));
+    END IF;
+END;
+$$;
+-- +goose StatementEnd
+
+-- A game that counts joins its mode's figures; an unwon one ends the run it
+-- falls in (its run_before is the wins since the unwon game before it, which
+-- the run after it loses), a won one adds to the run after it (the next
+-- unwon game's run_before, else the tail).
+-- +goose StatementBegin
+CREATE FUNCTION solo_results_added() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    prev_at timestamptz;
+    prev_id text;
+    next_id text;
+    wins integer;
+    delta integer := 1;
+BEGIN
+    IF NEW.since IS DISTINCT FROM solo_since(NEW.player_id) THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO solo_totals AS t (player_id, draw, scoring, played, won, assisted, tail)
+    VALUES (NEW.player_id, NEW.draw, NEW.scoring, 1, NEW.won, NEW.won * NEW.helped, 0)
+    ON CONFLICT (player_id, draw, scoring) DO UPDATE
+    SET played = t.played + 1, won = t.won + excluded.won, assisted = t.assisted + excluded.assisted;
+    IF NEW.won = 0 THEN
+        SELECT u.created_at, u.game_id INTO prev_at, prev_id FROM solo_results AS u
+        WHERE u.player_id = NEW.player_id AND u.since = NEW.since AND u.draw = NEW.draw AND u.scoring = NEW.scoring
+            AND u.won = 0 AND (u.created_at, u.game_id) < (NEW.created_at, NEW.game_id)
+        ORDER BY u.created_at DESC, u.game_id DESC LIMIT 1;
+        IF prev_id IS NULL THEN
+            SELECT count(*) INTO wins FROM solo_results AS w
+            WHERE w.player_id = NEW.player_id AND w.since = NEW.since AND w.draw = NEW.draw AND w.scoring = NEW.scoring
+                AND (w.created_at, w.game_id) < (NEW.created_at, NEW.game_id);
+        ELSE
+            SELECT count(*) INTO wins FROM solo_results AS w
+            WHERE w.player_id = NEW.player_id AND w.since = NEW.since AND w.draw = NEW.draw AND w.scoring = NEW.scoring
+                AND (w.created_at, w.game_id) < (NEW.created_at, NEW.game_id) AND (w.created_at, w.game_id) > (prev_at, prev_id);
+        END IF;
+        UPDATE solo_results SET run_before = wins WHERE game_id = NEW.game_id;
+        delta := -wins;
+    END IF;
+    SELECT n.game_id INTO next_id FROM solo_results AS n
+    WHERE n.player_id = NEW.player_id AND n.since = NEW.since AND n.draw = NEW.draw AND n.scoring = NEW.scoring
+        AND n.won = 0 AND (n.created_at, n.game_id) > (NEW.created_at, NEW.game_id)
+    ORDER BY n.created_at, n.game_id LIMIT 1;
+    IF next_id IS NULL THEN
+        UPDATE solo_totals SET tail = tail + delta WHERE player_id = NEW.player_id AND draw = NEW.draw AND scoring = NEW.scoring;
+    ELSE
+        UPDATE solo_results SET run_before = run_before + delta WHERE game_id = next_id;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER solo_results_added AFTER INSERT ON solo_results
+    FOR EACH ROW WHEN (NEW.since IS NOT NULL) EXECUTE FUNCTION solo_results_added();
+
+-- A game that counted leaves its mode's figures: an unwon one's run joins
+-- the run after it, a won one leaves it.
+-- +goose StatementBegin
+CREATE FUNCTION solo_results_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    next_id text;
+    delta integer := CASE WHEN OLD.won = 1 THEN -1 ELSE OLD.run_before END;
+BEGIN
+    IF OLD.since IS DISTINCT FROM solo_since(OLD.player_id) THEN
+        RETURN NULL;
+    END IF;
+    UPDATE solo_totals SET played = played - 1, won = won - OLD.won, assisted = assisted - OLD.won * OLD.helped
+    WHERE player_id = OLD.player_id AND draw = OLD.draw AND scoring = OLD.scoring;
+    SELECT n.game_id INTO next_id FROM solo_results AS n
+    WHERE n.player_id = OLD.player_id AND n.since = OLD.since AND n.draw = OLD.draw AND n.scoring = OLD.scoring
+        AND n.won = 0 AND (n.created_at, n.game_id) > (OLD.created_at, OLD.game_id)
+    ORDER BY n.created_at, n.game_id LIMIT 1;
+    IF next_id IS NULL THEN
+        UPDATE solo_totals SET tail = tail + delta WHERE player_id = OLD.player_id AND draw = OLD.draw AND scoring = OLD.scoring;
+    ELSE
+        UPDATE solo_results SET run_before = run_before + delta WHERE game_id = next_id;
+    END IF;
+    DELETE FROM solo_totals WHERE player_id = OLD.player_id AND draw = OLD.draw AND scoring = OLD.scoring AND played = 0;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER solo_results_removed AFTER DELETE ON solo_results
+    FOR EACH ROW WHEN (OLD.since IS NOT NULL) EXECUTE FUNCTION solo_results_removed();
+
+-- A win that counts becomes assisted (or no longer).
+-- +goose StatementBegin
+CREATE FUNCTION solo_results_helped() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.since IS NOT DISTINCT FROM solo_since(NEW.player_id) THEN
+        UPDATE solo_totals SET assisted = assisted + NEW.helped - OLD.helped
+        WHERE player_id = NEW.player_id AND draw = NEW.draw AND scoring = NEW.scoring;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER solo_results_helped AFTER UPDATE OF helped ON solo_results
+    FOR EACH ROW WHEN (NEW.won = 1 AND NEW.helped <> OLD.helped) EXECUTE FUNCTION solo_results_helped();
+
+-- The actions of a statement (a batch), per solo game in the order of the
+-- games' ids: the game is played, its figures are its latest action's, an
+-- undo or a finish helps it. One game at a time, so that each game's row
+-- triggers see the ones before.
+-- +goose StatementBegin
+CREATE FUNCTION actions_solo_results() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+BEGIN
+    PERFORM solo_lock(o.seat1, true) FROM (
+        SELECT DISTINCT g.seat1 FROM added AS a JOIN games AS g ON g.id = a.game_id WHERE g.kind = 'solo' ORDER BY g.seat1
+    ) AS o;
+    FOR r IN
+        SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms,
+            bool_or(a.action IN ('{"type":"undo"}', '{"type":"finish"}')) OVER (PARTITION BY a.game_id) AS undone
+        FROM added AS a JOIN games AS g ON g.id = a.game_id AND g.kind = 'solo'
+        ORDER BY a.game_id, a.seq DESC
+    LOOP
+        INSERT INTO solo_results AS s (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
+        SELECT g.id, g.seat1,
+            CASE WHEN substr(g.code, 6, 1) IN ('0', '1', '2', '3', '4', '5', '6', '7', '8', '9') THEN CAST(substr(g.code, 6, 1) AS integer) ELSE 0 END,
+            substr(g.code, 7, 1), g.created_at,
+            CASE WHEN g.created_at > COALESCE(p.stats_since, '-infinity') THEN COALESCE(p.stats_since, '-infinity') END,
+            r.seq, CASE WHEN g.status = 'won' THEN 1 ELSE 0 END, CASE WHEN r.undone THEN 1 ELSE 0 END,
+            CASE WHEN r.undone OR g.hints > 0 OR g.checked THEN 1 ELSE 0 END,
+            r.score, r.moves, r.play_ms
+        FROM games AS g JOIN players AS p ON p.id = g.seat1
+        WHERE g.id = r.game_id
+        ON CONFLICT (game_id) DO UPDATE SET
+            last_seq = GREATEST(s.last_seq, excluded.last_seq),
+            score = CASE WHEN excluded.last_seq > s.last_seq THEN excluded.score ELSE s.score END,
+            moves = CASE WHEN excluded.last_seq > s.last_seq THEN excluded.moves ELSE s.moves END,
+            play_ms = CASE WHEN excluded.last_seq > s.last_seq THEN excluded.play_ms ELSE s.play_ms END,
+            undone = GREATEST(s.undone, excluded.undone),
+            helped = GREATEST(s.helped, excluded.undone);
+    END LOOP;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER actions_solo_results AFTER INSERT ON actions
+    REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION actions_solo_results();
+
+-- A solo game won (or no longer won), or handed to another player: taken
+-- out and put back from its header and log.
+-- +goose StatementBegin
+CREATE FUNCTION games_solo_status() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM solo_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, NEW.seat1]) AS id ORDER BY 1) AS o;
+    DELETE FROM solo_results WHERE game_id = NEW.id;
+    INSERT INTO solo_results
+    SELECT r.* FROM players AS p, LATERAL solo_result_of(NEW, p) AS r WHERE p.id = NEW.seat1;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER games_solo_status AFTER UPDATE OF status, seat1 ON games
+    FOR EACH ROW WHEN (NEW.kind = 'solo' AND ((OLD.status = 'won') <> (NEW.status = 'won') OR OLD.seat1 <> NEW.seat1))
+    EXECUTE FUNCTION games_solo_status();
+
+-- A hint given or the live check turned on.
+-- +goose StatementBegin
+CREATE FUNCTION games_solo_helped() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM solo_lock(NEW.seat1, true);
+    UPDATE solo_results SET helped = CASE WHEN undone = 1 OR NEW.hints > 0 OR NEW.checked THEN 1 ELSE 0 END
+    WHERE game_id = NEW.id;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER games_solo_helped AFTER UPDATE OF hints, checked ON games
+    FOR EACH ROW WHEN (NEW.kind = 'solo' AND (NEW.hints > 0 OR NEW.checked) <> (OLD.hints > 0 OR OLD.checked))
+    EXECUTE FUNCTION games_solo_helped();
+
+-- +goose StatementBegin
+CREATE FUNCTION games_solo_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM solo_lock(OLD.seat1, true);
+    DELETE FROM solo_results WHERE game_id = OLD.id;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER games_solo_deleted AFTER DELETE ON games
+    FOR EACH ROW WHEN (OLD.kind = 'solo') EXECUTE FUNCTION games_solo_deleted();
+
+-- A reset: the games started after the new point count (usually none yet);
+-- their runs and their mode's figures are counted again.
+-- +goose StatementBegin
+CREATE FUNCTION players_stats_reset() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    mark timestamptz := COALESCE(NEW.stats_since, '-infinity');
+BEGIN
+    PERFORM solo_lock(NEW.id, false);
+    UPDATE solo_results SET since = mark, run_before = NULL
+    WHERE game_id IN (SELECT g.id FROM games AS g WHERE g.seat1 = NEW.id AND g.kind = 'solo' AND g.created_at > mark);
+    UPDATE solo_results AS s SET run_before = r.n FROM (
+        SELECT u.game_id, u.wins - COALESCE(LAG(u.wins) OVER (PARTITION BY u.draw, u.scoring ORDER BY u.created_at, u.game_id), 0) AS n
+        FROM (
+            SELECT w.game_id, w.draw, w.scoring, w.created_at, w.won,
+                SUM(w.won) OVER (PARTITION BY w.draw, w.scoring ORDER BY w.created_at, w.game_id ROWS UNBOUNDED PRECEDING) AS wins
+            FROM solo_results AS w WHERE w.player_id = NEW.id AND w.since = mark
+        ) AS u
+        WHERE u.won = 0
+    ) AS r
+    WHERE s.game_id = r.game_id;
+    DELETE FROM solo_totals WHERE player_id = NEW.id;
+    INSERT INTO solo_totals (player_id, draw, scoring, played, won, assisted, tail)
+    SELECT player_id, draw, scoring, COUNT(*), SUM(won), SUM(won * helped), SUM(won) - COALESCE(SUM(run_before), 0)
+    FROM solo_results WHERE player_id = NEW.id AND since = mark
+    GROUP BY player_id, draw, scoring;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER players_stats_reset AFTER UPDATE OF stats_since ON players
+    FOR EACH ROW WHEN (OLD.stats_since IS DISTINCT FROM NEW.stats_since) EXECUTE FUNCTION players_stats_reset();
+
+-- +goose StatementBegin
+CREATE FUNCTION players_solo_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM solo_totals WHERE player_id = OLD.id;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER players_solo_totals AFTER DELETE ON players
+    FOR EACH ROW EXECUTE FUNCTION players_solo_totals();
+
+-- +goose Down
+DROP TRIGGER players_solo_totals ON players;
+DROP FUNCTION players_solo_totals();
+DROP TRIGGER players_stats_reset ON players;
+DROP FUNCTION players_stats_reset();
+DROP TRIGGER games_solo_deleted ON games;
+DROP FUNCTION games_solo_deleted();
+DROP TRIGGER games_solo_helped ON games;
+DROP FUNCTION games_solo_helped();
+DROP TRIGGER games_solo_status ON games;
+DROP FUNCTION games_solo_status();
+DROP TRIGGER actions_solo_results ON actions;
+DROP FUNCTION actions_solo_results();
+DROP FUNCTION solo_result_of(games, players);
+DROP TABLE solo_totals;
+DROP TABLE solo_results;
+DROP FUNCTION solo_results_added();
+DROP FUNCTION solo_results_removed();
+DROP FUNCTION solo_results_helped();
+DROP FUNCTION solo_lock(text, boolean);
+DROP FUNCTION solo_since(text);
