@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/storetest"
 	"dsol/internal/testenv"
+	"dsol/migrations"
 )
 
 func mustOpen(tb testing.TB, url string) *postgres.Store {
@@ -226,4 +228,40 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 	if strings.Contains(p, "Seq Scan") {
 		t.Errorf("the statistics query reads a table through:\n%s", p)
 	}
+}
+
+// TestPropertyStatsRecompute: over random histories, Stats equals the
+// statistics recomputed from the games and actions read back, also after
+// the schema went down below the statistics tables and up again (the
+// migration fills them from the games stored). DSOL_PROPERTY_STATS sets
+// the number of histories, DSOL_PROPERTY_SEED the seed.
+func TestPropertyStatsRecompute(t *testing.T) {
+	u := testenv.PostgresSchemaURL(t)
+	s := mustOpen(t, u)
+	storetest.PropertyStats(t, s, storetest.PropertyHistories(t, 8), func(t *testing.T) {
+		ctx := context.Background()
+		cfg, err := pgx.ParseConfig(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := migrations.NewProvider(ctx, stdlib.OpenDB(*cfg), migrations.Postgres)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if _, err := p.DownTo(ctx, storetest.BeforeStatsTables); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Up(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestPropertyLeaderboardRecompute: over random daily challenges, every
+// player's leaderboard equals the one recomputed from the entries' games
+// and actions read back.
+func TestPropertyLeaderboardRecompute(t *testing.T) {
+	s := mustOpen(t, testenv.PostgresSchemaURL(t))
+	storetest.PropertyLeaderboard(t, s, storetest.PropertyHistories(t, 8))
 }

@@ -14,6 +14,7 @@ import (
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
 	"dsol/internal/store/storetest"
+	"dsol/migrations"
 )
 
 func mustOpen(tb testing.TB, path string) *sqlite.Store {
@@ -349,4 +350,42 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 			t.Errorf("the statistics query reads a table through (%s): %s", d, p)
 		}
 	}
+}
+
+// TestPropertyStatsRecompute: over random histories, Stats equals the
+// statistics recomputed from the games and actions read back, also after
+// the schema went down below the statistics tables and up again (the
+// migration fills them from the games stored). DSOL_PROPERTY_STATS sets
+// the number of histories, DSOL_PROPERTY_SEED the seed.
+func TestPropertyStatsRecompute(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dsol.db")
+	s := mustOpen(t, path)
+	defer s.Close()
+	storetest.PropertyStats(t, s, storetest.PropertyHistories(t, 16), func(t *testing.T) {
+		ctx := context.Background()
+		db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := migrations.NewProvider(ctx, db, migrations.SQLite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if _, err := p.DownTo(ctx, storetest.BeforeStatsTables); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Up(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestPropertyLeaderboardRecompute: over random daily challenges, every
+// player's leaderboard equals the one recomputed from the entries' games
+// and actions read back.
+func TestPropertyLeaderboardRecompute(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "dsol.db"))
+	defer s.Close()
+	storetest.PropertyLeaderboard(t, s, storetest.PropertyHistories(t, 12))
 }
