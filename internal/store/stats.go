@@ -181,11 +181,13 @@ func (m Mode) letter() string {
 }
 
 // RaceStatsQuery is the statistics query of the races of player $1: one row
-// of the player's reset point (NULL: never reset) and rating, then played, won, lost and drawn of every finished
-// race, then the same of the races against the bot. winner is the dialect's
-// expression of the winning seat in g.result (NULL for a draw).
+// of the player's reset point (NULL: never reset) and rating, then played,
+// won, lost and drawn of every finished race, then the same of the races
+// against the bot. winner is the dialect's expression of the winning seat
+// in g.result (NULL for a draw). The finished races are MATERIALIZED so
+// that each result's JSON is read once, not once for each sum.
 func RaceStatsQuery(winner string) string {
-	return `WITH finished AS (
+	return `WITH finished AS MATERIALIZED (
 	SELECT CASE WHEN g.seat1 = $1 THEN 1 ELSE 2 END AS seat,
 		CASE WHEN g.seat1 = '` + BotPlayerID + `' OR g.seat2 = '` + BotPlayerID + `' THEN 1 ELSE 0 END AS bot,
 		` + winner + ` AS winner
