@@ -118,10 +118,6 @@ const AssistActions = `action IN ('{"type":"undo"}', '{"type":"finish"}')`
 // per game (solo_results.helped, migration 00013). Every other win is clean.
 const assistedWin = `(g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND ` + AssistActions + `))`
 
-// notReset is the SQL condition that game g was started after the reset
-// point of player $1 (or that the player never reset).
-const notReset = `NOT EXISTS (SELECT 1 FROM players AS rp WHERE rp.id = $1 AND rp.stats_since >= g.created_at)`
-
 // SoloStatsQuery is the statistics query of the solo games of player $1, the
 // same text in both dialects but for never, the dialect's reset point of a
 // player who never reset (minus infinity). It reads the figures the
@@ -180,34 +176,18 @@ func (m Mode) letter() string {
 	return "N"
 }
 
-// RaceStatsQuery is the statistics query of the races of player $1: one row
-// of the player's reset point (NULL: never reset) and rating, then played,
-// won, lost and drawn of every finished race, then the same of the races
-// against the bot. winner is the dialect's expression of the winning seat
-// in g.result (NULL for a draw). The finished races are MATERIALIZED so
-// that each result's JSON is read once, not once for each sum.
-func RaceStatsQuery(winner string) string {
-	return `WITH finished AS MATERIALIZED (
-	SELECT CASE WHEN g.seat1 = $1 THEN 1 ELSE 2 END AS seat,
-		CASE WHEN g.seat1 = '` + BotPlayerID + `' OR g.seat2 = '` + BotPlayerID + `' THEN 1 ELSE 0 END AS bot,
-		` + winner + ` AS winner
-	FROM games AS g
-	WHERE (g.seat1 = $1 OR g.seat2 = $1) AND g.kind = 'race' AND g.status = 'over'
-		AND g.result IS NOT NULL AND ` + notReset + `
-)
-SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratings AS r WHERE r.player_id = p.id), ` + strconv.FormatFloat(StartRating().Rating, 'f', -1, 64) + `),
-	COUNT(f.seat),
-	SUM(CASE WHEN f.winner = f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.winner <> f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.seat IS NOT NULL AND f.winner IS NULL THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 AND f.winner = f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 AND f.winner <> f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 AND f.winner IS NULL THEN 1 ELSE 0 END)
-FROM players AS p LEFT JOIN finished AS f ON 1 = 1
-WHERE p.id = $1
-GROUP BY p.id, p.stats_since`
-}
+// RaceStatsQuery is the statistics query of the races of player $1, the
+// same text in both dialects: one row of the player's reset point (NULL:
+// never reset) and rating, then played, won, lost and drawn of the finished
+// races that count, then the same of those against the bot, from the
+// player's race_totals, which the triggers of migration 00013 keep (none:
+// zeros).
+var RaceStatsQuery = `SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratings AS r WHERE r.player_id = p.id), ` +
+	strconv.FormatFloat(StartRating().Rating, 'f', -1, 64) + `),
+	COALESCE(t.played, 0), COALESCE(t.won, 0), COALESCE(t.lost, 0), COALESCE(t.drawn, 0),
+	COALESCE(t.bot_played, 0), COALESCE(t.bot_won, 0), COALESCE(t.bot_lost, 0), COALESCE(t.bot_drawn, 0)
+FROM players AS p LEFT JOIN race_totals AS t ON t.player_id = p.id
+WHERE p.id = $1`
 
 // Rows is what ReadSoloStats reads: *sql.Rows and pgx.Rows both are.
 type Rows interface {

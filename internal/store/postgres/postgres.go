@@ -617,7 +617,7 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		var since *time.Time
 		var err error
-		if st.Race, err = store.ScanRaceStats(tx.QueryRow(ctx, raceStatsQuery, playerID), &since); err != nil {
+		if st.Race, err = store.ScanRaceStats(tx.QueryRow(ctx, store.RaceStatsQuery, playerID), &since); err != nil {
 			return err
 		}
 		if since != nil {
@@ -640,9 +640,6 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 // soloStatsQuery is the solo statistics query with the reset point of a
 // player who never reset as the statistics tables hold it: '-infinity'.
 var soloStatsQuery = store.SoloStatsQuery(`'-infinity'`)
-
-// raceStatsQuery reads the winning seat from the result's JSON text.
-var raceStatsQuery = store.RaceStatsQuery(`CAST(CAST(g.result AS json) ->> 'winner' AS integer)`)
 
 // ResetStats implements store.Store.
 func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {

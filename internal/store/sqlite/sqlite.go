@@ -656,7 +656,7 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 	defer tx.Rollback()
 	var st store.Stats
 	var since sql.NullInt64
-	if st.Race, err = store.ScanRaceStats(tx.QueryRowContext(ctx, raceStatsQuery, playerID), &since); err != nil {
+	if st.Race, err = store.ScanRaceStats(tx.QueryRowContext(ctx, store.RaceStatsQuery, playerID), &since); err != nil {
 		return store.Stats{}, wrap("stats", err)
 	}
 	if since.Valid {
@@ -679,9 +679,6 @@ const never = "-9223372036854775807"
 
 // soloStatsQuery is the solo statistics query with SQLite's never.
 var soloStatsQuery = store.SoloStatsQuery(never)
-
-// raceStatsQuery reads the winning seat with SQLite's JSON functions.
-var raceStatsQuery = store.RaceStatsQuery(`json_extract(g.result, '$.winner')`)
 
 // ResetStats implements store.Store.
 func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {

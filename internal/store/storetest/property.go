@@ -47,7 +47,8 @@ func PropertyHistories(tb testing.TB, def int) int {
 // yet), takes a win back now and then, gives hints, turns the check on,
 // resets a player's statistics (to before, within and after the games, back
 // and forth), deletes abandoned games, plays races (against each other and
-// the bot, some rated, some cancelled) and deletes a player.
+// the bot, some rated, some cancelled, some written again with another
+// result) and deletes a player.
 //
 // remigrate, when not nil, takes the schema down below the statistics
 // tables and up again (migration 00013 fills them from the games stored):
@@ -92,8 +93,8 @@ type history struct {
 	since   map[string]time.Time // reset points set
 	games   []*soloGame
 	tallies map[string]map[int64]*store.Tally // as committed, by game and seq
-	races   int
-	step    int // operations played so far
+	races   []store.Game                      // the races over, as last written
+	step    int                               // operations played so far
 	// remigrate, when not nil, is called at a random step (PropertyStats)
 	remigrate func(t *testing.T)
 }
@@ -144,6 +145,7 @@ func (h *history) play() {
 		{2, h.reset},
 		{1, h.abandon},
 		{3, h.race},
+		{1, h.rewrite},
 		{4, func() { h.checkAll("") }},
 		{1, h.deletePlayer},
 	}
@@ -347,8 +349,7 @@ func (h *history) race() {
 	if others := slices.DeleteFunc(slices.Clone(live), func(p string) bool { return p == a }); len(others) > 0 && h.r.IntN(3) > 0 {
 		b = others[h.r.IntN(len(others))]
 	}
-	h.races++
-	id := fmt.Sprintf("%s-r%03d", h.name, h.races)
+	id := fmt.Sprintf("%s-r%03d", h.name, h.step)
 	at := h.start.Add(time.Duration(h.r.IntN(60)) * time.Minute)
 	g := NewRace(id, a, false, at)
 	mustCreateGame(h.t, h.s, g)
@@ -364,9 +365,8 @@ func (h *history) race() {
 	if h.r.IntN(6) == 0 {
 		return // still in play
 	}
-	results := []string{`{"winner":1,"reason":"out","counts":[52,30]}`, `{"winner":2,"reason":"resign","counts":[3,9]}`,
-		`{"winner":null,"reason":"blocked","counts":[20,20]}`}
-	g.Seats[1], g.Status, g.UpdatedAt, g.Result = b, "over", at.Add(time.Minute), []byte(results[h.r.IntN(len(results))])
+	g.Seats[1], g.Status, g.UpdatedAt, g.Result = b, "over", at.Add(time.Minute), h.result()
+	h.races = append(h.races, g)
 	if b == store.BotPlayerID || h.r.IntN(2) == 0 {
 		if err := h.s.UpdateGame(ctxOf(h.t), g); err != nil {
 			h.t.Fatal(err)
@@ -382,6 +382,34 @@ func (h *history) race() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+}
+
+// result returns a random race result: either seat won, or a draw.
+func (h *history) result() []byte {
+	results := []string{`{"winner":1,"reason":"out","counts":[52,30]}`, `{"winner":2,"reason":"resign","counts":[3,9]}`,
+		`{"winner":null,"reason":"blocked","counts":[20,20]}`}
+	return []byte(results[h.r.IntN(len(results))])
+}
+
+// rewrite writes a race over again: as it was (a repaired status write)
+// or with another result (no table does; the store allows it).
+func (h *history) rewrite() {
+	if len(h.races) == 0 {
+		return
+	}
+	i := h.r.IntN(len(h.races))
+	g := h.races[i]
+	if h.deleted[g.Seats[0]] || h.deleted[g.Seats[1]] {
+		return // its seats passed to the deleted player's stand-in
+	}
+	if h.r.IntN(2) == 0 {
+		g.Result = h.result()
+	}
+	g.UpdatedAt = g.UpdatedAt.Add(time.Second)
+	if err := h.s.UpdateGame(ctxOf(h.t), g); err != nil {
+		h.t.Fatal(err)
+	}
+	h.races[i] = g
 }
 
 // deletePlayer deletes one of the players, once in a while.

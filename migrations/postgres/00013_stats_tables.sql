@@ -19,16 +19,22 @@
 -- best streak is the largest run_before or tail, and the current streak
 -- the tail, or the latest game's run_before while it is unwon.
 --
--- Triggers keep both tables up to date in the transaction of every write,
+-- race_totals: per player, their races over with a result that count
+-- (started after the player's reset point), by outcome for the player's
+-- seat, and the same of those against the bot. A reset counts the player's
+-- races again: those started after its new point, an index range.
+--
+-- Triggers keep the tables up to date in the transaction of every write,
 -- whichever node makes it: during a rolling upgrade the nodes of the
 -- release before, which know nothing of these tables, still insert actions
 -- and update games, and their writes are counted as this release's are.
 -- The actions' insert (a game played, its tally, an undo: once per
 -- statement, over its transition table, one game at a time), the games'
--- status (a win), hints and checked, their deletion, a reset
--- (players.stats_since) and a player's deletion. A game whose win changes
--- is taken out and put back (solo_results_removed, solo_results_added),
--- which join or split the runs on either side of it by index seeks.
+-- status (a win, a race's end), result, seats, hints and checked, their
+-- insert and deletion, a reset (players.stats_since) and a player's
+-- deletion. A game whose win changes is taken out and put back
+-- (solo_results_removed, solo_results_added), which join or split the runs
+-- on either side of it by index seeks; so is a race whose end changes.
 --
 -- A player's statistics are changed under their advisory lock (the two-key
 -- form: the schema's and the player's hashes), shared by every write and
@@ -111,6 +117,44 @@ SELECT player_id, draw, scoring, COUNT(*), SUM(won), SUM(won * helped), SUM(won)
 FROM solo_results WHERE since IS NOT NULL
 GROUP BY player_id, draw, scoring;
 
+CREATE TABLE race_totals (
+    player_id  text    NOT NULL PRIMARY KEY,
+    played     integer NOT NULL,
+    won        integer NOT NULL,
+    lost       integer NOT NULL,
+    drawn      integer NOT NULL,
+    bot_played integer NOT NULL,
+    bot_won    integer NOT NULL,
+    bot_lost   integer NOT NULL,
+    bot_drawn  integer NOT NULL
+);
+
+-- The outcome of the race g for each of its seats' players (once when a
+-- player holds both) that counts it: won, lost, drawn, against the bot.
+-- +goose StatementBegin
+CREATE FUNCTION race_outcomes(g games) RETURNS TABLE (player_id text, w integer, l integer, d integer, b integer)
+LANGUAGE sql STABLE AS $$
+    SELECT s.player_id,
+        CASE WHEN x.winner = s.seat THEN 1 ELSE 0 END,
+        CASE WHEN x.winner <> s.seat THEN 1 ELSE 0 END,
+        CASE WHEN x.winner IS NULL THEN 1 ELSE 0 END,
+        CASE WHEN g.seat1 = 'bot' OR g.seat2 = 'bot' THEN 1 ELSE 0 END
+    FROM (VALUES (g.seat1, 1), (g.seat2, 2)) AS s (player_id, seat)
+    JOIN players AS p ON p.id = s.player_id,
+        LATERAL (SELECT CAST(CAST(g.result AS json) ->> 'winner' AS integer) AS winner) AS x
+    WHERE g.kind = 'race' AND g.status = 'over' AND g.result IS NOT NULL
+        AND (s.seat = 1 OR g.seat2 <> g.seat1)
+        AND g.created_at > COALESCE(p.stats_since, '-infinity')
+$$;
+-- +goose StatementEnd
+
+-- The races finished so far.
+INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+SELECT o.player_id, COUNT(*), SUM(o.w), SUM(o.l), SUM(o.d), SUM(o.b), SUM(o.b * o.w), SUM(o.b * o.l), SUM(o.b * o.d)
+FROM games AS g, LATERAL race_outcomes(g) AS o
+WHERE g.kind = 'race' AND g.status = 'over' AND g.result IS NOT NULL
+GROUP BY o.player_id;
+
 -- A mode's games in the order they were started (the latest, the recent
 -- ones, the wins between two unwon games), its unwon games in that order
 -- (the unwon game before or after a game), the runs (the best streak), and
@@ -131,7 +175,7 @@ $$;
 
 -- Takes the player's lock, shared or not.
 -- +goose StatementBegin
-CREATE FUNCTION solo_lock(player text, shared boolean) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION stats_lock(player text, shared boolean) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     IF shared THEN
         PERFORM pg_advisory_xact_lock_shared(hashtext(current_schema()), hashtext(player));
@@ -249,7 +293,7 @@ CREATE FUNCTION actions_solo_results() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     r record;
 BEGIN
-    PERFORM solo_lock(o.seat1, true) FROM (
+    PERFORM stats_lock(o.seat1, true) FROM (
         SELECT DISTINCT g.seat1 FROM added AS a JOIN games AS g ON g.id = a.game_id WHERE g.kind = 'solo' ORDER BY g.seat1
     ) AS o;
     FOR r IN
@@ -288,7 +332,7 @@ CREATE TRIGGER actions_solo_results AFTER INSERT ON actions
 -- +goose StatementBegin
 CREATE FUNCTION games_solo_status() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM solo_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, NEW.seat1]) AS id ORDER BY 1) AS o;
+    PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, NEW.seat1]) AS id ORDER BY 1) AS o;
     DELETE FROM solo_results WHERE game_id = NEW.id;
     INSERT INTO solo_results
     SELECT r.* FROM players AS p, LATERAL solo_result_of(NEW, p) AS r WHERE p.id = NEW.seat1;
@@ -304,7 +348,7 @@ CREATE TRIGGER games_solo_status AFTER UPDATE OF status, seat1 ON games
 -- +goose StatementBegin
 CREATE FUNCTION games_solo_helped() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM solo_lock(NEW.seat1, true);
+    PERFORM stats_lock(NEW.seat1, true);
     UPDATE solo_results SET helped = CASE WHEN undone = 1 OR NEW.hints > 0 OR NEW.checked THEN 1 ELSE 0 END
     WHERE game_id = NEW.id;
     RETURN NULL;
@@ -318,7 +362,7 @@ CREATE TRIGGER games_solo_helped AFTER UPDATE OF hints, checked ON games
 -- +goose StatementBegin
 CREATE FUNCTION games_solo_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM solo_lock(OLD.seat1, true);
+    PERFORM stats_lock(OLD.seat1, true);
     DELETE FROM solo_results WHERE game_id = OLD.id;
     RETURN NULL;
 END;
@@ -327,14 +371,56 @@ $$;
 CREATE TRIGGER games_solo_deleted AFTER DELETE ON games
     FOR EACH ROW WHEN (OLD.kind = 'solo') EXECUTE FUNCTION games_solo_deleted();
 
+-- A race that ends adds to its players' totals; one whose end, result or
+-- seats change is taken out as it was and put back as it is; one deleted
+-- is taken out.
+-- +goose StatementBegin
+CREATE FUNCTION race_totals_add(g games, sign integer) RETURNS void LANGUAGE sql AS $$
+    INSERT INTO race_totals AS t (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+    SELECT o.player_id, sign, sign * o.w, sign * o.l, sign * o.d, sign * o.b, sign * o.b * o.w, sign * o.b * o.l, sign * o.b * o.d
+    FROM race_outcomes(g) AS o
+    ON CONFLICT (player_id) DO UPDATE SET played = t.played + excluded.played, won = t.won + excluded.won,
+        lost = t.lost + excluded.lost, drawn = t.drawn + excluded.drawn, bot_played = t.bot_played + excluded.bot_played,
+        bot_won = t.bot_won + excluded.bot_won, bot_lost = t.bot_lost + excluded.bot_lost, bot_drawn = t.bot_drawn + excluded.bot_drawn
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION games_race_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[NEW.seat1, NEW.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
+        PERFORM race_totals_add(NEW, 1);
+    ELSIF TG_OP = 'UPDATE' THEN
+        PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, OLD.seat2, NEW.seat1, NEW.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
+        PERFORM race_totals_add(OLD, -1);
+        PERFORM race_totals_add(NEW, 1);
+    ELSE
+        PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, OLD.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
+        PERFORM race_totals_add(OLD, -1);
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER games_race_inserted AFTER INSERT ON games
+    FOR EACH ROW WHEN (NEW.kind = 'race' AND NEW.status = 'over' AND NEW.result IS NOT NULL) EXECUTE FUNCTION games_race_totals();
+CREATE TRIGGER games_race_updated AFTER UPDATE OF status, result, seat1, seat2 ON games
+    FOR EACH ROW WHEN (NEW.kind = 'race' AND (OLD.status IS DISTINCT FROM NEW.status OR OLD.result IS DISTINCT FROM NEW.result
+        OR OLD.seat1 IS DISTINCT FROM NEW.seat1 OR OLD.seat2 IS DISTINCT FROM NEW.seat2))
+    EXECUTE FUNCTION games_race_totals();
+CREATE TRIGGER games_race_deleted AFTER DELETE ON games
+    FOR EACH ROW WHEN (OLD.kind = 'race') EXECUTE FUNCTION games_race_totals();
+
 -- A reset: the games started after the new point count (usually none yet);
--- their runs and their mode's figures are counted again.
+-- their runs and their mode's figures are counted again, and so are the
+-- player's races started after it.
 -- +goose StatementBegin
 CREATE FUNCTION players_stats_reset() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     mark timestamptz := COALESCE(NEW.stats_since, '-infinity');
 BEGIN
-    PERFORM solo_lock(NEW.id, false);
+    PERFORM stats_lock(NEW.id, false);
     UPDATE solo_results SET since = mark, run_before = NULL
     WHERE game_id IN (SELECT g.id FROM games AS g WHERE g.seat1 = NEW.id AND g.kind = 'solo' AND g.created_at > mark);
     UPDATE solo_results AS s SET run_before = r.n FROM (
@@ -352,6 +438,13 @@ BEGIN
     SELECT player_id, draw, scoring, COUNT(*), SUM(won), SUM(won * helped), SUM(won) - COALESCE(SUM(run_before), 0)
     FROM solo_results WHERE player_id = NEW.id AND since = mark
     GROUP BY player_id, draw, scoring;
+    DELETE FROM race_totals WHERE player_id = NEW.id;
+    INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+    SELECT NEW.id, COUNT(*), SUM(o.w), SUM(o.l), SUM(o.d), SUM(o.b), SUM(o.b * o.w), SUM(o.b * o.l), SUM(o.b * o.d)
+    FROM games AS g, LATERAL race_outcomes(g) AS o
+    WHERE (g.seat1 = NEW.id OR g.seat2 = NEW.id) AND g.kind = 'race' AND g.status = 'over' AND g.result IS NOT NULL
+        AND g.created_at > mark AND o.player_id = NEW.id
+    HAVING COUNT(*) > 0;
     RETURN NULL;
 END;
 $$;
@@ -360,21 +453,28 @@ CREATE TRIGGER players_stats_reset AFTER UPDATE OF stats_since ON players
     FOR EACH ROW WHEN (OLD.stats_since IS DISTINCT FROM NEW.stats_since) EXECUTE FUNCTION players_stats_reset();
 
 -- +goose StatementBegin
-CREATE FUNCTION players_solo_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION players_stats_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM solo_totals WHERE player_id = OLD.id;
+    DELETE FROM race_totals WHERE player_id = OLD.id;
     RETURN NULL;
 END;
 $$;
 -- +goose StatementEnd
-CREATE TRIGGER players_solo_totals AFTER DELETE ON players
-    FOR EACH ROW EXECUTE FUNCTION players_solo_totals();
+CREATE TRIGGER players_stats_deleted AFTER DELETE ON players
+    FOR EACH ROW EXECUTE FUNCTION players_stats_deleted();
 
 -- +goose Down
-DROP TRIGGER players_solo_totals ON players;
-DROP FUNCTION players_solo_totals();
+DROP TRIGGER players_stats_deleted ON players;
+DROP FUNCTION players_stats_deleted();
 DROP TRIGGER players_stats_reset ON players;
 DROP FUNCTION players_stats_reset();
+DROP TRIGGER games_race_deleted ON games;
+DROP TRIGGER games_race_updated ON games;
+DROP TRIGGER games_race_inserted ON games;
+DROP FUNCTION games_race_totals();
+DROP FUNCTION race_totals_add(games, integer);
+DROP FUNCTION race_outcomes(games);
 DROP TRIGGER games_solo_deleted ON games;
 DROP FUNCTION games_solo_deleted();
 DROP TRIGGER games_solo_helped ON games;
@@ -384,10 +484,11 @@ DROP FUNCTION games_solo_status();
 DROP TRIGGER actions_solo_results ON actions;
 DROP FUNCTION actions_solo_results();
 DROP FUNCTION solo_result_of(games, players);
+DROP TABLE race_totals;
 DROP TABLE solo_totals;
 DROP TABLE solo_results;
 DROP FUNCTION solo_results_added();
 DROP FUNCTION solo_results_removed();
 DROP FUNCTION solo_results_helped();
-DROP FUNCTION solo_lock(text, boolean);
+DROP FUNCTION stats_lock(text, boolean);
 DROP FUNCTION solo_since(text);

@@ -19,12 +19,18 @@
 -- best streak is the largest run_before or tail, and the current streak
 -- the tail, or the latest game's run_before while it is unwon.
 --
--- The triggers keep both tables up to date in the transaction of every
+-- race_totals: per player, their races over with a result that count
+-- (started after the player's reset point), by outcome for the player's
+-- seat, and the same of those against the bot. A reset counts the player's
+-- races again: those started after its new point, an index range.
+--
+-- The triggers keep the tables up to date in the transaction of every
 -- write: the actions' insert (a game played, its tally, an undo), the
--- games' status (a win), hints and checked, their deletion, a reset
--- (players.stats_since) and a player's deletion. A game whose win changes
--- is taken out and put back (solo_results_removed, solo_results_added),
--- which join or split the runs on either side of it by index seeks.
+-- games' status (a win, a race's end), result, seats, hints and checked,
+-- their insert and deletion, a reset (players.stats_since) and a player's
+-- deletion. A game whose win changes is taken out and put back
+-- (solo_results_removed, solo_results_added), which join or split the runs
+-- on either side of it by index seeks; so is a race whose end changes.
 
 -- +goose Up
 CREATE TABLE solo_results (
@@ -85,6 +91,40 @@ INSERT INTO solo_totals (player_id, draw, scoring, played, won, assisted, tail)
 SELECT player_id, draw, scoring, COUNT(*), SUM(won), SUM(won * helped), SUM(won) - COALESCE(SUM(run_before), 0)
 FROM solo_results WHERE since IS NOT NULL
 GROUP BY player_id, draw, scoring;
+
+CREATE TABLE race_totals (
+    player_id  TEXT    NOT NULL PRIMARY KEY,
+    played     INTEGER NOT NULL,
+    won        INTEGER NOT NULL,
+    lost       INTEGER NOT NULL,
+    drawn      INTEGER NOT NULL,
+    bot_played INTEGER NOT NULL,
+    bot_won    INTEGER NOT NULL,
+    bot_lost   INTEGER NOT NULL,
+    bot_drawn  INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- The races finished so far, each for both its seats (once when a player
+-- holds both).
+INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+SELECT c.player_id, COUNT(*), SUM(c.w), SUM(c.l), SUM(c.d), SUM(c.b), SUM(c.b * c.w), SUM(c.b * c.l), SUM(c.b * c.d)
+FROM (
+    SELECT s.player_id,
+        CASE WHEN json_extract(s.result, '$.winner') = s.seat THEN 1 ELSE 0 END AS w,
+        CASE WHEN json_extract(s.result, '$.winner') <> s.seat THEN 1 ELSE 0 END AS l,
+        CASE WHEN json_extract(s.result, '$.winner') IS NULL THEN 1 ELSE 0 END AS d,
+        CASE WHEN s.seat1 = 'bot' OR s.seat2 = 'bot' THEN 1 ELSE 0 END AS b
+    FROM (
+        SELECT g.seat1 AS player_id, 1 AS seat, g.result, g.seat1, g.seat2, g.created_at FROM games AS g
+        WHERE g.kind = 'race' AND g.status = 'over' AND g.result IS NOT NULL
+        UNION ALL
+        SELECT g.seat2, 2, g.result, g.seat1, g.seat2, g.created_at FROM games AS g
+        WHERE g.kind = 'race' AND g.status = 'over' AND g.result IS NOT NULL AND g.seat2 <> g.seat1
+    ) AS s
+    JOIN players AS p ON p.id = s.player_id
+    WHERE s.created_at > COALESCE(p.stats_since, -9223372036854775807)
+) AS c
+GROUP BY c.player_id;
 
 -- A mode's games in the order they were started (the latest, the recent
 -- ones, the wins between two unwon games), its unwon games in that order
@@ -232,8 +272,101 @@ BEGIN
 END;
 -- +goose StatementEnd
 
+-- A race that ends adds to its players' totals; one whose end, result or
+-- seats change is taken out as it was and put back as it is; one deleted
+-- is taken out.
+-- +goose StatementBegin
+CREATE TRIGGER games_race_inserted AFTER INSERT ON games
+WHEN NEW.kind = 'race' AND NEW.status = 'over' AND NEW.result IS NOT NULL
+BEGIN
+    INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+    SELECT c.player_id, 1, c.w, c.l, c.d, c.b, c.b * c.w, c.b * c.l, c.b * c.d
+    FROM (
+        SELECT s.player_id,
+            CASE WHEN json_extract(NEW.result, '$.winner') = s.seat THEN 1 ELSE 0 END AS w,
+            CASE WHEN json_extract(NEW.result, '$.winner') <> s.seat THEN 1 ELSE 0 END AS l,
+            CASE WHEN json_extract(NEW.result, '$.winner') IS NULL THEN 1 ELSE 0 END AS d,
+            CASE WHEN NEW.seat1 = 'bot' OR NEW.seat2 = 'bot' THEN 1 ELSE 0 END AS b
+        FROM (SELECT NEW.seat1 AS player_id, 1 AS seat UNION ALL SELECT NEW.seat2, 2 WHERE NEW.seat2 <> NEW.seat1) AS s
+        JOIN players AS p ON p.id = s.player_id
+        WHERE NEW.kind = 'race' AND NEW.status = 'over' AND NEW.result IS NOT NULL
+            AND NEW.created_at > COALESCE(p.stats_since, -9223372036854775807)
+    ) AS c
+    WHERE true
+    ON CONFLICT (player_id) DO UPDATE SET played = played + excluded.played, won = won + excluded.won,
+        lost = lost + excluded.lost, drawn = drawn + excluded.drawn, bot_played = bot_played + excluded.bot_played,
+        bot_won = bot_won + excluded.bot_won, bot_lost = bot_lost + excluded.bot_lost, bot_drawn = bot_drawn + excluded.bot_drawn;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER games_race_updated AFTER UPDATE OF status, result, seat1, seat2 ON games
+WHEN NEW.kind = 'race' AND (OLD.status IS NOT NEW.status OR OLD.result IS NOT NEW.result
+    OR OLD.seat1 IS NOT NEW.seat1 OR OLD.seat2 IS NOT NEW.seat2)
+BEGIN
+    INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+    SELECT c.player_id, -1, -c.w, -c.l, -c.d, -c.b, -c.b * c.w, -c.b * c.l, -c.b * c.d
+    FROM (
+        SELECT s.player_id,
+            CASE WHEN json_extract(OLD.result, '$.winner') = s.seat THEN 1 ELSE 0 END AS w,
+            CASE WHEN json_extract(OLD.result, '$.winner') <> s.seat THEN 1 ELSE 0 END AS l,
+            CASE WHEN json_extract(OLD.result, '$.winner') IS NULL THEN 1 ELSE 0 END AS d,
+            CASE WHEN OLD.seat1 = 'bot' OR OLD.seat2 = 'bot' THEN 1 ELSE 0 END AS b
+        FROM (SELECT OLD.seat1 AS player_id, 1 AS seat UNION ALL SELECT OLD.seat2, 2 WHERE OLD.seat2 <> OLD.seat1) AS s
+        JOIN players AS p ON p.id = s.player_id
+        WHERE OLD.kind = 'race' AND OLD.status = 'over' AND OLD.result IS NOT NULL
+            AND OLD.created_at > COALESCE(p.stats_since, -9223372036854775807)
+    ) AS c
+    WHERE true
+    ON CONFLICT (player_id) DO UPDATE SET played = played + excluded.played, won = won + excluded.won,
+        lost = lost + excluded.lost, drawn = drawn + excluded.drawn, bot_played = bot_played + excluded.bot_played,
+        bot_won = bot_won + excluded.bot_won, bot_lost = bot_lost + excluded.bot_lost, bot_drawn = bot_drawn + excluded.bot_drawn;
+    INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+    SELECT c.player_id, 1, c.w, c.l, c.d, c.b, c.b * c.w, c.b * c.l, c.b * c.d
+    FROM (
+        SELECT s.player_id,
+            CASE WHEN json_extract(NEW.result, '$.winner') = s.seat THEN 1 ELSE 0 END AS w,
+            CASE WHEN json_extract(NEW.result, '$.winner') <> s.seat THEN 1 ELSE 0 END AS l,
+            CASE WHEN json_extract(NEW.result, '$.winner') IS NULL THEN 1 ELSE 0 END AS d,
+            CASE WHEN NEW.seat1 = 'bot' OR NEW.seat2 = 'bot' THEN 1 ELSE 0 END AS b
+        FROM (SELECT NEW.seat1 AS player_id, 1 AS seat UNION ALL SELECT NEW.seat2, 2 WHERE NEW.seat2 <> NEW.seat1) AS s
+        JOIN players AS p ON p.id = s.player_id
+        WHERE NEW.kind = 'race' AND NEW.status = 'over' AND NEW.result IS NOT NULL
+            AND NEW.created_at > COALESCE(p.stats_since, -9223372036854775807)
+    ) AS c
+    WHERE true
+    ON CONFLICT (player_id) DO UPDATE SET played = played + excluded.played, won = won + excluded.won,
+        lost = lost + excluded.lost, drawn = drawn + excluded.drawn, bot_played = bot_played + excluded.bot_played,
+        bot_won = bot_won + excluded.bot_won, bot_lost = bot_lost + excluded.bot_lost, bot_drawn = bot_drawn + excluded.bot_drawn;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER games_race_deleted AFTER DELETE ON games WHEN OLD.kind = 'race'
+BEGIN
+    INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+    SELECT c.player_id, -1, -c.w, -c.l, -c.d, -c.b, -c.b * c.w, -c.b * c.l, -c.b * c.d
+    FROM (
+        SELECT s.player_id,
+            CASE WHEN json_extract(OLD.result, '$.winner') = s.seat THEN 1 ELSE 0 END AS w,
+            CASE WHEN json_extract(OLD.result, '$.winner') <> s.seat THEN 1 ELSE 0 END AS l,
+            CASE WHEN json_extract(OLD.result, '$.winner') IS NULL THEN 1 ELSE 0 END AS d,
+            CASE WHEN OLD.seat1 = 'bot' OR OLD.seat2 = 'bot' THEN 1 ELSE 0 END AS b
+        FROM (SELECT OLD.seat1 AS player_id, 1 AS seat UNION ALL SELECT OLD.seat2, 2 WHERE OLD.seat2 <> OLD.seat1) AS s
+        JOIN players AS p ON p.id = s.player_id
+        WHERE OLD.kind = 'race' AND OLD.status = 'over' AND OLD.result IS NOT NULL
+            AND OLD.created_at > COALESCE(p.stats_since, -9223372036854775807)
+    ) AS c
+    WHERE true
+    ON CONFLICT (player_id) DO UPDATE SET played = played + excluded.played, won = won + excluded.won,
+        lost = lost + excluded.lost, drawn = drawn + excluded.drawn, bot_played = bot_played + excluded.bot_played,
+        bot_won = bot_won + excluded.bot_won, bot_lost = bot_lost + excluded.bot_lost, bot_drawn = bot_drawn + excluded.bot_drawn;
+END;
+-- +goose StatementEnd
+
 -- A reset: the games started after the new point count (usually none yet);
--- their runs and their mode's figures are counted again.
+-- their runs and their mode's figures are counted again, and so are the
+-- player's races started after it.
 -- +goose StatementBegin
 CREATE TRIGGER players_stats_reset AFTER UPDATE OF stats_since ON players
 WHEN OLD.stats_since IS NOT NEW.stats_since
@@ -256,19 +389,36 @@ BEGIN
     SELECT player_id, draw, scoring, COUNT(*), SUM(won), SUM(won * helped), SUM(won) - COALESCE(SUM(run_before), 0)
     FROM solo_results WHERE player_id = NEW.id AND since = COALESCE(NEW.stats_since, -9223372036854775807)
     GROUP BY player_id, draw, scoring;
+    DELETE FROM race_totals WHERE player_id = NEW.id;
+    INSERT INTO race_totals (player_id, played, won, lost, drawn, bot_played, bot_won, bot_lost, bot_drawn)
+    SELECT NEW.id, COUNT(*), SUM(c.w), SUM(c.l), SUM(c.d), SUM(c.b), SUM(c.b * c.w), SUM(c.b * c.l), SUM(c.b * c.d)
+    FROM (
+        SELECT CASE WHEN json_extract(g.result, '$.winner') = (CASE WHEN g.seat1 = NEW.id THEN 1 ELSE 2 END) THEN 1 ELSE 0 END AS w,
+            CASE WHEN json_extract(g.result, '$.winner') <> (CASE WHEN g.seat1 = NEW.id THEN 1 ELSE 2 END) THEN 1 ELSE 0 END AS l,
+            CASE WHEN json_extract(g.result, '$.winner') IS NULL THEN 1 ELSE 0 END AS d,
+            CASE WHEN g.seat1 = 'bot' OR g.seat2 = 'bot' THEN 1 ELSE 0 END AS b
+        FROM games AS g
+        WHERE (g.seat1 = NEW.id OR g.seat2 = NEW.id) AND g.kind = 'race' AND g.status = 'over' AND g.result IS NOT NULL
+            AND g.created_at > COALESCE(NEW.stats_since, -9223372036854775807)
+    ) AS c
+    HAVING COUNT(*) > 0;
 END;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
-CREATE TRIGGER players_solo_totals AFTER DELETE ON players
+CREATE TRIGGER players_stats_deleted AFTER DELETE ON players
 BEGIN
     DELETE FROM solo_totals WHERE player_id = OLD.id;
+    DELETE FROM race_totals WHERE player_id = OLD.id;
 END;
 -- +goose StatementEnd
 
 -- +goose Down
-DROP TRIGGER players_solo_totals;
+DROP TRIGGER players_stats_deleted;
 DROP TRIGGER players_stats_reset;
+DROP TRIGGER games_race_deleted;
+DROP TRIGGER games_race_updated;
+DROP TRIGGER games_race_inserted;
 DROP TRIGGER games_solo_deleted;
 DROP TRIGGER games_solo_helped;
 DROP TRIGGER games_solo_status;
@@ -276,5 +426,6 @@ DROP TRIGGER actions_solo_results;
 DROP TRIGGER solo_results_helped;
 DROP TRIGGER solo_results_removed;
 DROP TRIGGER solo_results_added;
+DROP TABLE race_totals;
 DROP TABLE solo_totals;
 DROP TABLE solo_results;
