@@ -284,10 +284,12 @@ $$;
 CREATE TRIGGER solo_results_helped AFTER UPDATE OF helped ON solo_results
     FOR EACH ROW WHEN (NEW.won = 1 AND NEW.helped <> OLD.helped) EXECUTE FUNCTION solo_results_helped();
 
--- The actions of a statement (a batch), per solo game in the order of the
--- games' ids: the game is played, its figures are its latest action's, an
--- undo or a finish helps it. One game at a time, so that each game's row
--- triggers see the ones before.
+-- The actions of a statement (a batch), per solo game: the game is played,
+-- its figures are its latest action's, an undo or a finish helps it. The
+-- games played before take their latest tally in one statement (nothing of
+-- their streaks changes); those played for the first time are put in one
+-- at a time, in the order of their ids, so that each one's row triggers see
+-- the ones before.
 -- +goose StatementBegin
 CREATE FUNCTION actions_solo_results() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -296,13 +298,28 @@ BEGIN
     PERFORM stats_lock(o.seat1, true) FROM (
         SELECT DISTINCT g.seat1 FROM added AS a JOIN games AS g ON g.id = a.game_id WHERE g.kind = 'solo' ORDER BY g.seat1
     ) AS o;
+    UPDATE solo_results AS s SET
+        last_seq = GREATEST(s.last_seq, b.seq),
+        score = CASE WHEN b.seq > s.last_seq THEN b.score ELSE s.score END,
+        moves = CASE WHEN b.seq > s.last_seq THEN b.moves ELSE s.moves END,
+        play_ms = CASE WHEN b.seq > s.last_seq THEN b.play_ms ELSE s.play_ms END,
+        undone = GREATEST(s.undone, b.undone),
+        helped = GREATEST(s.helped, b.undone)
+    FROM (
+        SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms,
+            CASE WHEN bool_or(a.action IN ('{"type":"undo"}', '{"type":"finish"}')) OVER (PARTITION BY a.game_id) THEN 1 ELSE 0 END AS undone
+        FROM added AS a
+        ORDER BY a.game_id, a.seq DESC
+    ) AS b
+    WHERE s.game_id = b.game_id;
     FOR r IN
         SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms,
             bool_or(a.action IN ('{"type":"undo"}', '{"type":"finish"}')) OVER (PARTITION BY a.game_id) AS undone
         FROM added AS a JOIN games AS g ON g.id = a.game_id AND g.kind = 'solo'
+        WHERE NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = a.game_id)
         ORDER BY a.game_id, a.seq DESC
     LOOP
-        INSERT INTO solo_results AS s (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
+        INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
         SELECT g.id, g.seat1,
             CASE WHEN substr(g.code, 6, 1) IN ('0', '1', '2', '3', '4', '5', '6', '7', '8', '9') THEN CAST(substr(g.code, 6, 1) AS integer) ELSE 0 END,
             substr(g.code, 7, 1), g.created_at,
@@ -311,14 +328,7 @@ BEGIN
             CASE WHEN r.undone OR g.hints > 0 OR g.checked THEN 1 ELSE 0 END,
             r.score, r.moves, r.play_ms
         FROM games AS g JOIN players AS p ON p.id = g.seat1
-        WHERE g.id = r.game_id
-        ON CONFLICT (game_id) DO UPDATE SET
-            last_seq = GREATEST(s.last_seq, excluded.last_seq),
-            score = CASE WHEN excluded.last_seq > s.last_seq THEN excluded.score ELSE s.score END,
-            moves = CASE WHEN excluded.last_seq > s.last_seq THEN excluded.moves ELSE s.moves END,
-            play_ms = CASE WHEN excluded.last_seq > s.last_seq THEN excluded.play_ms ELSE s.play_ms END,
-            undone = GREATEST(s.undone, excluded.undone),
-            helped = GREATEST(s.helped, excluded.undone);
+        WHERE g.id = r.game_id;
     END LOOP;
     RETURN NULL;
 END;

@@ -212,11 +212,20 @@ BEGIN
 END;
 -- +goose StatementEnd
 
--- Each action of a solo game: the game is played, its figures are its
--- latest action's, an undo or a finish helps it.
+-- Each action of a solo game: its figures are its latest action's, an undo
+-- or a finish helps it; its first one makes it played (the row is put in,
+-- from its header).
 -- +goose StatementBegin
 CREATE TRIGGER actions_solo_results AFTER INSERT ON actions
 BEGIN
+    UPDATE solo_results SET
+        last_seq = max(last_seq, NEW.seq),
+        score = CASE WHEN NEW.seq > last_seq THEN NEW.score ELSE score END,
+        moves = CASE WHEN NEW.seq > last_seq THEN NEW.moves ELSE moves END,
+        play_ms = CASE WHEN NEW.seq > last_seq THEN NEW.play_ms ELSE play_ms END,
+        undone = undone OR NEW.action IN ('{"type":"undo"}', '{"type":"finish"}'),
+        helped = helped OR NEW.action IN ('{"type":"undo"}', '{"type":"finish"}')
+    WHERE game_id = NEW.game_id;
     INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
     SELECT g.id, g.seat1, CAST(substr(g.code, 6, 1) AS INTEGER), substr(g.code, 7, 1), g.created_at,
         CASE WHEN g.created_at > COALESCE(p.stats_since, -9223372036854775807) THEN COALESCE(p.stats_since, -9223372036854775807) END,
@@ -225,13 +234,7 @@ BEGIN
         NEW.score, NEW.moves, NEW.play_ms
     FROM games AS g JOIN players AS p ON p.id = g.seat1
     WHERE g.id = NEW.game_id AND g.kind = 'solo'
-    ON CONFLICT (game_id) DO UPDATE SET
-        last_seq = max(last_seq, excluded.last_seq),
-        score = CASE WHEN excluded.last_seq > last_seq THEN excluded.score ELSE score END,
-        moves = CASE WHEN excluded.last_seq > last_seq THEN excluded.moves ELSE moves END,
-        play_ms = CASE WHEN excluded.last_seq > last_seq THEN excluded.play_ms ELSE play_ms END,
-        undone = undone OR excluded.undone,
-        helped = helped OR excluded.undone;
+        AND NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = NEW.game_id);
 END;
 -- +goose StatementEnd
 
