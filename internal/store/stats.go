@@ -122,8 +122,9 @@ const assistedWin = `(g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions 
 // same text in both dialects but for never, the dialect's reset point of a
 // player who never reset (minus infinity). It reads the figures the
 // migrations' triggers keep as the games are played (migration 00013):
-// solo_totals, one row per mode, and solo_results, one row per played game,
-// each found by index seeks, never by reading every game. It returns,
+// solo_totals, one row per mode, and solo_results and solo_figures, one row
+// each per played game, each found by index seeks, never by reading every
+// game. It returns,
 // ordered by part, draw, scoring and the fourth column descending:
 //
 //   - part 0, one row per mode played: draw, scoring, played, won,
@@ -140,29 +141,32 @@ const assistedWin = `(g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions 
 // unwon (not lost yet), and the best streak the largest run or the tail.
 func SoloStatsQuery(never string) string {
 	since := `(SELECT COALESCE(p.stats_since, ` + never + `) FROM players AS p WHERE p.id = $1)`
-	mode := `r.player_id = $1 AND r.since = ` + since + ` AND r.draw = t.draw AND r.scoring = t.scoring`
+	mode := func(x string) string {
+		return x + `.player_id = $1 AND ` + x + `.since = ` + since + ` AND ` + x + `.draw = t.draw AND ` + x + `.scoring = t.scoring`
+	}
 	q := `SELECT 0, t.draw, t.scoring, t.played, t.won, t.assisted,
-	(SELECT r.score FROM solo_results AS r WHERE ` + mode + ` AND r.score IS NOT NULL ORDER BY r.score DESC LIMIT 1),
-	(SELECT r.play_ms FROM solo_results AS r WHERE ` + mode + ` AND r.won = 1 AND r.play_ms IS NOT NULL ORDER BY r.play_ms LIMIT 1),
-	(SELECT r.moves FROM solo_results AS r WHERE ` + mode + ` AND r.won = 1 AND r.moves IS NOT NULL ORDER BY r.moves LIMIT 1),
+	(SELECT f.score FROM solo_figures AS f WHERE ` + mode("f") + ` AND f.score IS NOT NULL ORDER BY f.score DESC LIMIT 1),
+	(SELECT f.play_ms FROM solo_figures AS f WHERE ` + mode("f") + ` AND f.won = 1 AND f.play_ms IS NOT NULL ORDER BY f.play_ms LIMIT 1),
+	(SELECT f.moves FROM solo_figures AS f WHERE ` + mode("f") + ` AND f.won = 1 AND f.moves IS NOT NULL ORDER BY f.moves LIMIT 1),
 	COALESCE((SELECT CASE WHEN r.won = 1 THEN t.tail ELSE r.run_before END FROM solo_results AS r
-		WHERE ` + mode + ` ORDER BY r.created_at DESC, r.game_id DESC LIMIT 1), 0),
+		WHERE ` + mode("r") + ` ORDER BY r.created_at DESC, r.game_id DESC LIMIT 1), 0),
 	COALESCE((SELECT r.run_before FROM solo_results AS r
-		WHERE ` + mode + ` AND r.won = 0 AND r.run_before > t.tail ORDER BY r.run_before DESC LIMIT 1), t.tail)
+		WHERE ` + mode("r") + ` AND r.won = 0 AND r.run_before > t.tail ORDER BY r.run_before DESC LIMIT 1), t.tail)
 FROM solo_totals AS t
 WHERE t.player_id = $1 AND t.played > 0`
 	for _, m := range SoloModes {
 		q += `
 UNION ALL
-SELECT 1, x.draw, x.scoring, x.back, x.won, CASE WHEN x.back = 1 AND x.won = 0 THEN 1 ELSE 0 END, x.score, x.play_ms, x.moves, NULL, NULL
+SELECT 1, x.draw, x.scoring, x.back, x.won, CASE WHEN x.back = 1 AND x.won = 0 THEN 1 ELSE 0 END, f.score, f.play_ms, f.moves, NULL, NULL
 FROM (
 	SELECT y.*, ROW_NUMBER() OVER (ORDER BY y.created_at DESC, y.game_id DESC) AS back
 	FROM (
-		SELECT r.draw, r.scoring, r.created_at, r.game_id, r.won, r.score, r.play_ms, r.moves FROM solo_results AS r
+		SELECT r.draw, r.scoring, r.created_at, r.game_id, r.won FROM solo_results AS r
 		WHERE r.player_id = $1 AND r.since = ` + since + ` AND r.draw = ` + strconv.Itoa(m.Draw) + ` AND r.scoring = '` + m.letter() + `'
 		ORDER BY r.created_at DESC, r.game_id DESC LIMIT ` + strconv.Itoa(RecentGames) + `
 	) AS y
-) AS x`
+) AS x
+JOIN solo_figures AS f ON f.game_id = x.game_id`
 	}
 	return q + `
 ORDER BY 1, 2, 3, 4 DESC`

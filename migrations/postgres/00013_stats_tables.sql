@@ -5,8 +5,11 @@
 -- least): its player, mode (the draw and the scoring letter of its code),
 -- start, whether it is won, whether its log holds an undo or a finish
 -- (undone), whether it was helped (undone, a hint given or the live check
--- on: a win so helped is assisted), and its last action's tally (last_seq,
--- score, moves, play_ms).
+-- on: a win so helped is assisted). solo_figures: the same game's last
+-- action's tally (last_seq, score, moves, play_ms), with its player, mode,
+-- since and won for its indexes; apart, so that an action, which changes
+-- only the tally, writes a narrow row version and two index entries (its
+-- key's and the score's), not one in each index of the game.
 -- since is the reset point under which the game counts: the player's
 -- stats_since ('-infinity' when they never reset) when the game was started
 -- after it, NULL when before. A game counts while its since is the
@@ -29,7 +32,8 @@
 -- release before, which know nothing of these tables, still insert actions
 -- and update games, and their writes are counted as this release's are.
 -- The actions' insert (a game played, its tally, an undo: once per
--- statement, over its transition table, one game at a time), the games'
+-- statement, over its transition table: the games played before in one
+-- statement, those played for the first time one at a time), the games'
 -- status (a win, a race's end), result, seats, hints and checked, their
 -- insert and deletion, a reset (players.stats_since) and a player's
 -- deletion. A game whose win changes is taken out and put back
@@ -55,14 +59,23 @@ CREATE TABLE solo_results (
     scoring    text        NOT NULL,
     created_at timestamptz NOT NULL,
     since      timestamptz,
-    last_seq   bigint      NOT NULL,
     won        integer     NOT NULL,
     undone     integer     NOT NULL,
     helped     integer     NOT NULL,
-    score      integer,
-    moves      integer,
-    play_ms    bigint,
     run_before integer
+);
+
+CREATE TABLE solo_figures (
+    game_id   text        NOT NULL PRIMARY KEY,
+    player_id text        NOT NULL,
+    draw      integer     NOT NULL,
+    scoring   text        NOT NULL,
+    since     timestamptz,
+    won       integer     NOT NULL,
+    last_seq  bigint      NOT NULL,
+    score     integer,
+    moves     integer,
+    play_ms   bigint
 );
 
 CREATE TABLE solo_totals (
@@ -84,20 +97,31 @@ CREATE FUNCTION solo_result_of(g games, p players) RETURNS SETOF solo_results LA
         CASE WHEN substr(g.code, 6, 1) IN ('0', '1', '2', '3', '4', '5', '6', '7', '8', '9') THEN CAST(substr(g.code, 6, 1) AS integer) ELSE 0 END,
         substr(g.code, 7, 1), g.created_at,
         CASE WHEN g.created_at > COALESCE(p.stats_since, '-infinity') THEN COALESCE(p.stats_since, '-infinity') END,
-        a.seq, CASE WHEN g.status = 'won' THEN 1 ELSE 0 END,
+        CASE WHEN g.status = 'won' THEN 1 ELSE 0 END,
         CASE WHEN x.undone THEN 1 ELSE 0 END,
         CASE WHEN x.undone OR g.hints > 0 OR g.checked THEN 1 ELSE 0 END,
-        a.score, a.moves, a.play_ms, NULL::integer
-    FROM actions AS a,
-        LATERAL (SELECT EXISTS (SELECT 1 FROM actions AS u WHERE u.game_id = g.id AND u.action IN ('{"type":"undo"}', '{"type":"finish"}')) AS undone) AS x
-    WHERE a.game_id = g.id AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id)
+        NULL::integer
+    FROM (SELECT EXISTS (SELECT 1 FROM actions AS u WHERE u.game_id = g.id AND u.action IN ('{"type":"undo"}', '{"type":"finish"}')) AS undone) AS x
+    WHERE EXISTS (SELECT 1 FROM actions AS a WHERE a.game_id = g.id)
 $$;
 -- +goose StatementEnd
 
--- The games played so far.
+-- The figures of the game of the row r: its last action's tally.
+-- +goose StatementBegin
+CREATE FUNCTION solo_figures_of(r solo_results) RETURNS SETOF solo_figures LANGUAGE sql STABLE AS $$
+    SELECT r.game_id, r.player_id, r.draw, r.scoring, r.since, r.won, a.seq, a.score, a.moves, a.play_ms
+    FROM actions AS a
+    WHERE a.game_id = r.game_id AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = r.game_id)
+$$;
+-- +goose StatementEnd
+
+-- The games played so far, and their last actions' tallies.
 INSERT INTO solo_results
 SELECT r.* FROM games AS g JOIN players AS p ON p.id = g.seat1, LATERAL solo_result_of(g, p) AS r
 WHERE g.kind = 'solo';
+
+INSERT INTO solo_figures
+SELECT f.* FROM solo_results AS r, LATERAL solo_figures_of(r) AS f;
 
 -- Each unwon game's run: the wins up to it less the wins up to the unwon
 -- game before it.
@@ -162,9 +186,9 @@ GROUP BY o.player_id;
 CREATE INDEX solo_results_games ON solo_results (player_id, since, draw, scoring, created_at, game_id);
 CREATE INDEX solo_results_unwon ON solo_results (player_id, since, draw, scoring, created_at, game_id) WHERE won = 0;
 CREATE INDEX solo_results_runs ON solo_results (player_id, since, draw, scoring, run_before) WHERE won = 0;
-CREATE INDEX solo_results_score ON solo_results (player_id, since, draw, scoring, score);
-CREATE INDEX solo_results_play ON solo_results (player_id, since, draw, scoring, play_ms) WHERE won = 1;
-CREATE INDEX solo_results_moves ON solo_results (player_id, since, draw, scoring, moves) WHERE won = 1;
+CREATE INDEX solo_figures_score ON solo_figures (player_id, since, draw, scoring, score);
+CREATE INDEX solo_figures_play ON solo_figures (player_id, since, draw, scoring, play_ms) WHERE won = 1;
+CREATE INDEX solo_figures_moves ON solo_figures (player_id, since, draw, scoring, moves) WHERE won = 1;
 
 -- The player's current reset point, '-infinity' when they never reset.
 -- +goose StatementBegin
@@ -284,12 +308,12 @@ $$;
 CREATE TRIGGER solo_results_helped AFTER UPDATE OF helped ON solo_results
     FOR EACH ROW WHEN (NEW.won = 1 AND NEW.helped <> OLD.helped) EXECUTE FUNCTION solo_results_helped();
 
--- The actions of a statement (a batch), per solo game: the game is played,
--- its figures are its latest action's, an undo or a finish helps it. The
--- games played before take their latest tally in one statement (nothing of
--- their streaks changes); those played for the first time are put in one
--- at a time, in the order of their ids, so that each one's row triggers see
--- the ones before.
+-- The actions of a statement (a batch), per solo game: its figures are its
+-- latest action's, an undo or a finish helps it, its first one makes it
+-- played. The games played before take their latest tally in one statement
+-- (nothing of their streaks changes); those played for the first time are
+-- put in one at a time, in the order of their ids, so that each one's row
+-- triggers see the ones before.
 -- +goose StatementBegin
 CREATE FUNCTION actions_solo_results() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -298,20 +322,16 @@ BEGIN
     PERFORM stats_lock(o.seat1, true) FROM (
         SELECT DISTINCT g.seat1 FROM added AS a JOIN games AS g ON g.id = a.game_id WHERE g.kind = 'solo' ORDER BY g.seat1
     ) AS o;
-    UPDATE solo_results AS s SET
-        last_seq = GREATEST(s.last_seq, b.seq),
-        score = CASE WHEN b.seq > s.last_seq THEN b.score ELSE s.score END,
-        moves = CASE WHEN b.seq > s.last_seq THEN b.moves ELSE s.moves END,
-        play_ms = CASE WHEN b.seq > s.last_seq THEN b.play_ms ELSE s.play_ms END,
-        undone = GREATEST(s.undone, b.undone),
-        helped = GREATEST(s.helped, b.undone)
-    FROM (
-        SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms,
-            CASE WHEN bool_or(a.action IN ('{"type":"undo"}', '{"type":"finish"}')) OVER (PARTITION BY a.game_id) THEN 1 ELSE 0 END AS undone
-        FROM added AS a
-        ORDER BY a.game_id, a.seq DESC
-    ) AS b
-    WHERE s.game_id = b.game_id;
+    UPDATE solo_figures AS f SET
+        last_seq = GREATEST(f.last_seq, b.seq),
+        score = CASE WHEN b.seq > f.last_seq THEN b.score ELSE f.score END,
+        moves = CASE WHEN b.seq > f.last_seq THEN b.moves ELSE f.moves END,
+        play_ms = CASE WHEN b.seq > f.last_seq THEN b.play_ms ELSE f.play_ms END
+    FROM (SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms FROM added AS a ORDER BY a.game_id, a.seq DESC) AS b
+    WHERE f.game_id = b.game_id;
+    UPDATE solo_results AS s SET undone = 1, helped = 1
+    FROM (SELECT DISTINCT a.game_id FROM added AS a WHERE a.action IN ('{"type":"undo"}', '{"type":"finish"}')) AS b
+    WHERE s.game_id = b.game_id AND s.undone = 0;
     FOR r IN
         SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms,
             bool_or(a.action IN ('{"type":"undo"}', '{"type":"finish"}')) OVER (PARTITION BY a.game_id) AS undone
@@ -319,16 +339,18 @@ BEGIN
         WHERE NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = a.game_id)
         ORDER BY a.game_id, a.seq DESC
     LOOP
-        INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
+        INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, won, undone, helped)
         SELECT g.id, g.seat1,
             CASE WHEN substr(g.code, 6, 1) IN ('0', '1', '2', '3', '4', '5', '6', '7', '8', '9') THEN CAST(substr(g.code, 6, 1) AS integer) ELSE 0 END,
             substr(g.code, 7, 1), g.created_at,
             CASE WHEN g.created_at > COALESCE(p.stats_since, '-infinity') THEN COALESCE(p.stats_since, '-infinity') END,
-            r.seq, CASE WHEN g.status = 'won' THEN 1 ELSE 0 END, CASE WHEN r.undone THEN 1 ELSE 0 END,
-            CASE WHEN r.undone OR g.hints > 0 OR g.checked THEN 1 ELSE 0 END,
-            r.score, r.moves, r.play_ms
+            CASE WHEN g.status = 'won' THEN 1 ELSE 0 END, CASE WHEN r.undone THEN 1 ELSE 0 END,
+            CASE WHEN r.undone OR g.hints > 0 OR g.checked THEN 1 ELSE 0 END
         FROM games AS g JOIN players AS p ON p.id = g.seat1
         WHERE g.id = r.game_id;
+        INSERT INTO solo_figures (game_id, player_id, draw, scoring, since, won, last_seq, score, moves, play_ms)
+        SELECT s.game_id, s.player_id, s.draw, s.scoring, s.since, s.won, r.seq, r.score, r.moves, r.play_ms
+        FROM solo_results AS s WHERE s.game_id = r.game_id;
     END LOOP;
     RETURN NULL;
 END;
@@ -343,9 +365,12 @@ CREATE TRIGGER actions_solo_results AFTER INSERT ON actions
 CREATE FUNCTION games_solo_status() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, NEW.seat1]) AS id ORDER BY 1) AS o;
+    DELETE FROM solo_figures WHERE game_id = NEW.id;
     DELETE FROM solo_results WHERE game_id = NEW.id;
     INSERT INTO solo_results
     SELECT r.* FROM players AS p, LATERAL solo_result_of(NEW, p) AS r WHERE p.id = NEW.seat1;
+    INSERT INTO solo_figures
+    SELECT f.* FROM solo_results AS r, LATERAL solo_figures_of(r) AS f WHERE r.game_id = NEW.id;
     RETURN NULL;
 END;
 $$;
@@ -373,6 +398,7 @@ CREATE TRIGGER games_solo_helped AFTER UPDATE OF hints, checked ON games
 CREATE FUNCTION games_solo_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM stats_lock(OLD.seat1, true);
+    DELETE FROM solo_figures WHERE game_id = OLD.id;
     DELETE FROM solo_results WHERE game_id = OLD.id;
     RETURN NULL;
 END;
@@ -432,6 +458,8 @@ DECLARE
 BEGIN
     PERFORM stats_lock(NEW.id, false);
     UPDATE solo_results SET since = mark, run_before = NULL
+    WHERE game_id IN (SELECT g.id FROM games AS g WHERE g.seat1 = NEW.id AND g.kind = 'solo' AND g.created_at > mark);
+    UPDATE solo_figures SET since = mark
     WHERE game_id IN (SELECT g.id FROM games AS g WHERE g.seat1 = NEW.id AND g.kind = 'solo' AND g.created_at > mark);
     UPDATE solo_results AS s SET run_before = r.n FROM (
         SELECT u.game_id, u.wins - COALESCE(LAG(u.wins) OVER (PARTITION BY u.draw, u.scoring ORDER BY u.created_at, u.game_id), 0) AS n
@@ -493,9 +521,11 @@ DROP TRIGGER games_solo_status ON games;
 DROP FUNCTION games_solo_status();
 DROP TRIGGER actions_solo_results ON actions;
 DROP FUNCTION actions_solo_results();
+DROP FUNCTION solo_figures_of(solo_results);
 DROP FUNCTION solo_result_of(games, players);
 DROP TABLE race_totals;
 DROP TABLE solo_totals;
+DROP TABLE solo_figures;
 DROP TABLE solo_results;
 DROP FUNCTION solo_results_added();
 DROP FUNCTION solo_results_removed();

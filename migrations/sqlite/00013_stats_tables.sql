@@ -5,8 +5,11 @@
 -- least): its player, mode (the draw and the scoring letter of its code),
 -- start, whether it is won, whether its log holds an undo or a finish
 -- (undone), whether it was helped (undone, a hint given or the live check
--- on: a win so helped is assisted), and its last action's tally (last_seq,
--- score, moves, play_ms).
+-- on: a win so helped is assisted). solo_figures: the same game's last
+-- action's tally (last_seq, score, moves, play_ms), with its player, mode,
+-- since and won for its indexes; apart, so that an action, which changes
+-- only the tally, writes a narrow row and the one index of a tally that
+-- changes with every action (the score's).
 -- since is the reset point under which the game counts: the player's
 -- stats_since (-9223372036854775807, minus infinity, when they never reset)
 -- when the game was started after it, NULL when before. A game counts while
@@ -40,14 +43,23 @@ CREATE TABLE solo_results (
     scoring    TEXT    NOT NULL,
     created_at INTEGER NOT NULL,
     since      INTEGER,
-    last_seq   INTEGER NOT NULL,
     won        INTEGER NOT NULL,
     undone     INTEGER NOT NULL,
     helped     INTEGER NOT NULL,
-    score      INTEGER,
-    moves      INTEGER,
-    play_ms    INTEGER,
     run_before INTEGER
+) WITHOUT ROWID;
+
+CREATE TABLE solo_figures (
+    game_id   TEXT    NOT NULL PRIMARY KEY,
+    player_id TEXT    NOT NULL,
+    draw      INTEGER NOT NULL,
+    scoring   TEXT    NOT NULL,
+    since     INTEGER,
+    won       INTEGER NOT NULL,
+    last_seq  INTEGER NOT NULL,
+    score     INTEGER,
+    moves     INTEGER,
+    play_ms   INTEGER
 ) WITHOUT ROWID;
 
 CREATE TABLE solo_totals (
@@ -61,18 +73,21 @@ CREATE TABLE solo_totals (
     PRIMARY KEY (player_id, draw, scoring)
 ) WITHOUT ROWID;
 
--- The games played so far.
-INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
+-- The games played so far, and their last actions' tallies.
+INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, won, undone, helped)
 SELECT g.id, g.seat1, CAST(substr(g.code, 6, 1) AS INTEGER), substr(g.code, 7, 1), g.created_at,
     CASE WHEN g.created_at > COALESCE(p.stats_since, -9223372036854775807) THEN COALESCE(p.stats_since, -9223372036854775807) END,
-    a.seq, g.status = 'won',
+    g.status = 'won',
     EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND x.action IN ('{"type":"undo"}', '{"type":"finish"}')),
-    g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND x.action IN ('{"type":"undo"}', '{"type":"finish"}')),
-    a.score, a.moves, a.play_ms
+    g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND x.action IN ('{"type":"undo"}', '{"type":"finish"}'))
 FROM games AS g
 JOIN players AS p ON p.id = g.seat1
-JOIN actions AS a ON a.game_id = g.id AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id)
-WHERE g.kind = 'solo';
+WHERE g.kind = 'solo' AND EXISTS (SELECT 1 FROM actions AS a WHERE a.game_id = g.id);
+
+INSERT INTO solo_figures (game_id, player_id, draw, scoring, since, won, last_seq, score, moves, play_ms)
+SELECT r.game_id, r.player_id, r.draw, r.scoring, r.since, r.won, a.seq, a.score, a.moves, a.play_ms
+FROM solo_results AS r
+JOIN actions AS a ON a.game_id = r.game_id AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = r.game_id);
 
 -- Each unwon game's run: the wins up to it less the wins up to the unwon
 -- game before it.
@@ -133,9 +148,9 @@ GROUP BY c.player_id;
 CREATE INDEX solo_results_games ON solo_results (player_id, since, draw, scoring, created_at, game_id);
 CREATE INDEX solo_results_unwon ON solo_results (player_id, since, draw, scoring, created_at, game_id) WHERE won = 0;
 CREATE INDEX solo_results_runs ON solo_results (player_id, since, draw, scoring, run_before) WHERE won = 0;
-CREATE INDEX solo_results_score ON solo_results (player_id, since, draw, scoring, score);
-CREATE INDEX solo_results_play ON solo_results (player_id, since, draw, scoring, play_ms) WHERE won = 1;
-CREATE INDEX solo_results_moves ON solo_results (player_id, since, draw, scoring, moves) WHERE won = 1;
+CREATE INDEX solo_figures_score ON solo_figures (player_id, since, draw, scoring, score);
+CREATE INDEX solo_figures_play ON solo_figures (player_id, since, draw, scoring, play_ms) WHERE won = 1;
+CREATE INDEX solo_figures_moves ON solo_figures (player_id, since, draw, scoring, moves) WHERE won = 1;
 
 -- A game that counts joins its mode's figures; an unwon one ends the run it
 -- falls in (its run_before is the wins since the unwon game before it, which
@@ -213,28 +228,31 @@ END;
 -- +goose StatementEnd
 
 -- Each action of a solo game: its figures are its latest action's, an undo
--- or a finish helps it; its first one makes it played (the row is put in,
--- from its header).
+-- or a finish helps it; its first one makes it played (the rows are put
+-- in, from its header).
 -- +goose StatementBegin
 CREATE TRIGGER actions_solo_results AFTER INSERT ON actions
 BEGIN
-    UPDATE solo_results SET
+    UPDATE solo_figures SET
         last_seq = max(last_seq, NEW.seq),
         score = CASE WHEN NEW.seq > last_seq THEN NEW.score ELSE score END,
         moves = CASE WHEN NEW.seq > last_seq THEN NEW.moves ELSE moves END,
-        play_ms = CASE WHEN NEW.seq > last_seq THEN NEW.play_ms ELSE play_ms END,
-        undone = undone OR NEW.action IN ('{"type":"undo"}', '{"type":"finish"}'),
-        helped = helped OR NEW.action IN ('{"type":"undo"}', '{"type":"finish"}')
+        play_ms = CASE WHEN NEW.seq > last_seq THEN NEW.play_ms ELSE play_ms END
     WHERE game_id = NEW.game_id;
-    INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
+    UPDATE solo_results SET undone = 1, helped = 1
+    WHERE game_id = NEW.game_id AND undone = 0 AND NEW.action IN ('{"type":"undo"}', '{"type":"finish"}');
+    INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, won, undone, helped)
     SELECT g.id, g.seat1, CAST(substr(g.code, 6, 1) AS INTEGER), substr(g.code, 7, 1), g.created_at,
         CASE WHEN g.created_at > COALESCE(p.stats_since, -9223372036854775807) THEN COALESCE(p.stats_since, -9223372036854775807) END,
-        NEW.seq, g.status = 'won', NEW.action IN ('{"type":"undo"}', '{"type":"finish"}'),
-        NEW.action IN ('{"type":"undo"}', '{"type":"finish"}') OR g.hints > 0 OR g.checked,
-        NEW.score, NEW.moves, NEW.play_ms
+        g.status = 'won', NEW.action IN ('{"type":"undo"}', '{"type":"finish"}'),
+        NEW.action IN ('{"type":"undo"}', '{"type":"finish"}') OR g.hints > 0 OR g.checked
     FROM games AS g JOIN players AS p ON p.id = g.seat1
     WHERE g.id = NEW.game_id AND g.kind = 'solo'
         AND NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = NEW.game_id);
+    INSERT INTO solo_figures (game_id, player_id, draw, scoring, since, won, last_seq, score, moves, play_ms)
+    SELECT r.game_id, r.player_id, r.draw, r.scoring, r.since, r.won, NEW.seq, NEW.score, NEW.moves, NEW.play_ms
+    FROM solo_results AS r
+    WHERE r.game_id = NEW.game_id AND NOT EXISTS (SELECT 1 FROM solo_figures AS f WHERE f.game_id = NEW.game_id);
 END;
 -- +goose StatementEnd
 
@@ -244,18 +262,22 @@ END;
 CREATE TRIGGER games_solo_status AFTER UPDATE OF status, seat1 ON games
 WHEN NEW.kind = 'solo' AND ((OLD.status = 'won') <> (NEW.status = 'won') OR OLD.seat1 <> NEW.seat1)
 BEGIN
+    DELETE FROM solo_figures WHERE game_id = NEW.id;
     DELETE FROM solo_results WHERE game_id = NEW.id;
-    INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, last_seq, won, undone, helped, score, moves, play_ms)
+    INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, won, undone, helped)
     SELECT g.id, g.seat1, CAST(substr(g.code, 6, 1) AS INTEGER), substr(g.code, 7, 1), g.created_at,
         CASE WHEN g.created_at > COALESCE(p.stats_since, -9223372036854775807) THEN COALESCE(p.stats_since, -9223372036854775807) END,
-        a.seq, g.status = 'won',
+        g.status = 'won',
         EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND x.action IN ('{"type":"undo"}', '{"type":"finish"}')),
-        g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND x.action IN ('{"type":"undo"}', '{"type":"finish"}')),
-        a.score, a.moves, a.play_ms
+        g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND x.action IN ('{"type":"undo"}', '{"type":"finish"}'))
     FROM games AS g
     JOIN players AS p ON p.id = g.seat1
-    JOIN actions AS a ON a.game_id = g.id AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id)
-    WHERE g.id = NEW.id;
+    WHERE g.id = NEW.id AND EXISTS (SELECT 1 FROM actions AS a WHERE a.game_id = g.id);
+    INSERT INTO solo_figures (game_id, player_id, draw, scoring, since, won, last_seq, score, moves, play_ms)
+    SELECT r.game_id, r.player_id, r.draw, r.scoring, r.since, r.won, a.seq, a.score, a.moves, a.play_ms
+    FROM solo_results AS r
+    JOIN actions AS a ON a.game_id = r.game_id AND a.seq = (SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = r.game_id)
+    WHERE r.game_id = NEW.id;
 END;
 -- +goose StatementEnd
 
@@ -271,6 +293,7 @@ END;
 -- +goose StatementBegin
 CREATE TRIGGER games_solo_deleted AFTER DELETE ON games WHEN OLD.kind = 'solo'
 BEGIN
+    DELETE FROM solo_figures WHERE game_id = OLD.id;
     DELETE FROM solo_results WHERE game_id = OLD.id;
 END;
 -- +goose StatementEnd
@@ -377,6 +400,9 @@ BEGIN
     UPDATE solo_results SET since = COALESCE(NEW.stats_since, -9223372036854775807), run_before = NULL
     WHERE game_id IN (SELECT g.id FROM games AS g
         WHERE g.seat1 = NEW.id AND g.kind = 'solo' AND g.created_at > COALESCE(NEW.stats_since, -9223372036854775807));
+    UPDATE solo_figures SET since = COALESCE(NEW.stats_since, -9223372036854775807)
+    WHERE game_id IN (SELECT g.id FROM games AS g
+        WHERE g.seat1 = NEW.id AND g.kind = 'solo' AND g.created_at > COALESCE(NEW.stats_since, -9223372036854775807));
     UPDATE solo_results SET run_before = r.n FROM (
         SELECT u.game_id, u.wins - COALESCE(LAG(u.wins) OVER (PARTITION BY u.draw, u.scoring ORDER BY u.created_at, u.game_id), 0) AS n
         FROM (
@@ -431,4 +457,5 @@ DROP TRIGGER solo_results_removed;
 DROP TRIGGER solo_results_added;
 DROP TABLE race_totals;
 DROP TABLE solo_totals;
+DROP TABLE solo_figures;
 DROP TABLE solo_results;

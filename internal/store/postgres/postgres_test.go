@@ -219,7 +219,7 @@ func BenchmarkStats(b *testing.B) {
 			return "(TIMESTAMPTZ '2025-01-01 00:00:00+00' + (" + us + ") * INTERVAL '1 microsecond')"
 		})
 	b.Logf("migration 00013 filled the statistics tables in %v", up())
-	if _, err := conn.Exec(ctx, `VACUUM ANALYZE games, actions, players, solo_results, solo_totals`); err != nil { // as autovacuum would have by now
+	if _, err := conn.Exec(ctx, `VACUUM ANALYZE games, actions, players, solo_results, solo_figures, solo_totals, race_totals`); err != nil { // as autovacuum would have by now
 		b.Fatal(err)
 	}
 	storetest.BenchStats(b, s)
@@ -227,8 +227,9 @@ func BenchmarkStats(b *testing.B) {
 
 // TestStatsQueryUsesIndexes: the solo statistics read the player's modes
 // through the key of solo_totals and each figure of a mode through an index
-// of solo_results (the planner is told to avoid sequential scans, as it
-// would not on large tables).
+// of solo_results or solo_figures, the race statistics the player's row of
+// race_totals (the planner is told to avoid sequential scans, as it would
+// not on large tables).
 func TestStatsQueryUsesIndexes(t *testing.T) {
 	ctx := context.Background()
 	u := testenv.PostgresSchemaURL(t)
@@ -250,7 +251,7 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := strings.Join(plan, "\n")
-	for _, want := range []string{"solo_totals_pkey", "solo_results_score", "solo_results_play", "solo_results_moves",
+	for _, want := range []string{"solo_totals_pkey", "solo_figures_score", "solo_figures_play", "solo_figures_moves",
 		"solo_results_games", "solo_results_runs"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the statistics query does not use %s:\n%s", want, p)
@@ -258,6 +259,16 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 	}
 	if strings.Contains(p, "Seq Scan") {
 		t.Errorf("the statistics query reads a table through:\n%s", p)
+	}
+	rows, err = conn.Query(ctx, `EXPLAIN `+store.RaceStatsQuery, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "\n"); !strings.Contains(p, "race_totals_pkey") || strings.Contains(p, "Seq Scan on race_totals") {
+		t.Errorf("the race statistics query does not read race_totals by its key:\n%s", p)
 	}
 }
 

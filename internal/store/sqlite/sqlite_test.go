@@ -306,8 +306,9 @@ func BenchmarkStats(b *testing.B) {
 
 // TestStatsQueryUsesIndexes: the solo statistics read the player's modes
 // through the key of solo_totals and each figure of a mode through an index
-// of solo_results (a seek each, whatever the number of games), never by
-// reading the player's games.
+// of solo_results or solo_figures (a seek each, whatever the number of
+// games), never by reading the player's games; the race statistics read the
+// player's row of race_totals.
 func TestStatsQueryUsesIndexes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dsol.db")
 	s := mustOpen(t, path)
@@ -369,16 +370,36 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := strings.Join(plan, "; ")
-	for _, want := range []string{"SEARCH t USING PRIMARY KEY (player_id=?)", "solo_results_score", "solo_results_play",
-		"solo_results_moves", "solo_results_games", "solo_results_runs"} {
+	for _, want := range []string{"SEARCH t USING PRIMARY KEY (player_id=?)", "solo_figures_score", "solo_figures_play",
+		"solo_figures_moves", "solo_results_games", "solo_results_runs"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the statistics query does not use %q: %s", want, p)
 		}
 	}
 	for _, d := range plan {
-		if f := strings.Fields(d); len(f) >= 2 && f[0] == "SCAN" && (f[1] == "r" || f[1] == "t" || f[1] == "p") {
+		if f := strings.Fields(d); len(f) >= 2 && f[0] == "SCAN" && (f[1] == "r" || f[1] == "f" || f[1] == "t" || f[1] == "p") {
 			t.Errorf("the statistics query reads a table through (%s): %s", d, p)
 		}
+	}
+	rows, err = db.Query(`EXPLAIN QUERY PLAN `+store.RaceStatsQuery, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	plan = plan[:0]
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "SEARCH t USING PRIMARY KEY (player_id=?)") {
+		t.Errorf("the race statistics query does not read race_totals by its key: %s", p)
 	}
 }
 
