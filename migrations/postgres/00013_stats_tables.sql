@@ -311,17 +311,18 @@ CREATE TRIGGER solo_results_helped AFTER UPDATE OF helped ON solo_results
 -- The actions of a statement (a batch), per solo game: its figures are its
 -- latest action's, an undo or a finish helps it, its first one makes it
 -- played. The games played before take their latest tally in one statement
--- (nothing of their streaks changes); those played for the first time are
--- put in one at a time, in the order of their ids, so that each one's row
+-- (nothing of their streaks changes, and nothing needs the players' locks:
+-- a reset's re-marking of the same rows waits on their row locks, or they
+-- on its). Only a batch with a game played for the first time or an undo
+-- takes its players' locks and goes on: the undos in one statement, the new
+-- games one at a time, in the order of their ids, so that each one's row
 -- triggers see the ones before.
 -- +goose StatementBegin
 CREATE FUNCTION actions_solo_results() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     r record;
+    more text[];
 BEGIN
-    PERFORM stats_lock(o.seat1, true) FROM (
-        SELECT DISTINCT g.seat1 FROM added AS a JOIN games AS g ON g.id = a.game_id WHERE g.kind = 'solo' ORDER BY g.seat1
-    ) AS o;
     UPDATE solo_figures AS f SET
         last_seq = GREATEST(f.last_seq, b.seq),
         score = CASE WHEN b.seq > f.last_seq THEN b.score ELSE f.score END,
@@ -329,6 +330,13 @@ BEGIN
         play_ms = CASE WHEN b.seq > f.last_seq THEN b.play_ms ELSE f.play_ms END
     FROM (SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms FROM added AS a ORDER BY a.game_id, a.seq DESC) AS b
     WHERE f.game_id = b.game_id;
+    SELECT array_agg(DISTINCT g.seat1 ORDER BY g.seat1) INTO more
+    FROM added AS a JOIN games AS g ON g.id = a.game_id AND g.kind = 'solo'
+    WHERE a.action IN ('{"type":"undo"}', '{"type":"finish"}') OR NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = a.game_id);
+    IF more IS NULL THEN
+        RETURN NULL;
+    END IF;
+    PERFORM stats_lock(o.id, true) FROM unnest(more) AS o (id);
     UPDATE solo_results AS s SET undone = 1, helped = 1
     FROM (SELECT DISTINCT a.game_id FROM added AS a WHERE a.action IN ('{"type":"undo"}', '{"type":"finish"}')) AS b
     WHERE s.game_id = b.game_id AND s.undone = 0;

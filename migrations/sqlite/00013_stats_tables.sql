@@ -227,11 +227,11 @@ BEGIN
 END;
 -- +goose StatementEnd
 
--- Each action of a solo game: its figures are its latest action's, an undo
+-- Each action of a solo game: its figures are its latest action's; an undo
 -- or a finish helps it; its first one makes it played (the rows are put
--- in, from its header).
+-- in, from its header). In any order: each trigger's work is there once.
 -- +goose StatementBegin
-CREATE TRIGGER actions_solo_results AFTER INSERT ON actions
+CREATE TRIGGER actions_solo_figures AFTER INSERT ON actions
 BEGIN
     UPDATE solo_figures SET
         last_seq = max(last_seq, NEW.seq),
@@ -239,20 +239,31 @@ BEGIN
         moves = CASE WHEN NEW.seq > last_seq THEN NEW.moves ELSE moves END,
         play_ms = CASE WHEN NEW.seq > last_seq THEN NEW.play_ms ELSE play_ms END
     WHERE game_id = NEW.game_id;
-    UPDATE solo_results SET undone = 1, helped = 1
-    WHERE game_id = NEW.game_id AND undone = 0 AND NEW.action IN ('{"type":"undo"}', '{"type":"finish"}');
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER actions_solo_undone AFTER INSERT ON actions
+WHEN NEW.action IN ('{"type":"undo"}', '{"type":"finish"}')
+BEGIN
+    UPDATE solo_results SET undone = 1, helped = 1 WHERE game_id = NEW.game_id AND undone = 0;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER actions_solo_played AFTER INSERT ON actions
+WHEN NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = NEW.game_id)
+BEGIN
     INSERT INTO solo_results (game_id, player_id, draw, scoring, created_at, since, won, undone, helped)
     SELECT g.id, g.seat1, CAST(substr(g.code, 6, 1) AS INTEGER), substr(g.code, 7, 1), g.created_at,
         CASE WHEN g.created_at > COALESCE(p.stats_since, -9223372036854775807) THEN COALESCE(p.stats_since, -9223372036854775807) END,
         g.status = 'won', NEW.action IN ('{"type":"undo"}', '{"type":"finish"}'),
         NEW.action IN ('{"type":"undo"}', '{"type":"finish"}') OR g.hints > 0 OR g.checked
     FROM games AS g JOIN players AS p ON p.id = g.seat1
-    WHERE g.id = NEW.game_id AND g.kind = 'solo'
-        AND NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = NEW.game_id);
+    WHERE g.id = NEW.game_id AND g.kind = 'solo';
     INSERT INTO solo_figures (game_id, player_id, draw, scoring, since, won, last_seq, score, moves, play_ms)
     SELECT r.game_id, r.player_id, r.draw, r.scoring, r.since, r.won, NEW.seq, NEW.score, NEW.moves, NEW.play_ms
-    FROM solo_results AS r
-    WHERE r.game_id = NEW.game_id AND NOT EXISTS (SELECT 1 FROM solo_figures AS f WHERE f.game_id = NEW.game_id);
+    FROM solo_results AS r WHERE r.game_id = NEW.game_id;
 END;
 -- +goose StatementEnd
 
@@ -451,7 +462,9 @@ DROP TRIGGER games_race_inserted;
 DROP TRIGGER games_solo_deleted;
 DROP TRIGGER games_solo_helped;
 DROP TRIGGER games_solo_status;
-DROP TRIGGER actions_solo_results;
+DROP TRIGGER actions_solo_played;
+DROP TRIGGER actions_solo_undone;
+DROP TRIGGER actions_solo_figures;
 DROP TRIGGER solo_results_helped;
 DROP TRIGGER solo_results_removed;
 DROP TRIGGER solo_results_added;
