@@ -32,11 +32,13 @@ cluster:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
 
-## property: long property runs (tune with GAMES and RACES)
+## property: long property runs (tune with GAMES, RACES and STATS)
 GAMES ?= 200000
 RACES ?= 50000
+STATS ?= 200
 property:
-	DSOL_PROPERTY_GAMES=$(GAMES) DSOL_PROPERTY_RACES=$(RACES) $(GO) test -count=1 -run Property -timeout 2h ./internal/solo ./internal/race
+	DSOL_PROPERTY_GAMES=$(GAMES) DSOL_PROPERTY_RACES=$(RACES) DSOL_PROPERTY_STATS=$(STATS) $(GO) test -count=1 -run Property -timeout 2h \
+	  ./internal/solo ./internal/race ./internal/store/sqlite ./internal/store/postgres
 
 ## fuzz: each fuzz target for FUZZTIME (default 1m)
 FUZZTIME ?= 1m

@@ -108,22 +108,24 @@ type RaceCounts struct {
 // AssistActions is the SQL condition on an action that assists a win: an
 // undo or a finish. The partial index actions_assists of the migrations has
 // this predicate word for word, so that a game's assisting actions are found
-// without reading its log.
+// without reading its log; the triggers of migration 00013 test the same
+// list when they mark a game of the statistics undone.
 const AssistActions = `action IN ('{"type":"undo"}', '{"type":"finish"}')`
 
 // assistedWin is the SQL condition that the win of game g was assisted (a
 // hint given, the live check turned on, or an assisting action in its
-// log): the
-// one place that defines it (every other win is clean).
+// log), for the daily leaderboard; the statistics keep the same condition
+// per game (solo_results.helped, migration 00013). Every other win is clean.
 const assistedWin = `(g.hints > 0 OR g.checked OR EXISTS (SELECT 1 FROM actions AS x WHERE x.game_id = g.id AND ` + AssistActions + `))`
 
-// notReset is the SQL condition that game g was started after the reset
-// point of player $1 (or that the player never reset).
-const notReset = `NOT EXISTS (SELECT 1 FROM players AS rp WHERE rp.id = $1 AND rp.stats_since >= g.created_at)`
-
 // SoloStatsQuery is the statistics query of the solo games of player $1, the
-// same text in both dialects. It returns, ordered by part, draw, scoring and
-// the fourth column descending:
+// same text in both dialects but for never, the dialect's reset point of a
+// player who never reset (minus infinity). It reads the figures the
+// migrations' triggers keep as the games are played (migration 00013):
+// solo_totals, one row per mode, and solo_results and solo_figures, one row
+// each per played game, each found by index seeks, never by reading every
+// game. It returns,
+// ordered by part, draw, scoring and the fourth column descending:
 //
 //   - part 0, one row per mode played: draw, scoring, played, won,
 //     assisted, best score, fastest win (ms), fewest moves, streak, best
@@ -132,76 +134,64 @@ const notReset = `NOT EXISTS (SELECT 1 FROM players AS rp WHERE rp.id = $1 AND r
 //     draw, scoring, rank from the latest, won, playing, score, play (ms),
 //     moves, NULL, NULL.
 //
-// The scoring is the code's letter (N or V). Each game's figures are its
-// last action's tally; assistedWin says which wins were assisted. One
-// window over each mode's games, latest first, gives each game its rank
-// from the latest and the number of unwon games from it on: the wins of a
-// streak share that number, and the current streak is the wins with none
-// after them, or with one while the latest game is unwon and so not lost.
-var SoloStatsQuery = `WITH started AS MATERIALIZED (
-	SELECT g.id, g.code, g.status, g.created_at, g.hints, g.checked,
-		(SELECT MAX(m.seq) FROM actions AS m WHERE m.game_id = g.id) AS last_seq
-	FROM games AS g
-	WHERE g.seat1 = $1 AND g.kind = 'solo' AND ` + notReset + `
-),
-played AS (
-	SELECT g.id, g.created_at,
-		CAST(substr(g.code, 6, 1) AS INTEGER) AS draw, substr(g.code, 7, 1) AS scoring,
-		CASE WHEN g.status = 'won' THEN 1 ELSE 0 END AS won,
-		CASE WHEN g.status = 'won' AND ` + assistedWin + ` THEN 1 ELSE 0 END AS assisted,
-		a.score, a.moves, a.play_ms
-	FROM started AS g
-	JOIN actions AS a ON a.game_id = g.id AND a.seq = g.last_seq
-),
-runs AS (
-	SELECT p.*, ROW_NUMBER() OVER w AS back, SUM(1 - p.won) OVER w AS unwon_after
-	FROM played AS p
-	WINDOW w AS (PARTITION BY p.draw, p.scoring ORDER BY p.created_at DESC, p.id DESC ROWS UNBOUNDED PRECEDING)
-),
-streaks AS (
-	SELECT draw, scoring, unwon_after, COUNT(*) AS wins FROM runs WHERE won = 1 GROUP BY draw, scoring, unwon_after
-),
-modes AS (
-	SELECT draw, scoring, COUNT(*) AS played, SUM(won) AS won, SUM(assisted) AS assisted, MAX(score) AS best_score,
-		MIN(CASE WHEN won = 1 THEN play_ms END) AS fastest, MIN(CASE WHEN won = 1 THEN moves END) AS fewest,
-		MAX(CASE WHEN back = 1 AND won = 0 THEN 1 ELSE 0 END) AS pending
-	FROM runs GROUP BY draw, scoring
-)
-SELECT 0, m.draw, m.scoring, m.played, m.won, m.assisted, m.best_score, m.fastest, m.fewest,
-	COALESCE((SELECT s.wins FROM streaks AS s WHERE s.draw = m.draw AND s.scoring = m.scoring AND s.unwon_after = m.pending), 0),
-	COALESCE((SELECT MAX(s.wins) FROM streaks AS s WHERE s.draw = m.draw AND s.scoring = m.scoring), 0)
-FROM modes AS m
+// The scoring is the code's letter (N or V). A game counts while its since
+// is the player's reset point. Each unwon game's run_before is the run of
+// wins it ended and solo_totals.tail the wins after the last unwon game:
+// the current streak is the tail, or the latest game's run while it is
+// unwon (not lost yet), and the best streak the largest run or the tail.
+func SoloStatsQuery(never string) string {
+	since := `(SELECT COALESCE(p.stats_since, ` + never + `) FROM players AS p WHERE p.id = $1)`
+	mode := func(x string) string {
+		return x + `.player_id = $1 AND ` + x + `.since = ` + since + ` AND ` + x + `.draw = t.draw AND ` + x + `.scoring = t.scoring`
+	}
+	q := `SELECT 0, t.draw, t.scoring, t.played, t.won, t.assisted,
+	(SELECT f.score FROM solo_figures AS f WHERE ` + mode("f") + ` AND f.score IS NOT NULL ORDER BY f.score DESC LIMIT 1),
+	(SELECT f.play_ms FROM solo_figures AS f WHERE ` + mode("f") + ` AND f.won = 1 AND f.play_ms IS NOT NULL ORDER BY f.play_ms LIMIT 1),
+	(SELECT f.moves FROM solo_figures AS f WHERE ` + mode("f") + ` AND f.won = 1 AND f.moves IS NOT NULL ORDER BY f.moves LIMIT 1),
+	COALESCE((SELECT CASE WHEN r.won = 1 THEN t.tail ELSE r.run_before END FROM solo_results AS r
+		WHERE ` + mode("r") + ` ORDER BY r.created_at DESC, r.game_id DESC LIMIT 1), 0),
+	COALESCE((SELECT r.run_before FROM solo_results AS r
+		WHERE ` + mode("r") + ` AND r.won = 0 AND r.run_before > t.tail ORDER BY r.run_before DESC LIMIT 1), t.tail)
+FROM solo_totals AS t
+WHERE t.player_id = $1 AND t.played > 0`
+	for _, m := range SoloModes {
+		q += `
 UNION ALL
-SELECT 1, draw, scoring, back, won, CASE WHEN back = 1 AND won = 0 THEN 1 ELSE 0 END, score, play_ms, moves, NULL, NULL
-FROM runs WHERE back <= ` + strconv.Itoa(RecentGames) + `
+SELECT 1, x.draw, x.scoring, x.back, x.won, CASE WHEN x.back = 1 AND x.won = 0 THEN 1 ELSE 0 END, f.score, f.play_ms, f.moves, NULL, NULL
+FROM (
+	SELECT y.*, ROW_NUMBER() OVER (ORDER BY y.created_at DESC, y.game_id DESC) AS back
+	FROM (
+		SELECT r.draw, r.scoring, r.created_at, r.game_id, r.won FROM solo_results AS r
+		WHERE r.player_id = $1 AND r.since = ` + since + ` AND r.draw = ` + strconv.Itoa(m.Draw) + ` AND r.scoring = '` + m.letter() + `'
+		ORDER BY r.created_at DESC, r.game_id DESC LIMIT ` + strconv.Itoa(RecentGames) + `
+	) AS y
+) AS x
+JOIN solo_figures AS f ON f.game_id = x.game_id`
+	}
+	return q + `
 ORDER BY 1, 2, 3, 4 DESC`
-
-// RaceStatsQuery is the statistics query of the races of player $1: one row
-// of the player's reset point (NULL: never reset) and rating, then played, won, lost and drawn of every finished
-// race, then the same of the races against the bot. winner is the dialect's
-// expression of the winning seat in g.result (NULL for a draw).
-func RaceStatsQuery(winner string) string {
-	return `WITH finished AS (
-	SELECT CASE WHEN g.seat1 = $1 THEN 1 ELSE 2 END AS seat,
-		CASE WHEN g.seat1 = '` + BotPlayerID + `' OR g.seat2 = '` + BotPlayerID + `' THEN 1 ELSE 0 END AS bot,
-		` + winner + ` AS winner
-	FROM games AS g
-	WHERE (g.seat1 = $1 OR g.seat2 = $1) AND g.kind = 'race' AND g.status = 'over'
-		AND g.result IS NOT NULL AND ` + notReset + `
-)
-SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratings AS r WHERE r.player_id = p.id), ` + strconv.FormatFloat(StartRating().Rating, 'f', -1, 64) + `),
-	COUNT(f.seat),
-	SUM(CASE WHEN f.winner = f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.winner <> f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.seat IS NOT NULL AND f.winner IS NULL THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 AND f.winner = f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 AND f.winner <> f.seat THEN 1 ELSE 0 END),
-	SUM(CASE WHEN f.bot = 1 AND f.winner IS NULL THEN 1 ELSE 0 END)
-FROM players AS p LEFT JOIN finished AS f ON 1 = 1
-WHERE p.id = $1
-GROUP BY p.id, p.stats_since`
 }
+
+// letter is the scoring's letter in a code: N (normal) or V (vegas).
+func (m Mode) letter() string {
+	if m.Scoring == "vegas" {
+		return "V"
+	}
+	return "N"
+}
+
+// RaceStatsQuery is the statistics query of the races of player $1, the
+// same text in both dialects: one row of the player's reset point (NULL:
+// never reset) and rating, then played, won, lost and drawn of the finished
+// races that count, then the same of those against the bot, from the
+// player's race_totals, which the triggers of migration 00013 keep (none:
+// zeros).
+var RaceStatsQuery = `SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratings AS r WHERE r.player_id = p.id), ` +
+	strconv.FormatFloat(StartRating().Rating, 'f', -1, 64) + `),
+	COALESCE(t.played, 0), COALESCE(t.won, 0), COALESCE(t.lost, 0), COALESCE(t.drawn, 0),
+	COALESCE(t.bot_played, 0), COALESCE(t.bot_won, 0), COALESCE(t.bot_lost, 0), COALESCE(t.bot_drawn, 0)
+FROM players AS p LEFT JOIN race_totals AS t ON t.player_id = p.id
+WHERE p.id = $1`
 
 // Rows is what ReadSoloStats reads: *sql.Rows and pgx.Rows both are.
 type Rows interface {

@@ -279,8 +279,9 @@ type Store interface {
 	// Actions returns the actions of a game with seq > afterSeq, in seq order.
 	Actions(ctx context.Context, gameID string, afterSeq int64) ([]Action, error)
 
-	// Stats computes the statistics of a player from the stored games and
-	// actions (ErrNotFound for no such player).
+	// Stats returns the statistics of a player: what the stored games and
+	// actions give, read from the figures the migrations' triggers keep as
+	// they are written (ErrNotFound for no such player).
 	Stats(ctx context.Context, playerID string) (Stats, error)
 	// ResetStats sets the player's reset point to at: from then on Stats
 	// counts only the games started after it, but for the race rating,

@@ -7,3 +7,7 @@ const AbandonedQuery = abandonedQuery
 // RetentionLockID is the advisory lock of the sweep of a schema, for a test
 // that holds it.
 var RetentionLockID = retentionLockID
+
+// SoloStatsQuery is the store's solo statistics query, for a test of its
+// plan.
+var SoloStatsQuery = soloStatsQuery

@@ -611,18 +611,19 @@ func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]s
 
 // Stats implements store.Store: the solo query and the race query of the
 // store package, in one read-only REPEATABLE READ transaction (one snapshot).
+// The solo query reads the figures the triggers of migration 00013 keep.
 func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error) {
 	var st store.Stats
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		var since *time.Time
 		var err error
-		if st.Race, err = store.ScanRaceStats(tx.QueryRow(ctx, raceStatsQuery, playerID), &since); err != nil {
+		if st.Race, err = store.ScanRaceStats(tx.QueryRow(ctx, store.RaceStatsQuery, playerID), &since); err != nil {
 			return err
 		}
 		if since != nil {
 			st.Since = since.UTC()
 		}
-		rows, err := tx.Query(ctx, store.SoloStatsQuery, playerID)
+		rows, err := tx.Query(ctx, soloStatsQuery, playerID)
 		if err != nil {
 			return err
 		}
@@ -636,8 +637,9 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 	return st, nil
 }
 
-// raceStatsQuery reads the winning seat from the result's JSON text.
-var raceStatsQuery = store.RaceStatsQuery(`CAST(CAST(g.result AS json) ->> 'winner' AS integer)`)
+// soloStatsQuery is the solo statistics query with the reset point of a
+// player who never reset as the statistics tables hold it: '-infinity'.
+var soloStatsQuery = store.SoloStatsQuery(`'-infinity'`)
 
 // ResetStats implements store.Store.
 func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {

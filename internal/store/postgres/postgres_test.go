@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/storetest"
 	"dsol/internal/testenv"
+	"dsol/migrations"
 )
 
 func mustOpen(tb testing.TB, url string) *postgres.Store {
@@ -171,8 +173,37 @@ func TestDeleteAbandonedOneSweeper(t *testing.T) {
 	}
 }
 
+// belowStatsTables takes the schema at url below the statistics tables; up
+// brings it up again, migration 00013 filling them from the games stored,
+// and returns how long that took.
+func belowStatsTables(tb testing.TB, url string) (up func() time.Duration) {
+	tb.Helper()
+	ctx := context.Background()
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := migrations.NewProvider(ctx, stdlib.OpenDB(*cfg), migrations.Postgres)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, storetest.BeforeStatsTables); err != nil {
+		tb.Fatal(err)
+	}
+	return func() time.Duration {
+		defer p.Close()
+		start := time.Now()
+		if _, err := p.Up(ctx); err != nil {
+			tb.Fatal(err)
+		}
+		return time.Since(start)
+	}
+}
+
 // BenchmarkStats times Store.Stats of a player with 100,000 solo games of
-// ten actions each, besides other players' games.
+// ten actions each, besides other players' games. They are stored below
+// the statistics tables, which the migration then fills, as it does on an
+// upgrade.
 func BenchmarkStats(b *testing.B) {
 	ctx := context.Background()
 	u := testenv.PostgresSchemaURL(b)
@@ -182,20 +213,23 @@ func BenchmarkStats(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer conn.Close(ctx)
+	up := belowStatsTables(b, u)
 	storetest.SeedStats(b, s, func(q string) error { _, err := conn.Exec(ctx, q); return err },
 		func(us string) string {
 			return "(TIMESTAMPTZ '2025-01-01 00:00:00+00' + (" + us + ") * INTERVAL '1 microsecond')"
 		})
-	if _, err := conn.Exec(ctx, `VACUUM ANALYZE games, actions, players`); err != nil { // as autovacuum would have by now
+	b.Logf("migration 00013 filled the statistics tables in %v", up())
+	if _, err := conn.Exec(ctx, `VACUUM ANALYZE games, actions, players, solo_results, solo_figures, solo_totals, race_totals`); err != nil { // as autovacuum would have by now
 		b.Fatal(err)
 	}
 	storetest.BenchStats(b, s)
 }
 
-// TestStatsQueryUsesIndexes: the solo statistics can find each game's last
-// action through the primary key and its assisting actions through
-// actions_assists (the planner is told to avoid sequential scans, as it
-// would not on large tables).
+// TestStatsQueryUsesIndexes: the solo statistics read the player's modes
+// through the key of solo_totals and each figure of a mode through an index
+// of solo_results or solo_figures, the race statistics the player's row of
+// race_totals (the planner is told to avoid sequential scans, as it would
+// not on large tables).
 func TestStatsQueryUsesIndexes(t *testing.T) {
 	ctx := context.Background()
 	u := testenv.PostgresSchemaURL(t)
@@ -208,7 +242,7 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := conn.Query(ctx, `EXPLAIN `+store.SoloStatsQuery, "alice")
+	rows, err := conn.Query(ctx, `EXPLAIN `+postgres.SoloStatsQuery, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,9 +251,42 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := strings.Join(plan, "\n")
-	for _, want := range []string{"games_solo_player", "actions_pkey", "actions_assists"} {
+	for _, want := range []string{"solo_totals_pkey", "solo_figures_score", "solo_figures_play", "solo_figures_moves",
+		"solo_results_games", "solo_results_runs"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the statistics query does not use %s:\n%s", want, p)
 		}
 	}
+	if strings.Contains(p, "Seq Scan") {
+		t.Errorf("the statistics query reads a table through:\n%s", p)
+	}
+	rows, err = conn.Query(ctx, `EXPLAIN `+store.RaceStatsQuery, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "\n"); !strings.Contains(p, "race_totals_pkey") || strings.Contains(p, "Seq Scan on race_totals") {
+		t.Errorf("the race statistics query does not read race_totals by its key:\n%s", p)
+	}
+}
+
+// TestPropertyStatsRecompute: over random histories, Stats equals the
+// statistics recomputed from the games and actions read back, also after
+// the schema went down below the statistics tables and up again (the
+// migration fills them from the games stored). DSOL_PROPERTY_STATS sets
+// the number of histories, DSOL_PROPERTY_SEED the seed.
+func TestPropertyStatsRecompute(t *testing.T) {
+	u := testenv.PostgresSchemaURL(t)
+	s := mustOpen(t, u)
+	storetest.PropertyStats(t, s, storetest.PropertyHistories(t, 8), func(t *testing.T) { belowStatsTables(t, u)() })
+}
+
+// TestPropertyLeaderboardRecompute: over random daily challenges, every
+// player's leaderboard equals the one recomputed from the entries' games
+// and actions read back.
+func TestPropertyLeaderboardRecompute(t *testing.T) {
+	s := mustOpen(t, testenv.PostgresSchemaURL(t))
+	storetest.PropertyLeaderboard(t, s, storetest.PropertyHistories(t, 8))
 }

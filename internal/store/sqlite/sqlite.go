@@ -646,7 +646,8 @@ func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]s
 }
 
 // Stats implements store.Store: the solo query and the race query of the
-// store package, in one read transaction.
+// store package, in one read transaction. The solo query reads the figures
+// the triggers of migration 00013 keep.
 func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -655,13 +656,13 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 	defer tx.Rollback()
 	var st store.Stats
 	var since sql.NullInt64
-	if st.Race, err = store.ScanRaceStats(tx.QueryRowContext(ctx, raceStatsQuery, playerID), &since); err != nil {
+	if st.Race, err = store.ScanRaceStats(tx.QueryRowContext(ctx, store.RaceStatsQuery, playerID), &since); err != nil {
 		return store.Stats{}, wrap("stats", err)
 	}
 	if since.Valid {
 		st.Since = fromMicros(since.Int64)
 	}
-	rows, err := tx.QueryContext(ctx, store.SoloStatsQuery, playerID)
+	rows, err := tx.QueryContext(ctx, soloStatsQuery, playerID)
 	if err != nil {
 		return store.Stats{}, wrap("stats", err)
 	}
@@ -672,8 +673,12 @@ func (s *Store) Stats(ctx context.Context, playerID string) (store.Stats, error)
 	return st, nil
 }
 
-// raceStatsQuery reads the winning seat with SQLite's JSON functions.
-var raceStatsQuery = store.RaceStatsQuery(`json_extract(g.result, '$.winner')`)
+// never is the reset point of a player who never reset, in the statistics
+// tables: minus infinity, below every time (microseconds) there is.
+const never = "-9223372036854775807"
+
+// soloStatsQuery is the solo statistics query with SQLite's never.
+var soloStatsQuery = store.SoloStatsQuery(never)
 
 // ResetStats implements store.Store.
 func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {

@@ -14,6 +14,7 @@ import (
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
 	"dsol/internal/store/storetest"
+	"dsol/migrations"
 )
 
 func mustOpen(tb testing.TB, path string) *sqlite.Store {
@@ -245,8 +246,36 @@ func TestAbandonedQueryUsesIndex(t *testing.T) {
 	}
 }
 
+// belowStatsTables takes the schema of the database at path below the
+// statistics tables; up brings it up again, migration 00013 filling them
+// from the games stored, and returns how long that took.
+func belowStatsTables(tb testing.TB, path string) (up func() time.Duration) {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := migrations.NewProvider(ctx, db, migrations.SQLite)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, storetest.BeforeStatsTables); err != nil {
+		tb.Fatal(err)
+	}
+	return func() time.Duration {
+		defer p.Close()
+		start := time.Now()
+		if _, err := p.Up(ctx); err != nil {
+			tb.Fatal(err)
+		}
+		return time.Since(start)
+	}
+}
+
 // mustSeedStats opens a store at path seeded with the games of the
-// statistics benchmark.
+// statistics benchmark: stored below the statistics tables, which the
+// migration then fills, as it does on an upgrade.
 func mustSeedStats(tb testing.TB, path string) *sqlite.Store {
 	tb.Helper()
 	s := mustOpen(tb, path)
@@ -255,10 +284,12 @@ func mustSeedStats(tb testing.TB, path string) *sqlite.Store {
 		tb.Fatal(err)
 	}
 	defer db.Close()
+	up := belowStatsTables(tb, path)
 	storetest.SeedStats(tb, s, func(q string) error { _, err := db.Exec(q); return err },
 		func(us string) string {
 			return fmt.Sprintf("(%d + (%s))", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(), us)
 		})
+	tb.Logf("migration 00013 filled the statistics tables in %v", up())
 	if _, err := db.Exec(`ANALYZE`); err != nil {
 		tb.Fatal(err)
 	}
@@ -273,11 +304,11 @@ func BenchmarkStats(b *testing.B) {
 	storetest.BenchStats(b, s)
 }
 
-// TestStatsQueryUsesIndexes: the solo statistics find the player's games
-// through games_solo_player, each game's last action through the primary
-// key and its assisting actions through actions_assists. SQLite picks the
-// partial index once it has statistics (ANALYZE): without them it may read
-// a game's actions by the primary key instead.
+// TestStatsQueryUsesIndexes: the solo statistics read the player's modes
+// through the key of solo_totals and each figure of a mode through an index
+// of solo_results or solo_figures (a seek each, whatever the number of
+// games), never by reading the player's games; the race statistics read the
+// player's row of race_totals.
 func TestStatsQueryUsesIndexes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dsol.db")
 	s := mustOpen(t, path)
@@ -291,6 +322,9 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 	}
 	for i := range 200 { // other players' games: alice's are a few of them
 		if err := s.CreateGame(ctx, storetest.NewSolo(fmt.Sprintf("b%d", i), "bob", start)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendActions(ctx, []store.Action{storetest.NewAction(fmt.Sprintf("b%d", i), 1, 1, "")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -318,7 +352,7 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 	if _, err := db.Exec(`ANALYZE`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.Query(`EXPLAIN QUERY PLAN `+store.SoloStatsQuery, "alice")
+	rows, err := db.Query(`EXPLAIN QUERY PLAN `+sqlite.SoloStatsQuery, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,9 +370,56 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := strings.Join(plan, "; ")
-	for _, want := range []string{"USING INDEX games_solo_player", "SEARCH a USING PRIMARY KEY", "USING INDEX actions_assists"} {
+	for _, want := range []string{"SEARCH t USING PRIMARY KEY (player_id=?)", "solo_figures_score", "solo_figures_play",
+		"solo_figures_moves", "solo_results_games", "solo_results_runs"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the statistics query does not use %q: %s", want, p)
 		}
 	}
+	for _, d := range plan {
+		if f := strings.Fields(d); len(f) >= 2 && f[0] == "SCAN" && (f[1] == "r" || f[1] == "f" || f[1] == "t" || f[1] == "p") {
+			t.Errorf("the statistics query reads a table through (%s): %s", d, p)
+		}
+	}
+	rows, err = db.Query(`EXPLAIN QUERY PLAN `+store.RaceStatsQuery, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	plan = plan[:0]
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "SEARCH t USING PRIMARY KEY (player_id=?)") {
+		t.Errorf("the race statistics query does not read race_totals by its key: %s", p)
+	}
+}
+
+// TestPropertyStatsRecompute: over random histories, Stats equals the
+// statistics recomputed from the games and actions read back, also after
+// the schema went down below the statistics tables and up again (the
+// migration fills them from the games stored). DSOL_PROPERTY_STATS sets
+// the number of histories, DSOL_PROPERTY_SEED the seed.
+func TestPropertyStatsRecompute(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dsol.db")
+	s := mustOpen(t, path)
+	defer s.Close()
+	storetest.PropertyStats(t, s, storetest.PropertyHistories(t, 16), func(t *testing.T) { belowStatsTables(t, path)() })
+}
+
+// TestPropertyLeaderboardRecompute: over random daily challenges, every
+// player's leaderboard equals the one recomputed from the entries' games
+// and actions read back.
+func TestPropertyLeaderboardRecompute(t *testing.T) {
+	s := mustOpen(t, filepath.Join(t.TempDir(), "dsol.db"))
+	defer s.Close()
+	storetest.PropertyLeaderboard(t, s, storetest.PropertyHistories(t, 12))
 }
