@@ -502,7 +502,7 @@ func (t *Table) handle(batch []*doReq) {
 			return
 		}
 	}
-	// Durable: record, answer, publish.
+	// Durable: record, store a changed status, answer, publish.
 	t.views = views
 	t.play = play
 	statusBefore := t.game.Load().Status
@@ -511,6 +511,11 @@ func (t *Table) handle(batch []*doReq) {
 		if p.applied {
 			t.events = append(t.events, p.res.Event)
 		}
+	}
+	// A changed status is stored before anyone hears of the action: a
+	// player told "won" finds the game won in their list.
+	if st := t.eng.Status(); st != statusBefore {
+		t.storeStatus(st)
 	}
 	for i := range ps {
 		p := &ps[i]
@@ -527,9 +532,6 @@ func (t *Table) handle(batch []*doReq) {
 			t.observe(p.r.cmd, p.err)
 			p.r.answer(Result{}, p.err)
 		}
-	}
-	if st := t.eng.Status(); st != statusBefore {
-		t.storeStatus(st)
 	}
 	if len(actions) > 0 {
 		t.startCheck()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/finishtest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
@@ -290,5 +291,40 @@ func TestSlowSubscriberDropped(t *testing.T) {
 	b, _ := json.Marshal(sub.Missed[0])
 	if string(b) != `{"seq":2,"seat":1,"action":{"type":"draw"},"status":"playing","at":"2030-01-02T03:04:05Z"}` {
 		t.Fatalf("event JSON %s", b)
+	}
+}
+
+// slowHeader delays every game header write, as a busy store does.
+type slowHeader struct {
+	store.Store
+}
+
+func (s slowHeader) UpdateGame(ctx context.Context, g store.Game) error {
+	time.Sleep(50 * time.Millisecond)
+	return s.Store.UpdateGame(ctx, g)
+}
+
+// TestStatusStoredBeforeAnswer: the action that wins a game is answered only
+// once the game's header says won, so the player's list of games (read from
+// the store) never shows a game just won as still in play.
+func TestStatusStoredBeforeAnswer(t *testing.T) {
+	e := mustEnv(t)
+	e.cfg.Store = slowHeader{e.st}
+	e.restart(t)
+	c, line := finishtest.Line(t, 1)
+	id := mustGame(t, e, "won", c.String())
+	for _, a := range line {
+		mustDo(t, e.reg, id, Command{Seat: 1, Action: a})
+	}
+	res := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Finish)})
+	if res.Event.Status != "won" {
+		t.Fatalf("the finish left the game %s", res.Event.Status)
+	}
+	g, err := e.st.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != "won" {
+		t.Fatalf("answered won while the stored game says %s", g.Status)
 	}
 }
