@@ -41,9 +41,10 @@
 -- on either side of it by index seeks; so is a race whose end changes.
 --
 -- A player's statistics are changed under their advisory lock (the two-key
--- form: the schema's and the player's hashes), shared by every write and
--- exclusive for a reset, so that a reset sees every game played before it
--- and a game played after it sees the new reset point.
+-- form: the schema's and the player's hashes), shared by every write but a
+-- game's new tally and exclusive for a reset, so that a reset sees every
+-- game played before it and a game played after it sees the new reset
+-- point.
 --
 -- The tables are filled from the games already played while the writes of
 -- those nodes wait (LOCK ... IN SHARE MODE until this migration commits),
