@@ -41,10 +41,12 @@
 -- on either side of it by index seeks; so is a race whose end changes.
 --
 -- A player's statistics are changed under their advisory lock (the two-key
--- form: the schema's and the player's hashes), shared by every write but a
--- game's new tally and exclusive for a reset, so that a reset sees every
--- game played before it and a game played after it sees the new reset
--- point.
+-- form: the schema's and the player's hashes), taken by every write that
+-- changes them before it touches any of their rows, several players' in
+-- the order of their ids: the writes of one player's statistics (two of
+-- their games written at once, a reset) follow one another, so that a
+-- reset sees every game played before it and a game played after it sees
+-- the new reset point, and two writes never wait on each other's rows.
 --
 -- The tables are filled from the games already played while the writes of
 -- those nodes wait (LOCK ... IN SHARE MODE until this migration commits),
@@ -198,16 +200,10 @@ CREATE FUNCTION solo_since(player text) RETURNS timestamptz LANGUAGE sql STABLE 
 $$;
 -- +goose StatementEnd
 
--- Takes the player's lock, shared or not.
+-- Takes the player's lock until the transaction ends.
 -- +goose StatementBegin
-CREATE FUNCTION stats_lock(player text, shared boolean) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-    IF shared THEN
-        PERFORM pg_advisory_xact_lock_shared(hashtext(current_schema()), hashtext(player));
-    ELSE
-        PERFORM pg_advisory_xact_lock(hashtext(current_schema()), hashtext(player));
-    END IF;
-END;
+CREATE FUNCTION stats_lock(player text) RETURNS void LANGUAGE sql AS $$
+    SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext(player))
 $$;
 -- +goose StatementEnd
 
@@ -311,19 +307,20 @@ CREATE TRIGGER solo_results_helped AFTER UPDATE OF helped ON solo_results
 
 -- The actions of a statement (a batch), per solo game: its figures are its
 -- latest action's, an undo or a finish helps it, its first one makes it
--- played. The games played before take their latest tally in one statement
--- (nothing of their streaks changes, and nothing needs the players' locks:
--- a reset's re-marking of the same rows waits on their row locks, or they
--- on its). Only a batch with a game played for the first time or an undo
--- takes its players' locks and goes on: the undos in one statement, the new
--- games one at a time, in the order of their ids, so that each one's row
--- triggers see the ones before.
+-- played. The batch takes its players' locks first; the games played
+-- before take their latest tally in one statement (nothing of their streaks
+-- changes), and only a batch with a game played for the first time or an
+-- undo goes on: the undos in one statement, the new games one at a time, in
+-- the order of their ids, so that each one's row triggers see the ones
+-- before.
 -- +goose StatementBegin
 CREATE FUNCTION actions_solo_results() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     r record;
-    more text[];
 BEGIN
+    PERFORM stats_lock(o.id) FROM (
+        SELECT DISTINCT g.seat1 AS id FROM added AS a JOIN games AS g ON g.id = a.game_id AND g.kind = 'solo' ORDER BY 1
+    ) AS o;
     UPDATE solo_figures AS f SET
         last_seq = GREATEST(f.last_seq, b.seq),
         score = CASE WHEN b.seq > f.last_seq THEN b.score ELSE f.score END,
@@ -331,13 +328,12 @@ BEGIN
         play_ms = CASE WHEN b.seq > f.last_seq THEN b.play_ms ELSE f.play_ms END
     FROM (SELECT DISTINCT ON (a.game_id) a.game_id, a.seq, a.score, a.moves, a.play_ms FROM added AS a ORDER BY a.game_id, a.seq DESC) AS b
     WHERE f.game_id = b.game_id;
-    SELECT array_agg(DISTINCT g.seat1 ORDER BY g.seat1) INTO more
-    FROM added AS a JOIN games AS g ON g.id = a.game_id AND g.kind = 'solo'
-    WHERE a.action IN ('{"type":"undo"}', '{"type":"finish"}') OR NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = a.game_id);
-    IF more IS NULL THEN
+    IF NOT EXISTS (
+        SELECT 1 FROM added AS a JOIN games AS g ON g.id = a.game_id AND g.kind = 'solo'
+        WHERE a.action IN ('{"type":"undo"}', '{"type":"finish"}') OR NOT EXISTS (SELECT 1 FROM solo_results AS s WHERE s.game_id = a.game_id)
+    ) THEN
         RETURN NULL;
     END IF;
-    PERFORM stats_lock(o.id, true) FROM unnest(more) AS o (id);
     UPDATE solo_results AS s SET undone = 1, helped = 1
     FROM (SELECT DISTINCT a.game_id FROM added AS a WHERE a.action IN ('{"type":"undo"}', '{"type":"finish"}')) AS b
     WHERE s.game_id = b.game_id AND s.undone = 0;
@@ -373,7 +369,7 @@ CREATE TRIGGER actions_solo_results AFTER INSERT ON actions
 -- +goose StatementBegin
 CREATE FUNCTION games_solo_status() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, NEW.seat1]) AS id ORDER BY 1) AS o;
+    PERFORM stats_lock(o.id) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, NEW.seat1]) AS id ORDER BY 1) AS o;
     DELETE FROM solo_figures WHERE game_id = NEW.id;
     DELETE FROM solo_results WHERE game_id = NEW.id;
     INSERT INTO solo_results
@@ -392,7 +388,7 @@ CREATE TRIGGER games_solo_status AFTER UPDATE OF status, seat1 ON games
 -- +goose StatementBegin
 CREATE FUNCTION games_solo_helped() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM stats_lock(NEW.seat1, true);
+    PERFORM stats_lock(NEW.seat1);
     UPDATE solo_results SET helped = CASE WHEN undone = 1 OR NEW.hints > 0 OR NEW.checked THEN 1 ELSE 0 END
     WHERE game_id = NEW.id;
     RETURN NULL;
@@ -406,7 +402,7 @@ CREATE TRIGGER games_solo_helped AFTER UPDATE OF hints, checked ON games
 -- +goose StatementBegin
 CREATE FUNCTION games_solo_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM stats_lock(OLD.seat1, true);
+    PERFORM stats_lock(OLD.seat1);
     DELETE FROM solo_figures WHERE game_id = OLD.id;
     DELETE FROM solo_results WHERE game_id = OLD.id;
     RETURN NULL;
@@ -434,14 +430,14 @@ $$;
 CREATE FUNCTION games_race_totals() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[NEW.seat1, NEW.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
+        PERFORM stats_lock(o.id) FROM (SELECT DISTINCT unnest(ARRAY[NEW.seat1, NEW.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
         PERFORM race_totals_add(NEW, 1);
     ELSIF TG_OP = 'UPDATE' THEN
-        PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, OLD.seat2, NEW.seat1, NEW.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
+        PERFORM stats_lock(o.id) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, OLD.seat2, NEW.seat1, NEW.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
         PERFORM race_totals_add(OLD, -1);
         PERFORM race_totals_add(NEW, 1);
     ELSE
-        PERFORM stats_lock(o.id, true) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, OLD.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
+        PERFORM stats_lock(o.id) FROM (SELECT DISTINCT unnest(ARRAY[OLD.seat1, OLD.seat2]) AS id ORDER BY 1) AS o WHERE o.id IS NOT NULL;
         PERFORM race_totals_add(OLD, -1);
     END IF;
     RETURN NULL;
@@ -465,7 +461,7 @@ CREATE FUNCTION players_stats_reset() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     mark timestamptz := COALESCE(NEW.stats_since, '-infinity');
 BEGIN
-    PERFORM stats_lock(NEW.id, false);
+    PERFORM stats_lock(NEW.id);
     UPDATE solo_results SET since = mark, run_before = NULL
     WHERE game_id IN (SELECT g.id FROM games AS g WHERE g.seat1 = NEW.id AND g.kind = 'solo' AND g.created_at > mark);
     UPDATE solo_figures SET since = mark
@@ -539,5 +535,5 @@ DROP TABLE solo_results;
 DROP FUNCTION solo_results_added();
 DROP FUNCTION solo_results_removed();
 DROP FUNCTION solo_results_helped();
-DROP FUNCTION stats_lock(text, boolean);
+DROP FUNCTION stats_lock(text);
 DROP FUNCTION solo_since(text);

@@ -41,6 +41,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("StatsFigures", func(t *testing.T) { testStatsFigures(t, open(t)) })
 	t.Run("StatsReset", func(t *testing.T) { testStatsReset(t, open(t)) })
 	t.Run("StatsRaces", func(t *testing.T) { testStatsRaces(t, open(t)) })
+	t.Run("StatsConcurrent", func(t *testing.T) { testStatsConcurrent(t, open(t)) })
 	t.Run("Tokens", func(t *testing.T) { testTokens(t, open(t)) })
 	t.Run("LinkCodes", func(t *testing.T) { testLinkCodes(t, open(t)) })
 	t.Run("DeletePlayer", func(t *testing.T) { testDeletePlayer(t, open(t)) })
