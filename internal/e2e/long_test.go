@@ -23,6 +23,7 @@ var longViewports = []struct {
 	{"390x844", phone},
 	{"320x568", viewport{320, 568, true}},
 	{"1440x900", desktop},
+	{"1280x600", viewport{1280, 600, false}}, // a laptop's window: a scroll bar of its own
 }
 
 // longColumns hands the client, as a socket event, a view of its game with
@@ -149,6 +150,7 @@ func (p *page) reachable() {
     const top = r.top - sr.top + s.scrollTop, bottom = r.bottom - sr.top + s.scrollTop;
     const name = c.closest('[data-pile]').dataset.pile + ' ' + (c.dataset.card || 'back');
     if (r.left < -0.5 || r.right > innerWidth + 0.5) bad.push(name + ' outside the width');
+    if (s !== document.scrollingElement && (r.left < sr.left - 0.5 || r.right > sr.left + s.clientWidth + 0.5)) bad.push(name + ' cut off at the side of its scroller');
     if (top < -0.5 || bottom > s.scrollHeight + 0.5) bad.push(name + ' outside the scrollable area');
     if (s !== document.scrollingElement && (sr.top < -0.5 || sr.bottom > innerHeight + 0.5)) bad.push(name + ': its scroller is outside the viewport');
   }
