@@ -149,7 +149,7 @@ func stuckCode(t *testing.T) (string, int) {
 	return "", 0
 }
 
-// TestStuckNotice: when no useful move is left, a notice by the stock
+// TestStuckNotice: when no useful move is left, a notice under the table
 // offers Undo (which takes back the last draw), Hint and New game (phone
 // and desktop, light and dark).
 func TestStuckNotice(t *testing.T) {
@@ -165,13 +165,14 @@ func TestStuckNotice(t *testing.T) {
 		}
 		p.waitJS(`!document.querySelector('[data-testid=stuck]').hidden`, "the stuck notice")
 		p.visible(`[data-testid=stuck-text]`, `[data-testid=stuck-undo]`, `[data-testid=stuck-hint]`, `[data-testid=stuck-new]`)
-		// on a wide table just under the stock and the waste; on a tall one at its foot
+		// a bar of its own between the table and the footer, over no card
 		var near bool
-		p.eval(`(() => { const s = document.querySelector('#table [data-pile=w]').getBoundingClientRect(), n = document.querySelector('[data-testid=stuck]').getBoundingClientRect(), t = document.querySelector('#table').getBoundingClientRect();
-  return document.querySelector('#table').classList.contains('portrait') ? n.bottom <= t.bottom && t.bottom - n.bottom < 40 : n.top >= s.bottom && n.top - s.bottom < 40 && n.left < s.right; })()`, &near)
+		p.eval(`(() => { const n = document.querySelector('[data-testid=stuck]').getBoundingClientRect(), t = document.querySelector('#table').getBoundingClientRect(), f = document.querySelector('.foot').getBoundingClientRect();
+  return Math.abs(n.top - t.bottom) < 1 && Math.abs(f.top - n.bottom) < 1; })()`, &near)
 		if !near {
-			t.Error("the stuck notice is not where it belongs")
+			t.Error("the stuck notice is not between the table and the footer")
 		}
+		p.coversNoCard(`[data-testid=stuck]`)
 		p.shot("stuck", c.name)
 		p.axe("stuck notice "+c.name, "#stuck")
 		p.tap(`[data-testid=stuck-hint]`)

@@ -68,7 +68,8 @@ export function slotEl(suit) {
  * fillColumn draws column c (number n) into its pile element p: the backs,
  * the last one with the count and a step of at least badge after it, then
  * the face-up cards, stepped by columnSteps for the layout L to fit the
- * height colH() gives once p is emptied.
+ * height colH() gives once p is emptied. It returns the height the cards
+ * take, which is more than colH() where they do not fit.
  */
 export function fillColumn(p, c, n, L, badge, colH) {
   p.replaceChildren();
@@ -93,4 +94,5 @@ export function fillColumn(p, c, n, L, badge, colH) {
     if (j === c.up.length - 1) el.classList.add('top');
     p.append(el);
   });
+  return c.up.length ? y - st.up + L.ch : c.down ? y - Math.max(st.down, badge) + L.ch : L.ch;
 }

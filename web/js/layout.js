@@ -6,9 +6,18 @@ export const MIN_CW = 28;
 export const MIN_RANK = 16; // px: the corner index stays readable on a phone
 const DOWN = 0.12; // the natural step between face-down cards, in card heights
 
-/** rankPx is the size of a card's corner index: a share of its width, at least MIN_RANK while the card has room for it. */
+/**
+ * rankPx is the size of a card's corner index: a share of its width, at
+ * least MIN_RANK while the card has room for it (a "10" in half its width
+ * leaves room for the suit beside it: nine columns on a phone 320px wide).
+ */
 export function rankPx(cw) {
-  return Math.round(Math.max(cw * 0.36, Math.min(MIN_RANK, cw * 0.46)));
+  return Math.round(Math.max(cw * 0.36, Math.min(MIN_RANK, cw * 0.49)));
+}
+
+/** indexPx is the height of a card's corner index of rank px (its line box: line-height 1.05 in app.css), and a pixel of edge. */
+export function indexPx(rank) {
+  return Math.ceil(rank * 1.05) + 1;
 }
 
 /**
@@ -38,6 +47,9 @@ export function computeLayout({ width, height, cols = 9, columns = null }) {
     cw = Math.min(byW, byH);
   }
   cw = Math.max(MIN_CW, Math.min(MAX_CW, Math.floor(cw)));
+  // the gaps are whole pixels, at least two: on the narrowest phones they
+  // take more than their share, and the cards give it back
+  while (portrait && cw > MIN_CW && cols * cw + (cols - 1) * Math.max(2, Math.round(cw * g)) > width - 2 * pad) cw--;
   const gap = Math.max(2, Math.round(cw * g));
   const rank = rankPx(cw);
   const badge = badgePx(cw);
@@ -57,6 +69,8 @@ export function computeLayout({ width, height, cols = 9, columns = null }) {
     downStep: Math.round(ch * DOWN),
     // a face-up card shows at least its index and suit
     upStep: Math.max(rank + 6, Math.round(ch * (portrait ? 0.4 : 0.28))),
+    // and never less than its index, however long its column
+    upMin: indexPx(rank),
     // a fanned waste card shows its whole index ("10")
     fanStep: Math.round(portrait ? Math.max(cw * 0.46, rank * 1.25 + 2) : ch * 0.26),
   };
@@ -103,6 +117,9 @@ export function columnCounts(columns) {
  * columnSteps returns the offsets between face-down cards and between face-up
  * cards so that the whole column fits in avail pixels: first the face-down
  * steps shrink, then the face-up ones; every card keeps a strip to grab.
+ * The face-up steps shrink down to L.upMin where the layout has one (the
+ * solo table: every index stays readable, and a column that still does not
+ * fit is taller than avail, for its table to scroll).
  */
 export function columnSteps(down, up, L, avail) {
   let ds = L.downStep, us = L.upStep;
@@ -115,7 +132,7 @@ export function columnSteps(down, up, L, avail) {
     const d = down > 0 ? Math.floor((avail - need(0, us)) / down) : ds;
     return { down: Math.max(dMin, Math.min(L.downStep, d)), up: us };
   }
-  const uMin = Math.max(4, Math.round(L.ch * 0.1));
+  const uMin = L.upMin ?? Math.max(4, Math.round(L.ch * 0.1));
   if (up > 1) us = Math.max(uMin, Math.floor((avail - need(ds, 0)) / (up - 1)));
   if (need(ds, us) > avail && down > 0) ds = Math.max(1, Math.floor((avail - need(0, us)) / down));
   return { down: ds, up: us };

@@ -25,13 +25,29 @@ test('columns that fit keep their natural steps', () => {
 });
 
 test('long columns compress but stay inside and grabbable', () => {
-  const L = computeLayout({ width: 844, height: 340 });
+  // a layout without a least face-up step (a race board's)
+  const L = { ...computeLayout({ width: 844, height: 340 }), upMin: undefined };
   for (const [down, up, avail] of [[8, 13, 250], [8, 13, 200], [0, 13, 150], [8, 1, 100]]) {
     const s = columnSteps(down, up, L, avail);
     const h = down * s.down + Math.max(0, up - 1) * s.up + L.ch;
     assert.ok(h <= avail || s.up <= Math.max(4, Math.round(L.ch * 0.1)), `${down}/${up}/${avail}: ${h}`);
     assert.ok(s.up >= 4 && s.down >= 1);
     assert.ok(s.up <= L.upStep && s.down <= L.downStep);
+  }
+});
+
+test('the solo table: a long column keeps every index in sight, and is taller than the table where it must', () => {
+  // phones on their side and upright, and a desktop, less the HUD and the footer
+  for (const [width, height] of [[844, 390 - 80], [740, 360 - 80], [390, 844 - 92], [320, 568 - 92], [1440, 900 - 92]]) {
+    const L = computeLayout({ width, height });
+    assert.ok(L.upMin >= Math.ceil(L.rank * 1.05), JSON.stringify(L));
+    for (const [down, up] of [[8, 13], [7, 12], [0, 13], [8, 1]]) {
+      const s = columnSteps(down, up, L, L.colH);
+      const h = down * s.down + Math.max(0, up - 1) * s.up + L.ch;
+      assert.ok(s.up >= L.upMin && s.down >= 1, `${width}x${height} ${down}/${up}: ${JSON.stringify(s)}`);
+      // what does not fit is as short as it can be: the backs packed
+      if (h > L.colH) assert.equal(s.up, L.upMin, `${width}x${height} ${down}/${up}`);
+    }
   }
 });
 
@@ -132,5 +148,12 @@ test('the steps grow as far as every column fits, not the longest alone', () => 
 test('the corner index: a share of the card, at least 16px while the card has room', () => {
   assert.equal(rankPx(104), 37);
   assert.equal(rankPx(40), 16);
-  assert.equal(rankPx(28), 13); // a small card keeps its index inside
+  assert.equal(rankPx(33), 16); // nine columns on a phone 320px wide
+  assert.equal(rankPx(28), 14); // a small card keeps its index inside
+});
+
+test('a phone 320px wide: nine columns across, an index of 16px', () => {
+  const L = computeLayout({ width: 320, height: 568 - 48 - 44 });
+  assert.ok(9 * L.cw + 8 * L.gap + 2 * L.pad <= 320, JSON.stringify(L));
+  assert.ok(L.rank >= 16, JSON.stringify(L));
 });

@@ -308,25 +308,16 @@ export class SoloMode {
 
   /**
    * stuck shows or hides the notice that no useful move is left, with its
-   * Undo and New game: under the stock and the waste on a wide table, where
-   * the player looks for one more card; on a tall one, where the columns
-   * go down, at the foot of the table, so the position stays in sight.
+   * Undo, Hint and New game: a bar between the table and the footer, so
+   * that the whole position stays in sight; the table is laid out again in
+   * the height left to it.
    */
   stuck(on) {
     const box = $('[data-testid=stuck]');
+    if (on) box.querySelector('.msg').textContent = t('game.stuck');
+    if (box.hidden === !on) return;
     box.hidden = !on;
-    if (!on) return;
-    box.querySelector('.msg').textContent = t('game.stuck');
-    const tall = this.root.classList.contains('portrait');
-    // the stock and the waste with its fan (the .sw box is as tall as the table)
-    const sw = [...this.root.querySelectorAll('.sw > .pile, .sw .card')].map((e) => e.getBoundingClientRect())
-      .reduce((a, r) => ({ left: Math.min(a.left, r.left), right: Math.max(a.right, r.right), bottom: Math.max(a.bottom, r.bottom) }), { left: innerWidth, right: 0, bottom: 0 });
-    const table = this.root.getBoundingClientRect();
-    const lefty = document.documentElement.classList.contains('lefty');
-    const px = (n) => Math.round(Math.max(8, n)) + 'px';
-    Object.assign(box.style, tall
-      ? { top: '', bottom: px(innerHeight - table.bottom + 8), left: '8px', right: '8px' }
-      : { top: px(sw.bottom + 8), bottom: '', left: lefty ? '' : px(sw.left), right: lefty ? px(innerWidth - sw.right) : '' });
+    this.scope.frame('render', () => this.render());
   }
 
   /** elapsed time: from the view if the server keeps it, else counted here per game. */

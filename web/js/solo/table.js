@@ -111,13 +111,24 @@ function foundations(root, v, on) {
   });
 }
 
-/** columns draws the columns that on() names. */
+/**
+ * columns draws the columns that on() names. A column whose cards do not
+ * fit the row of columns (a long game on a phone on its side: every index
+ * stays readable) grows taller than it, and the row scrolls.
+ */
 function columns(root, v, L, on) {
   const badge = badgePx(L.cw);
   // every column is as tall as the row of columns, whatever it holds: one
   // measure, taken before the cards change, spares a layout per column
-  const colH = pileEl(root, 'c1')?.clientHeight || L.ch * 4;
-  v.columns.forEach((c, i) => on('c' + (i + 1)) && fillColumn(pileEl(root, 'c' + (i + 1)), c, i + 1, L, badge, () => colH));
+  const row = root.querySelector('.cols');
+  const colH = row.clientHeight || L.ch * 4;
+  v.columns.forEach((c, i) => {
+    if (!on('c' + (i + 1))) return;
+    const p = pileEl(root, 'c' + (i + 1));
+    const h = fillColumn(p, c, i + 1, L, badge, () => colH);
+    p.style.height = h > colH ? px(h) : '';
+  });
+  row.classList.toggle('scroll', [...row.children].some((p) => p.style.height));
 }
 
 /** topCards returns the last n face-up card elements of a pile. */
