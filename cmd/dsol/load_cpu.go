@@ -103,22 +103,48 @@ func procCPUSeconds(stat []byte) (float64, error) {
 // metricsCPUSeconds finds process_cpu_seconds_total in a Prometheus text
 // exposition.
 func metricsCPUSeconds(r io.Reader) (float64, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		rest, ok := strings.CutPrefix(line, "process_cpu_seconds_total")
-		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '{') {
-			continue
-		}
-		f := strings.Fields(rest[strings.LastIndexByte(rest, '}')+1:])
-		if len(f) == 0 {
-			break
-		}
-		return strconv.ParseFloat(f[0], 64)
-	}
-	if err := sc.Err(); err != nil {
+	v, err := metricValues(r, "process_cpu_seconds_total")
+	if err != nil {
 		return 0, err
 	}
-	return 0, fmt.Errorf("no process_cpu_seconds_total in the server's /metrics")
+	return v[0], nil
+}
+
+// metricValues finds the values of the named unlabelled (or first-listed)
+// series in a Prometheus text exposition, in the order of names; a name
+// missing is an error.
+func metricValues(r io.Reader, names ...string) ([]float64, error) {
+	out := make([]float64, len(names))
+	found := make([]bool, len(names))
+	left := len(names)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() && left > 0 {
+		line := sc.Text()
+		for i, name := range names {
+			rest, ok := strings.CutPrefix(line, name)
+			if found[i] || !ok || rest == "" || (rest[0] != ' ' && rest[0] != '{') {
+				continue
+			}
+			f := strings.Fields(rest[strings.LastIndexByte(rest, '}')+1:])
+			if len(f) == 0 {
+				continue
+			}
+			v, err := strconv.ParseFloat(f[0], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			out[i], found[i] = v, true
+			left--
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	for i, ok := range found {
+		if !ok {
+			return nil, fmt.Errorf("no %s in the server's /metrics", names[i])
+		}
+	}
+	return out, nil
 }

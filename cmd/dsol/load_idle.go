@@ -33,9 +33,48 @@ type idleReport struct {
 	RSSBeforeKiB int64   `json:"rssBeforeKiB"`
 	RSSAfterKiB  int64   `json:"rssAfterKiB"`
 	KiBPerSocket float64 `json:"kibPerSocket"`
-	SetupSeconds float64 `json:"setupSeconds"`
-	Protocol     int     `json:"protocol"`
+	// Go is what the server's Go runtime reports on /metrics at the same
+	// two moments (heap and goroutine stacks in use, goroutines): less
+	// noisy than the RSS, which holds the heap's garbage not yet
+	// collected and the memory the runtime has not yet given back.
+	Go           idleRuntime `json:"go"`
+	SetupSeconds float64     `json:"setupSeconds"`
+	Protocol     int         `json:"protocol"`
 	Errors       map[string]int
+}
+
+// idleRuntime is the Go runtime's share of an idle run: heap and stacks in
+// use before and after, and per socket.
+type idleRuntime struct {
+	HeapBeforeKiB       float64 `json:"heapInuseBeforeKiB"`
+	HeapAfterKiB        float64 `json:"heapInuseAfterKiB"`
+	StackBeforeKiB      float64 `json:"stackInuseBeforeKiB"`
+	StackAfterKiB       float64 `json:"stackInuseAfterKiB"`
+	GoroutinesBefore    float64 `json:"goroutinesBefore"`
+	GoroutinesAfter     float64 `json:"goroutinesAfter"`
+	HeapKiBPerSocket    float64 `json:"heapKiBPerSocket"`
+	StackKiBPerSocket   float64 `json:"stackKiBPerSocket"`
+	GoroutinesPerSocket float64 `json:"goroutinesPerSocket"`
+}
+
+// runtimeMetrics are the series idleRuntime reads, in its order.
+var runtimeMetrics = []string{"go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes", "go_goroutines"}
+
+// readRuntime reads runtimeMetrics from the server's /metrics.
+func readRuntime(ctx context.Context, hc *http.Client, base string) ([]float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("load: the server's /metrics: %w", err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("load: GET %s/metrics: %s", base, res.Status)
+	}
+	return metricValues(res.Body, runtimeMetrics...)
 }
 
 func (r *idleReport) writeText(w io.Writer) {
@@ -43,6 +82,9 @@ func (r *idleReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "setup       %.1fs\n", r.SetupSeconds)
 	fmt.Fprintf(w, "server rss  %d KiB without sockets, %d KiB with them\n", r.RSSBeforeKiB, r.RSSAfterKiB)
 	fmt.Fprintf(w, "per socket  %.1f KiB\n", r.KiBPerSocket)
+	fmt.Fprintf(w, "go runtime  heap in use %.0f -> %.0f KiB, stacks %.0f -> %.0f KiB, %.0f -> %.0f goroutines\n",
+		r.Go.HeapBeforeKiB, r.Go.HeapAfterKiB, r.Go.StackBeforeKiB, r.Go.StackAfterKiB, r.Go.GoroutinesBefore, r.Go.GoroutinesAfter)
+	fmt.Fprintf(w, "per socket  heap %.1f KiB, stacks %.1f KiB, %.2f goroutines\n", r.Go.HeapKiBPerSocket, r.Go.StackKiBPerSocket, r.Go.GoroutinesPerSocket)
 	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
 }
 
@@ -108,6 +150,10 @@ func idleRun(ctx context.Context, cfg loadConfig) (*idleReport, error) {
 		return nil, err
 	}
 	rep.RSSBeforeKiB = before
+	goBefore, err := readRuntime(setupCtx, hc, cfg.base)
+	if err != nil {
+		return nil, err
+	}
 
 	conns := make([]*websocket.Conn, 0, cfg.sockets)
 	defer func() {
@@ -147,8 +193,21 @@ func idleRun(ctx context.Context, cfg loadConfig) (*idleReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	goAfter, err := readRuntime(ctx, hc, cfg.base)
+	if err != nil {
+		return nil, err
+	}
 	rep.Sockets, rep.RSSAfterKiB = len(conns), after
-	rep.KiBPerSocket = float64(after-before) / float64(len(conns))
+	n := float64(len(conns))
+	rep.KiBPerSocket = float64(after-before) / n
+	rep.Go = idleRuntime{
+		HeapBeforeKiB: goBefore[0] / 1024, HeapAfterKiB: goAfter[0] / 1024,
+		StackBeforeKiB: goBefore[1] / 1024, StackAfterKiB: goAfter[1] / 1024,
+		GoroutinesBefore: goBefore[2], GoroutinesAfter: goAfter[2],
+		HeapKiBPerSocket:    (goAfter[0] - goBefore[0]) / 1024 / n,
+		StackKiBPerSocket:   (goAfter[1] - goBefore[1]) / 1024 / n,
+		GoroutinesPerSocket: (goAfter[2] - goBefore[2]) / n,
+	}
 	return rep, nil
 }
 

@@ -191,7 +191,7 @@ func newFront[S socket](what string, player func(*http.Request) (string, error),
 
 // accept upgrades the request, with the read limit of a frame.
 func (f *front[S]) accept(w http.ResponseWriter, r *http.Request) (*websocket.Conn, error) {
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+	c, err := websocket.Accept(smallBuffers{w}, r, &websocket.AcceptOptions{
 		OriginPatterns:  f.cfg.OriginPatterns,
 		CompressionMode: websocket.CompressionDisabled,
 	})
