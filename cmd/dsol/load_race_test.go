@@ -199,6 +199,11 @@ func TestLoadIdle(t *testing.T) {
 	if rep.Sockets != 20 || rep.Players != 3 || rep.RSSBeforeKiB <= 0 || rep.RSSAfterKiB <= 0 {
 		t.Fatalf("report %+v", rep)
 	}
+	// each socket is at least its two goroutines, and the heap and the
+	// stacks were read
+	if g := rep.Go; g.GoroutinesPerSocket < 2 || g.HeapBeforeKiB <= 0 || g.StackAfterKiB <= 0 {
+		t.Fatalf("the runtime's share %+v", g)
+	}
 	if _, err := parseLoad([]string{"--mode", "idle", "--races", "3"}, io.Discard); err == nil {
 		t.Fatal("--races taken in idle mode")
 	}
