@@ -308,7 +308,7 @@ export class SoloMode {
 
   /**
    * stuck shows or hides the notice that no useful move is left, with its
-   * Undo, Hint and New game: a bar between the table and the footer, so
+   * Undo, Hint and New game: a bar between the HUD and the table, by the stock, so
    * that the whole position stays in sight; the table is laid out again in
    * the height left to it.
    */
