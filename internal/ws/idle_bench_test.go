@@ -1,0 +1,81 @@
+package ws_test
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+
+	"dsol/internal/apitest"
+	"dsol/internal/ws"
+)
+
+// BenchmarkIdleSocket is what an idle game socket keeps alive on the
+// server: b.N sockets of one player on one solo game, each opened by a bare
+// TCP client that sends the upgrade and reads the answer (so that the
+// client's side is a connection and nothing more), then the heap live after
+// a collection and the goroutine stacks in use, per socket, against the same
+// figures before the sockets were opened. The process is the server and
+// the bare clients; the clients' share is a connection each.
+//
+//	go test -run '^$' -bench IdleSocket -benchtime 2000x ./internal/ws
+func BenchmarkIdleSocket(b *testing.B) {
+	e := mustEnv(b, apitest.SQLite(b), func(c *ws.Config) { c.MaxSocketsPerPlayer = 1 << 20 })
+	p := e.mustPlayer(b)
+	g := p.mustSolo(b)
+	addr := strings.TrimPrefix(e.URL, "http://")
+	req := "GET /api/v1/games/" + g + "/ws?v=2 HTTP/1.1\r\nHost: " + addr + "\r\n" +
+		"Authorization: Bearer " + p.token + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+	conns := make([]net.Conn, 0, b.N)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	open := func() {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		conns = append(conns, c)
+		if _, err := c.Write([]byte(req)); err != nil {
+			b.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReaderSize(c, 256), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.StatusCode != http.StatusSwitchingProtocols {
+			b.Fatalf("socket %d: %s", len(conns), res.Status)
+		}
+	}
+	open() // the table is live and the first socket's one-time costs are paid
+	before := liveMemory()
+	b.ResetTimer()
+	for range b.N {
+		open()
+	}
+	b.StopTimer()
+	after := liveMemory()
+	if n := e.sockets.Open(); n != b.N+1 {
+		b.Fatalf("%d sockets open, want %d", n, b.N+1)
+	}
+	b.ReportMetric(float64(after.heap-before.heap)/float64(b.N), "heap-B/socket")
+	b.ReportMetric(float64(after.stack-before.stack)/float64(b.N), "stack-B/socket")
+	b.ReportMetric(float64(after.goroutines-before.goroutines)/float64(b.N), "goroutines/socket")
+}
+
+type memory struct{ heap, stack, goroutines int64 }
+
+// liveMemory collects twice (finalizers and what they free), then reads the
+// live heap, the stacks in use and the goroutines.
+func liveMemory() memory {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return memory{int64(m.HeapAlloc), int64(m.StackInuse), int64(runtime.NumGoroutine())}
+}
