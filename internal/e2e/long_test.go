@@ -236,3 +236,51 @@ func (p *page) swipe(x, y, dy float64) {
 	}
 	p.run(append(acts, touch(input.DispatchTouchEventTypeTouchEnd, 0))...)
 }
+
+// TestLongColumnsShowTheMove: where the columns scroll, a card that lands at
+// the foot of a long column out of sight (the columns scrolled to the top)
+// is scrolled into sight.
+func TestLongColumnsShowTheMove(t *testing.T) {
+	srv := startServer(t)
+	for _, c := range longViewports[:2] { // the phones on their side: the columns scroll there
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := newPage(t, srv, c.vp)
+			p.onNewDocument(sockets)
+			p.open("/?code=DS1-D3N-AAAAAAB")
+			p.onScreen("solo")
+			p.longColumns(false)
+			var hidden bool
+			p.eval(`(() => { const s = document.querySelector('#table .cols'); s.scrollTop = 0;
+  const last = [...document.querySelectorAll('#table [data-pile=c8] .card')].pop();
+  return s.classList.contains('scroll') && last.getBoundingClientRect().bottom > s.getBoundingClientRect().bottom + 1; })()`, &hidden)
+			if !hidden {
+				t.Fatal("the foot of column 8 is in sight with the columns at the top: nothing to check")
+			}
+			// the top card of column 2 goes onto column 8, as the server tells it
+			p.eval(`(async () => {
+  const id = new URLSearchParams(location.search).get('game');
+  const v = await (await fetch('/api/v1/games/' + id)).json();
+  const run = (n, red) => [...'KQJT98765432A'].slice(0, n).map((r, i) => r + ((i % 2 === 0) === red ? 'HD' : 'SC')[(i >> 1) % 2]);
+  v.columns[8] = {down: 8, up: run(13, false)};
+  v.columns[7] = {down: 7, up: run(12, true)};
+  v.columns[6] = {down: 6, up: run(11, false)};
+  v.columns[0] = {down: 0, up: run(13, true)};
+  v.columns[7].up.push(v.columns[1].up.pop());
+  const ws = __sockets.filter((s) => s.readyState === 1).pop();
+  ws.onmessage({data: JSON.stringify({type: 'event', seq: +document.body.dataset.seq + 1, game: v})});
+  return true;
+})()`, nil)
+			p.waitJS(`document.querySelectorAll('#table [data-pile=c8] .card.up').length === 13`, "the card on column 8")
+			var seen bool
+			p.eval(`(() => { document.getAnimations().forEach((a) => a.finish()); // where it lands, not where it flies
+  const s = document.querySelector('#table .cols').getBoundingClientRect();
+  const r = [...document.querySelectorAll('#table [data-pile=c8] .card')].pop().getBoundingClientRect();
+  return r.top >= s.top - 1 && r.bottom <= s.bottom + 1; })()`, &seen)
+			if !seen {
+				t.Error("the card that landed at the foot of column 8 is out of sight")
+			}
+			p.shot("long-move", c.name)
+		})
+	}
+}

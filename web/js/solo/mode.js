@@ -233,7 +233,11 @@ export class SoloMode {
       const part = only && this.L ? new Set(only) : null;
       if (!part) this.L = layoutTable(this.root, v);
       renderTable(this.root, v, this.L, part);
-      if (ch && ch.count) this.land(topCards(this.root, ch.to, ch.count), from);
+      if (ch && ch.count) {
+        const els = topCards(this.root, ch.to, ch.count);
+        reveal(els[els.length - 1]);
+        this.land(els, from);
+      }
       else if (this.last) for (const el of topCards(this.root, this.last.pile, this.last.count)) el.classList.add('last');
       clearMarks(this.root);
       const h = this.hinted;
@@ -334,4 +338,13 @@ export class SoloMode {
     this.elapsed = sec;
     $('[data-testid=time]').textContent = formatTime(sec);
   }
+}
+
+/**
+ * reveal scrolls the columns, when they scroll, just enough to show el (the
+ * last card of a move that landed at the foot of a column out of sight),
+ * before its flight is measured.
+ */
+function reveal(el) {
+  if (el && el.closest('.cols.scroll')) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
