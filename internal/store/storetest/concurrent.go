@@ -50,6 +50,7 @@ func testStatsConcurrent(t *testing.T, s store.Store) {
 				errs <- writeGames(s, rand.New(rand.NewPCG(uint64(round), uint64(w))), all, w, writers, &mu, tallies)
 			}()
 		}
+		ctx := ctxOf(t)
 		go func() { // resets back and forth among the games' starts
 			r := rand.New(rand.NewPCG(uint64(round), 99))
 			for {
@@ -60,13 +61,13 @@ func testStatsConcurrent(t *testing.T, s store.Store) {
 				default:
 				}
 				at := start.Add(time.Duration(r.IntN(games+4)-2) * time.Minute).Add(time.Duration(r.IntN(3)-1) * time.Microsecond)
-				if err := s.ResetStats(ctxOf(t), p, at); err != nil {
-					errs <- fmt.Errorf("ResetStats: %w", err)
+				if err := s.ResetStats(ctx, p, at); err != nil {
+					errs <- fmt.Errorf("reset: %w", err)
 					return
 				}
 				since = at // read only after done: the last reset is the one that holds
-				if _, err := s.Stats(ctxOf(t), p); err != nil {
-					errs <- fmt.Errorf("Stats while writing: %w", err)
+				if _, err := s.Stats(ctx, p); err != nil {
+					errs <- fmt.Errorf("reading the statistics while writing: %w", err)
 					return
 				}
 				time.Sleep(time.Duration(r.IntN(2000)) * time.Microsecond)
