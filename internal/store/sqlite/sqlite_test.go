@@ -224,24 +224,7 @@ func TestAbandonedQueryUsesIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`EXPLAIN QUERY PLAN `+sqlite.AbandonedQuery, 0, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if p := strings.Join(plan, "; "); !strings.Contains(p, "games_unfinished") {
+	if p := strings.Join(queryPlan(t, db, sqlite.AbandonedQuery, 0, -1), "; "); !strings.Contains(p, "games_unfinished") {
 		t.Fatalf("the sweep's query does not use games_unfinished: %s", p)
 	}
 }
@@ -352,23 +335,7 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 	if _, err := db.Exec(`ANALYZE`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.Query(`EXPLAIN QUERY PLAN `+sqlite.SoloStatsQuery, "alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	plan := queryPlan(t, db, sqlite.SoloStatsQuery, "alice")
 	p := strings.Join(plan, "; ")
 	for _, want := range []string{"SEARCH t USING PRIMARY KEY (player_id=?)", "solo_figures_score", "solo_figures_play",
 		"solo_figures_moves", "solo_results_games", "solo_results_runs"} {
@@ -381,24 +348,7 @@ func TestStatsQueryUsesIndexes(t *testing.T) {
 			t.Errorf("the statistics query reads a table through (%s): %s", d, p)
 		}
 	}
-	rows, err = db.Query(`EXPLAIN QUERY PLAN `+store.RaceStatsQuery, "alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	plan = plan[:0]
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if p := strings.Join(plan, "; "); !strings.Contains(p, "SEARCH t USING PRIMARY KEY (player_id=?)") {
+	if p := strings.Join(queryPlan(t, db, store.RaceStatsQuery, "alice"), "; "); !strings.Contains(p, "SEARCH t USING PRIMARY KEY (player_id=?)") {
 		t.Errorf("the race statistics query does not read race_totals by its key: %s", p)
 	}
 }
@@ -422,4 +372,28 @@ func TestPropertyLeaderboardRecompute(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "dsol.db"))
 	defer s.Close()
 	storetest.PropertyLeaderboard(t, s, storetest.PropertyHistories(t, 12))
+}
+
+// queryPlan returns the detail lines of SQLite's EXPLAIN QUERY PLAN of query
+// with args.
+func queryPlan(t *testing.T, db *sql.DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := db.Query(`EXPLAIN QUERY PLAN `+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }
