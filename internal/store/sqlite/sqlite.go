@@ -23,10 +23,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/bits"
 	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -40,14 +42,23 @@ import (
 // connection (or another process) before SQLITE_BUSY.
 const busyTimeout = 10 * time.Second
 
-// maxChunk is the number of rows of one INSERT statement of AppendActions: 9
-// variables a row stays far below SQLite's limit of 32766 variables.
-const maxChunk = 500
+// maxChunk is the most rows of one INSERT statement of AppendActions, a power
+// of two: 9 variables a row stays far below SQLite's limit of 32766 variables.
+const maxChunk = 1 << maxChunkLog
+
+const maxChunkLog = 9
 
 // Store is the SQLite implementation of store.Store.
 type Store struct {
 	w *sql.DB // the single writer connection
 	r *sql.DB // query-only reader pool
+
+	// inserts holds the prepared INSERT statements of AppendActions, one
+	// for each power of two of rows up to maxChunk, prepared on first use.
+	// Preparing compiles the statistics triggers into the statement, which
+	// costs far more than inserting a few rows, so it is done once.
+	insertsMu sync.Mutex
+	inserts   [maxChunkLog + 1]*sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -133,7 +144,15 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close implements store.Store. It checkpoints the WAL into the database file
 // when it is the last connection.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	errs := []error{s.r.Close()}
+	s.insertsMu.Lock()
+	for _, st := range s.inserts {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	s.insertsMu.Unlock()
+	return errors.Join(append(errs, s.w.Close())...)
 }
 
 // wrap maps SQLite errors onto the store's errors: constraint violations become
@@ -581,15 +600,39 @@ func insertActions(n int) string {
 	return b.String()
 }
 
-// fullChunk is the INSERT statement of maxChunk actions, built once.
-var fullChunk = insertActions(maxChunk)
+// chunkLog is the size of the next INSERT of AppendActions for n actions
+// left: 1<<chunkLog(n) rows, the largest power of two up to n and maxChunk.
+func chunkLog(n int) int { return bits.Len(uint(min(n, maxChunk))) - 1 }
 
-// AppendActions implements store.Store: one IMMEDIATE transaction of multi-row
-// INSERTs of at most maxChunk rows each. Actions of a game that does not exist
-// fail with store.ErrNotFound.
+// prepareInserts prepares the INSERT statements a batch of n actions needs
+// that are not prepared yet. It must run outside a transaction: the writer
+// pool has a single connection, which the transaction would hold.
+func (s *Store) prepareInserts(ctx context.Context, n int) ([maxChunkLog + 1]*sql.Stmt, error) {
+	s.insertsMu.Lock()
+	defer s.insertsMu.Unlock()
+	for ; n > 0; n -= 1 << chunkLog(n) {
+		if i := chunkLog(n); s.inserts[i] == nil {
+			st, err := s.w.PrepareContext(ctx, insertActions(1<<i))
+			if err != nil {
+				return s.inserts, err
+			}
+			s.inserts[i] = st
+		}
+	}
+	return s.inserts, nil
+}
+
+// AppendActions implements store.Store: one IMMEDIATE transaction of
+// multi-row INSERTs, a power of two of rows each (at most maxChunk), so that
+// a few statements, prepared once, serve every batch. Actions of a game that
+// does not exist fail with store.ErrNotFound.
 func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error {
 	if len(actions) == 0 {
 		return nil
+	}
+	inserts, err := s.prepareInserts(ctx, len(actions))
+	if err != nil {
+		return wrap("append actions", err)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -598,7 +641,8 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 	defer tx.Rollback()
 	args := make([]any, 0, 9*min(len(actions), maxChunk))
 	for rest := actions; len(rest) > 0; {
-		chunk := rest[:min(len(rest), maxChunk)]
+		i := chunkLog(len(rest))
+		chunk := rest[:1<<i]
 		rest = rest[len(chunk):]
 		args = args[:0]
 		for i := range chunk {
@@ -610,11 +654,7 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 				args = append(args, nil, nil, nil)
 			}
 		}
-		q := fullChunk
-		if len(chunk) != maxChunk {
-			q = insertActions(len(chunk))
-		}
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		if _, err := tx.StmtContext(ctx, inserts[i]).ExecContext(ctx, args...); err != nil {
 			return wrap("append actions", err)
 		}
 	}

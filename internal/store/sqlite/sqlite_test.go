@@ -397,3 +397,49 @@ func queryPlan(t *testing.T, db *sql.DB, query string, args ...any) []string {
 	}
 	return plan
 }
+
+// TestAppendBatchSizes: batches of every size up to a few chunks (the
+// INSERTs are cut in powers of two, each statement prepared once) store
+// every action once, in order, and a batch that fails stores none of it.
+func TestAppendBatchSizes(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "dsol.db"))
+	defer s.Close()
+	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateGame(ctx, storetest.NewSolo("g1", "alice", time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	seq := int64(0)
+	batch := func(n int) []store.Action {
+		b := make([]store.Action, n)
+		for i := range b {
+			b[i] = store.Action{GameID: "g1", Seq: seq + int64(i) + 1, Seat: 1, Action: []byte(fmt.Sprintf(`{"type":"draw","n":%d}`, seq+int64(i)+1)), At: time.Now()}
+		}
+		return b
+	}
+	for _, n := range []int{1, 2, 3, 5, 7, 8, 31, 511, 512, 513, 1100, 1} {
+		if err := s.AppendActions(ctx, batch(n)); err != nil {
+			t.Fatalf("a batch of %d: %v", n, err)
+		}
+		seq += int64(n)
+	}
+	bad := batch(700)
+	bad[600].Seq = 1 // stored already: the whole batch must fail
+	if err := s.AppendActions(ctx, bad); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a batch with a stored seq: %v", err)
+	}
+	got, err := s.Actions(ctx, "g1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(got)) != seq {
+		t.Fatalf("%d actions stored, want %d", len(got), seq)
+	}
+	for i, a := range got {
+		if want := fmt.Sprintf(`{"type":"draw","n":%d}`, i+1); a.Seq != int64(i)+1 || string(a.Action) != want {
+			t.Fatalf("action %d: seq %d %s", i, a.Seq, a.Action)
+		}
+	}
+}
