@@ -11,7 +11,7 @@ import (
 // raceEnv is what the live state of a race is given at construction: its
 // table's clock and timers, the disconnect grace, the rematch timeout, and
 // wake, which hands a timer that came due to the table's goroutine
-// (Table.raceWake) and does nothing once the table has stopped.
+// (Table.raceDue) and does nothing once the table has stopped.
 type raceEnv struct {
 	now            func() time.Time
 	afterFunc      func(d time.Duration, f func()) (stop func() bool)

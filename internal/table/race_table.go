@@ -36,7 +36,7 @@ func (t *Table) newRaceLive() *raceLive {
 	var l *raceLive
 	l = newRaceLive(raceEnv{now: t.cfg.Clock, afterFunc: t.cfg.AfterFunc, grace: t.cfg.Grace,
 		rematchTimeout: t.cfg.RematchTimeout,
-		wake:           func(w raceWake) { _ = t.call(context.Background(), func() { t.raceWake(l, w) }) }})
+		wake:           func(w raceWake) { _ = t.call(context.Background(), func() { t.raceDue(l, w) }) }})
 	return l
 }
 
@@ -200,10 +200,10 @@ func (t *Table) raceAfter() {
 	t.raceSchedule(l)
 }
 
-// raceWake runs a timer of the live state l that came due, on the table's
+// raceDue runs a timer of the live state l that came due, on the table's
 // goroutine: the turn clock's pass, the bot's move, a rematch offer's
 // lapse. A live state the table no longer runs is left alone.
-func (t *Table) raceWake(l *raceLive, w raceWake) {
+func (t *Table) raceDue(l *raceLive, w raceWake) {
 	if t.rl != l {
 		return
 	}
