@@ -110,7 +110,9 @@ type Options struct {
 	// SoloOutBonus: the seat that goes out wins whatever the counts.
 	SoloOutBonus bool
 	// Series is the number of games of the series this race belongs to (0 or
-	// 1: a single game). The engine only reports it; Series adds the counts.
+	// 1: a single game). The engine only checks it and keeps it (Options);
+	// the live state of the race's table (package table) adds up each seat's
+	// counts over the games of the series.
 	Series int
 }
 

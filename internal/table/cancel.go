@@ -18,7 +18,7 @@ func cancelled(t *Table, l *raceLive, _ store.Game) error {
 	}
 	l.over = true
 	t.notify(&Notice{Type: "over"})
-	l.schedule()
+	t.raceSchedule(l)
 	return nil
 }
 

@@ -285,7 +285,7 @@ func (r *Registry) Join(ctx context.Context, id, player string, invite *string) 
 func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error {
 	return func(t *Table, l *raceLive, g store.Game) error {
 		before := l.players
-		if err := l.loadHeader(ctx, g); err != nil {
+		if err := t.loadHeader(ctx, l, g); err != nil {
 			return err
 		}
 		// The seats taken now, or, when a rematch was accepted, both: each
@@ -301,10 +301,10 @@ func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error
 		}
 		for _, i := range seats {
 			l.seen[i] = l.now()
-			on := l.online[i] || l.isBot(i+1)
+			on := l.online[i] || isBot(g, i+1)
 			t.notify(&Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
 		}
-		l.schedule()
+		t.raceSchedule(l)
 		return nil
 	}
 }

@@ -264,12 +264,10 @@ func (r *Registry) Preview(ctx context.Context, id string, viewer int) (int64, V
 		return 0, nil, err
 	}
 	if g.Kind == "race" {
-		l := &raceLive{t: t, botIdle: -1}
-		now := r.cfg.Clock()
-		l.seen = [2]time.Time{now, now}
+		l := t.newRaceLive()
 		t.rl = l
 		t.raceAttach()
-		if err := l.loadHeader(ctx, g); err != nil {
+		if err := t.loadHeader(ctx, l, g); err != nil {
 			return 0, nil, err
 		}
 	}

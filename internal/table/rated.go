@@ -116,11 +116,12 @@ func medianGaps(events []Event) [2]time.Duration {
 	return out
 }
 
-// loadRatings reads the rating change of a finished race for its view.
-func (l *raceLive) loadRatings(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, l.t.cfg.StoreTimeout)
+// loadRatings reads the rating change of a finished race for its view into
+// the live state l.
+func (t *Table) loadRatings(ctx context.Context, l *raceLive) error {
+	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()
-	rr, err := l.t.cfg.Store.RaceRating(ctx, l.t.id)
+	rr, err := t.cfg.Store.RaceRating(ctx, t.id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		l.ratings = nil

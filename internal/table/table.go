@@ -604,7 +604,7 @@ func (t *Table) storeStatus(status string) {
 	}
 	t.game.Store(&g)
 	if finished {
-		if err := t.rl.loadRatings(ctx); err != nil {
+		if err := t.loadRatings(ctx, t.rl); err != nil {
 			t.cfg.Logger.Warn("table: read the race's ratings", "game", t.id, "err", err)
 		}
 	}

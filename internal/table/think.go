@@ -51,8 +51,7 @@ func thinkAnyway(s race.Seen, seed uint64) (hint.Hint, bool) {
 // the same (a hint for this very position; with none, because no slot
 // was free, the plain bot's move); if the opponent acted meanwhile the bot
 // decides again at once on the new position.
-func (l *raceLive) think(s race.Seen) {
-	t := l.t
+func (t *Table) think(l *raceLive, s race.Seen) {
 	f := thinkAnyway
 	if t.cfg.thinkers != nil {
 		if p := t.cfg.thinkers.f.Load(); p != nil {
@@ -70,13 +69,14 @@ func (l *raceLive) think(s race.Seen) {
 			}
 			l.botStop = nil
 			if t.seq != seq {
-				l.botMove()
+				t.botMove(l)
 				return
 			}
 			if !ok {
 				h = hint.Hint{}
 			}
-			l.botAct(l.strong.Play(s, h))
+			a, ok := l.strong.Play(s, h)
+			t.botAct(l, a, ok)
 		})
 	}()
 }

@@ -1,0 +1,133 @@
+package table
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"dsol/internal/game"
+	"dsol/internal/klondike"
+	"dsol/internal/store"
+)
+
+// liveRig is a race engine with its live state on their own, without a
+// table: a manual clock, timers that only record, and the wakes they send.
+type liveRig struct {
+	clock  *clock
+	g      store.Game
+	e      *raceEngine
+	l      *raceLive
+	timers []rigTimer
+	wakes  []raceWake
+}
+
+type rigTimer struct {
+	d       time.Duration
+	f       func()
+	stopped bool
+}
+
+func newLiveRig(tb testing.TB, o game.RaceOptions, seats [2]string) *liveRig {
+	tb.Helper()
+	opts, err := json.Marshal(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rig := &liveRig{clock: newClock()}
+	rig.g = store.Game{ID: "live", Kind: "race", Code: "DR1-D1UI-HELLOXY", Options: opts, Status: "playing",
+		Seats: seats, Salt: make([]byte, 16), CreatedAt: rig.clock.Now()}
+	eng, err := NewRace(rig.g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rig.e = eng.(*raceEngine)
+	rig.l = newRaceLive(raceEnv{now: rig.clock.Now, grace: 40 * time.Second, rematchTimeout: time.Minute,
+		afterFunc: func(d time.Duration, f func()) func() bool {
+			rig.timers = append(rig.timers, rigTimer{d: d, f: f})
+			i := len(rig.timers) - 1
+			return func() bool { rig.timers[i].stopped = true; return true }
+		},
+		wake: func(w raceWake) { rig.wakes = append(rig.wakes, w) }})
+	rig.e.attach(rig.l, func() store.Game { return rig.g })
+	return rig
+}
+
+// TestRaceLiveTurnClock: the turn clock is set when a turn starts, wakes
+// the table with the turns it was set at, comes back when it woke early,
+// and asks for the pass of the seat on turn once the time is up; the turn
+// change sets a new clock, which stop cancels.
+func TestRaceLiveTurnClock(t *testing.T) {
+	rig := newLiveRig(t, game.RaceOptions{Turns: "alternating", First: "creator", FirstSeat: 1, Series: 1, TurnSeconds: 30},
+		[2]string{"a", "b"})
+	l, e := rig.l, rig.e
+	start := rig.clock.Now()
+	l.schedule(e, rig.g, 0)
+	if len(rig.timers) != 1 || rig.timers[0].d != 30*time.Second || !l.deadline.Equal(start.Add(30*time.Second)) {
+		t.Fatalf("timers %+v, deadline %v: want one 30s clock", rig.timers, l.deadline)
+	}
+	l.schedule(e, rig.g, 0)
+	if len(rig.timers) != 1 {
+		t.Fatal("scheduling again within the same turn set another clock")
+	}
+	rig.timers[0].f()
+	if len(rig.wakes) != 1 || rig.wakes[0] != (raceWake{kind: wakeClock, turns: 0}) {
+		t.Fatalf("wakes %+v", rig.wakes)
+	}
+	rig.clock.Add(29 * time.Second)
+	if _, pass := l.turnClock(e, 0); pass || len(rig.timers) != 2 || rig.timers[1].d != time.Second {
+		t.Fatalf("an early wake passed or did not come back in the second left (timers %+v)", rig.timers)
+	}
+	rig.clock.Add(time.Second)
+	if seat, pass := l.turnClock(e, 0); !pass || seat != 1 {
+		t.Fatalf("the clock ran out: got seat %d, pass %v; want seat 1 to pass", seat, pass)
+	}
+	if _, pass := l.turnClock(e, 1); pass {
+		t.Fatal("a clock of another turn passed")
+	}
+	if _, err := e.Apply(1, klondike.Simple(klondike.Pass)); err != nil {
+		t.Fatal(err)
+	}
+	l.schedule(e, rig.g, 1)
+	if len(rig.timers) != 3 || rig.timers[2].d != 30*time.Second || !l.deadline.Equal(rig.clock.Now().Add(30*time.Second)) {
+		t.Fatalf("after the turn change: timers %+v, deadline %v", rig.timers, l.deadline)
+	}
+	l.stop()
+	if !rig.timers[2].stopped {
+		t.Fatal("stop left the turn clock running")
+	}
+}
+
+// TestRaceLiveClaim: a seat away may be claimed against once the grace
+// has passed since it was last seen, never while it is connected, when it
+// is the bot's, or while the race waits.
+func TestRaceLiveClaim(t *testing.T) {
+	rig := newLiveRig(t, game.RaceOptions{Turns: "simultaneous", Series: 1}, [2]string{"a", "b"})
+	l, e := rig.l, rig.e
+	l.online = [2]bool{true, false}
+	seen := rig.clock.Now()
+	if at := l.claimAt(2, e, rig.g); !at.Equal(seen.Add(40 * time.Second)) {
+		t.Fatalf("claimAt %v, want 40s after %v", at, seen)
+	}
+	if err := l.mayClaim(1, e, rig.g); AsError(err).Code != game.Conflict {
+		t.Fatalf("a claim within the grace: %v", err)
+	}
+	if err := l.mayClaim(2, e, rig.g); AsError(err).Code != game.Conflict {
+		t.Fatalf("a claim over a connected seat: %v", err)
+	}
+	v := e.View(1, "live", 0).(RaceView)
+	if v.ClaimAt == nil || !v.ClaimAt.Equal(seen.Add(40*time.Second)) || v.Seats[1].ClaimAt == nil || v.GraceSeconds != 40 {
+		t.Fatalf("seat 1's view: claimAt %v, seat 2's %v, grace %d", v.ClaimAt, v.Seats[1].ClaimAt, v.GraceSeconds)
+	}
+	rig.clock.Add(40 * time.Second)
+	if err := l.mayClaim(1, e, rig.g); err != nil {
+		t.Fatalf("a claim once the grace ran out: %v", err)
+	}
+	rig.g.Status = "waiting"
+	if err := l.mayClaim(1, e, rig.g); err == nil {
+		t.Fatal("a claim while the race waits")
+	}
+	rig.g.Status, rig.g.Seats[1] = "playing", BotPlayerID
+	if err := l.mayClaim(1, e, rig.g); err == nil {
+		t.Fatal("a claim over the bot")
+	}
+}
