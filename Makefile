@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet bench property fuzz load-race solve-sample solve-check hint-rate bot-duel cluster screenshots pageload winnable-list winnable-check
+.PHONY: run test e2e-all vet bench property fuzz load-race solve-sample solve-check hint-rate bot-duel cluster screenshots pageload winnable-list winnable-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -12,6 +12,12 @@ run:
 test:
 	GO=$(GO) $(GO) run ./cmd/testsum -race -count=1 -timeout 20m ./...
 	node --test web/
+
+## e2e-all: the browser tests in all four combos of a phone or a desktop and
+## the light or the dark theme; make test runs each screen in the pair that
+## shows each viewport and each theme once (phone-light, desktop-dark)
+e2e-all:
+	DSOL_E2E_COMBOS=all $(GO) test -race -count=1 -timeout 40m ./internal/e2e
 
 vet:
 	$(GO) vet ./...

@@ -47,10 +47,10 @@ func (p *page) me() string {
 // TestAccountLink: device A shows a transfer code; device B (its own
 // browser context, so its own cookies) enters it, confirms, and sees A's
 // unfinished game under Continue; device C opens the code's link from the
-// QR code and gets there the same way. A is each of the four combos and
-// the other devices are in its theme on the other kind of screen, so that
+// QR code and gets there the same way. A is each combo of eachCombo and the
+// other devices are in its theme on the other kind of screen, so that
 // axe-core sees the account settings, the transfer code and the
-// confirmation in all four.
+// confirmation in all four combos.
 func TestAccountLink(t *testing.T) {
 	srv := startServer(t)
 	eachCombo(t, func(t *testing.T, c combo) { accountLink(t, srv, c) })

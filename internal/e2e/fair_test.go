@@ -90,7 +90,7 @@ const chosenCode = "DR1-D1UI-HELLOXY"
 // that the host chose the deal. During play both see the deal's
 // fingerprint and no code; at the end the check panel recomputes the
 // fingerprint from the revealed code and salt, and it matches. B is each
-// of the four combos (screenshots and axe-core on what B sees), A a desktop
+// combo of eachCombo (screenshots and axe-core on what B sees), A a desktop
 // in B's theme.
 func TestFairChosenDeal(t *testing.T) {
 	srv := startServer(t)

@@ -374,9 +374,9 @@ const wsLog = `window.__ws = [];
 // TestRaceRematchOffer: a rematch is an offer. A asks: A waits for B, with
 // no clock; B's result screen says A wants a rematch, with Accept and
 // Decline; B accepts and the next race starts on both screens. Then B asks
-// for another and A declines: B's waiting room says so. A is each of the
-// four combos, B the other kind of screen in A's theme: axe-core sees the
-// waiting room and the offer in all four.
+// for another and A declines: B's waiting room says so. A is each combo
+// of eachCombo, B the other kind of screen in A's theme: axe-core sees the
+// waiting room and the offer in all four combos.
 func TestRaceRematchOffer(t *testing.T) {
 	srv := startServer(t)
 	eachCombo(t, func(t *testing.T, c combo) { rematchOffer(t, srv, c) })

@@ -54,7 +54,7 @@ func (p *page) playLine(id string, line []any) {
 // another player from its shared link: the deal, a step on, the slider to
 // any move, play to the end, and Play this deal; a game still in play is
 // refused with a word why. A race over is watched as a spectator saw it,
-// both boards. In each of the four combos (screenshots and axe-core on My
+// both boards. In each combo of eachCombo (screenshots and axe-core on My
 // games and both replays) the game's player and then another one.
 func TestReplayViewer(t *testing.T) {
 	code, line := wonLine(t)

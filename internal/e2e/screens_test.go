@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +25,7 @@ func theme(name string) string {
 	return fmt.Sprintf(`if (!localStorage.getItem('dsol.settings')) localStorage.setItem('dsol.settings', JSON.stringify({theme: %q, lang: 'en'}));`, name)
 }
 
-// combo is one of the four ways every screen is checked: on a phone or a
+// combo is one of the four ways a screen is checked: on a phone or a
 // desktop, in the light or the dark theme.
 type combo struct {
 	name string // "phone-light" …
@@ -35,9 +36,19 @@ type combo struct {
 // combos are the four, phones first.
 var combos = []combo{{"phone-light", "light", phone}, {"phone-dark", "dark", phone}, {"desktop-light", "light", desktop}, {"desktop-dark", "dark", desktop}}
 
-// eachCombo runs f as a parallel subtest, named after it, for each combo.
+// allCombos reports whether eachCombo runs all four combos
+// (DSOL_E2E_COMBOS=all, as make e2e-all sets it) rather than the pair that
+// shows each viewport and each theme once: phone-light and desktop-dark.
+// The pair is what make test runs, so that it stays within its time.
+func allCombos() bool { return os.Getenv("DSOL_E2E_COMBOS") == "all" }
+
+// eachCombo runs f as a parallel subtest, named after it, for each combo
+// (the pair phone-light and desktop-dark unless allCombos).
 func eachCombo(t *testing.T, f func(t *testing.T, c combo)) {
 	for _, c := range combos {
+		if !allCombos() && c.name != "phone-light" && c.name != "desktop-dark" {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			f(t, c)

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"dsol/internal/finishtest"
@@ -306,25 +307,33 @@ func (s slowHeader) UpdateGame(ctx context.Context, g store.Game) error {
 
 // TestStatusStoredBeforeAnswer: the action that wins a game is answered only
 // once the game's header says won, so the player's list of games (read from
-// the store) never shows a game just won as still in play.
+// the store) never shows a game just won as still in play. It runs in a
+// synctest bubble, so the header writes' 50 ms pass on the bubble's clock
+// without waiting.
 func TestStatusStoredBeforeAnswer(t *testing.T) {
-	e := mustEnv(t)
-	e.cfg.Store = slowHeader{e.st}
-	e.restart(t)
-	c, line := finishtest.Line(t, 1)
-	id := mustGame(t, e, "won", c.String())
-	for _, a := range line {
-		mustDo(t, e.reg, id, Command{Seat: 1, Action: a})
-	}
-	res := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Finish)})
-	if res.Event.Status != "won" {
-		t.Fatalf("the finish left the game %s", res.Event.Status)
-	}
-	g, err := e.st.Game(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g.Status != "won" {
-		t.Fatalf("answered won while the stored game says %s", g.Status)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		e := mustEnv(t)
+		e.cfg.Store = slowHeader{e.st}
+		e.restart(t)
+		c, line := finishtest.Line(t, 1)
+		id := mustGame(t, e, "won", c.String())
+		start := time.Now()
+		for _, a := range line {
+			mustDo(t, e.reg, id, Command{Seat: 1, Action: a})
+		}
+		res := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Finish)})
+		if res.Event.Status != "won" {
+			t.Fatalf("the finish left the game %s", res.Event.Status)
+		}
+		if time.Since(start) < 50*time.Millisecond {
+			t.Fatal("no header write was slow")
+		}
+		g, err := e.st.Game(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Status != "won" {
+			t.Fatalf("answered won while the stored game says %s", g.Status)
+		}
+	})
 }
