@@ -89,11 +89,12 @@ function home() {
   route();
 }
 
+// ---- a solo game: the mode's hooks, and the ways to open one ----
 const soloUI = {
   settings,
   toast,
   onBanner: (down) => banner(down),
-  onWin: (v, sources) => onWin(v, sources),
+  onWin: (v, sources) => onWin(v, sources), // the win dialog, wired below
 };
 
 const { openView, openGame, deal, showNew, showResume, openCode } = gameOpener({
