@@ -1,38 +1,33 @@
-// Entry point: session, language, dialogs, and the mode on screen — the
-// first screen, the statistics, a solo game, the race lobby or a race — which the URL
-// chooses. Only one mode is live at a time: switching disposes of the old
-// one (its listeners, timers and socket) before the next one starts.
+// Entry point: session, language, and the mode on screen — the first
+// screen, the statistics, the daily challenges, a solo game, the race lobby,
+// a race or a replay — which the URL chooses. Only one mode is live at a
+// time: switching disposes of the old one (its listeners, timers and
+// socket) before the next one starts. The ways to open a solo game are in
+// open.js, the HUD in hud.js, the win dialog in win.js, the notices in
+// notice.js.
 //
 // History: moving to another screen is a new entry (pushState); a change
 // of the same screen (a new deal over a game, a race's own URL) replaces
 // its entry. Each entry keeps its depth above the first screen, which is
 // always at the bottom, so Home goes back there instead of piling up.
 import { api, ensurePlayer } from './api.js';
-import { loadLang, pickLang, t, lang, formatScore, formatTime } from './i18n.js';
-import { loadSettings, saveSettings, applySettings } from './settings.js';
+import { loadLang, pickLang, t, lang } from './i18n.js';
+import { loadSettings, applySettings } from './settings.js';
 import { settingsDialog } from './prefs.js';
-import { celebrate } from './celebrate.js';
-import { SoloMode } from './solo/mode.js';
-import { HomeMode, unfinished, resumeItems } from './home.js';
+import { HomeMode } from './home.js';
 import { StatsMode } from './stats.js';
 import { DailyMode } from './daily.js';
-import { checkCode } from './code.js';
 import { accountSection, redeem, linkError } from './account.js';
 import { blocksSection } from './block.js';
-import { gamesItems } from './games.js';
+import { gamesDialog } from './games.js';
+import { toast, errMessage, showError, banner } from './notice.js';
+import { gameOpener } from './open.js';
+import { winDialog } from './win.js';
+import { hudButtons } from './hud.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const settings = loadSettings();
 applySettings(settings);
-
-let toastTimer = 0;
-function toast(msg) {
-  const el = $('#toast');
-  el.textContent = msg;
-  el.classList.add('on');
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => el.classList.remove('on'), 2600);
-}
 
 /** translate fills every element marked with a catalogue key. */
 function translate() {
@@ -94,161 +89,16 @@ function home() {
   route();
 }
 
+// ---- a solo game: the mode's hooks, and the ways to open one ----
 const soloUI = {
   settings,
   toast,
   onBanner: (down) => banner(down),
-  onWin(v, sources) {
-    celebrate(sources);
-    $('[data-testid=win-score]').textContent = formatScore(v.score, v.scoring);
-    $('[data-testid=win-time]').textContent = formatTime(mode.elapsed);
-    $('[data-testid=win-moves]').textContent = v.moves;
-    dailyRank(v);
-    setTimeout(() => { if (!$('#dlg-win').open) $('#dlg-win').showModal(); }, 600);
-  },
+  onWin: (v, sources) => onWin(v, sources), // the win dialog, wired below
 };
 
-/** dailyRank shows, on the win dialog of a daily challenge's game, the rank it won. */
-async function dailyRank(v) {
-  const el = $('[data-testid=win-rank]');
-  el.hidden = true;
-  if (!v.daily) return;
-  try {
-    const d = await api('GET', `/api/v1/daily/${encodeURIComponent(v.daily)}`);
-    const c = d.challenges.find((x) => x.game === v.id);
-    if (!c?.rank) return;
-    el.textContent = t('daily.rank', { rank: c.rank, n: c.players });
-    el.hidden = false;
-  } catch { /* the rank is a bonus on the dialog */ }
-}
-
-/** errMessage words an error for the player: a game code's wrong part, else its code. */
-function errMessage(e) {
-  if (e.field) return t('code.' + e.field);
-  return t('err.' + e.code) === 'err.' + e.code ? t('err.generic') : t('err.' + e.code);
-}
-
-function showError(e) {
-  toast(errMessage(e));
-}
-
-/**
- * openView puts game v on screen. Coming from another screen it is a new
- * history entry; over a game (a new deal, the game a /?code= link made) it
- * takes that entry's place.
- */
-function openView(v) {
-  const url = `/?game=${encodeURIComponent(v.id)}`;
-  if (kind === 'solo' || !kind) history.replaceState({ dsol: 1, depth: depth() }, '', url);
-  else go(url);
-  document.body.dataset.mode = 'solo';
-  use('solo', () => new SoloMode($('#table'), soloUI)).open(v);
-  $('[data-testid=winnable-mark]').hidden = !v.winnable;
-  // a daily challenge's game has no code to show (the server keeps it until the day closes)
-  $('[data-testid=daily-mark]').hidden = !v.daily;
-  $('#b-copy').hidden = !!v.daily;
-}
-
-/** openGame shows the game that get() fetches, unless another switch began meanwhile. */
-async function openGame(get) {
-  const gone = begin();
-  const v = await get();
-  if (!gone()) openView(v);
-  return v;
-}
-
-const newGame = (body) => openGame(() => api('POST', '/api/v1/games', body));
-
-// ---- the new game sheet and the unfinished games ----
-const dlgNew = $('#dlg-new');
-const newErr = $('[data-testid=new-error]');
-const dlgResume = $('#dlg-resume');
-
-/** showNew opens the new game sheet on the last draw and scoring; err (and the code that caused it) if given. */
-function showNew(err, code) {
-  const f = dlgNew.querySelector('form');
-  f.draw.value = String(settings.draw);
-  f.scoring.value = settings.scoring;
-  f.winnable.checked = !!settings.winnable;
-  if (code) f.code.value = code;
-  newErr.textContent = err || '';
-  newErr.hidden = !err;
-  if (!dlgNew.open) dlgNew.showModal();
-}
-
-/**
- * deal starts a new game in draw and scoring, and keeps them for Play. With
- * "Winnable deals only" on it asks for a deal the solver won; when the server
- * knows none of that mode yet, it deals a random one and says so.
- */
-async function deal(draw, scoring) {
-  if (settings.draw !== draw || settings.scoring !== scoring) {
-    Object.assign(settings, { draw, scoring });
-    saveSettings(settings);
-  }
-  if (!settings.winnable) return newGame({ draw, scoring });
-  try {
-    return await newGame({ draw, scoring, winnable: true });
-  } catch (e) {
-    if (e.code !== 'unavailable') throw e;
-    toast(t('newGame.noWinnable'));
-    return newGame({ draw, scoring });
-  }
-}
-
-async function showResume() {
-  const list = $('[data-testid=resume-list]');
-  // The last list is not shown again while the new one loads: a game in it
-  // may be over, and a tap on it would land on a button about to go.
-  const wait = document.createElement('li');
-  wait.textContent = t('game.loading');
-  list.replaceChildren(wait);
-  if (!dlgResume.open) dlgResume.showModal();
-  let games = [];
-  try { games = await unfinished(); } catch (e) { showError(e); }
-  resumeItems(list, games, async (id) => {
-    try { await openGame(() => api('GET', `/api/v1/games/${encodeURIComponent(id)}`)); dlgResume.close(); } catch (e) { showError(e); }
-  });
-}
-
-/**
- * openCode opens a game from its code: a solo code deals that game, and a
- * race code typed in the box (typed) creates a race on that deal and opens
- * its waiting room. A code that is not valid says which part is wrong.
- */
-async function openCode(raw, typed) {
-  const c = checkCode(raw);
-  if (c.field) throw Object.assign(new Error(), { code: 'bad_code', field: c.field });
-  if (c.kind === 'race') {
-    if (!typed) throw Object.assign(new Error(), { code: 'bad_code' });
-    const [v, r] = await Promise.all([api('POST', '/api/v1/races', { code: c.code }), raceModule()]);
-    try { sessionStorage.setItem(r.INV + v.id, v.invite); } catch { /* private mode */ }
-    go(`/?race=${encodeURIComponent(v.id)}`);
-    return route();
-  }
-  return newGame({ code: c.code });
-}
-
-dlgNew.querySelector('form').addEventListener('submit', async (e) => {
-  const what = e.submitter?.value;
-  if (what === 'cancel') return;
-  e.preventDefault();
-  const f = e.target;
-  try {
-    if (what === 'code') await openCode(f.code.value, true);
-    else await deal(+f.draw.value, f.scoring.value);
-    dlgNew.close();
-  } catch (err) {
-    newErr.textContent = errMessage(err);
-    newErr.hidden = false;
-  }
-});
-dlgNew.querySelector('input[name=winnable]').addEventListener('change', (e) => {
-  settings.winnable = e.target.checked;
-  saveSettings(settings);
-});
-dlgNew.querySelector('input[name=code]').addEventListener('keydown', (e) => {
-  if (e.key === 'Enter') { e.preventDefault(); dlgNew.querySelector('button[value=code]').click(); }
+const { openView, openGame, deal, showNew, showResume, openCode } = gameOpener({
+  settings, soloUI, begin, use, kind: () => kind, depth, go, route, raceModule,
 });
 
 // ---- settings ----
@@ -259,7 +109,6 @@ const showSettings = settingsDialog(settings, (relang) => {
 const loadBlocks = blocksSection({ toast });
 /** openSettings opens the settings dialog with the blocked players' list loaded anew. */
 const openSettings = () => { showSettings(); loadBlocks(); };
-$('#b-set').onclick = openSettings;
 
 // ---- your account ----
 /** signedIn puts this device on another player (p, or a fresh one for null) and shows the first screen. */
@@ -276,51 +125,12 @@ accountSection({ signedIn });
 const linkParam = new URLSearchParams(location.hash.slice(1)).get('link') || new URLSearchParams(location.search).get('link');
 if (linkParam) history.replaceState(null, '', '/');
 
-// ---- HUD buttons ----
-$('#b-new').onclick = () => showNew();
-$('#b-home').onclick = () => home();
-$('#b-undo').onclick = () => mode?.undo?.();
-$('#b-hint').onclick = () => mode?.hint?.();
-$('#b-finish').onclick = () => mode?.finish?.();
+// ---- HUD buttons and the win dialog ----
 const showHelp = () => $('#dlg-help').showModal();
-$('#b-help').onclick = showHelp;
-$('#b-copy').onclick = async () => {
-  const code = kind === 'solo' && mode?.view?.code;
-  if (!code) return;
-  const url = `${location.origin}/?code=${code}`;
-  if (navigator.share && matchMedia('(pointer: coarse)').matches) {
-    try { await navigator.share({ title: t('title'), text: code, url }); return; } catch { /* cancelled */ }
-  }
-  try { await navigator.clipboard.writeText(code); } catch {
-    const ta = Object.assign(document.createElement('textarea'), { value: code });
-    document.body.append(ta); ta.select(); document.execCommand('copy'); ta.remove();
-  }
-  toast(t('hud.copied'));
-};
-$('#dlg-win').addEventListener('close', () => {
-  const r = $('#dlg-win').returnValue;
-  if (r === 'new') showNew();
-  else if (r === 'home') home();
-  else if (r === 'replay') watch(new URLSearchParams(location.search).get('game'));
-});
-// the stuck notice's ways out: take back a step, ask for a hint, or deal again
-$('[data-testid=stuck-undo]').onclick = () => mode?.undo?.();
-$('[data-testid=stuck-hint]').onclick = () => mode?.hint?.();
-$('[data-testid=stuck-new]').onclick = () => showNew();
-// Enter or Space on its buttons is theirs, not the table's (a draw)
-$('#stuck').addEventListener('keydown', (e) => { if (e.target.closest('button')) e.stopPropagation(); });
-document.addEventListener('keydown', (e) => {
-  if (e.key.toLowerCase() === 'n' && kind === 'solo' && !e.ctrlKey && !e.metaKey && !e.altKey && !document.querySelector('dialog[open]') && !e.target.closest?.('input, select')) showNew();
-});
+hudButtons({ mode: () => mode, kind: () => kind, showNew, home, help: showHelp, prefs: openSettings });
+const onWin = winDialog({ elapsed: () => mode.elapsed, again: () => showNew(), home: () => home(), replay: (id) => watch(id) });
 
 // ---- screens ----
-
-function banner(down) {
-  const b = $('#banner');
-  b.hidden = !down;
-  b.textContent = t('net.reconnecting');
-  document.body.dataset.online = down ? '0' : '1';
-}
 
 /** raceModule loads the race screens (and their styles) the first time they are needed. */
 async function raceModule() {
@@ -348,39 +158,8 @@ const raceUI = {
   },
 };
 
-const homeUI = {
-  settings,
-  play: () => deal(settings.draw, settings.scoring).catch(showError),
-  resume: showResume,
-  games: showGames,
-  options: () => showNew(),
-  help: showHelp,
-  prefs: openSettings,
-};
-
 // ---- finished games and their replays ----
-const dlgGames = $('#dlg-games');
-
-/** showGames lists the caller's finished games, newest first, a page of games at a time, each with Watch. */
-async function showGames() {
-  const list = $('[data-testid=games-list]');
-  const more = $('[data-testid=games-more]');
-  list.replaceChildren();
-  more.hidden = true;
-  if (!dlgGames.open) dlgGames.showModal();
-  let cursor = '';
-  const page = async () => {
-    more.hidden = true;
-    try {
-      const r = await api('GET', `/api/v1/games?limit=30${cursor ? '&cursor=' + encodeURIComponent(cursor) : ''}`);
-      gamesItems(list, r.games.filter((g) => g.status === 'won' || g.status === 'over'), (id) => { dlgGames.close(); watch(id); }, !r.next);
-      cursor = r.next || '';
-      more.hidden = !cursor;
-    } catch (e) { showError(e); }
-  };
-  more.onclick = page;
-  await page();
-}
+const showGames = gamesDialog((id) => watch(id));
 
 /** watch opens the replay of finished game id, a new history entry. */
 function watch(id) {
@@ -406,6 +185,16 @@ async function showReplay(id, gone) {
   use('replay', () => new ReplayMode(replayUI, rp));
   translate();
 }
+
+const homeUI = {
+  settings,
+  play: () => deal(settings.draw, settings.scoring).catch(showError),
+  resume: showResume,
+  games: showGames,
+  options: () => showNew(),
+  help: showHelp,
+  prefs: openSettings,
+};
 
 function showHome() {
   use('home', () => new HomeMode(homeUI));

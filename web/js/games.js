@@ -1,6 +1,8 @@
 // The list of a player's finished games (My games), each with a button to
 // watch its replay.
+import { api } from './api.js';
 import { t } from './i18n.js';
+import { showError } from './notice.js';
 
 const when = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang || undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
@@ -26,4 +28,32 @@ export function gamesItems(ul, games, open, last) {
     li.textContent = t('games.none');
     ul.append(li);
   }
+}
+
+/**
+ * gamesDialog returns the function that opens #dlg-games: the caller's
+ * finished games, newest first, a page of games at a time, each with Watch,
+ * which closes the dialog and calls watch(id).
+ */
+export function gamesDialog(watch) {
+  const dlgGames = document.querySelector('#dlg-games');
+  return async function showGames() {
+    const list = document.querySelector('[data-testid=games-list]');
+    const more = document.querySelector('[data-testid=games-more]');
+    list.replaceChildren();
+    more.hidden = true;
+    if (!dlgGames.open) dlgGames.showModal();
+    let cursor = '';
+    const page = async () => {
+      more.hidden = true;
+      try {
+        const r = await api('GET', `/api/v1/games?limit=30${cursor ? '&cursor=' + encodeURIComponent(cursor) : ''}`);
+        gamesItems(list, r.games.filter((g) => g.status === 'won' || g.status === 'over'), (id) => { dlgGames.close(); watch(id); }, !r.next);
+        cursor = r.next || '';
+        more.hidden = !cursor;
+      } catch (e) { showError(e); }
+    };
+    more.onclick = page;
+    await page();
+  };
 }
