@@ -7,7 +7,9 @@
 #
 # MODE is race or race-play, STORE sqlite or postgres (PostgreSQL from
 # DSOL_TEST_POSTGRES_URL, as `source .ci/postgres.sh` sets it; each run gets
-# a database of its own). The load tool is NEW_BINARY's.
+# a database of its own). The load tool is NEW_BINARY's. SERVE_FLAGS adds
+# flags to both servers, e.g. SERVE_FLAGS="--winnable-target 0" to leave the
+# background search for winnable deals out of the server's CPU time.
 set -euo pipefail
 old=$1 new=$2 rounds=${3:-3} mode=${4:-race} db=${5:-sqlite} races=${6:-100} dur=${7:-15s}
 dir=$(mktemp -d)
@@ -24,7 +26,7 @@ for r in $(seq 1 "$rounds"); do
       url=$(echo "$DSOL_TEST_POSTGRES_URL" | sed "s|/[^/?]*\(?\|$\)|/$name\1|")
     fi
     "$bin" serve --addr 127.0.0.1:$port --db "$url" --log-level warn --write-rate 100000 --write-burst 100000 \
-      --ws-rate 100000 --ws-burst 100000 >"$dir/serve.log" 2>&1 &
+      --ws-rate 100000 --ws-burst 100000 ${SERVE_FLAGS:-} >"$dir/serve.log" 2>&1 &
     pid=$!
     for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/readyz >/dev/null && break; sleep 0.2; done
     load=$(cut -d' ' -f1 /proc/loadavg)

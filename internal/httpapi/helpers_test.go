@@ -80,7 +80,11 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 		tc.AfterFunc = clock.AfterFunc
 	}
 	reg := table.NewRegistry(tc)
-	c := Config{WriteBurst: 1 << 20} // the clock stands still: no refill
+	// The clock stands still: no refill of the write budget. The first
+	// request of a day searches for its daily challenges (up to a few
+	// seconds under the race detector on a busy machine, a fraction of a
+	// second in a server), so requests get a minute, not the default 10 s.
+	c := Config{WriteBurst: 1 << 20, RequestTimeout: time.Minute}
 	for _, f := range cfg {
 		f(&c)
 	}
