@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"dsol/internal/apitest"
 	"dsol/internal/testenv"
 )
 
@@ -30,20 +30,7 @@ type viewer struct{ name, game, token string }
 
 // fetch sends a request without failing the test (for goroutines).
 func fetch(base, method, path, token, body string) (int, []byte, error) {
-	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	return res.StatusCode, raw, err
+	return apitest.NewClient(base, nil, token).Request(context.Background(), method, path, body)
 }
 
 // viewAt reads a player's view of a game: its seq and its JSON without the

@@ -609,13 +609,9 @@ func raceSetup(t *testing.T, db, base string, warm ...*server) (game, code, tok1
 	var v struct{ ID, Code, Invite string }
 	api.call(t, "POST", "/api/v1/races", p1.Token, `{"draw":1,"public":false}`, 201, &v)
 	for _, n := range warm { // the first to ask takes the race; the others are refused
-		req, _ := http.NewRequest("GET", n.base+"/api/v1/games/"+v.ID, nil)
-		req.Header.Set("Authorization", "Bearer "+p1.Token)
-		if res, err := http.DefaultClient.Do(req); err == nil {
-			res.Body.Close()
-			if res.StatusCode != 200 && res.StatusCode != 503 {
-				t.Fatalf("GET the race on %s: %d", n.base, res.StatusCode)
-			}
+		status, _, err := n.client(p1.Token).Request(context.Background(), "GET", "/api/v1/games/"+v.ID, nil)
+		if err == nil && status != 200 && status != 503 {
+			t.Fatalf("GET the race on %s: %d", n.base, status)
 		}
 	}
 	api.call(t, "POST", "/api/v1/races/"+v.ID+"/join", p2.Token, `{"invite":"`+v.Invite+`"}`, 200, nil)
@@ -753,23 +749,16 @@ func TestClusterFailover(t *testing.T) {
 // resent id, the current seq).
 func restAction(t *testing.T, n *server, game, token, id, typ string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", n.base+"/api/v1/games/"+game+"/actions",
-		strings.NewReader(`{"id":"`+id+`","action":{"type":"`+typ+`"}}`))
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
+	status, raw := n.client(token).Do(t, "POST", "/api/v1/games/"+game+"/actions", `{"id":"`+id+`","action":{"type":"`+typ+`"}}`)
 	var out struct {
 		Seq   int64
 		Error struct{ Code string }
 	}
-	json.NewDecoder(res.Body).Decode(&out)
-	if res.StatusCode == 200 {
+	json.Unmarshal(raw, &out)
+	if status == 200 {
 		return 200, strconv.FormatInt(out.Seq, 10)
 	}
-	return res.StatusCode, out.Error.Code
+	return status, out.Error.Code
 }
 
 // TestClusterOwnership writes one race through two nodes directly,
@@ -864,8 +853,7 @@ func TestClusterOwnership(t *testing.T) {
 		var c *websocket.Conn
 		for {
 			var err error
-			c, _, err = websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.base, "http")+"/api/v1/games/"+game+"/ws?since=3",
-				&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + tok1}}})
+			c, _, err = n.client(tok1).Handshake(ctx, "/api/v1/games/"+game+"/ws?since=3", nil)
 			if err == nil {
 				break
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,14 +104,8 @@ func TestServeRetention(t *testing.T) {
 			if logs := s.logs.String(); !strings.Contains(logs, "deleted=2") {
 				t.Fatalf("the sweep did not log 2 games deleted:\n%s", logs)
 			}
-			res, err := http.Get(s.base + "/metrics")
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if !strings.Contains(string(body), "\ndsol_games_deleted_total 2\n") {
-				t.Fatalf("metrics do not count 2 deleted games:\n%s", grepLines(string(body), "dsol_games_deleted"))
+			if body := s.metrics(t); !strings.Contains(body, "\ndsol_games_deleted_total 2\n") {
+				t.Fatalf("metrics do not count 2 deleted games:\n%s", grepLines(body, "dsol_games_deleted"))
 			}
 			s.stop(t)
 			checkGames(t, db, []string{"won", "fresh"}, []string{"abandoned", "unjoined"})

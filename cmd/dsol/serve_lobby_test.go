@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/coder/websocket/wsjson"
+	"github.com/coder/websocket"
 )
 
 // TestServeLobbySocket checks that dsol serve mounts the lobby socket, sends
@@ -17,23 +15,21 @@ func TestServeLobbySocket(t *testing.T) {
 	var p struct{ Token string }
 	s.call(t, "POST", "/api/v1/players", "", `{}`, 201, &p)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c := s.mustDial(ctx, t, "/api/v1/lobby/ws", p.Token)
+	c := s.client(p.Token).Dial(t, "/api/v1/lobby/ws", nil)
 	type list struct {
 		Type  string
 		Races []struct{ ID string }
 	}
 	var l list
-	if err := wsjson.Read(ctx, c, &l); err != nil || l.Type != "lobby" || len(l.Races) != 0 {
-		t.Fatalf("first message %+v, %v; want an empty lobby", l, err)
+	if c.ReadJSON(&l); l.Type != "lobby" || len(l.Races) != 0 {
+		t.Fatalf("first message %+v; want an empty lobby", l)
 	}
 	var r struct{ ID string }
 	s.call(t, "POST", "/api/v1/races", p.Token, `{}`, 201, &r)
-	if err := wsjson.Read(ctx, c, &l); err != nil || len(l.Races) != 1 || l.Races[0].ID != r.ID {
-		t.Fatalf("after a new race %+v, %v; want %s", l, err, r.ID)
+	if c.ReadJSON(&l); len(l.Races) != 1 || l.Races[0].ID != r.ID {
+		t.Fatalf("after a new race %+v; want %s", l, r.ID)
 	}
 
 	s.stop(t)
-	mustRestartClose(ctx, t, c)
+	c.MustClosed(websocket.StatusServiceRestart)
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/apitest"
 	"dsol/internal/testenv"
 )
 
@@ -119,30 +120,22 @@ func (s *server) stop(tb testing.TB) {
 	http.DefaultClient.CloseIdleConnections()
 }
 
-// call sends a JSON request and decodes the answer.
+// client returns a client of the server with the Bearer token ("": none).
+func (s *server) client(token string) *apitest.Client {
+	return apitest.NewClient(s.base, nil, token)
+}
+
+// call sends a JSON request with the token ("": none) and decodes the answer.
 func (s *server) call(tb testing.TB, method, path, token, body string, status int, out any) {
 	tb.Helper()
-	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	if res.StatusCode != status {
-		tb.Fatalf("%s %s: %d, want %d: %s", method, path, res.StatusCode, status, raw)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
-		}
-	}
+	s.client(token).MustJSON(tb, method, path, body, status, out)
+}
+
+// metrics returns the server's /metrics.
+func (s *server) metrics(tb testing.TB) string {
+	tb.Helper()
+	_, body := s.client("").Do(tb, "GET", "/metrics", nil)
+	return string(body)
 }
 
 func TestServeRestartKeepsGames(t *testing.T) {

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"context"
-	"net/http"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
-	"github.com/coder/websocket/wsjson"
 )
 
 // TestServeWebSocket checks that dsol serve mounts the WebSocket route, acks
@@ -21,19 +16,15 @@ func TestServeWebSocket(t *testing.T) {
 	var g struct{ ID string }
 	s.call(t, "POST", "/api/v1/games", p.Token, `{"code":"DS1-D1N-AAAAAAB"}`, 201, &g)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c := s.mustDial(ctx, t, "/api/v1/games/"+g.ID+"/ws", p.Token)
+	c := s.client(p.Token).Dial(t, "/api/v1/games/"+g.ID+"/ws", nil)
 	var first struct {
 		Type string
 		Seq  int64
 	}
-	if err := wsjson.Read(ctx, c, &first); err != nil || first.Type != "state" || first.Seq != 0 {
-		t.Fatalf("first message %+v, %v; want the state at seq 0", first, err)
+	if c.ReadJSON(&first); first.Type != "state" || first.Seq != 0 {
+		t.Fatalf("first message %+v; want the state at seq 0", first)
 	}
-	if err := wsjson.Write(ctx, c, map[string]any{"type": "action", "id": "a1", "action": map[string]string{"type": "draw"}}); err != nil {
-		t.Fatal(err)
-	}
+	c.Act("a1", `{"type":"draw"}`)
 	seen := map[string]int64{}
 	for len(seen) < 2 {
 		var m struct {
@@ -41,9 +32,7 @@ func TestServeWebSocket(t *testing.T) {
 			ID   string
 			Seq  int64
 		}
-		if err := wsjson.Read(ctx, c, &m); err != nil {
-			t.Fatalf("read: %v", err)
-		}
+		c.ReadJSON(&m)
 		if m.Type == "ack" && m.ID != "a1" {
 			t.Fatalf("ack for %q", m.ID)
 		}
@@ -54,29 +43,5 @@ func TestServeWebSocket(t *testing.T) {
 	}
 
 	s.stop(t)
-	mustRestartClose(ctx, t, c)
-}
-
-// mustDial opens a WebSocket on the served path with a player's token.
-func (s *server) mustDial(ctx context.Context, tb testing.TB, path, token string) *websocket.Conn {
-	tb.Helper()
-	url := "ws" + strings.TrimPrefix(s.base, "http") + path
-	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + token}},
-	})
-	if err != nil {
-		tb.Fatalf("dial %s: %v\n%s", path, err, s.logs)
-	}
-	tb.Cleanup(func() { c.CloseNow() })
-	return c
-}
-
-// mustRestartClose checks that the server closed c with 1012 (service restart).
-func mustRestartClose(ctx context.Context, tb testing.TB, c *websocket.Conn) {
-	tb.Helper()
-	var m map[string]any
-	err := wsjson.Read(ctx, c, &m)
-	if got := websocket.CloseStatus(err); got != websocket.StatusServiceRestart {
-		tb.Fatalf("after shutdown: %v (close status %d), want 1012", err, got)
-	}
+	c.MustClosed(websocket.StatusServiceRestart)
 }

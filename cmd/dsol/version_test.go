@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/http"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -34,15 +33,10 @@ func TestVersion(t *testing.T) {
 // TestBuildInfoMetric: /metrics carries dsol_build_info for the running build.
 func TestBuildInfoMetric(t *testing.T) {
 	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "b.db")})
-	res, err := http.Get(s.base + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	body := s.metrics(t)
 	b := readBuild()
 	want := `dsol_build_info{commit="` + b.commit + `",goversion="` + runtime.Version() + `",version="` + b.version + `"} 1`
-	if !strings.Contains(string(body), want) {
+	if !strings.Contains(body, want) {
 		t.Fatalf("no %s in /metrics", want)
 	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-	"net/http"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -15,17 +13,11 @@ import (
 // metric returns the value of one series of a server's /metrics, or -1.
 func (s *server) metric(tb testing.TB, series string) float64 {
 	tb.Helper()
-	res, err := http.Get(s.base + "/metrics")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(body)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindStringSubmatch(s.metrics(tb))
 	if m == nil {
 		return -1
 	}
-	v, _ := strconv.ParseFloat(string(m[1]), 64)
+	v, _ := strconv.ParseFloat(m[1], 64)
 	return v
 }
 

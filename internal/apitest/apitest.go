@@ -1,6 +1,6 @@
 // Package apitest holds what the tests of the API packages (httpapi, ws)
-// share: a manual clock with timers and the stores every end-to-end test runs
-// on. Only tests import it.
+// share: a manual clock with timers, the stores every end-to-end test runs
+// on, and a client of the REST API and its sockets. Only tests import it.
 package apitest
 
 import (

@@ -28,22 +28,19 @@ import (
 func (c *client) mustLink(tb testing.TB) linkJSON {
 	tb.Helper()
 	var l linkJSON
-	c.mustJSON(tb, "POST", "/api/v1/me/link", nil, 201, &l)
+	c.MustJSON(tb, "POST", "/api/v1/me/link", nil, 201, &l)
 	return l
 }
 
 // mustRedeem signs a new device in with code and returns it as a client.
 func (ts *testServer) mustRedeem(tb testing.TB, code string) *client {
 	tb.Helper()
-	d := ts.anon()
 	var p playerJSON
-	d.mustJSON(tb, "POST", "/api/v1/link", map[string]string{"code": code}, 201, &p)
+	ts.anon().MustJSON(tb, "POST", "/api/v1/link", map[string]string{"code": code}, 201, &p)
 	if p.Token == "" {
 		tb.Fatalf("redeemed %+v", p)
 	}
-	d.token, d.id = p.Token, p.ID
-	d.header.Set("Authorization", "Bearer "+p.Token)
-	return d
+	return ts.as(p.ID, p.Token)
 }
 
 var linkShape = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$`)
@@ -94,20 +91,20 @@ func TestTransferCode(t *testing.T) {
 		t.Fatalf("the new device is %s with token %q; want %s with a token of its own", d.id, d.token, alice.id)
 	}
 	var me playerJSON
-	d.mustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
+	d.MustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
 	if me.ID != alice.id || me.Name != "Ada" {
 		t.Fatalf("GET /api/v1/me on the new device: %+v", me)
 	}
 	var list struct{ Games []players.GameSummary }
-	d.mustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &list)
+	d.MustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &list)
 	if len(list.Games) != 1 || list.Games[0].ID != g.ID {
 		t.Fatalf("the new device's games: %+v, want %s", list.Games, g.ID)
 	}
 	d.mustAct(t, g.ID, klondike.Simple(klondike.Draw))
-	alice.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil) // the first device stays signed in
+	alice.MustJSON(t, "GET", "/api/v1/me", nil, 200, nil) // the first device stays signed in
 
 	t.Run("once", func(t *testing.T) {
-		ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, game.Expired)
+		ts.anon().MustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, game.Expired)
 	})
 	t.Run("cookie", func(t *testing.T) {
 		l := alice.mustLink(t)
@@ -126,7 +123,7 @@ func TestTransferCode(t *testing.T) {
 			}
 		}
 		for _, bad := range []string{"", "ABCD-EFGH-JKM", "ABCD-EFGH-JKMNP", "ABCD-EFGH-JKMU", "ÄBCD-EFGH-JKMN"} {
-			ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": bad}, 400, game.BadRequest)
+			ts.anon().MustError(t, "POST", "/api/v1/link", map[string]string{"code": bad}, 400, game.BadRequest)
 		}
 	})
 }
@@ -166,13 +163,13 @@ func TestTransferCodeExpires(t *testing.T) {
 	alice := ts.mustPlayer(t)
 	old := alice.mustLink(t)
 	l := alice.mustLink(t)
-	ts.anon().mustError(t, "POST", "/api/v1/link", map[string]string{"code": old.Code}, 404, game.NotFound)
+	ts.anon().MustError(t, "POST", "/api/v1/link", map[string]string{"code": old.Code}, 404, game.NotFound)
 	ts.clock.Advance(10*time.Minute - time.Microsecond)
 	ts.mustRedeem(t, alice.mustLink(t).Code) // a third, still fresh
 	l = alice.mustLink(t)
 	ts.clock.Advance(10 * time.Minute)
 	var e errorBody
-	ts.anon().mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, &e)
+	ts.anon().MustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 410, &e)
 	if e.Error.Code != game.Expired || !strings.Contains(e.Error.Message, "expired") {
 		t.Fatalf("an expired code: %+v", e.Error)
 	}
@@ -185,7 +182,7 @@ func TestTransferCodeGuesses(t *testing.T) {
 	proxied := func(c *Config) { c.TrustedProxies = mustPrefixes(t, "127.0.0.0/8", "::1/128") }
 	from := func(ts *testServer, addr string) *client {
 		c := ts.anon()
-		c.header.Set("X-Forwarded-For", addr)
+		c.Header.Set("X-Forwarded-For", addr)
 		return c
 	}
 	const wrong = `{"code":"0000-0000-0000"}`
@@ -196,28 +193,28 @@ func TestTransferCodeGuesses(t *testing.T) {
 		l := alice.mustLink(t)
 		a := from(ts, "203.0.113.7")
 		for range linkPerAddr {
-			a.mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
+			a.MustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
 		}
-		a.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
+		a.MustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
 		res := ts.post(t, "/api/v1/link", wrong, http.Header{"X-Forwarded-For": {"203.0.113.7"}})
 		if ra, _ := strconv.Atoi(res.Header.Get("Retry-After")); res.StatusCode != 429 || ra < 1 || ra > 12 {
 			t.Fatalf("the 7th guess: %d, Retry-After %q; want 429 and 12 s at most", res.StatusCode, res.Header.Get("Retry-After"))
 		}
 		var p playerJSON
-		from(ts, "198.51.100.9").mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 201, &p)
+		from(ts, "198.51.100.9").MustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 201, &p)
 		if p.ID != alice.id {
 			t.Fatalf("signed in as %s, want %s", p.ID, alice.id)
 		}
 		ts.clock.Advance(12 * time.Second) // one guess back
-		a.mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
-		a.mustError(t, "POST", "/api/v1/link", wrong, 429, game.RateLimited)
+		a.MustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
+		a.MustError(t, "POST", "/api/v1/link", wrong, 429, game.RateLimited)
 	})
 	t.Run("right codes cost nothing", func(t *testing.T) {
 		ts := mustServer(t, apitest.SQLite(t), proxied)
 		alice := ts.mustPlayer(t)
 		a := from(ts, "203.0.113.8")
 		for range 2 * linkPerAddr {
-			a.mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": alice.mustLink(t).Code}, 201, nil)
+			a.MustJSON(t, "POST", "/api/v1/link", map[string]string{"code": alice.mustLink(t).Code}, 201, nil)
 		}
 	})
 	t.Run("all addresses", func(t *testing.T) {
@@ -225,12 +222,12 @@ func TestTransferCodeGuesses(t *testing.T) {
 		alice := ts.mustPlayer(t)
 		l := alice.mustLink(t)
 		for i := range linkPerNode {
-			from(ts, fmt.Sprintf("203.0.113.%d", i/linkPerAddr+1)).mustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
+			from(ts, fmt.Sprintf("203.0.113.%d", i/linkPerAddr+1)).MustError(t, "POST", "/api/v1/link", wrong, 404, game.NotFound)
 		}
 		fresh := from(ts, "198.51.100.1")
-		fresh.mustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
+		fresh.MustError(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 429, game.RateLimited)
 		ts.clock.Advance(time.Second) // one token back (60 a minute)
-		fresh.mustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 201, nil)
+		fresh.MustJSON(t, "POST", "/api/v1/link", map[string]string{"code": l.Code}, 201, nil)
 	})
 }
 
@@ -242,7 +239,7 @@ func TestLogoutAll(t *testing.T) {
 	phone := ts.mustRedeem(t, alice.mustLink(t).Code)
 	tablet := ts.mustRedeem(t, alice.mustLink(t).Code)
 	for _, c := range []*client{alice, phone, tablet, bob} {
-		c.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil) // cached now
+		c.MustJSON(t, "GET", "/api/v1/me", nil, 200, nil) // cached now
 	}
 
 	t.Run("this device", func(t *testing.T) {
@@ -250,8 +247,8 @@ func TestLogoutAll(t *testing.T) {
 		if res.StatusCode != 204 || !clears(res, CookieName) {
 			t.Fatalf("logout: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 		}
-		tablet.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
-		phone.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
+		tablet.MustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
+		phone.MustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
 	})
 	t.Run("everywhere", func(t *testing.T) {
 		res := ts.post(t, "/api/v1/me/logout-all", "", http.Header{"Authorization": {"Bearer " + phone.token}})
@@ -259,10 +256,10 @@ func TestLogoutAll(t *testing.T) {
 			t.Fatalf("logout-all: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 		}
 		for _, c := range []*client{alice, phone, tablet} {
-			c.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
-			c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal"}, 401, game.Unauthorized)
+			c.MustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
+			c.MustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal"}, 401, game.Unauthorized)
 		}
-		bob.mustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
+		bob.MustJSON(t, "GET", "/api/v1/me", nil, 200, nil)
 		if toks, err := ts.store.Tokens(context.Background(), alice.id); err != nil || len(toks) != 0 {
 			t.Fatalf("alice's tokens after logout-all: %v, %v", toks, err)
 		}
@@ -299,7 +296,7 @@ func TestExport(t *testing.T) {
 	alice.mustAct(t, g.ID, klondike.Simple(klondike.Draw))
 	alice.mustAct(t, g.ID, klondike.Simple(klondike.Draw))
 	r := alice.mustRace(t, map[string]any{"public": true})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+r.ID+"/join", nil, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+r.ID+"/join", nil, 200, nil)
 	bob.mustRaceAct(t, r.ID, klondike.Simple(klondike.Resign))
 	ts.waitStored(t, r.ID, "over")
 
@@ -373,10 +370,10 @@ func TestDeleteMe(t *testing.T) {
 	phone := ts.mustRedeem(t, alice.mustLink(t).Code)
 	g := alice.mustGame(t, "DS1-D1N-AAAAAAB")
 	over := alice.mustRace(t, map[string]any{"public": true})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+over.ID+"/join", nil, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+over.ID+"/join", nil, 200, nil)
 	bob.mustRaceAct(t, over.ID, klondike.Simple(klondike.Resign))
 	live := alice.mustRace(t, map[string]any{"public": true})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+live.ID+"/join", nil, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+live.ID+"/join", nil, 200, nil)
 	bob.mustRaceAct(t, live.ID, klondike.Simple(klondike.Draw))
 	alone := alice.mustRace(t, map[string]any{"public": true})
 	before := bob.mustView(t, over.ID)
@@ -392,7 +389,7 @@ func TestDeleteMe(t *testing.T) {
 		t.Fatalf("DELETE /api/v1/me: %d, cookies %v", res.StatusCode, res.Header.Values("Set-Cookie"))
 	}
 	for _, c := range []*client{alice, phone} {
-		c.mustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
+		c.MustError(t, "GET", "/api/v1/me", nil, 401, game.Unauthorized)
 	}
 	ctx := context.Background()
 	if _, err := ts.store.Player(ctx, alice.id); err == nil {
@@ -404,7 +401,7 @@ func TestDeleteMe(t *testing.T) {
 		}
 	}
 	var lobby struct{ Races []struct{ ID string } }
-	bob.mustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
+	bob.MustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
 	if len(lobby.Races) != 0 {
 		t.Fatalf("the lobby after alice left: %+v", lobby.Races)
 	}
@@ -423,9 +420,9 @@ func TestDeleteMe(t *testing.T) {
 		t.Fatalf("the race in play after alice left: %+v", resigned)
 	}
 	var list struct{ Games []players.GameSummary }
-	bob.mustJSON(t, "GET", "/api/v1/games", nil, 200, &list)
+	bob.MustJSON(t, "GET", "/api/v1/games", nil, 200, &list)
 	if len(list.Games) != 2 {
 		t.Fatalf("bob's games after alice left: %+v", list.Games)
 	}
-	bob.mustError(t, "POST", "/api/v1/races/"+over.ID+"/rematch", nil, 409, game.Conflict)
+	bob.MustError(t, "POST", "/api/v1/races/"+over.ID+"/rematch", nil, 409, game.Conflict)
 }

@@ -49,12 +49,12 @@ func FuzzPostAction(f *testing.F) {
 	seq := g.Seq
 
 	f.Fuzz(func(t *testing.T, body []byte) {
-		status, raw := c.do(t, "POST", path, body)
+		status, raw := c.Do(t, "POST", path, body)
 		if !slices.Contains(documented, status) || status == http.StatusInternalServerError {
 			t.Fatalf("%q: status %d is not one of %v: %s", body, status, documented, raw)
 		}
 		var now view
-		c.mustJSON(t, "GET", "/api/v1/games/"+g.ID, nil, 200, &now)
+		c.MustJSON(t, "GET", "/api/v1/games/"+g.ID, nil, 200, &now)
 		if status == http.StatusOK {
 			var v struct {
 				ID     *string `json:"id"`

@@ -46,18 +46,18 @@ func TestWholeSoloGame(t *testing.T) {
 			}
 		}
 		var end view
-		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &end)
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &end)
 		if end.Status != "won" || end.Seq != int64(n) || end.Score != mirror.Score() {
 			t.Fatalf("end %+v", end)
 		}
-		c.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", `{"action":{"type":"undo"}}`, 409, game.GameOver)
+		c.MustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", `{"action":{"type":"undo"}}`, 409, game.GameOver)
 		var won struct{ Games []players.GameSummary }
-		c.mustJSON(t, "GET", "/api/v1/games?status=won", nil, 200, &won)
+		c.MustJSON(t, "GET", "/api/v1/games?status=won", nil, 200, &won)
 		if len(won.Games) != 1 || won.Games[0].ID != v.ID || won.Games[0].Seat != 1 {
 			t.Fatalf("won games %+v", won)
 		}
 		var playing struct{ Games []players.GameSummary }
-		c.mustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &playing)
+		c.MustJSON(t, "GET", "/api/v1/games?status=playing", nil, 200, &playing)
 		if len(playing.Games) != 0 {
 			t.Fatalf("playing games %+v", playing)
 		}
@@ -83,10 +83,10 @@ func TestRestartGivesTheSameGame(t *testing.T) {
 			c.mustAct(t, v.ID, a)
 		}
 		var before view
-		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &before)
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &before)
 		c.restart(t, st, open)
 		var after view
-		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &after)
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &after)
 		if !reflect.DeepEqual(before, after) || after.Seq != 40 {
 			t.Fatalf("after a restart:\n got %+v\nwant %+v", after, before)
 		}
@@ -114,24 +114,24 @@ func TestResentActionAppliesOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var first, again view
 			var cur view
-			c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &cur)
+			c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &cur)
 			body := fmt.Sprintf(tc.body, cur.Seq)
-			c.mustJSON(t, "POST", path, body, 200, &first)
-			c.mustJSON(t, "POST", path, body, 200, &again) // its seq is stale now: still the earlier result
+			c.MustJSON(t, "POST", path, body, 200, &first)
+			c.MustJSON(t, "POST", path, body, 200, &again) // its seq is stale now: still the earlier result
 			if first.Seq != cur.Seq+1 || again.Seq != first.Seq || again.Stock != first.Stock {
 				t.Fatalf("first %d/%d, resend %d/%d", first.Seq, first.Stock, again.Seq, again.Stock)
 			}
 		})
 	}
-	c.mustError(t, "POST", path, `{"action":{"type":"draw","id":"x"},"id":"y"}`, 400, game.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw","id":7}}`, 400, game.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"id":""}`, 400, game.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"seq":0}`, 409, game.Conflict)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw","bogus":1}}`, 400, game.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"},"extra":1}`, 400, game.BadRequest)
-	c.mustError(t, "POST", path, `{"action":{"type":"move","from":"c1","to":"c1"}}`, 422, game.IllegalMove)
-	c.mustError(t, "POST", path, `{"action":"draw"}`, 400, game.BadRequest)
-	c.mustError(t, "POST", path, `not json`, 400, game.BadRequest)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw","id":"x"},"id":"y"}`, 400, game.BadRequest)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw","id":7}}`, 400, game.BadRequest)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw"},"id":""}`, 400, game.BadRequest)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw"},"seq":0}`, 409, game.Conflict)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw","bogus":1}}`, 400, game.BadRequest)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw"},"extra":1}`, 400, game.BadRequest)
+	c.MustError(t, "POST", path, `{"action":{"type":"move","from":"c1","to":"c1"}}`, 422, game.IllegalMove)
+	c.MustError(t, "POST", path, `{"action":"draw"}`, 400, game.BadRequest)
+	c.MustError(t, "POST", path, `not json`, 400, game.BadRequest)
 }
 
 func TestConcurrentActionsAreTotallyOrdered(t *testing.T) {
@@ -144,7 +144,7 @@ func TestConcurrentActionsAreTotallyOrdered(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range n {
 			wg.Go(func() {
-				code, raw := c.do(t, "POST", "/api/v1/games/"+v.ID+"/actions",
+				code, raw := c.Do(t, "POST", "/api/v1/games/"+v.ID+"/actions",
 					fmt.Sprintf(`{"action":{"type":"draw"},"id":"d%d"}`, i))
 				var got view
 				if code != 200 || json.Unmarshal(raw, &got) != nil {
@@ -182,9 +182,9 @@ func TestAuthAndOwnership(t *testing.T) {
 	g := alice.mustGame(t, "DS1-D3V-AAAAAAB").ID
 	nobody := ts.anon()
 	wrong := ts.anon()
-	wrong.header.Set("Authorization", "Bearer not-a-token")
+	wrong.Header.Set("Authorization", "Bearer not-a-token")
 	malformed := ts.anon()
-	malformed.header.Set("Authorization", "Basic abc")
+	malformed.Header.Set("Authorization", "Basic abc")
 	act := `{"action":{"type":"draw"}}`
 	type req struct{ name, method, path, body string }
 	authed := []req{
@@ -203,69 +203,69 @@ func TestAuthAndOwnership(t *testing.T) {
 				if r.body != "" {
 					body = r.body
 				}
-				c.mustError(t, r.method, r.path, body, 401, game.Unauthorized)
+				c.MustError(t, r.method, r.path, body, 401, game.Unauthorized)
 			})
 		}
 	}
 	t.Run("other player's game", func(t *testing.T) {
-		bob.mustError(t, "GET", "/api/v1/games/"+g, nil, 403, game.Forbidden)
-		bob.mustError(t, "POST", "/api/v1/games/"+g+"/actions", act, 403, game.Forbidden)
+		bob.MustError(t, "GET", "/api/v1/games/"+g, nil, 403, game.Forbidden)
+		bob.MustError(t, "POST", "/api/v1/games/"+g+"/actions", act, 403, game.Forbidden)
 	})
 	t.Run("missing game", func(t *testing.T) {
-		bob.mustError(t, "GET", "/api/v1/games/nope", nil, 404, game.NotFound)
-		bob.mustError(t, "POST", "/api/v1/games/nope/actions", act, 404, game.NotFound)
-		bob.mustError(t, "GET", "/api/v1/nothing", nil, 404, game.NotFound)
-		bob.mustError(t, "PUT", "/api/v1/me", nil, 405, game.MethodNotAllowed)
+		bob.MustError(t, "GET", "/api/v1/games/nope", nil, 404, game.NotFound)
+		bob.MustError(t, "POST", "/api/v1/games/nope/actions", act, 404, game.NotFound)
+		bob.MustError(t, "GET", "/api/v1/nothing", nil, 404, game.NotFound)
+		bob.MustError(t, "PUT", "/api/v1/me", nil, 405, game.MethodNotAllowed)
 	})
 	t.Run("cookie", func(t *testing.T) {
 		c := ts.anon()
-		c.header.Set("Cookie", CookieName+"="+alice.token)
+		c.Header.Set("Cookie", CookieName+"="+alice.token)
 		var me playerJSON
-		c.mustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
+		c.MustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
 		if me.ID != alice.id || me.Token != "" {
 			t.Fatalf("me %+v", me)
 		}
 	})
 	t.Run("names", func(t *testing.T) {
 		for _, bad := range []string{`{"name":""}`, `{"name":"   "}`, `{"name":"a\u0007b"}`, `{"name":"` + strings.Repeat("é", 25) + `"}`, `{}`} {
-			bob.mustError(t, "PATCH", "/api/v1/me", bad, 400, game.BadRequest)
+			bob.MustError(t, "PATCH", "/api/v1/me", bad, 400, game.BadRequest)
 		}
 		var me playerJSON
-		bob.mustJSON(t, "PATCH", "/api/v1/me", `{"name":"`+strings.Repeat("é", 24)+`"}`, 200, &me)
-		bob.mustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
+		bob.MustJSON(t, "PATCH", "/api/v1/me", `{"name":"`+strings.Repeat("é", 24)+`"}`, 200, &me)
+		bob.MustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
 		if me.Name != strings.Repeat("é", 24) {
 			t.Fatalf("name %q", me.Name)
 		}
 	})
 	t.Run("new games", func(t *testing.T) {
-		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DS1-D2N-AAAAAAB"}`, 400, game.BadCode)
-		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DR1-D1UI-AAAAAAB"}`, 400, game.BadCode)
-		bob.mustError(t, "POST", "/api/v1/games", `{"code":"DS1-D1N-AAAAAAB","draw":3}`, 400, game.BadRequest)
-		bob.mustError(t, "POST", "/api/v1/games", `{"draw":2}`, 400, game.BadRequest)
-		bob.mustError(t, "POST", "/api/v1/games", `{"scoring":"odd"}`, 400, game.BadRequest)
+		bob.MustError(t, "POST", "/api/v1/games", `{"code":"DS1-D2N-AAAAAAB"}`, 400, game.BadCode)
+		bob.MustError(t, "POST", "/api/v1/games", `{"code":"DR1-D1UI-AAAAAAB"}`, 400, game.BadCode)
+		bob.MustError(t, "POST", "/api/v1/games", `{"code":"DS1-D1N-AAAAAAB","draw":3}`, 400, game.BadRequest)
+		bob.MustError(t, "POST", "/api/v1/games", `{"draw":2}`, 400, game.BadRequest)
+		bob.MustError(t, "POST", "/api/v1/games", `{"scoring":"odd"}`, 400, game.BadRequest)
 		var v view
-		bob.mustJSON(t, "POST", "/api/v1/games", `{"draw":3,"scoring":"vegas"}`, 201, &v)
+		bob.MustJSON(t, "POST", "/api/v1/games", `{"draw":3,"scoring":"vegas"}`, 201, &v)
 		if v.Draw != 3 || v.Scoring != "vegas" || v.Score != -104 || !strings.HasPrefix(v.Code, "DS1-D3V-") {
 			t.Fatalf("new game %+v", v)
 		}
-		bob.mustJSON(t, "POST", "/api/v1/games", nil, 201, &v)
+		bob.MustJSON(t, "POST", "/api/v1/games", nil, 201, &v)
 		if v.Draw != 1 || v.Scoring != "normal" {
 			t.Fatalf("default game %+v", v)
 		}
-		bob.mustError(t, "GET", "/api/v1/games?status=lost", nil, 400, game.BadRequest)
+		bob.MustError(t, "GET", "/api/v1/games?status=lost", nil, 400, game.BadRequest)
 	})
 	t.Run("codes", func(t *testing.T) {
 		var got codeJSON
-		bob.mustJSON(t, "GET", "/api/v1/codes/ds1-d3v-aaaaaab", nil, 200, &got)
+		bob.MustJSON(t, "GET", "/api/v1/codes/ds1-d3v-aaaaaab", nil, 200, &got)
 		if got != (codeJSON{Code: "DS1-D3V-AAAAAAB", Kind: "solo", Draw: 3, Scoring: "vegas", Deal: float64(1)}) {
 			t.Fatalf("code %+v", got)
 		}
 		got = codeJSON{}
-		bob.mustJSON(t, "GET", "/api/v1/codes/DR1-D1SM-AAAAABA", nil, 200, &got)
+		bob.MustJSON(t, "GET", "/api/v1/codes/DR1-D1SM-AAAAABA", nil, 200, &got)
 		if got != (codeJSON{Code: "DR1-D1SM-AAAAABA", Kind: "race", Draw: 1, Redeal: "single", Decks: "mirrored", Deal: float64(26)}) {
 			t.Fatalf("code %+v", got)
 		}
-		bob.mustError(t, "GET", "/api/v1/codes/DS1-D1N-AAAAAA", nil, 400, game.BadCode)
+		bob.MustError(t, "GET", "/api/v1/codes/DS1-D1N-AAAAAA", nil, 400, game.BadCode)
 	})
 }
 
@@ -276,22 +276,22 @@ func TestCrossOriginCookieRequests(t *testing.T) {
 	path := "/api/v1/games/" + g + "/actions"
 	cookie := func(origin string) *client {
 		c := ts.anon()
-		c.header.Set("Cookie", CookieName+"="+alice.token)
+		c.Header.Set("Cookie", CookieName+"="+alice.token)
 		if origin != "" {
-			c.header.Set("Origin", origin)
+			c.Header.Set("Origin", origin)
 		}
 		return c
 	}
-	cookie("https://evil.example").mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 403, game.Forbidden)
-	cookie("https://evil.example").mustError(t, "PATCH", "/api/v1/me", `{"name":"pwned"}`, 403, game.Forbidden)
-	cookie("https://evil.example").mustError(t, "POST", "/api/v1/players", `{}`, 403, game.Forbidden)
-	cookie("https://evil.example").mustJSON(t, "GET", "/api/v1/games/"+g, nil, 200, nil) // safe method
-	cookie(ts.URL).mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
-	cookie("https://friend.example").mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
-	cookie("").mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
+	cookie("https://evil.example").MustError(t, "POST", path, `{"action":{"type":"draw"}}`, 403, game.Forbidden)
+	cookie("https://evil.example").MustError(t, "PATCH", "/api/v1/me", `{"name":"pwned"}`, 403, game.Forbidden)
+	cookie("https://evil.example").MustError(t, "POST", "/api/v1/players", `{}`, 403, game.Forbidden)
+	cookie("https://evil.example").MustJSON(t, "GET", "/api/v1/games/"+g, nil, 200, nil) // safe method
+	cookie(ts.URL).MustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
+	cookie("https://friend.example").MustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
+	cookie("").MustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
 	// A Bearer request cannot be forged by a page, whatever its Origin.
-	alice.header.Set("Origin", "https://evil.example")
-	alice.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
+	alice.Header.Set("Origin", "https://evil.example")
+	alice.MustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
 }
 
 func TestRateLimit(t *testing.T) {
@@ -299,13 +299,13 @@ func TestRateLimit(t *testing.T) {
 	c := ts.mustPlayer(t) // one token of the IP bucket
 	g := c.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	path := "/api/v1/games/" + g + "/actions"
-	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
-	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, game.RateLimited)
-	c.mustJSON(t, "GET", "/api/v1/games/"+g, nil, 200, nil) // reads are not limited
+	c.MustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
+	c.MustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, game.RateLimited)
+	c.MustJSON(t, "GET", "/api/v1/games/"+g, nil, 200, nil) // reads are not limited
 	ts.clock.Advance(1e9)                                   // one second: one token
-	c.mustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
-	c.mustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, game.RateLimited)
+	c.MustJSON(t, "POST", path, `{"action":{"type":"draw"}}`, 200, nil)
+	c.MustError(t, "POST", path, `{"action":{"type":"draw"}}`, 429, game.RateLimited)
 	other := ts.mustPlayer(t) // another player has a bucket of its own
 	other.mustGame(t, "DS1-D1N-AAAAAAB")
 }
@@ -315,7 +315,7 @@ func TestBodyLimit(t *testing.T) {
 	c := ts.mustPlayer(t)
 	g := c.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	big := `{"action":{"type":"draw"},"id":"` + strings.Repeat("x", 17<<10) + `"}`
-	c.mustError(t, "POST", "/api/v1/games/"+g+"/actions", big, 413, game.TooLarge)
+	c.MustError(t, "POST", "/api/v1/games/"+g+"/actions", big, 413, game.TooLarge)
 	// Without a Content-Length the limit holds too.
 	req, _ := http.NewRequest("POST", ts.URL+"/api/v1/games/"+g+"/actions", strings.NewReader(big))
 	req.ContentLength = -1
@@ -364,13 +364,13 @@ func TestClientIP(t *testing.T) {
 func TestOperatorEndpoints(t *testing.T) {
 	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.anon()
-	c.mustJSON(t, "GET", "/healthz", nil, 200, nil)
-	c.mustJSON(t, "GET", "/readyz", nil, 200, nil)
+	c.MustJSON(t, "GET", "/healthz", nil, 200, nil)
+	c.MustJSON(t, "GET", "/readyz", nil, 200, nil)
 	p := ts.mustPlayer(t)
 	g := p.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	p.mustAct(t, g, klondike.Simple(klondike.Draw))
-	p.mustError(t, "POST", "/api/v1/games/"+g+"/actions", `{"action":{"type":"recycle"}}`, 422, game.IllegalMove)
-	code, raw := c.do(t, "GET", "/metrics", nil)
+	p.MustError(t, "POST", "/api/v1/games/"+g+"/actions", `{"action":{"type":"recycle"}}`, 422, game.IllegalMove)
+	code, raw := c.Do(t, "GET", "/metrics", nil)
 	text := string(raw)
 	for _, want := range []string{
 		`dsol_http_requests_total{method="POST",route="/api/v1/games/{id}/actions",status="200"} 1`,
@@ -390,7 +390,7 @@ func TestOperatorEndpoints(t *testing.T) {
 	}
 	ts.store.Close()
 	ts.clock.Advance(time.Second) // past the ping /readyz reuses
-	c.mustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
+	c.MustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
 }
 
 // TestErrorTable checks the transports' tables: every code has an error

@@ -88,7 +88,7 @@ func BenchmarkCreateGame(b *testing.B) {
 				times := make([]time.Duration, 0, b.N)
 				for b.Loop() {
 					start := time.Now()
-					if status, raw := c.do(b, "POST", "/api/v1/games", body); status != 201 {
+					if status, raw := c.Do(b, "POST", "/api/v1/games", body); status != 201 {
 						b.Fatalf("%d: %s", status, raw)
 					}
 					times = append(times, time.Since(start))

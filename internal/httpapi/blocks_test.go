@@ -21,7 +21,7 @@ import (
 func (c *client) mustErrorSays(tb testing.TB, method, path string, status int, code game.Code, want string) {
 	tb.Helper()
 	var e errorBody
-	c.mustJSON(tb, method, path, nil, status, &e)
+	c.MustJSON(tb, method, path, nil, status, &e)
 	if e.Error.Code != code || !strings.Contains(e.Error.Message, want) {
 		tb.Fatalf("%s %s: error %+v, want %s saying %q", method, path, e.Error, code, want)
 	}
@@ -33,7 +33,7 @@ func (c *client) blockedIDs(tb testing.TB) []string {
 	var l struct {
 		Blocked []blockedPlayer `json:"blocked"`
 	}
-	c.mustJSON(tb, "GET", "/api/v1/me/blocks", nil, 200, &l)
+	c.MustJSON(tb, "GET", "/api/v1/me/blocks", nil, 200, &l)
 	ids := []string{}
 	for _, b := range l.Blocked {
 		if b.Name == "" {
@@ -50,7 +50,7 @@ func (c *client) lobbyIDs(tb testing.TB) []string {
 	var l struct {
 		Races []lobby.Race `json:"races"`
 	}
-	c.mustJSON(tb, "GET", "/api/v1/lobby", nil, 200, &l)
+	c.MustJSON(tb, "GET", "/api/v1/lobby", nil, 200, &l)
 	return raceIDs(l.Races)
 }
 
@@ -71,9 +71,9 @@ func TestBlockREST(t *testing.T) {
 		ts := mustRaceServer(t, st)
 		ada, bob, cy := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
 		ada.mustRace(t, map[string]any{"bot": "fast"}) // the bot's row exists
-		cy.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Cy"}, 200, nil)
+		cy.MustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Cy"}, 200, nil)
 
-		ts.anon().mustError(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 401, game.Unauthorized)
+		ts.anon().MustError(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 401, game.Unauthorized)
 		ada.mustErrorSays(t, "POST", "/api/v1/players/"+ada.id+"/block", 400, game.BadRequest, "yourself")
 		ada.mustErrorSays(t, "POST", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
 		ada.mustErrorSays(t, "DELETE", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
@@ -85,10 +85,10 @@ func TestBlockREST(t *testing.T) {
 		}
 
 		for range 2 {
-			ada.mustJSON(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 204, nil)
+			ada.MustJSON(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 204, nil)
 		}
 		ts.tc.Advance(time.Second)
-		ada.mustJSON(t, "POST", "/api/v1/players/"+cy.id+"/block", nil, 204, nil)
+		ada.MustJSON(t, "POST", "/api/v1/players/"+cy.id+"/block", nil, 204, nil)
 		if ids := ada.blockedIDs(t); !slices.Equal(ids, []string{bob.id, cy.id}) {
 			t.Fatalf("ada's blocks %v, want bob and cy", ids)
 		}
@@ -98,21 +98,21 @@ func TestBlockREST(t *testing.T) {
 		var exp struct {
 			Blocked []struct{ ID, Name, BlockedAt string } `json:"blocked"`
 		}
-		ada.mustJSON(t, "GET", "/api/v1/me/export", nil, 200, &exp)
+		ada.MustJSON(t, "GET", "/api/v1/me/export", nil, 200, &exp)
 		if len(exp.Blocked) != 2 || exp.Blocked[1].ID != cy.id || exp.Blocked[1].Name != "Cy" || exp.Blocked[1].BlockedAt == "" {
 			t.Fatalf("the export's blocks %+v", exp.Blocked)
 		}
 
 		for range 2 {
-			ada.mustJSON(t, "DELETE", "/api/v1/players/"+bob.id+"/block", nil, 204, nil)
+			ada.MustJSON(t, "DELETE", "/api/v1/players/"+bob.id+"/block", nil, 204, nil)
 		}
 		if ids := ada.blockedIDs(t); !slices.Equal(ids, []string{cy.id}) {
 			t.Fatalf("ada's blocks after unblocking bob %v", ids)
 		}
 
 		// cy blocks ada too; ada deletes her data: no block of or by her is left.
-		cy.mustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
-		ada.mustJSON(t, "DELETE", "/api/v1/me", nil, 204, nil)
+		cy.MustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
+		ada.MustJSON(t, "DELETE", "/api/v1/me", nil, 204, nil)
 		if ids := cy.blockedIDs(t); len(ids) != 0 {
 			t.Fatalf("cy's blocks after ada left %v", ids)
 		}
@@ -134,13 +134,13 @@ func TestBlockLobby(t *testing.T) {
 	bobRace := bob.mustRace(t, map[string]any{})
 	both := []string{adaRace.ID, bobRace.ID}
 
-	sock := bob.dial(t, "/api/v1/lobby/ws")
+	sock := bob.Dial(t, "/api/v1/lobby/ws", nil)
 	var m lobby.Message
-	if readJSON(t, sock, &m); !slices.Equal(raceIDs(m.Races), both) {
+	if sock.ReadJSON(&m); !slices.Equal(raceIDs(m.Races), both) {
 		t.Fatalf("bob's lobby socket before the block: %v", raceIDs(m.Races))
 	}
 
-	bob.mustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
+	bob.MustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
 	if ids := bob.lobbyIDs(t); !slices.Equal(ids, []string{bobRace.ID}) {
 		t.Fatalf("the blocker's lobby %v, want his own race only", ids)
 	}
@@ -150,24 +150,24 @@ func TestBlockLobby(t *testing.T) {
 	if ids := cy.lobbyIDs(t); !slices.Equal(ids, both) {
 		t.Fatalf("a third player's lobby %v, want both races", ids)
 	}
-	if readJSON(t, sock, &m); !slices.Equal(raceIDs(m.Races), []string{bobRace.ID}) {
+	if sock.ReadJSON(&m); !slices.Equal(raceIDs(m.Races), []string{bobRace.ID}) {
 		t.Fatalf("bob's lobby socket after the block: %v", raceIDs(m.Races))
 	}
 
 	bob.mustErrorSays(t, "POST", "/api/v1/races/"+adaRace.ID+"/join", 403, game.Forbidden, "you blocked this player")
 	ada.mustErrorSays(t, "POST", "/api/v1/races/"+bobRace.ID+"/join", 403, game.Forbidden, "this player blocked you")
 	var e errorBody
-	ada.mustJSON(t, "POST", "/api/v1/races/"+bobRace.ID+"/join", map[string]string{"invite": bobRace.Invite}, 403, &e)
+	ada.MustJSON(t, "POST", "/api/v1/races/"+bobRace.ID+"/join", map[string]string{"invite": bobRace.Invite}, 403, &e)
 	if !strings.Contains(e.Error.Message, "blocked you") {
 		t.Fatalf("joining with the invite: %+v", e.Error)
 	}
 
-	bob.mustJSON(t, "DELETE", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
-	if readJSON(t, sock, &m); !slices.Equal(raceIDs(m.Races), both) {
+	bob.MustJSON(t, "DELETE", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
+	if sock.ReadJSON(&m); !slices.Equal(raceIDs(m.Races), both) {
 		t.Fatalf("bob's lobby socket after the unblock: %v", raceIDs(m.Races))
 	}
-	bob.mustJSON(t, "POST", "/api/v1/races/"+adaRace.ID+"/join", nil, 200, nil)
-	sock.Close(websocket.StatusNormalClosure, "")
+	bob.MustJSON(t, "POST", "/api/v1/races/"+adaRace.ID+"/join", nil, 200, nil)
+	sock.Conn.Close(websocket.StatusNormalClosure, "")
 }
 
 // TestBlockRematch: after a block, neither player of a finished race can
@@ -176,15 +176,15 @@ func TestBlockRematch(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"public": false})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	ada.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 	path := "/api/v1/races/" + v.ID + "/rematch"
-	ada.mustJSON(t, "POST", path, nil, 201, nil) // offered before the block
-	bob.mustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
+	ada.MustJSON(t, "POST", path, nil, 201, nil) // offered before the block
+	bob.MustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
 	bob.mustErrorSays(t, "POST", path, 403, game.Forbidden, "you blocked this player")
 	ada.mustErrorSays(t, "POST", path, 403, game.Forbidden, "this player blocked you")
 	var fin rview
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, &fin)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, &fin)
 	if g := mustStoredGame(t, ts, table.NextRaceID(v.ID)); g.Status != "over" {
 		t.Fatalf("the declined rematch: %+v", g)
 	}
@@ -205,18 +205,18 @@ func mustStoredGame(tb testing.TB, ts *raceServer, id string) store.Game {
 func TestQuickMatchBlocked(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob, cy := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
-	bob.mustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
+	bob.MustJSON(t, "POST", "/api/v1/players/"+ada.id+"/block", nil, 204, nil)
 
-	ada.mustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil)
-	adaWS := ada.dial(t, "/api/v1/match/ws")
+	ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil)
+	adaWS := ada.Dial(t, "/api/v1/match/ws", nil)
 	var m table.MatchMessage
-	if readJSON(t, adaWS, &m); m.Type != "waiting" {
+	if adaWS.ReadJSON(&m); m.Type != "waiting" {
 		t.Fatalf("ada's match socket: %+v", m)
 	}
 	ts.tc.Advance(time.Second) // ada waits longest
-	bob.mustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil)
-	bobWS := bob.dial(t, "/api/v1/match/ws")
-	if readJSON(t, bobWS, &m); m.Type != "waiting" {
+	bob.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil)
+	bobWS := bob.Dial(t, "/api/v1/match/ws", nil)
+	if bobWS.ReadJSON(&m); m.Type != "waiting" {
 		t.Fatalf("bob's match socket: %+v", m)
 	}
 	ts.reg.SweepQueue(t.Context())
@@ -225,11 +225,11 @@ func TestQuickMatchBlocked(t *testing.T) {
 	}
 
 	var v rview
-	cy.mustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 201, &v)
+	cy.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 201, &v)
 	if v.Seats[0].Player.ID != ada.id || v.Seats[1].Player.ID != cy.id {
 		t.Fatalf("cy's race %+v, want one with ada", v.Seats)
 	}
-	if readJSON(t, adaWS, &m); m.Type != "matched" || m.Race != v.ID {
+	if adaWS.ReadJSON(&m); m.Type != "matched" || m.Race != v.ID {
 		t.Fatalf("ada's match socket after cy came: %+v", m)
 	}
 	if n := ts.reg.MatchWaiting(); n != 1 {

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
@@ -46,13 +44,13 @@ func stillOf(tb testing.TB, raw []byte) string {
 // mustCheck turns the check on for a game and returns the view's answer.
 func (c *client) mustCheck(tb testing.TB, id string) string {
 	tb.Helper()
-	return stillOf(tb, c.mustJSON(tb, "POST", "/api/v1/games/"+id+"/check", map[string]bool{"on": true}, 200, nil))
+	return stillOf(tb, c.MustJSON(tb, "POST", "/api/v1/games/"+id+"/check", map[string]bool{"on": true}, 200, nil))
 }
 
 // still returns the game's stillWinnable as GET /api/v1/games/{id} has it.
 func (c *client) still(tb testing.TB, id string) string {
 	tb.Helper()
-	return stillOf(tb, c.mustJSON(tb, "GET", "/api/v1/games/"+id, nil, 200, nil))
+	return stillOf(tb, c.MustJSON(tb, "GET", "/api/v1/games/"+id, nil, 200, nil))
 }
 
 // waitStill polls the game's view until its stillWinnable is want.
@@ -77,12 +75,12 @@ type checkMsg struct {
 // nextCheck reads a protocol-2 socket (frames of one message or an array)
 // until a check message for seq, skipping the others (and checks of
 // earlier seqs), and returns its answer.
-func nextCheck(tb testing.TB, ws *websocket.Conn, seq int64) string {
+func nextCheck(tb testing.TB, ws *apitest.Socket, seq int64) string {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(tb.Context(), checkPatch)
 	defer cancel()
 	for {
-		_, b, err := ws.Read(ctx)
+		_, b, err := ws.Conn.Read(ctx)
 		if err != nil {
 			tb.Fatalf("waiting for the check of seq %d: %v", seq, err)
 		}
@@ -126,7 +124,7 @@ func TestCheckAnswers(t *testing.T) {
 	if got := alice.still(t, won.ID); got != "null" {
 		t.Fatalf("before the check: stillWinnable %s, want null", got)
 	}
-	ws := alice.dial(t, "/api/v1/games/"+won.ID+"/ws?v=2")
+	ws := alice.Dial(t, "/api/v1/games/"+won.ID+"/ws?v=2", nil)
 	if got := alice.mustCheck(t, won.ID); got != "null" && got != "true" {
 		t.Fatalf("turning the check on answers %s", got)
 	}
@@ -143,7 +141,7 @@ func TestCheckAnswers(t *testing.T) {
 	alice.waitStill(t, won.ID, "true")
 
 	lost := alice.mustGame(t, checkLost)
-	lws := alice.dial(t, "/api/v1/games/"+lost.ID+"/ws?v=2")
+	lws := alice.Dial(t, "/api/v1/games/"+lost.ID+"/ws?v=2", nil)
 	alice.mustCheck(t, lost.ID)
 	for range lostDraws {
 		alice.mustAct(t, lost.ID, klondike.Simple(klondike.Draw))
@@ -153,10 +151,10 @@ func TestCheckAnswers(t *testing.T) {
 	}
 	alice.waitStill(t, lost.ID, "false")
 	// a socket that connects after the answer gets it after its view
-	if got := nextCheck(t, alice.dial(t, "/api/v1/games/"+lost.ID+"/ws?v=2&since="+fmt.Sprint(lostDraws)), lostDraws); got != "false" {
+	if got := nextCheck(t, alice.Dial(t, "/api/v1/games/"+lost.ID+"/ws?v=2&since="+fmt.Sprint(lostDraws), nil), lostDraws); got != "false" {
 		t.Fatalf("a socket opened after the check: %s, want false", got)
 	}
-	if got := nextCheck(t, alice.dial(t, "/api/v1/games/"+lost.ID+"/ws"), lostDraws); got != "false" {
+	if got := nextCheck(t, alice.Dial(t, "/api/v1/games/"+lost.ID+"/ws", nil), lostDraws); got != "false" {
 		t.Fatalf("a protocol-1 socket opened after the check: %s, want false", got)
 	}
 
@@ -182,14 +180,14 @@ func TestCheckRefusals(t *testing.T) {
 	path := "/api/v1/games/" + g.ID + "/check"
 	for _, body := range []any{nil, "x", map[string]any{}, map[string]any{"on": false}, map[string]any{"on": "yes"},
 		map[string]any{"on": true, "off": 1}} {
-		alice.mustError(t, "POST", path, body, 400, game.BadRequest)
+		alice.MustError(t, "POST", path, body, 400, game.BadRequest)
 	}
-	bob.mustError(t, "POST", path, map[string]bool{"on": true}, 403, game.Forbidden)
-	alice.mustError(t, "POST", "/api/v1/games/nope/check", map[string]bool{"on": true}, 404, game.NotFound)
-	ts.anon().mustError(t, "POST", path, map[string]bool{"on": true}, 401, game.Unauthorized)
+	bob.MustError(t, "POST", path, map[string]bool{"on": true}, 403, game.Forbidden)
+	alice.MustError(t, "POST", "/api/v1/games/nope/check", map[string]bool{"on": true}, 404, game.NotFound)
+	ts.anon().MustError(t, "POST", path, map[string]bool{"on": true}, 401, game.Unauthorized)
 	var race struct{ ID string }
-	alice.mustJSON(t, "POST", "/api/v1/races", map[string]any{"draw": 1}, 201, &race)
-	alice.mustError(t, "POST", "/api/v1/games/"+race.ID+"/check", map[string]bool{"on": true}, 403, game.Forbidden)
+	alice.MustJSON(t, "POST", "/api/v1/races", map[string]any{"draw": 1}, 201, &race)
+	alice.MustError(t, "POST", "/api/v1/games/"+race.ID+"/check", map[string]bool{"on": true}, 403, game.Forbidden)
 	if stored, err := ts.store.Game(t.Context(), g.ID); err != nil || stored.Checked {
 		t.Fatalf("refused checks stored the flag: %+v, %v", stored, err)
 	}
@@ -202,7 +200,7 @@ func TestCheckSharesHintSlots(t *testing.T) {
 	ts := mustServer(t, apitest.SQLite(t), func(c *Config) { c.HintWorkers = 2 })
 	alice := ts.mustPlayer(t)
 	g := alice.mustGame(t, checkWon)
-	ws := alice.dial(t, "/api/v1/games/"+g.ID+"/ws?v=2")
+	ws := alice.Dial(t, "/api/v1/games/"+g.ID+"/ws?v=2", nil)
 	ts.srv.hintSlots <- struct{}{}
 	ts.srv.hintSlots <- struct{}{}
 	alice.mustCheck(t, g.ID)
@@ -211,7 +209,7 @@ func TestCheckSharesHintSlots(t *testing.T) {
 	if got := alice.still(t, g.ID); got != "null" {
 		t.Fatalf("with every slot taken: stillWinnable %s, want null", got)
 	}
-	alice.mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 429, game.RateLimited)
+	alice.MustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 429, game.RateLimited)
 	<-ts.srv.hintSlots
 	if got := nextCheck(t, ws, 1); got != "true" {
 		t.Fatalf("once a slot is free: %s, want true", got)

@@ -40,7 +40,7 @@ type dailyView struct {
 func (c *client) mustDaily(tb testing.TB, path string) (dailyAnswer, []byte) {
 	tb.Helper()
 	var d dailyAnswer
-	raw := c.mustJSON(tb, "GET", path, nil, 200, &d)
+	raw := c.MustJSON(tb, "GET", path, nil, 200, &d)
 	return d, raw
 }
 
@@ -48,7 +48,7 @@ func (c *client) mustDaily(tb testing.TB, path string) (dailyAnswer, []byte) {
 func (c *client) mustStartDaily(tb testing.TB, mode string, status int) (dailyView, []byte) {
 	tb.Helper()
 	var v dailyView
-	raw := c.mustJSON(tb, "POST", "/api/v1/daily/"+mode, nil, status, &v)
+	raw := c.MustJSON(tb, "POST", "/api/v1/daily/"+mode, nil, status, &v)
 	json.Unmarshal(raw, &v.keys)
 	return v, raw
 }
@@ -113,12 +113,12 @@ func TestDailySameDeal(t *testing.T) {
 			t.Fatalf("stored %+v, %v", cs, err)
 		}
 		// Bad requests.
-		a.mustError(t, "POST", "/api/v1/daily/D1V", nil, 404, "not_found")
-		a.mustError(t, "GET", "/api/v1/daily/2030-13-01", nil, 400, "bad_request")
-		a.mustError(t, "GET", "/api/v1/daily/2029-12-31", nil, 404, "not_found")
-		a.mustError(t, "GET", "/api/v1/daily/2030-01-02/D1N/leaderboard?limit=0", nil, 400, "bad_request")
-		a.mustError(t, "GET", "/api/v1/daily/2030-01-02/D2N/leaderboard", nil, 404, "not_found")
-		a.mustError(t, "GET", "/api/v1/daily/2029-12-31/D1N/leaderboard", nil, 404, "not_found")
+		a.MustError(t, "POST", "/api/v1/daily/D1V", nil, 404, "not_found")
+		a.MustError(t, "GET", "/api/v1/daily/2030-13-01", nil, 400, "bad_request")
+		a.MustError(t, "GET", "/api/v1/daily/2029-12-31", nil, 404, "not_found")
+		a.MustError(t, "GET", "/api/v1/daily/2030-01-02/D1N/leaderboard?limit=0", nil, 400, "bad_request")
+		a.MustError(t, "GET", "/api/v1/daily/2030-01-02/D2N/leaderboard", nil, 404, "not_found")
+		a.MustError(t, "GET", "/api/v1/daily/2029-12-31/D1N/leaderboard", nil, 404, "not_found")
 	})
 }
 
@@ -156,7 +156,7 @@ func TestDailyOneGame(t *testing.T) {
 		ids, codes := make([]string, 2), make([]int, 2)
 		for i := range ids {
 			wg.Go(func() {
-				st, raw := b.do(t, "POST", "/api/v1/daily/D3N", nil)
+				st, raw := b.Do(t, "POST", "/api/v1/daily/D3N", nil)
 				var v view
 				json.Unmarshal(raw, &v)
 				ids[i], codes[i] = v.ID, st
@@ -188,10 +188,10 @@ func TestDailySecret(t *testing.T) {
 	header := store.Game{Code: code.String()}
 	answers := [][]byte{raw}
 	frames := make(chan []byte, 1024)
-	ws := p.dial(t, "/api/v1/games/"+v.ID+"/ws")
+	ws := p.Dial(t, "/api/v1/games/"+v.ID+"/ws", nil)
 	go func() {
 		for {
-			_, b, err := ws.Read(context.Background())
+			_, b, err := ws.Conn.Read(context.Background())
 			if err != nil {
 				close(frames)
 				return
@@ -201,7 +201,7 @@ func TestDailySecret(t *testing.T) {
 	}()
 	get := func(path string, status int) {
 		t.Helper()
-		got, raw := p.do(t, "GET", path, nil)
+		got, raw := p.Do(t, "GET", path, nil)
 		if got != status {
 			t.Fatalf("GET %s: %d, want %d: %s", path, got, status, raw)
 		}
@@ -213,7 +213,7 @@ func TestDailySecret(t *testing.T) {
 	}
 	get("/api/v1/games/"+v.ID+"/hint", 200)
 	for i, m := range winLine(t, code) {
-		_, raw := p.do(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": m})
+		_, raw := p.Do(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": m})
 		answers = append(answers, raw)
 		if i == 3 {
 			get("/api/v1/games/"+v.ID+"/replay", 403)
@@ -241,7 +241,7 @@ func TestDailySecret(t *testing.T) {
 	if len(export.Games) != 1 || len(export.Games[0].Actions) != 0 {
 		t.Fatalf("the export shows a daily game's actions while its day is open: %+v", export)
 	}
-	ws.CloseNow()
+	ws.Conn.CloseNow()
 	n := 0
 	for f := range frames {
 		mustNotName(t, f, header)
@@ -264,7 +264,7 @@ func TestDailySecret(t *testing.T) {
 		You     *struct{ Rank *int }
 		Players int
 	}
-	p.mustJSON(t, "GET", "/api/v1/daily/2030-01-03/D1N/leaderboard", nil, 200, &lb)
+	p.MustJSON(t, "GET", "/api/v1/daily/2030-01-03/D1N/leaderboard", nil, 200, &lb)
 	if len(lb.Entries) != 1 || lb.Players != 1 || lb.You == nil || lb.You.Rank == nil || *lb.You.Rank != 1 ||
 		!lb.Entries[0].Won || lb.Entries[0].Clean || lb.Entries[0].Player.ID != p.id || !lb.Entries[0].Ranked {
 		t.Fatalf("leaderboard after an assisted win: %+v", lb)
@@ -277,12 +277,12 @@ func TestDailySecret(t *testing.T) {
 		t.Fatalf("closed day: %+v", d)
 	}
 	var rp struct{ Code string }
-	p.mustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rp)
+	p.MustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rp)
 	if rp.Code != code.String() {
 		t.Fatalf("replay code %q", rp.Code)
 	}
 	var list struct{ Games []struct{ Code string } }
-	p.mustJSON(t, "GET", "/api/v1/games", nil, 200, &list)
+	p.MustJSON(t, "GET", "/api/v1/games", nil, 200, &list)
 	if list.Games[0].Code != code.String() {
 		t.Fatalf("listing after the day: %+v", list)
 	}
@@ -321,7 +321,7 @@ func TestDailyStreak(t *testing.T) {
 	}
 	win("D3N")
 	var stats struct{ Daily struct{ Current, Best int } }
-	p.mustJSON(t, "GET", "/api/v1/me/stats", nil, 200, &stats)
+	p.MustJSON(t, "GET", "/api/v1/me/stats", nil, 200, &stats)
 	if stats.Daily.Current != 2 || stats.Daily.Best != 2 {
 		t.Fatalf("stats daily %+v", stats.Daily)
 	}

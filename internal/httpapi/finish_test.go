@@ -27,7 +27,7 @@ func TestFinishByREST(t *testing.T) {
 		v := c.mustGame(t, code.String())
 		path := "/api/v1/games/" + v.ID + "/actions"
 		body := map[string]any{"action": finish}
-		c.mustError(t, "POST", path, body, 422, game.IllegalMove)
+		c.MustError(t, "POST", path, body, 422, game.IllegalMove)
 		if v.Finish {
 			t.Fatal("a new game offers finish")
 		}
@@ -48,8 +48,8 @@ func TestFinishByREST(t *testing.T) {
 		if v.Seq != int64(len(line)+1) || v.Status != "won" || v.Finish || !reflect.DeepEqual(v.View, mirror.View()) {
 			t.Fatalf("after the finish: seq %d, %+v\nwant %+v", v.Seq, v.View, mirror.View())
 		}
-		c.mustError(t, "POST", path, body, 409, game.GameOver)
-		c.mustError(t, "POST", path, map[string]any{"action": klondike.Simple(klondike.Undo)}, 409, game.GameOver)
+		c.MustError(t, "POST", path, body, 409, game.GameOver)
+		c.MustError(t, "POST", path, map[string]any{"action": klondike.Simple(klondike.Undo)}, 409, game.GameOver)
 		acts, err := st.Actions(context.Background(), v.ID, int64(len(line)))
 		if err != nil || len(acts) != 1 || string(acts[0].Action) != `{"type":"finish"}` {
 			t.Fatalf("the log after the line: %v %+v", err, acts)
@@ -58,14 +58,14 @@ func TestFinishByREST(t *testing.T) {
 			Actions []struct{ Action json.RawMessage }
 			Steps   []json.RawMessage
 		}
-		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rep)
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rep)
 		if n := len(rep.Actions); n != len(line)+1 || string(rep.Actions[n-1].Action) != `{"type":"finish"}` || len(rep.Steps) != n {
 			t.Fatalf("the replay has %d actions (%d steps), the last %s", n, len(rep.Steps), rep.Actions[n-1].Action)
 		}
 
 		c.restart(t, st, open)
 		var after view
-		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &after)
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &after)
 		if !reflect.DeepEqual(after, v) {
 			t.Fatalf("after a restart:\n got %+v\nwant %+v", after, v)
 		}
@@ -78,8 +78,8 @@ func TestRaceRefusesFinish(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-QWERTYU"})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
-	ada.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "finish"}}, 400, game.BadRequest)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	ada.MustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "finish"}}, 400, game.BadRequest)
 	if after := ada.mustView(t, v.ID); after.Seq != 0 || after.Status != "playing" {
 		t.Fatalf("after a refused finish: seq %d, status %s", after.Seq, after.Status)
 	}

@@ -1,12 +1,8 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"sync"
@@ -17,7 +13,6 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
-	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
@@ -106,94 +101,34 @@ func (ts *testServer) stop() {
 
 // client is a player (or nobody) talking to a test server.
 type client struct {
-	ts     *testServer
-	token  string
-	id     string
-	header http.Header
+	*apitest.Client
+	ts    *testServer
+	token string
+	id    string
 }
 
 // anon returns a client without credentials.
-func (ts *testServer) anon() *client { return &client{ts: ts, header: http.Header{}} }
+func (ts *testServer) anon() *client { return ts.as("", "") }
+
+// as returns a client of player id using its Bearer token ("": none).
+func (ts *testServer) as(id, token string) *client {
+	return &client{Client: apitest.NewClient(ts.URL, ts.Client(), token), ts: ts, id: id, token: token}
+}
 
 // mustPlayer creates a player and returns a client using its Bearer token.
 func (ts *testServer) mustPlayer(tb testing.TB) *client {
 	tb.Helper()
-	c := ts.anon()
 	var p struct{ ID, Name, Token string }
-	c.mustJSON(tb, "POST", "/api/v1/players", map[string]string{"name": "Ada"}, 201, &p)
+	ts.anon().MustJSON(tb, "POST", "/api/v1/players", map[string]string{"name": "Ada"}, 201, &p)
 	if p.Token == "" || p.ID == "" {
 		tb.Fatalf("player %+v", p)
 	}
-	c.token, c.id = p.Token, p.ID
-	c.header.Set("Authorization", "Bearer "+p.Token)
-	return c
+	return ts.as(p.ID, p.Token)
 }
 
-// do sends a request; body is JSON-encoded unless it is a string or []byte.
-func (c *client) do(tb testing.TB, method, path string, body any) (int, []byte) {
-	tb.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = bytes.NewBufferString(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		rd = bytes.NewReader(j)
-	}
-	req, err := http.NewRequest(method, c.ts.URL+path, rd)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for k, v := range c.header {
-		req.Header[k] = v
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := c.ts.Client().Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if ct := res.Header.Get("Content-Type"); res.StatusCode >= 400 && ct != "application/json" {
-		tb.Fatalf("%s %s: %d with content type %q: %s", method, path, res.StatusCode, ct, raw)
-	}
-	return res.StatusCode, raw
-}
-
-// mustJSON sends a request, checks the status and decodes the answer into out.
-func (c *client) mustJSON(tb testing.TB, method, path string, body any, status int, out any) []byte {
-	tb.Helper()
-	got, raw := c.do(tb, method, path, body)
-	if got != status {
-		tb.Fatalf("%s %s: status %d, want %d: %s", method, path, got, status, raw)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
-		}
-	}
-	return raw
-}
-
-// mustError sends a request and checks the error status and code.
-func (c *client) mustError(tb testing.TB, method, path string, body any, status int, code game.Code) {
-	tb.Helper()
-	var e errorBody
-	c.mustJSON(tb, method, path, body, status, &e)
-	if e.Error.Code != code || e.Error.Message == "" {
-		tb.Fatalf("%s %s: error %+v, want code %s", method, path, e.Error, code)
-	}
+// moveTo has the client talk to ts from then on, with the same header.
+func (c *client) moveTo(ts *testServer) {
+	c.ts, c.URL, c.HTTP = ts, ts.URL, ts.Client()
 }
 
 // restart stops the client's server and closes its store, then starts a
@@ -203,7 +138,7 @@ func (c *client) restart(tb testing.TB, st store.Store, open func(testing.TB) st
 	tb.Helper()
 	c.ts.stop()
 	st.Close()
-	c.ts = mustServer(tb, open(tb))
+	c.moveTo(mustServer(tb, open(tb)))
 }
 
 // view is the solo game view as a client decodes it.
@@ -218,7 +153,7 @@ type view struct {
 func (c *client) mustGame(tb testing.TB, code string) view {
 	tb.Helper()
 	var v view
-	c.mustJSON(tb, "POST", "/api/v1/games", map[string]string{"code": code}, 201, &v)
+	c.MustJSON(tb, "POST", "/api/v1/games", map[string]string{"code": code}, 201, &v)
 	return v
 }
 
@@ -226,7 +161,7 @@ func (c *client) mustGame(tb testing.TB, code string) view {
 func (c *client) mustAct(tb testing.TB, id string, a klondike.Action) view {
 	tb.Helper()
 	var v view
-	c.mustJSON(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]any{"action": a}, 200, &v)
+	c.MustJSON(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]any{"action": a}, 200, &v)
 	return v
 }
 

@@ -95,7 +95,7 @@ func TestNoHiddenCardLeaves(t *testing.T) {
 	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.mustPlayer(t)
 	const code = "DS1-D3N-BCDEFGH"
-	raw := c.mustJSON(t, "POST", "/api/v1/games", map[string]string{"code": code}, 201, nil)
+	raw := c.MustJSON(t, "POST", "/api/v1/games", map[string]string{"code": code}, 201, nil)
 	deal := solo.DealOf(mustCode(t, code))
 	start := map[string]int{}
 	for _, col := range deal.Columns {
@@ -132,7 +132,7 @@ func TestNoHiddenCardLeaves(t *testing.T) {
 			}
 		}
 		_, err := mirror.Apply(a)
-		status, raw := c.do(t, "POST", path+"/actions", map[string]any{"action": a, "id": fmt.Sprint("a", i)})
+		status, raw := c.Do(t, "POST", path+"/actions", map[string]any{"action": a, "id": fmt.Sprint("a", i)})
 		if (err == nil) != (status == 200) {
 			t.Fatalf("%v: engine says %v, server %d %s", a, err, status, raw)
 		}
@@ -149,7 +149,7 @@ func TestNoHiddenCardLeaves(t *testing.T) {
 			}
 		}
 		if i%50 == 0 {
-			_, raw := c.do(t, "GET", path, nil)
+			_, raw := c.Do(t, "GET", path, nil)
 			checkNoHidden(t, "get", raw, visible(mirror))
 		}
 	}
@@ -157,7 +157,7 @@ func TestNoHiddenCardLeaves(t *testing.T) {
 		t.Fatalf("%d accepted, %d refused: not a fair walk", accepted, refused)
 	}
 	for _, p := range []string{"/api/v1/games", "/api/v1/games?status=playing", "/api/v1/codes/" + code, "/api/v1/me"} {
-		_, raw := c.do(t, "GET", p, nil)
+		_, raw := c.Do(t, "GET", p, nil)
 		checkNoHidden(t, p, raw, map[string]int{})
 	}
 }

@@ -30,7 +30,7 @@ type hview struct {
 // (a copy: mirror is not changed). It returns the action (nil for none).
 func (c *client) mustHint(tb testing.TB, id string, mirror *solo.Game) *klondike.Action {
 	tb.Helper()
-	raw := c.mustJSON(tb, "GET", "/api/v1/games/"+id+"/hint", nil, 200, nil)
+	raw := c.MustJSON(tb, "GET", "/api/v1/games/"+id+"/hint", nil, 200, nil)
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &keys); err != nil || len(keys) != 2 || keys["action"] == nil || keys["reason"] == nil {
 		tb.Fatalf("hint %s: want exactly action and reason", raw)
@@ -56,7 +56,7 @@ func (c *client) mustHint(tb testing.TB, id string, mirror *solo.Game) *klondike
 func (c *client) mustHints(tb testing.TB, id string) hview {
 	tb.Helper()
 	var v hview
-	c.mustJSON(tb, "GET", "/api/v1/games/"+id, nil, 200, &v)
+	c.MustJSON(tb, "GET", "/api/v1/games/"+id, nil, 200, &v)
 	if v.Hints == nil {
 		tb.Fatalf("the view of %s has no hints", id)
 	}
@@ -103,18 +103,18 @@ func TestHint(t *testing.T) {
 			t.Fatalf("after two hints the view counts %d", *v.Hints)
 		}
 
-		bob.mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 403, game.Forbidden)
-		bob.mustError(t, "GET", "/api/v1/games/"+g.ID, nil, 403, game.Forbidden)
-		alice.mustError(t, "GET", "/api/v1/games/nope/hint", nil, 404, game.NotFound)
-		ts.anon().mustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 401, game.Unauthorized)
+		bob.MustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 403, game.Forbidden)
+		bob.MustError(t, "GET", "/api/v1/games/"+g.ID, nil, 403, game.Forbidden)
+		alice.MustError(t, "GET", "/api/v1/games/nope/hint", nil, 404, game.NotFound)
+		ts.anon().MustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 401, game.Unauthorized)
 		race := alice.mustRace(t, map[string]any{"draw": 1, "public": true})
-		alice.mustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, game.Forbidden)
-		bob.mustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, game.Forbidden)
+		alice.MustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, game.Forbidden)
+		bob.MustError(t, "GET", "/api/v1/games/"+race.ID+"/hint", nil, 403, game.Forbidden)
 
 		ts.stop()
 		st.Close()
 		ts2 := mustServer(t, open(t))
-		alice.ts = ts2
+		alice.moveTo(ts2)
 		if v := alice.mustHints(t, g.ID); *v.Hints != 2 || v.Seq != before.Seq {
 			t.Fatalf("after a restart: %d hints at seq %d", *v.Hints, v.Seq)
 		}
@@ -133,7 +133,7 @@ func TestHint(t *testing.T) {
 			p.played(a)
 			alice.mustAct(t, won.ID, a)
 		}
-		alice.mustError(t, "GET", "/api/v1/games/"+won.ID+"/hint", nil, 409, game.GameOver)
+		alice.MustError(t, "GET", "/api/v1/games/"+won.ID+"/hint", nil, 409, game.GameOver)
 		if v := alice.mustHints(t, won.ID); *v.Hints != 0 || v.Status != "won" {
 			t.Fatalf("the won game: %+v", v)
 		}
@@ -155,10 +155,10 @@ func TestHintLimits(t *testing.T) {
 	mirror := mustSolo(t, "DS1-D1N-AAAAAAB")
 	alice.mustHint(t, g.ID, mirror)
 	alice.mustHint(t, g.ID, mirror)
-	alice.mustError(t, "GET", path, nil, 429, game.RateLimited)
+	alice.MustError(t, "GET", path, nil, 429, game.RateLimited)
 	ts.clock.Advance(1e9) // one second: one token
 	alice.mustHint(t, g.ID, mirror)
-	alice.mustError(t, "GET", path, nil, 429, game.RateLimited)
+	alice.MustError(t, "GET", path, nil, 429, game.RateLimited)
 	bg := bob.mustGame(t, "DS1-D3V-AAAAAAC")
 	bmirror := mustSolo(t, "DS1-D3V-AAAAAAC")
 	bob.mustHint(t, bg.ID, bmirror)
@@ -167,7 +167,7 @@ func TestHintLimits(t *testing.T) {
 	ts.srv.hintSlots <- struct{}{}
 	ts.srv.hintSlots <- struct{}{}
 	ts.clock.Advance(10e9)
-	status, raw := alice.do(t, "GET", path, nil)
+	status, raw := alice.Do(t, "GET", path, nil)
 	var e errorBody
 	if err := json.Unmarshal(raw, &e); err != nil || status != 429 || e.Error.Code != game.RateLimited || e.Error.Message == "" {
 		t.Fatalf("with every slot busy: %d %s", status, raw)
@@ -197,7 +197,7 @@ func TestHintLimits(t *testing.T) {
 		c := ts.mustPlayer(t)
 		id := c.mustGame(t, "DS1-D1N-AAAAAAB").ID
 		wg.Go(func() {
-			status, raw := c.do(t, "GET", "/api/v1/games/"+id+"/hint", nil)
+			status, raw := c.Do(t, "GET", "/api/v1/games/"+id+"/hint", nil)
 			switch status {
 			case 200:
 				mu.Lock()
@@ -221,7 +221,7 @@ func mustRequest(tb testing.TB, c *client, path string) *http.Request {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	req.Header = c.header.Clone()
+	req.Header = c.Header.Clone()
 	return req
 }
 

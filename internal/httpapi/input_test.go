@@ -36,12 +36,12 @@ func TestStrictBodies(t *testing.T) {
 		{"POST", actions, "{\"action\":{\"type\":\"draw\",\"id\":\"\xe2\x82\"}}"},
 		{"POST", actions, `{"action":{"type":"draw","id":""}}`},
 	} {
-		c.mustError(t, tc.method, tc.path, tc.body, 400, game.BadRequest)
+		c.MustError(t, tc.method, tc.path, tc.body, 400, game.BadRequest)
 	}
 	var me playerJSON
-	c.mustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
+	c.MustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
 	var now view
-	c.mustJSON(t, "GET", "/api/v1/games/"+g.ID, nil, 200, &now)
+	c.MustJSON(t, "GET", "/api/v1/games/"+g.ID, nil, 200, &now)
 	if me.Name != "Ada" || now.Seq != g.Seq {
 		t.Fatalf("after refused bodies: name %q, seq %d → %d", me.Name, g.Seq, now.Seq)
 	}
@@ -79,7 +79,7 @@ func TestErrorsQuoteLittle(t *testing.T) {
 		if tc.body != "" {
 			body = tc.body
 		}
-		status, raw := c.do(t, tc.method, tc.path, body)
+		status, raw := c.Do(t, tc.method, tc.path, body)
 		var e errorBody
 		if err := json.Unmarshal(raw, &e); err != nil || status != tc.status || e.Error.Code != tc.code {
 			t.Errorf("%s %.40s…: %d %.200s, want %d %s", tc.method, tc.path, status, raw, tc.status, tc.code)

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -18,59 +17,16 @@ import (
 	"dsol/internal/table"
 )
 
-// dial opens a socket of the test server as the client.
-func (c *client) dial(tb testing.TB, path string) *websocket.Conn {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(tb.Context(), 5*time.Second)
-	defer cancel()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(c.ts.URL, "http")+path,
-		&websocket.DialOptions{HTTPHeader: c.header, HTTPClient: c.ts.Client()})
-	if err != nil {
-		tb.Fatalf("dial %s: %v", path, err)
-	}
-	tb.Cleanup(func() { ws.CloseNow() })
-	return ws
-}
-
-// readJSON reads the next message of a socket into out, and returns it.
-func readJSON(tb testing.TB, ws *websocket.Conn, out any) []byte {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(tb.Context(), 5*time.Second)
-	defer cancel()
-	_, b, err := ws.Read(ctx)
-	if err != nil {
-		tb.Fatalf("read: %v", err)
-	}
-	if err := json.Unmarshal(b, out); err != nil {
-		tb.Fatalf("%s: %v", b, err)
-	}
-	return b
-}
-
-// mustClosed reads a socket's close, which must be code.
-func mustClosed(tb testing.TB, ws *websocket.Conn, code websocket.StatusCode) {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(tb.Context(), 5*time.Second)
-	defer cancel()
-	_, b, err := ws.Read(ctx)
-	if got := websocket.CloseStatus(err); got != code {
-		tb.Fatalf("read %s, %v; want the close %d", b, err, code)
-	}
-}
-
 // sockAct sends an action on a game socket and reads up to its ack.
-func sockAct(tb testing.TB, ws *websocket.Conn, id string, a klondike.Action) {
+func sockAct(tb testing.TB, ws *apitest.Socket, id string, a klondike.Action) {
 	tb.Helper()
-	msg := fmt.Sprintf(`{"type":"action","id":%q,"action":%s}`, id, a.AppendJSON(nil))
-	if err := ws.Write(tb.Context(), websocket.MessageText, []byte(msg)); err != nil {
-		tb.Fatal(err)
-	}
+	ws.Act(id, string(a.AppendJSON(nil)))
 	for {
 		var m struct {
 			Type string `json:"type"`
 			ID   string `json:"id"`
 		}
-		raw := readJSON(tb, ws, &m)
+		raw := ws.ReadJSON(&m)
 		if m.Type == "reject" {
 			tb.Fatalf("%s refused: %s", a.Type, raw)
 		}
@@ -91,35 +47,35 @@ func TestQuickMatch(t *testing.T) {
 
 		for _, bad := range []any{map[string]any{"code": "DR1-D1UI-HELLOXY"}, map[string]any{"bot": "fast"},
 			map[string]any{"draw": 2}, map[string]any{"turns": "x"}, "{"} {
-			ada.mustError(t, "POST", "/api/v1/match", bad, 400, game.BadRequest)
+			ada.MustError(t, "POST", "/api/v1/match", bad, 400, game.BadRequest)
 		}
 
 		var w matchWaiting
-		ada.mustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, &w)
+		ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, &w)
 		if w.Status != "waiting" || w.BotAfterSeconds != 30 {
 			t.Fatalf("waiting %+v", w)
 		}
-		ada.mustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil) // never paired with herself
+		ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil) // never paired with herself
 		if n := ts.reg.MatchWaiting(); n != 1 {
 			t.Fatalf("%d waiting after one player queued twice", n)
 		}
-		adaWS := ada.dial(t, "/api/v1/match/ws")
+		adaWS := ada.Dial(t, "/api/v1/match/ws", nil)
 		var m table.MatchMessage
-		if readJSON(t, adaWS, &m); m.Type != "waiting" || m.Since == nil {
+		if adaWS.ReadJSON(&m); m.Type != "waiting" || m.Since == nil {
 			t.Fatalf("ada's match socket: %+v", m)
 		}
 
 		// Not queued: idle, and the socket closes.
-		bobWS := bob.dial(t, "/api/v1/match/ws")
-		if readJSON(t, bobWS, &m); m.Type != "idle" {
+		bobWS := bob.Dial(t, "/api/v1/match/ws", nil)
+		if bobWS.ReadJSON(&m); m.Type != "idle" {
 			t.Fatalf("bob's match socket before queuing: %+v", m)
 		}
-		mustClosed(t, bobWS, websocket.StatusNormalClosure)
+		bobWS.MustClosed(websocket.StatusNormalClosure)
 
 		// Other options do not pair; queuing again with ada's does.
-		bob.mustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 3}, 202, nil)
+		bob.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 3}, 202, nil)
 		var v rview
-		bob.mustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 201, &v)
+		bob.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 201, &v)
 		if v.Status != "playing" || v.You == nil || *v.You != 2 || v.Code != "" || v.Commit == "" ||
 			v.Seats[0].Player.ID != ada.id || v.Seats[1].Player.ID != bob.id {
 			t.Fatalf("paired race %+v", v)
@@ -127,23 +83,23 @@ func TestQuickMatch(t *testing.T) {
 		if c := ts.storedCode(t, v.ID); !c.Secret || c.Draw != 1 {
 			t.Fatalf("the paired race's deal is %s, not a server-dealt draw-1 deal", c)
 		}
-		if readJSON(t, adaWS, &m); m.Type != "matched" || m.Race != v.ID {
+		if adaWS.ReadJSON(&m); m.Type != "matched" || m.Race != v.ID {
 			t.Fatalf("ada's match socket after the pairing: %+v, want matched %s", m, v.ID)
 		}
-		mustClosed(t, adaWS, websocket.StatusNormalClosure)
+		adaWS.MustClosed(websocket.StatusNormalClosure)
 		if n := ts.reg.MatchWaiting(); n != 0 {
 			t.Fatalf("%d still waiting", n)
 		}
 
 		// They play it on their game sockets, at a person's pace, to ada's resign.
-		socks := map[*client]*websocket.Conn{}
+		socks := map[*client]*apitest.Socket{}
 		for _, c := range []*client{ada, bob} {
-			g := c.dial(t, "/api/v1/games/"+v.ID+"/ws")
+			g := c.Dial(t, "/api/v1/games/"+v.ID+"/ws", nil)
 			var s struct {
 				Type string `json:"type"`
 				View rview  `json:"game"`
 			}
-			if readJSON(t, g, &s); s.Type != "state" || s.View.Status != "playing" {
+			if g.ReadJSON(&s); s.Type != "state" || s.View.Status != "playing" {
 				t.Fatalf("game socket: %+v", s)
 			}
 			socks[c] = g
@@ -160,7 +116,7 @@ func TestQuickMatch(t *testing.T) {
 				Type    string             `json:"type"`
 				Ratings []table.SeatRating `json:"ratings"`
 			}
-			if readJSON(t, socks[bob], &n); n.Type != "over" {
+			if socks[bob].ReadJSON(&n); n.Type != "over" {
 				continue
 			}
 			if len(n.Ratings) != 2 || n.Ratings[0].After >= 1500 || n.Ratings[1].After <= 1500 {
@@ -177,15 +133,15 @@ func TestQuickMatch(t *testing.T) {
 		}
 
 		// Leaving: DELETE answers idle, and the watching socket is told.
-		ada.mustJSON(t, "POST", "/api/v1/match", map[string]any{}, 202, nil)
-		adaWS = ada.dial(t, "/api/v1/match/ws")
-		readJSON(t, adaWS, &m)
-		ada.mustJSON(t, "DELETE", "/api/v1/match", nil, 200, nil)
-		if readJSON(t, adaWS, &m); m.Type != "idle" {
+		ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{}, 202, nil)
+		adaWS = ada.Dial(t, "/api/v1/match/ws", nil)
+		adaWS.ReadJSON(&m)
+		ada.MustJSON(t, "DELETE", "/api/v1/match", nil, 200, nil)
+		if adaWS.ReadJSON(&m); m.Type != "idle" {
 			t.Fatalf("after DELETE: %+v", m)
 		}
-		mustClosed(t, adaWS, websocket.StatusNormalClosure)
-		_, metrics := ts.anon().do(t, "GET", "/metrics", nil)
+		adaWS.MustClosed(websocket.StatusNormalClosure)
+		_, metrics := ts.anon().Do(t, "GET", "/metrics", nil)
 		for _, want := range []string{"dsol_match_waiting 0", "dsol_match_wait_seconds_count 2"} {
 			if !strings.Contains(string(metrics), want) {
 				t.Errorf("/metrics lacks %q", want)
@@ -204,11 +160,11 @@ func TestNamesFiltered(t *testing.T) {
 	c := ts.mustPlayer(t)
 	for _, bad := range []string{"Computer", "c0mpu7er", "C O M P U T E R", "Ordenador", "Kurwa", "f.u.c.k"} {
 		var e errorBody
-		c.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": bad}, 400, &e)
+		c.MustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": bad}, 400, &e)
 		if e.Error.Code != game.BadRequest || !strings.Contains(e.Error.Message, "choose another") {
 			t.Errorf("PATCH name %q: %+v", bad, e.Error)
 		}
-		ts.anon().mustError(t, "POST", "/api/v1/players", map[string]string{"name": bad}, 400, game.BadRequest)
+		ts.anon().MustError(t, "POST", "/api/v1/players", map[string]string{"name": bad}, 400, game.BadRequest)
 	}
-	c.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Computadora Ada"}, 200, nil)
+	c.MustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Computadora Ada"}, 200, nil)
 }

@@ -74,7 +74,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 func TestOpenAPIServed(t *testing.T) {
 	ts := mustServer(t, apitest.SQLite(t))
 	var doc map[string]any
-	ts.anon().mustJSON(t, "GET", "/api/v1/openapi.json", nil, 200, &doc)
+	ts.anon().MustJSON(t, "GET", "/api/v1/openapi.json", nil, 200, &doc)
 	if doc["openapi"] != "3.1.0" {
 		t.Fatalf("doc %v", doc["openapi"])
 	}
@@ -106,8 +106,8 @@ func TestOpenAPISoloView(t *testing.T) {
 	// The keys of a solo view and of a daily game's view (daily, no code).
 	var v, dv map[string]json.RawMessage
 	p := ts.mustPlayer(t)
-	p.mustJSON(t, "POST", "/api/v1/games", map[string]any{"winnable": true}, 201, &v)
-	p.mustJSON(t, "POST", "/api/v1/daily/D1N", nil, 201, &dv)
+	p.MustJSON(t, "POST", "/api/v1/games", map[string]any{"winnable": true}, 201, &v)
+	p.MustJSON(t, "POST", "/api/v1/daily/D1N", nil, 201, &dv)
 	var keys, documented []string
 	for k := range v {
 		keys = append(keys, k)

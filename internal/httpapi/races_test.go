@@ -70,26 +70,26 @@ type rview struct {
 func (c *client) mustRace(tb testing.TB, body any) rview {
 	tb.Helper()
 	var v rview
-	c.mustJSON(tb, "POST", "/api/v1/races", body, 201, &v)
+	c.MustJSON(tb, "POST", "/api/v1/races", body, 201, &v)
 	return v
 }
 
 func (c *client) mustView(tb testing.TB, id string) rview {
 	tb.Helper()
 	var v rview
-	c.mustJSON(tb, "GET", "/api/v1/games/"+id, nil, 200, &v)
+	c.MustJSON(tb, "GET", "/api/v1/games/"+id, nil, 200, &v)
 	return v
 }
 
 func (c *client) act(tb testing.TB, id string, a klondike.Action) (int, []byte) {
 	tb.Helper()
-	return c.do(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]json.RawMessage{"action": a.AppendJSON(nil)})
+	return c.Do(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]json.RawMessage{"action": a.AppendJSON(nil)})
 }
 
 func (c *client) mustRaceAct(tb testing.TB, id string, a klondike.Action) rview {
 	tb.Helper()
 	var v rview
-	c.mustJSON(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]json.RawMessage{"action": a.AppendJSON(nil)}, 200, &v)
+	c.MustJSON(tb, "POST", "/api/v1/games/"+id+"/actions", map[string]json.RawMessage{"action": a.AppendJSON(nil)}, 200, &v)
 	return v
 }
 
@@ -191,16 +191,16 @@ func TestRaceCreateAndJoin(t *testing.T) {
 			t.Fatal("the invite is shown again")
 		}
 		path := "/api/v1/races/" + priv.ID + "/join"
-		ada.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, game.Conflict)
-		bob.mustError(t, "POST", path, map[string]string{"invite": "nope"}, 403, game.Forbidden)
-		bob.mustError(t, "POST", path, nil, 403, game.Forbidden)
+		ada.MustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, game.Conflict)
+		bob.MustError(t, "POST", path, map[string]string{"invite": "nope"}, 403, game.Forbidden)
+		bob.MustError(t, "POST", path, nil, 403, game.Forbidden)
 		var joined rview
-		bob.mustJSON(t, "POST", path, map[string]string{"invite": priv.Invite}, 200, &joined)
+		bob.MustJSON(t, "POST", path, map[string]string{"invite": priv.Invite}, 200, &joined)
 		if joined.Status != "playing" || *joined.You != 2 || joined.Seats[1].Player == nil || joined.Seats[1].Player.ID != bob.id || joined.Seats[0].Player.Name != "Ada" {
 			t.Fatalf("joined %+v", joined)
 		}
-		cy.mustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, game.Conflict)
-		bob.mustJSON(t, "POST", path, nil, 200, nil) // joining again is harmless
+		cy.MustError(t, "POST", path, map[string]string{"invite": priv.Invite}, 409, game.Conflict)
+		bob.MustJSON(t, "POST", path, nil, 200, nil) // joining again is harmless
 
 		pub := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "creator", "series": 3})
 		bot := ada.mustRace(t, map[string]any{"bot": "fast"})
@@ -210,25 +210,25 @@ func TestRaceCreateAndJoin(t *testing.T) {
 		var lobby struct {
 			Races []lobby.Race `json:"races"`
 		}
-		cy.mustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
+		cy.MustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
 		if len(lobby.Races) != 1 || lobby.Races[0].ID != pub.ID || lobby.Races[0].Creator.Name != "Ada" ||
 			lobby.Races[0].Turns != "alternating" || lobby.Races[0].Series != 3 || lobby.Races[0].Draw != 1 {
 			t.Fatalf("lobby %+v", lobby)
 		}
-		cy.mustJSON(t, "POST", "/api/v1/races/"+pub.ID+"/join", nil, 200, nil)
-		cy.mustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
+		cy.MustJSON(t, "POST", "/api/v1/races/"+pub.ID+"/join", nil, 200, nil)
+		cy.MustJSON(t, "GET", "/api/v1/lobby", nil, 200, &lobby)
 		if len(lobby.Races) != 0 {
 			t.Fatalf("lobby after join %+v", lobby)
 		}
 
 		for _, bad := range []map[string]any{{"draw": 2}, {"code": "DS1-D1N-AAAAAAB"}, {"code": "DR1-D1UI-AAAAAAB", "draw": 1},
 			{"series": 0}, {"turns": "x"}, {"bot": "warp"}, {"turnSeconds": 30}, {"first": "me"}} {
-			code, raw := ada.do(t, "POST", "/api/v1/races", bad)
+			code, raw := ada.Do(t, "POST", "/api/v1/races", bad)
 			if code != 400 {
 				t.Errorf("%v: %d %s", bad, code, raw)
 			}
 		}
-		ada.mustError(t, "POST", "/api/v1/races/nope/join", nil, 404, game.NotFound)
+		ada.MustError(t, "POST", "/api/v1/races/nope/join", nil, 404, game.NotFound)
 	})
 }
 
@@ -238,7 +238,7 @@ func TestRaceAlternatingByREST(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"code": "DR1-D1UI-QWERTYU", "turns": "alternating", "first": "creator"})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	players := map[int]*client{1: ada, 2: bob}
 
 	code := ts.storedCode(t, v.ID)
@@ -251,11 +251,11 @@ func TestRaceAlternatingByREST(t *testing.T) {
 		turn := shadow.Turn()
 		// The player off turn is refused.
 		if i%25 == 0 {
-			players[3-turn].mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
+			players[3-turn].MustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
 				map[string]any{"action": map[string]string{"type": "draw"}}, 409, game.NotYourTurn)
-			eve.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
+			eve.MustError(t, "POST", "/api/v1/games/"+v.ID+"/actions",
 				map[string]any{"action": map[string]string{"type": "draw"}}, 403, game.Forbidden)
-			_, raw := eve.do(t, "GET", "/api/v1/games/"+v.ID, nil)
+			_, raw := eve.Do(t, "GET", "/api/v1/games/"+v.ID, nil)
 			mustNoHidden(t, ts.testServer, raw)
 		}
 		a, ok := bot.Next(shadow.Seen(turn))
@@ -275,7 +275,7 @@ func TestRaceAlternatingByREST(t *testing.T) {
 	if end.Status != "over" || end.Result == nil || shadow.Status() != race.Over || end.Result.Counts != shadow.Result().Counts {
 		t.Fatalf("end %+v %+v", end.Result, shadow.Result())
 	}
-	ada.mustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "resign"}}, 409, game.GameOver)
+	ada.MustError(t, "POST", "/api/v1/games/"+v.ID+"/actions", map[string]any{"action": map[string]string{"type": "resign"}}, 409, game.GameOver)
 }
 
 // tooLateDeal finds a mirrored deal whose face-up tops hold an ace and the
@@ -307,7 +307,7 @@ func TestRaceSimultaneousTooLate(t *testing.T) {
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	code, ace, two := tooLateDeal(t)
 	v := ada.mustRace(t, map[string]any{"code": code})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	after := ada.mustRaceAct(t, v.ID, klondike.NewMove(klondike.ColPile(ace-1), klondike.AnyF, 1))
 	slot := -1
 	for i, f := range after.Foundations {
@@ -345,7 +345,7 @@ func TestRaceClaim(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	claim := map[string]any{"action": map[string]string{"type": "claim"}}
 	path := "/api/v1/games/" + v.ID + "/actions"
 	ctx := context.Background()
@@ -365,17 +365,17 @@ func TestRaceClaim(t *testing.T) {
 		t.Fatalf("view %+v", w)
 	}
 	ts.tc.Advance(2 * time.Minute)
-	ada.mustError(t, "POST", path, claim, 409, game.Conflict) // bob is connected
+	ada.MustError(t, "POST", path, claim, 409, game.Conflict) // bob is connected
 	sub.Close()
 	w := ada.mustView(t, v.ID)
 	if w.Seats[1].Online || w.ClaimAt == nil || !w.ClaimAt.Equal(ts.tc.Now().Add(time.Minute)) {
 		t.Fatalf("claimAt %v, now %v", w.ClaimAt, ts.tc.Now())
 	}
 	ts.tc.Advance(59 * time.Second)
-	ada.mustError(t, "POST", path, claim, 409, game.Conflict)
+	ada.MustError(t, "POST", path, claim, 409, game.Conflict)
 	ts.tc.Advance(time.Second)
 	var end rview
-	ada.mustJSON(t, "POST", path, claim, 200, &end)
+	ada.MustJSON(t, "POST", path, claim, 200, &end)
 	if end.Status != "over" || end.Result == nil || end.Result.Reason != "forfeit" || *end.Result.Winner != 1 {
 		t.Fatalf("end %+v", end.Result)
 	}
@@ -387,7 +387,7 @@ func TestRacePresenceNotices(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	ctx := context.Background()
 	tb, _ := ts.reg.Get(ctx, v.ID)
 	s1, err := tb.Subscribe(ctx, 1, -1)
@@ -424,7 +424,7 @@ func TestRaceTurnClock(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "opponent", "turnSeconds": 30})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	w := ada.mustView(t, v.ID)
 	if *w.Turn != 2 || w.TurnDeadline == nil || !w.TurnDeadline.Equal(ts.tc.Now().Add(30*time.Second)) {
 		t.Fatalf("turn %v deadline %v", w.Turn, w.TurnDeadline)
@@ -506,17 +506,17 @@ func TestRuleSeries(t *testing.T) {
 	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
 	code, ace, _ := tooLateDeal(t)
 	v := ada.mustRace(t, map[string]any{"code": code, "series": 2})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
-	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	ada.MustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
 	ada.mustRaceAct(t, v.ID, klondike.NewMove(klondike.ColPile(ace-1), klondike.AnyF, 1))
 	end := bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 	if end.Series.Index != 1 || end.Series.Games != 2 || end.Series.Totals != [2]int{1, 0} || end.Series.Done {
 		t.Fatalf("series %+v", end.Series)
 	}
-	eve.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 403, game.Forbidden)
+	eve.MustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 403, game.Forbidden)
 	var n1, n2 rview
-	ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &n1)
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 200, &n2)
+	ada.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &n1)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 200, &n2)
 	if n1.ID != n2.ID || n1.ID == v.ID || n1.Status != "waiting" || n2.Status != "playing" || *n1.You != 1 || *n2.You != 2 ||
 		n1.Series.Index != 2 || n1.Series.ID != v.Series.ID || n1.Series.Totals != [2]int{1, 0} ||
 		ts.storedCode(t, n1.ID) == ts.storedCode(t, v.ID) || !ts.storedCode(t, n1.ID).Secret || n1.Chosen {
@@ -531,7 +531,7 @@ func TestRuleSeries(t *testing.T) {
 		t.Fatalf("series end %+v", last.Series)
 	}
 	var n3 rview
-	bob.mustJSON(t, "POST", "/api/v1/races/"+n1.ID+"/rematch", nil, 201, &n3)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+n1.ID+"/rematch", nil, 201, &n3)
 	if n3.Series.Index != 1 || n3.Series.Totals != [2]int{} || n3.Series.ID != n3.ID {
 		t.Fatalf("new series %+v", n3.Series)
 	}
@@ -547,13 +547,13 @@ func TestRaceRematchOffer(t *testing.T) {
 		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 		finished := func() rview {
 			v := ada.mustRace(t, map[string]any{"draw": 1})
-			bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+			bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 			bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 			return v
 		}
 		v := finished()
 		var offer rview
-		bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
+		bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
 		if offer.Status != "waiting" || offer.RematchOf != v.ID || offer.ClaimAt != nil || offer.Seats[0].ClaimAt != nil || offer.TurnDeadline != nil {
 			t.Fatalf("offer %+v", offer)
 		}
@@ -563,23 +563,23 @@ func TestRaceRematchOffer(t *testing.T) {
 				t.Fatalf("the finished race shows %+v (the offer expires %v)", old.Rematch, offer.OfferExpires)
 			}
 		}
-		bob.mustError(t, "POST", "/api/v1/games/"+offer.ID+"/actions", map[string]any{"action": map[string]string{"type": "draw"}}, 409, game.Code(klondike.NotYourTurn))
-		bob.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, game.Conflict) // one's own offer
-		ada.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, nil)
+		bob.MustError(t, "POST", "/api/v1/games/"+offer.ID+"/actions", map[string]any{"action": map[string]string{"type": "draw"}}, 409, game.Code(klondike.NotYourTurn))
+		bob.MustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, game.Conflict) // one's own offer
+		ada.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, nil)
 		if o := bob.mustView(t, offer.ID); o.Status != "over" || !o.Cancelled || o.Result != nil {
 			t.Fatalf("the declined race %+v", o)
 		}
 		if old := bob.mustView(t, v.ID); old.Rematch == nil || old.Rematch.Status != "declined" {
 			t.Fatalf("after the decline the finished race shows %+v", old.Rematch)
 		}
-		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
-		ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, game.Conflict)
+		ada.MustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
+		ada.MustError(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 409, game.Conflict)
 
 		// Accepted: the race starts for both.
 		w := finished()
 		var a, b rview
-		ada.mustJSON(t, "POST", "/api/v1/races/"+w.ID+"/rematch", nil, 201, &a)
-		bob.mustJSON(t, "POST", "/api/v1/races/"+w.ID+"/rematch", nil, 200, &b)
+		ada.MustJSON(t, "POST", "/api/v1/races/"+w.ID+"/rematch", nil, 201, &a)
+		bob.MustJSON(t, "POST", "/api/v1/races/"+w.ID+"/rematch", nil, 200, &b)
 		if a.Status != "waiting" || b.Status != "playing" || a.ID != b.ID {
 			t.Fatalf("accepted: %s then %s", a.Status, b.Status)
 		}
@@ -587,7 +587,7 @@ func TestRaceRematchOffer(t *testing.T) {
 			t.Fatalf("after the accept the finished race shows %+v", old.Rematch)
 		}
 		bob.mustRaceAct(t, b.ID, klondike.Simple(klondike.Draw))
-		bob.mustError(t, "POST", "/api/v1/races/"+w.ID+"/decline", nil, 409, game.Conflict)
+		bob.MustError(t, "POST", "/api/v1/races/"+w.ID+"/decline", nil, 409, game.Conflict)
 	})
 }
 
@@ -598,10 +598,10 @@ func TestRematchOfferLapses(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 	v := ada.mustRace(t, map[string]any{"draw": 1})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 	var offer rview
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
 	if offer.OfferExpires == nil || offer.OfferExpires.Sub(ts.tc.Now()) != table.DefaultRematchTimeout {
 		t.Fatalf("the offer expires at %v, now %v", offer.OfferExpires, ts.tc.Now())
 	}
@@ -624,7 +624,7 @@ func TestRematchOfferLapses(t *testing.T) {
 	if o := ada.mustView(t, offer.ID); o.Status != "over" || !o.Cancelled || o.Result != nil || o.OfferExpires != nil {
 		t.Fatalf("the lapsed offer %+v", o)
 	}
-	ada.mustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
+	ada.MustError(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 409, game.Conflict)
 }
 
 // TestRaceRestart: a new server on the same database rebuilds a race,
@@ -635,7 +635,7 @@ func TestRaceRestart(t *testing.T) {
 		ts := mustRaceServer(t, st)
 		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 		v := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "random", "turnSeconds": 60})
-		bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+		bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 		for range 3 {
 			ts.tc.Advance(time.Minute) // passes by the clock
 		}
@@ -646,7 +646,7 @@ func TestRaceRestart(t *testing.T) {
 		ts.stop()
 
 		ts2 := mustRaceServer(t, st)
-		ada.ts = ts2.testServer
+		ada.moveTo(ts2.testServer)
 		after := ada.mustView(t, v.ID)
 		// The turn clock and the grace count again from the restart.
 		for _, v := range []*rview{&before, &after} {
@@ -690,7 +690,7 @@ func TestRaceStrongBot(t *testing.T) {
 	before := ada.mustView(t, v.ID)
 	ts.stop()
 	ts2 := mustRaceServer(t, st)
-	ada.ts = ts2.testServer
+	ada.moveTo(ts2.testServer)
 	after := ada.mustView(t, v.ID)
 	for _, v := range []*rview{&before, &after} {
 		v.ClaimAt, v.Seats[0].ClaimAt, v.Seats[1].ClaimAt = nil, nil, nil

@@ -46,7 +46,7 @@ func (ts *raceServer) playToResign(tb testing.TB, id string, resigner, other *cl
 func joined(tb testing.TB, a, b *client, body map[string]any) string {
 	tb.Helper()
 	v := a.mustRace(tb, body)
-	b.mustJSON(tb, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	b.MustJSON(tb, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	return v.ID
 }
 
@@ -99,7 +99,7 @@ func TestRatedRaces(t *testing.T) {
 
 		// Cancelled: no result, no decision.
 		c := ada.mustRace(t, map[string]any{"public": false})
-		ada.mustJSON(t, "POST", "/api/v1/races/"+c.ID+"/cancel", nil, 200, nil)
+		ada.MustJSON(t, "POST", "/api/v1/races/"+c.ID+"/cancel", nil, 200, nil)
 		if _, err := decision(c.ID); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("a cancelled race has a rating decision (%v)", err)
 		}
@@ -144,7 +144,7 @@ func TestRatedRaces(t *testing.T) {
 			t.Fatalf("view ratings %v, want %v", view.Ratings, want)
 		}
 		var me meJSON
-		bob.mustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
+		bob.MustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
 		if me.Rating != game.RoundRating(rb.Rating) || me.RatingDeviation != game.RoundRating(rb.Deviation) {
 			t.Fatalf("GET /api/v1/me = %+v, want rating %.1f (%.1f)", me, rb.Rating, rb.Deviation)
 		}
@@ -162,7 +162,7 @@ func TestRatedRaces(t *testing.T) {
 			t.Fatal(err)
 		}
 		ts2 := mustRaceServer(t, st)
-		bob.ts = ts2.testServer
+		bob.moveTo(ts2.testServer)
 		view = bob.mustView(t, id)
 		if view.Status != "over" || fmt.Sprint(view.Ratings) != fmt.Sprint(want) {
 			t.Fatalf("after the restart: %s, ratings %v; want over, %v", view.Status, view.Ratings, want)

@@ -43,9 +43,9 @@ func (f *failingAppends) AppendActions(ctx context.Context, actions []store.Acti
 func move(t *testing.T, c *client, game string) int {
 	t.Helper()
 	path := "/api/v1/games/" + game + "/actions"
-	status, raw := c.do(t, "POST", path, `{"action":{"type":"draw"}}`)
+	status, raw := c.Do(t, "POST", path, `{"action":{"type":"draw"}}`)
 	if status == 422 {
-		status, raw = c.do(t, "POST", path, `{"action":{"type":"recycle"}}`)
+		status, raw = c.Do(t, "POST", path, `{"action":{"type":"recycle"}}`)
 	}
 	if status != 200 && status != 503 {
 		t.Fatalf("action: %d %s", status, raw)
@@ -59,13 +59,13 @@ func move(t *testing.T, c *client, game string) int {
 func readyzWhileWritesFail(t *testing.T, ts *testServer, fail, heal func(), reason string) {
 	t.Helper()
 	probe := ts.anon()
-	probe.mustJSON(t, "GET", "/readyz", nil, 200, nil)
+	probe.MustJSON(t, "GET", "/readyz", nil, 200, nil)
 	p := ts.mustPlayer(t)
 	g := p.mustGame(t, "DS1-D1N-AAAAAAB").ID
 	if move(t, p, g) != 200 {
 		t.Fatal("the first action failed")
 	}
-	probe.mustJSON(t, "GET", "/readyz", nil, 200, nil)
+	probe.MustJSON(t, "GET", "/readyz", nil, 200, nil)
 
 	fail()
 	n := 1
@@ -76,7 +76,7 @@ func readyzWhileWritesFail(t *testing.T, ts *testServer, fail, heal func(), reas
 	}
 	t.Logf("action %d failed", n+1)
 	var e errorBody
-	probe.mustJSON(t, "GET", "/readyz", nil, 503, &e)
+	probe.MustJSON(t, "GET", "/readyz", nil, 503, &e)
 	if e.Error.Code != game.Unavailable || !strings.Contains(e.Error.Message, reason) {
 		t.Fatalf("readyz while writes fail: %+v, want %s with %q", e.Error, game.Unavailable, reason)
 	}
@@ -85,22 +85,22 @@ func readyzWhileWritesFail(t *testing.T, ts *testServer, fail, heal func(), reas
 		t.Fatalf("readyz tells the store's own error to anyone: %s", e.Error.Message)
 	}
 	ts.clock.Advance(time.Second) // a new ping: the store still answers
-	probe.mustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
+	probe.MustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
 	// Without writes the failure stops counting after writeFailureHolds:
 	// an unready node gets no traffic that could clear it. The next failed
 	// write makes it unready again.
 	ts.clock.Advance(writeFailureHolds)
-	probe.mustJSON(t, "GET", "/readyz", nil, 200, nil)
+	probe.MustJSON(t, "GET", "/readyz", nil, 200, nil)
 	if move(t, p, g) == 200 {
 		t.Fatal("an action stored on a store that cannot write")
 	}
-	probe.mustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
+	probe.MustError(t, "GET", "/readyz", nil, 503, game.Unavailable)
 
 	heal()
 	if s := move(t, p, g); s != 200 {
 		t.Fatalf("action after the store healed: %d", s)
 	}
-	probe.mustJSON(t, "GET", "/readyz", nil, 200, nil)
+	probe.MustJSON(t, "GET", "/readyz", nil, 200, nil)
 }
 
 // mountTmpfs mounts a tmpfs of size on dir, unmounted when the test ends
@@ -276,7 +276,7 @@ func TestReadyzProbeFlood(t *testing.T) {
 		t.Fatalf("%d pings after three seconds, want 3", p)
 	}
 	var e errorBody
-	ts.anon().mustJSON(t, "GET", "/readyz", nil, 503, &e)
+	ts.anon().MustJSON(t, "GET", "/readyz", nil, 503, &e)
 	if !strings.Contains(e.Error.Message, "not reachable") {
 		t.Fatalf("readyz %+v", e.Error)
 	}

@@ -74,12 +74,12 @@ func TestReplaySolo(t *testing.T) {
 			p.played(a)
 			ada.mustAct(t, v.ID, a)
 			if i == 3 {
-				ada.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
-				eve.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
+				ada.MustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
+				eve.MustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
 			}
 		}
 		var rp replayOut
-		eve.mustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rp)
+		eve.MustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rp)
 		if rp.ID != v.ID || rp.Kind != "solo" || rp.Code != code || rp.Salt != "" || len(rp.Actions) != n || len(rp.Steps) != n {
 			t.Fatalf("replay %s %s %s %q: %d actions, %d steps; want %d", rp.ID, rp.Kind, rp.Code, rp.Salt, len(rp.Actions), len(rp.Steps), n)
 		}
@@ -91,12 +91,12 @@ func TestReplaySolo(t *testing.T) {
 		if d, ok := rp.Start["columns"].([]any); !ok || len(d) != solo.Columns {
 			t.Fatalf("start %v", rp.Start)
 		}
-		_, raw := ada.do(t, "GET", "/api/v1/games/"+v.ID, nil)
+		_, raw := ada.Do(t, "GET", "/api/v1/games/"+v.ID, nil)
 		if got, want := rp.folded(t), viewMap(t, raw); !reflect.DeepEqual(got, want) {
 			t.Fatalf("the folded replay\n%v\nis not the last view\n%v", got, want)
 		}
-		ada.mustError(t, "GET", "/api/v1/games/nope/replay", nil, 404, game.NotFound)
-		ts.anon().mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 401, game.Unauthorized)
+		ada.MustError(t, "GET", "/api/v1/games/nope/replay", nil, 404, game.NotFound)
+		ts.anon().MustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 401, game.Unauthorized)
 	})
 }
 
@@ -107,19 +107,19 @@ func TestReplaySolo(t *testing.T) {
 func TestReplayRace(t *testing.T) {
 	ts := mustRaceServer(t, apitest.SQLite(t))
 	ada, bob, eve := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
-	ada.mustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Ada"}, 200, nil)
+	ada.MustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": "Ada"}, 200, nil)
 	v := ada.mustRace(t, map[string]any{"draw": 1})
-	bob.mustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
+	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/join", map[string]string{"invite": v.Invite}, 200, nil)
 	for range 3 {
 		ada.mustRaceAct(t, v.ID, klondike.Simple(klondike.Draw))
 		bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Draw))
 	}
-	eve.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
-	ada.mustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
+	eve.MustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
+	ada.MustError(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 403, game.Forbidden)
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 
 	var rp replayOut
-	eve.mustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rp)
+	eve.MustJSON(t, "GET", "/api/v1/games/"+v.ID+"/replay", nil, 200, &rp)
 	if rp.Kind != "race" || len(rp.Actions) != 7 || rp.Actions[6].Seat != 2 {
 		t.Fatalf("replay %+v", rp)
 	}
@@ -132,7 +132,7 @@ func TestReplayRace(t *testing.T) {
 		t.Fatalf("start seat 1 %v", p)
 	}
 	got := rp.folded(t)
-	_, raw := eve.do(t, "GET", "/api/v1/games/"+v.ID, nil)
+	_, raw := eve.Do(t, "GET", "/api/v1/games/"+v.ID, nil)
 	want := viewMap(t, raw)
 	for _, k := range []string{"status", "foundations", "result", "code", "salt"} {
 		if !reflect.DeepEqual(got[k], want[k]) {
@@ -177,7 +177,7 @@ func TestListGamesPages(t *testing.T) {
 	path := "/api/v1/games?kind=solo&limit=2"
 	for n := 0; path != ""; n++ {
 		var p page
-		c.mustJSON(t, "GET", path, nil, 200, &p)
+		c.MustJSON(t, "GET", path, nil, 200, &p)
 		if n < 2 && (len(p.Games) != 2 || p.Next == "") || n == 2 && (len(p.Games) != 1 || p.Next != "") || n > 2 {
 			t.Fatalf("page %d: %d games, next %q", n+1, len(p.Games), p.Next)
 		}
@@ -193,11 +193,11 @@ func TestListGamesPages(t *testing.T) {
 		t.Fatalf("pages gave %v, want newest first %v", got, made)
 	}
 	var races page
-	c.mustJSON(t, "GET", "/api/v1/games?kind=race", nil, 200, &races)
+	c.MustJSON(t, "GET", "/api/v1/games?kind=race", nil, 200, &races)
 	if len(races.Games) != 0 {
 		t.Fatalf("races %+v", races)
 	}
 	for _, bad := range []string{"kind=cards", "limit=0", "limit=101", "limit=two", "cursor=nope", "cursor=" + base64.RawURLEncoding.EncodeToString([]byte("12.")), "status=lost"} {
-		c.mustError(t, "GET", "/api/v1/games?"+bad, nil, 400, game.BadRequest)
+		c.MustError(t, "GET", "/api/v1/games?"+bad, nil, 400, game.BadRequest)
 	}
 }

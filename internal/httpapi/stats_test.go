@@ -25,7 +25,7 @@ var (
 // and that the four solo modes come in order, and decodes them.
 func (c *client) mustStats(tb testing.TB, method, path string) statsJSON {
 	tb.Helper()
-	raw := c.mustJSON(tb, method, path, nil, 200, nil)
+	raw := c.MustJSON(tb, method, path, nil, 200, nil)
 	var keys struct {
 		Solo  []map[string]json.RawMessage `json:"solo"`
 		Race  map[string]json.RawMessage   `json:"race"`
@@ -69,8 +69,8 @@ func TestStats(t *testing.T) {
 	code, n := greedyWon(t)
 	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		ts := mustServer(t, open(t))
-		ts.anon().mustError(t, "GET", "/api/v1/me/stats", nil, 401, game.Unauthorized)
-		ts.anon().mustError(t, "POST", "/api/v1/me/stats/reset", nil, 401, game.Unauthorized)
+		ts.anon().MustError(t, "GET", "/api/v1/me/stats", nil, 401, game.Unauthorized)
+		ts.anon().MustError(t, "POST", "/api/v1/me/stats/reset", nil, 401, game.Unauthorized)
 		c := ts.mustPlayer(t)
 
 		st := c.mustStats(t, "GET", "/api/v1/me/stats")

@@ -23,26 +23,26 @@ func TestCreateWinnable(t *testing.T) {
 			listed[d.Code().String()] = true
 		}
 		var v view
-		c.mustJSON(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal", "winnable": true}, 201, &v)
+		c.MustJSON(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal", "winnable": true}, 201, &v)
 		if !v.Winnable || !listed[v.Code] || v.Seq != 0 {
 			t.Fatalf("winnable game %s: winnable %v, listed %v", v.Code, v.Winnable, listed[v.Code])
 		}
 		var again view
-		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &again)
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &again)
 		if !again.Winnable || again.Code != v.Code {
 			t.Fatalf("read again: %+v", again)
 		}
 		for _, body := range []any{map[string]any{"draw": 3}, map[string]any{"winnable": false}, map[string]string{"code": v.Code}} {
 			var plain view
-			raw := c.mustJSON(t, "POST", "/api/v1/games", body, 201, &plain)
+			raw := c.MustJSON(t, "POST", "/api/v1/games", body, 201, &plain)
 			if plain.Winnable || !strings.Contains(string(raw), `"winnable":false`) {
 				t.Fatalf("%v: %s", body, raw)
 			}
 		}
 		ts.stop()
 		ts = mustServer(t, open(t))
-		c.ts = ts
-		c.mustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &again)
+		c.moveTo(ts)
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &again)
 		if !again.Winnable || again.Code != v.Code {
 			t.Fatalf("after reopening the store: %+v", again)
 		}
@@ -62,7 +62,7 @@ func TestWinnableAvoidsPlayedDeals(t *testing.T) {
 		seen := map[string]bool{}
 		for range 3 {
 			var v view
-			c.mustJSON(t, "POST", "/api/v1/games", map[string]any{"draw": 3, "scoring": "vegas", "winnable": true}, 201, &v)
+			c.MustJSON(t, "POST", "/api/v1/games", map[string]any{"draw": 3, "scoring": "vegas", "winnable": true}, 201, &v)
 			code, err := cards.ParseCode(v.Code)
 			if err != nil || seen[v.Code] || !pool.Has(winnable.D3V, code.Deal) || !v.Winnable {
 				t.Fatalf("deal %s (seen %v)", v.Code, seen)
@@ -70,12 +70,12 @@ func TestWinnableAvoidsPlayedDeals(t *testing.T) {
 			seen[v.Code] = true
 		}
 		var v view
-		c.mustJSON(t, "POST", "/api/v1/games", map[string]any{"draw": 3, "scoring": "vegas", "winnable": true}, 201, &v)
+		c.MustJSON(t, "POST", "/api/v1/games", map[string]any{"draw": 3, "scoring": "vegas", "winnable": true}, 201, &v)
 		if !seen[v.Code] {
 			t.Fatalf("a fourth deal %s from a pool of three", v.Code)
 		}
 		// A mode the pool has nothing of: unavailable, never an unproven deal.
-		c.mustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "vegas", "winnable": true}, 503, game.Unavailable)
+		c.MustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "vegas", "winnable": true}, 503, game.Unavailable)
 	})
 }
 
@@ -91,13 +91,13 @@ func TestCreateWinnableRefuses(t *testing.T) {
 		`{"winnable": true, "code": "DS1-D1N-AAAAAAB"}`,
 	} {
 		var e errorBody
-		c.mustJSON(t, "POST", "/api/v1/games", body, 400, &e)
+		c.MustJSON(t, "POST", "/api/v1/games", body, 400, &e)
 		if e.Error.Code != game.BadRequest || !strings.Contains(e.Error.Message, "winnable") {
 			t.Fatalf("%s: %+v", body, e.Error)
 		}
 	}
 	var e errorBody
-	c.mustJSON(t, "POST", "/api/v1/games", `{"winnable": "yes"}`, 400, &e)
+	c.MustJSON(t, "POST", "/api/v1/games", `{"winnable": "yes"}`, 400, &e)
 	if want := `"winnable" must be true or false`; !strings.Contains(e.Error.Message, want) {
 		t.Fatalf("message %q, want it to say %s", e.Error.Message, want)
 	}

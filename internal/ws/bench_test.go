@@ -50,7 +50,7 @@ func BenchmarkSocketAction(b *testing.B) {
 			p := e.mustPlayer(b)
 			g := p.mustSolo(b)
 			ctx := context.Background()
-			c, _, err := p.dial(ctx, "/api/v1/games/"+g+"/ws?v="+v, nil)
+			c, _, err := p.Handshake(ctx, "/api/v1/games/"+g+"/ws?v="+v, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -71,7 +71,7 @@ func decodeMap(tb testing.TB, b []byte) map[string]any {
 func restState(tb testing.TB, p *player, id string) map[string]any {
 	tb.Helper()
 	var v map[string]any
-	p.e.mustJSON(tb, p.token, "GET", "/api/v1/games/"+id, "", 200, &v)
+	p.MustJSON(tb, "GET", "/api/v1/games/"+id, "", 200, &v)
 	return delta.GameState(v)
 }
 
@@ -127,7 +127,7 @@ func TestDeltaProtocol(t *testing.T) {
 		framesBefore := f.c.frames
 		acked := 0
 		for i := range 150 {
-			f.c.act(fmt.Sprintf("s%d", i), randomAction(r, 9, true))
+			f.c.Act(fmt.Sprintf("s%d", i), randomAction(r, 9, true))
 			for _, m := range f.drain() {
 				if m.Type == "ack" {
 					acked++
@@ -164,7 +164,7 @@ func TestDeltaProtocol(t *testing.T) {
 		}
 		for i := range 200 {
 			seat := r.IntN(2)
-			fs[seat].c.act(fmt.Sprintf("r%d", i), randomAction(r, 7, false))
+			fs[seat].c.Act(fmt.Sprintf("r%d", i), randomAction(r, 7, false))
 			// The sender's answer comes after the event went to every
 			// subscriber: then the others' pongs follow it too.
 			fs[seat].drain()
@@ -181,7 +181,7 @@ func TestDeltaProtocol(t *testing.T) {
 		}
 		// The end of the race: code, salt, result and series arrive in the
 		// delta of the event that ended it.
-		fs[0].c.act("resign", `{"type":"resign"}`)
+		fs[0].c.Act("resign", `{"type":"resign"}`)
 		fs[0].drain()
 		for j, fl := range fs {
 			if j != 0 {
@@ -211,11 +211,11 @@ func TestDeltaFinish(t *testing.T) {
 	e := mustEnv(t, apitest.SQLite(t), func(c *ws.Config) { c.MessageRate, c.MessageBurst = 1e6, 1e6 })
 	ada := e.mustPlayer(t)
 	var g struct{ ID string }
-	e.mustJSON(t, ada.token, "POST", "/api/v1/games", `{"code":"`+code.String()+`"}`, 201, &g)
+	ada.MustJSON(t, "POST", "/api/v1/games", `{"code":"`+code.String()+`"}`, 201, &g)
 	f := &folder{tb: t, c: ada.mustDial(t, g.ID, "?v=2")}
 	f.take(f.c.mustReadType("state"))
 	for i, a := range line {
-		f.c.act(fmt.Sprintf("l%d", i), string(a.AppendJSON(nil)))
+		f.c.Act(fmt.Sprintf("l%d", i), string(a.AppendJSON(nil)))
 		if i%20 == 19 || i == len(line)-1 {
 			f.drain()
 		}
@@ -223,7 +223,7 @@ func TestDeltaFinish(t *testing.T) {
 	if want := restState(t, ada, g.ID); f.state["finish"] != true || !reflect.DeepEqual(f.state, want) {
 		t.Fatalf("at the end of the line: folded\n%v\nREST\n%v", f.state, want)
 	}
-	f.c.act("fin", `{"type":"finish"}`)
+	f.c.Act("fin", `{"type":"finish"}`)
 	f.drain()
 	if want := restState(t, ada, g.ID); want["status"] != "won" || f.state["finish"] != false || !reflect.DeepEqual(f.state, want) {
 		t.Fatalf("after the finish: folded\n%v\nREST\n%v", f.state, want)
@@ -236,7 +236,7 @@ func TestProtocolVersion(t *testing.T) {
 	p := e.mustPlayer(t)
 	g := p.mustSolo(t)
 	for _, q := range []string{"?v=3", "?v=two", "?v=0"} {
-		_, res, err := p.dial(t.Context(), "/api/v1/games/"+g+"/ws"+q, nil)
+		_, res, err := p.Handshake(t.Context(), "/api/v1/games/"+g+"/ws"+q, nil)
 		if err == nil || res == nil || res.StatusCode != 400 || errorCode(t, res) != "bad_request" {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -122,7 +122,7 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 	opts := fmt.Sprintf(`{"draw":%d,"redeal":%q,"decks":%q,"turns":%q,"public":true}`,
 		1+2*rng.IntN(2), []string{"unlimited", "single"}[rng.IntN(2)],
 		[]string{"independent", "mirrored"}[rng.IntN(2)], []string{"simultaneous", "alternating"}[rng.IntN(2)])
-	status, raw := e.rawREST(t, ada.token, "POST", "/api/v1/races", opts)
+	status, raw := ada.Do(t, "POST", "/api/v1/races", opts)
 	if status != 201 {
 		t.Fatalf("create: %d %s", status, raw)
 	}
@@ -144,12 +144,12 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 		t.Fatalf("commitment %s does not bind the stored code and salt", created.Commitment)
 	}
 	for _, p := range [][3]string{{"lobby", "GET", "/api/v1/lobby"}, {"listing", "GET", "/api/v1/games"}, {"waiting view", "GET", "/api/v1/games/" + id}} {
-		_, raw := e.rawREST(t, ada.token, p[1], p[2], "")
+		_, raw := ada.Do(t, p[1], p[2], "")
 		keep(p[0], raw)
 	}
 	lobbySock.waitFor(t, func(m msg) bool { return strings.Contains(string(m.raw), id) })
 
-	_, raw = e.rawREST(t, bob.token, "POST", "/api/v1/races/"+id+"/join", "")
+	_, raw = bob.Do(t, "POST", "/api/v1/races/"+id+"/join", "")
 	keep("join", raw)
 	conns := map[int]*conn{1: ada.mustDial(t, id, ""), 2: bob.mustDial(t, id, ""), 0: eve.mustDial(t, id, "")}
 	socks := map[int]*frames{}
@@ -171,7 +171,7 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 		{ada, "POST", "/api/v1/races/" + id + "/rematch", ``},
 		{eve, "GET", "/api/v1/games/" + id, ``},
 	} {
-		_, raw := e.rawREST(t, req.who.token, req.method, req.path, req.body)
+		_, raw := req.who.Do(t, req.method, req.path, req.body)
 		keep("error "+req.path, raw)
 	}
 
@@ -197,16 +197,16 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 			json.Unmarshal([]byte(a), &env)
 			env["id"] = json.RawMessage(strconv.Quote(cid))
 			body, _ := json.Marshal(env)
-			_, raw := e.rawREST(t, seats[seat].token, "POST", "/api/v1/games/"+id+"/actions", `{"action":`+string(body)+`}`)
+			_, raw := seats[seat].Do(t, "POST", "/api/v1/games/"+id+"/actions", `{"action":`+string(body)+`}`)
 			over = strings.Contains(string(raw), `"status":"over"`)
 			if !over {
 				keep("REST action", raw)
 			}
 			continue
 		}
-		conns[seat].act(cid, a)
+		conns[seat].Act(cid, a)
 		socks[seat].waitFor(t, func(m msg) bool { return (m.Type == "ack" || m.Type == "reject") && m.ID == cid })
-		_, raw := e.rawREST(t, eve.token, "GET", "/api/v1/games/"+id, "")
+		_, raw := eve.Do(t, "GET", "/api/v1/games/"+id, "")
 		if strings.Contains(string(raw), `"status":"over"`) {
 			over = true
 		} else {
@@ -214,7 +214,7 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 		}
 	}
 	if !over {
-		_, raw := e.rawREST(t, ada.token, "POST", "/api/v1/games/"+id+"/actions", `{"action":{"type":"resign","id":"last"}}`)
+		_, raw := ada.Do(t, "POST", "/api/v1/games/"+id+"/actions", `{"action":{"type":"resign","id":"last"}}`)
 		if !strings.Contains(string(raw), `"status":"over"`) {
 			t.Fatalf("resign: %s", raw)
 		}
@@ -315,13 +315,13 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 		Seq  int64
 		Code string
 	}
-	_, raw = e.rawREST(t, eve.token, "GET", "/api/v1/games/"+id, "")
+	_, raw = eve.Do(t, "GET", "/api/v1/games/"+id, "")
 	json.Unmarshal(raw, &final)
 	revealed, err := cards.ParseCode(final.Code)
 	if err != nil || revealed != code {
 		t.Fatalf("revealed %q (%v)", final.Code, err)
 	}
-	if status, raw := e.rawREST(t, eve.token, "GET", "/api/v1/codes/"+final.Code, ""); status != 200 {
+	if status, raw := eve.Do(t, "GET", "/api/v1/codes/"+final.Code, ""); status != 200 {
 		t.Fatalf("the revealed code does not describe: %d %s", status, raw)
 	}
 	if checked < 10 || len(during) < 10 {

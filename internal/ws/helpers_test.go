@@ -1,7 +1,6 @@
 package ws_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,7 +32,7 @@ func TestMain(m *testing.M) {
 
 // wait bounds every wait of a test; it is a deadline against hangs, never an
 // assertion about speed.
-const wait = 20 * time.Second
+const wait = apitest.Wait
 
 // forEachStore runs f on SQLite and on PostgreSQL (when configured).
 func forEachStore(t *testing.T, f func(t *testing.T, st store.Store)) {
@@ -88,104 +86,45 @@ func (e *env) stop() {
 	})
 }
 
-// player is a registered player.
+// player is a registered player, a client using its Bearer token.
 type player struct {
+	*apitest.Client
 	e     *env
 	id    string
 	token string
 }
 
+// anon returns a client without credentials.
+func (e *env) anon() *apitest.Client { return apitest.NewClient(e.URL, e.Client(), "") }
+
 // mustPlayer registers a player over REST.
 func (e *env) mustPlayer(tb testing.TB) *player {
 	tb.Helper()
 	var p struct{ ID, Token string }
-	e.mustJSON(tb, "", "POST", "/api/v1/players", `{"name":"Ada"}`, 201, &p)
-	return &player{e: e, id: p.ID, token: p.Token}
-}
-
-// mustJSON sends a REST request with a token (or none) and decodes the
-// answer.
-func (e *env) mustJSON(tb testing.TB, token, method, path, body string, status int, out any) {
-	tb.Helper()
-	got, raw := e.rawREST(tb, token, method, path, body)
-	if got != status {
-		tb.Fatalf("%s %s: %d, want %d: %s", method, path, got, status, raw)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			tb.Fatalf("%s %s: %v: %s", method, path, err, raw)
-		}
-	}
-}
-
-// rawREST sends a REST request with a token (or none) and returns the
-// status and the body.
-func (e *env) rawREST(tb testing.TB, token, method, path, body string) (int, []byte) {
-	tb.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, e.URL+path, rd)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := e.Client().Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	return res.StatusCode, raw
+	e.anon().MustJSON(tb, "POST", "/api/v1/players", `{"name":"Ada"}`, 201, &p)
+	return &player{Client: apitest.NewClient(e.URL, e.Client(), p.Token), e: e, id: p.ID, token: p.Token}
 }
 
 // mustSolo creates a solo game of a fixed deal and returns its id.
 func (p *player) mustSolo(tb testing.TB) string {
 	tb.Helper()
 	var v struct{ ID string }
-	p.e.mustJSON(tb, p.token, "POST", "/api/v1/games", `{"code":"DS1-D1N-AAAAAAB"}`, 201, &v)
+	p.MustJSON(tb, "POST", "/api/v1/games", `{"code":"DS1-D1N-AAAAAAB"}`, 201, &v)
 	return v.ID
 }
 
-// conn is a test client's socket.
+// conn is a test client's socket, read message by message.
 type conn struct {
+	*apitest.Socket
 	tb     testing.TB
-	c      *websocket.Conn
 	queue  []json.RawMessage // messages of the last frame not read yet
 	frames int               // frames read
-}
-
-// dial opens a socket on a game; path is "" for the game's path.
-func (p *player) dial(ctx context.Context, path string, header http.Header) (*websocket.Conn, *http.Response, error) {
-	if header == nil {
-		header = http.Header{}
-	}
-	if p != nil && header.Get("Authorization") == "" {
-		header.Set("Authorization", "Bearer "+p.token)
-	}
-	u := "ws" + strings.TrimPrefix(p.e.URL, "http") + path
-	return websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: header, HTTPClient: p.e.Client()})
 }
 
 // mustDial opens a socket on /api/v1/games/{id}/ws with an optional query.
 func (p *player) mustDial(tb testing.TB, game, query string) *conn {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	c, res, err := p.dial(ctx, "/api/v1/games/"+game+"/ws"+query, nil)
-	if err != nil {
-		status := 0
-		if res != nil {
-			status = res.StatusCode
-		}
-		tb.Fatalf("dial %s: %v (status %d)", game, err, status)
-	}
-	tb.Cleanup(func() { c.CloseNow() })
-	return &conn{tb: tb, c: c}
+	return &conn{Socket: p.Dial(tb, "/api/v1/games/"+game+"/ws"+query, nil), tb: tb}
 }
 
 // msg is any server frame.
@@ -221,9 +160,7 @@ func (m msg) gameSeq(tb testing.TB) int64 {
 // frame that holds several (a JSON array).
 func (c *conn) read() (msg, error) {
 	if len(c.queue) == 0 {
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		defer cancel()
-		_, b, err := c.c.Read(ctx)
+		b, err := c.Read()
 		if err != nil {
 			return msg{}, err
 		}
@@ -268,27 +205,11 @@ func (c *conn) mustReadType(typ string) msg {
 	return m
 }
 
-// send writes a text frame.
-func (c *conn) send(s string) {
-	c.tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	if err := c.c.Write(ctx, websocket.MessageText, []byte(s)); err != nil {
-		c.tb.Fatalf("write: %v", err)
-	}
-}
-
-// act sends an action with a client id.
-func (c *conn) act(id, action string) {
-	c.tb.Helper()
-	c.send(`{"type":"action","id":"` + id + `","action":` + action + `}`)
-}
-
 // sync sends a ping and reads up to its pong, returning the frames before
 // it: the server answers in order, so this is everything it had to say.
 func (c *conn) sync() []msg {
 	c.tb.Helper()
-	c.send(`{"type":"ping"}`)
+	c.Send(`{"type":"ping"}`)
 	var out []msg
 	for {
 		m := c.mustRead()
@@ -324,11 +245,9 @@ func errorCode(tb testing.TB, res *http.Response) string {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	var e struct {
-		Error struct{ Code string }
-	}
-	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&e); err != nil {
+	var e apitest.ErrorBody
+	if err := json.Unmarshal(raw, &e); err != nil {
 		tb.Fatalf("error body %q: %v", raw, err)
 	}
-	return e.Error.Code
+	return string(e.Error.Code)
 }

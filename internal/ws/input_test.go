@@ -29,7 +29,7 @@ func TestStrictFrames(t *testing.T) {
 		`{"type":"ping","type":"ping"}`,
 	}
 	for _, f := range frames {
-		c.send(f)
+		c.Send(f)
 	}
 	got := c.sync()
 	if len(got) != len(frames) {
@@ -40,7 +40,7 @@ func TestStrictFrames(t *testing.T) {
 			t.Errorf("%s: %s", frames[i], m.raw)
 		}
 	}
-	c.act("ok", `{"type":"draw"}`)
+	c.Act("ok", `{"type":"draw"}`)
 	collect(t, c, 0, 1, "ok")
 }
 
@@ -57,27 +57,27 @@ func TestTextNotUTF8Closes(t *testing.T) {
 	c.mustReadType("state")
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if err := c.c.Write(ctx, websocket.MessageBinary, bad); err != nil {
+	if err := c.Conn.Write(ctx, websocket.MessageBinary, bad); err != nil {
 		t.Fatal(err)
 	}
 	if m := c.mustReadType("reject"); m.Error.Code != "bad_request" {
 		t.Fatalf("binary frame: %s", m.raw)
 	}
-	if err := c.c.Write(ctx, websocket.MessageText, bad); err != nil {
+	if err := c.Conn.Write(ctx, websocket.MessageText, bad); err != nil {
 		t.Fatal(err)
 	}
 	if code, seen := c.mustClose(); code != websocket.StatusInvalidFramePayloadData || len(seen) != 0 {
 		t.Fatalf("game socket: close %d after %v", code, seen)
 	}
 	var v struct{ Seq int64 }
-	e.mustJSON(t, p.token, "GET", "/api/v1/games/"+g, "", 200, &v)
+	p.MustJSON(t, "GET", "/api/v1/games/"+g, "", 200, &v)
 	if v.Seq != 0 {
 		t.Fatalf("seq %d after a refused frame", v.Seq)
 	}
 
 	l := p.mustDialLobby(t)
 	l.mustLobby()
-	if err := l.c.Write(ctx, websocket.MessageText, []byte("{\"type\":\"ping\",\"x\":\"\xc3\"}")); err != nil {
+	if err := l.Conn.Write(ctx, websocket.MessageText, []byte("{\"type\":\"ping\",\"x\":\"\xc3\"}")); err != nil {
 		t.Fatal(err)
 	}
 	if code, seen := l.mustClose(); code != websocket.StatusInvalidFramePayloadData || len(seen) != 0 {

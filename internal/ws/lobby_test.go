@@ -69,18 +69,7 @@ func (m lobbyMsg) ids() string {
 // mustDialLobby opens the lobby socket of a node.
 func (p *player) mustDialLobby(tb testing.TB) *conn {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	c, res, err := p.dial(ctx, "/api/v1/lobby/ws", nil)
-	if err != nil {
-		status := 0
-		if res != nil {
-			status = res.StatusCode
-		}
-		tb.Fatalf("dial the lobby: %v (status %d)", err, status)
-	}
-	tb.Cleanup(func() { c.CloseNow() })
-	return &conn{tb: tb, c: c}
+	return &conn{Socket: p.Dial(tb, "/api/v1/lobby/ws", nil), tb: tb}
 }
 
 // mustLobby reads the next frame, a lobby list.
@@ -120,7 +109,7 @@ func TestLobbySocket(t *testing.T) {
 		var rest struct {
 			Races []lobby.Race `json:"races"`
 		}
-		e.mustJSON(t, bob.token, "GET", "/api/v1/lobby", "", 200, &rest)
+		bob.MustJSON(t, "GET", "/api/v1/lobby", "", 200, &rest)
 		if got, _ := json.Marshal(rest.Races); string(got) != mustMarshal(t, l.Races) {
 			t.Fatalf("socket %s, REST %s", mustMarshal(t, l.Races), got)
 		}
@@ -131,30 +120,30 @@ func TestLobbySocket(t *testing.T) {
 			t.Fatalf("after a public race: %s, want %s,%s (never the private %s)", l.ids(), first, second, private)
 		}
 
-		bob.e.mustJSON(t, bob.token, "POST", "/api/v1/races/"+first+"/join", "", 200, nil)
+		bob.MustJSON(t, "POST", "/api/v1/races/"+first+"/join", "", 200, nil)
 		if l = c.mustLobby(); l.ids() != second {
 			t.Fatalf("after the join: %s, want %s", l.ids(), second)
 		}
 
 		// Cancel: only the creator, only while waiting.
-		e.mustJSON(t, ada.token, "POST", "/api/v1/races/"+second+"/cancel", "", 403, nil)
-		e.mustJSON(t, ada.token, "POST", "/api/v1/races/"+first+"/cancel", "", 409, nil)
+		ada.MustJSON(t, "POST", "/api/v1/races/"+second+"/cancel", "", 403, nil)
+		ada.MustJSON(t, "POST", "/api/v1/races/"+first+"/cancel", "", 409, nil)
 		var v struct {
 			Status    string
 			Cancelled bool
 			Result    json.RawMessage
 		}
-		e.mustJSON(t, cy.token, "POST", "/api/v1/races/"+second+"/cancel", "", 200, &v)
+		cy.MustJSON(t, "POST", "/api/v1/races/"+second+"/cancel", "", 200, &v)
 		if v.Status != "over" || !v.Cancelled || string(v.Result) != "null" {
 			t.Fatalf("cancelled view %+v (result %s)", v, v.Result)
 		}
 		if l = c.mustLobby(); l.ids() != "" {
 			t.Fatalf("after the cancel: %s, want none", l.ids())
 		}
-		e.mustJSON(t, cy.token, "POST", "/api/v1/races/"+second+"/cancel", "", 200, nil) // again: harmless
-		e.mustJSON(t, ada.token, "POST", "/api/v1/races/"+second+"/join", "", 409, nil)
-		e.mustJSON(t, cy.token, "POST", "/api/v1/races/"+second+"/rematch", "", 409, nil)
-		e.mustJSON(t, cy.token, "GET", "/api/v1/games/"+second, "", 200, &v)
+		cy.MustJSON(t, "POST", "/api/v1/races/"+second+"/cancel", "", 200, nil) // again: harmless
+		ada.MustJSON(t, "POST", "/api/v1/races/"+second+"/join", "", 409, nil)
+		cy.MustJSON(t, "POST", "/api/v1/races/"+second+"/rematch", "", 409, nil)
+		cy.MustJSON(t, "GET", "/api/v1/games/"+second, "", 200, &v)
 		if v.Status != "over" || !v.Cancelled {
 			t.Fatalf("cancelled race reloaded %+v", v)
 		}
@@ -163,7 +152,7 @@ func TestLobbySocket(t *testing.T) {
 		if got := c.sync(); len(got) != 0 {
 			t.Fatalf("before the pong: %v", got)
 		}
-		c.send(`{"type":"action","id":"a","action":{"type":"draw"}}`)
+		c.Send(`{"type":"action","id":"a","action":{"type":"draw"}}`)
 		if m := c.mustReadType("reject"); m.Error.Code != "bad_request" {
 			t.Fatalf("reject %s", m.raw)
 		}
@@ -185,11 +174,11 @@ func TestLobbySocketCancelNotifiesWaitingRoom(t *testing.T) {
 			t.Fatalf("state %s", m.raw)
 		}
 		g.sync()
-		e.mustJSON(t, ada.token, "POST", "/api/v1/races/"+id+"/cancel", "", 200, nil)
+		ada.MustJSON(t, "POST", "/api/v1/races/"+id+"/cancel", "", 200, nil)
 		if m := g.next(); m.Type != "over" || len(m.Result) != 0 && string(m.Result) != "null" {
 			t.Fatalf("over %s", m.raw)
 		}
-		g.send(`{"type":"action","id":"a1","action":{"type":"draw"}}`)
+		g.Send(`{"type":"action","id":"a1","action":{"type":"draw"}}`)
 		if m := g.next(); m.Type != "reject" || m.Error.Code != "game_over" {
 			t.Fatalf("action on a cancelled race: %s", m.raw)
 		}
@@ -223,15 +212,15 @@ func TestLobbySocketRefusals(t *testing.T) {
 		ada := e.mustPlayer(t)
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
-		_, res, err := ada.dial(ctx, "/api/v1/lobby/ws", http.Header{"Origin": {"https://evil.example"}})
+		_, res, err := ada.Handshake(ctx, "/api/v1/lobby/ws", http.Header{"Origin": {"https://evil.example"}})
 		if err == nil || res == nil || res.StatusCode != 403 || errorCode(t, res) != "forbidden" {
 			t.Fatalf("foreign origin: %v %v", err, res)
 		}
-		_, res, err = ada.dial(ctx, "/api/v1/lobby/ws", http.Header{"Authorization": {"Bearer nope"}})
+		_, res, err = ada.Handshake(ctx, "/api/v1/lobby/ws", http.Header{"Authorization": {"Bearer nope"}})
 		if err == nil || res == nil || res.StatusCode != 401 {
 			t.Fatalf("bad token: %v %v", err, res)
 		}
-		c, _, err := ada.dial(ctx, "/api/v1/lobby/ws", http.Header{"Origin": {"https://app.example.com"}})
+		c, _, err := ada.Handshake(ctx, "/api/v1/lobby/ws", http.Header{"Origin": {"https://app.example.com"}})
 		if err != nil {
 			t.Fatalf("allowed origin: %v", err)
 		}
@@ -239,7 +228,7 @@ func TestLobbySocketRefusals(t *testing.T) {
 		for range 7 {
 			ada.mustDialLobby(t)
 		}
-		_, res, err = ada.dial(ctx, "/api/v1/lobby/ws", nil)
+		_, res, err = ada.Handshake(ctx, "/api/v1/lobby/ws", nil)
 		if err == nil || res == nil || res.StatusCode != 429 || errorCode(t, res) != "rate_limited" {
 			t.Fatalf("ninth socket: %v %v", err, res)
 		}
@@ -262,7 +251,7 @@ func TestLobbySocketShutdown(t *testing.T) {
 		if code, _ := c.mustClose(); code != websocket.StatusServiceRestart {
 			t.Fatalf("close code %d, want 1012", code)
 		}
-		_, res, err := ada.dial(ctx, "/api/v1/lobby/ws", nil)
+		_, res, err := ada.Handshake(ctx, "/api/v1/lobby/ws", nil)
 		if err == nil || res == nil || res.StatusCode != 503 {
 			t.Fatalf("after shutdown: %v %v", err, res)
 		}

@@ -26,14 +26,14 @@ type raceJSON struct {
 func (p *player) mustRace(tb testing.TB, body string) raceJSON {
 	tb.Helper()
 	var v raceJSON
-	p.e.mustJSON(tb, p.token, "POST", "/api/v1/races", body, 201, &v)
+	p.MustJSON(tb, "POST", "/api/v1/races", body, 201, &v)
 	return v
 }
 
 // mustJoin takes seat 2.
 func (p *player) mustJoin(tb testing.TB, r raceJSON) {
 	tb.Helper()
-	p.e.mustJSON(tb, p.token, "POST", "/api/v1/races/"+r.ID+"/join", `{"invite":"`+r.Invite+`"}`, 200, nil)
+	p.MustJSON(tb, "POST", "/api/v1/races/"+r.ID+"/join", `{"invite":"`+r.Invite+`"}`, 200, nil)
 }
 
 // next reads the next frame that is not a presence notice.
@@ -122,7 +122,7 @@ func TestRaceTooLate(t *testing.T) {
 			ca, cb := ada.mustDial(t, r.ID, ""), bob.mustDial(t, r.ID, "")
 			ca.next()
 			cb.next()
-			ca.act("ace", `{"type":"move","from":"c`+d[1]+`","to":"f"}`)
+			ca.Act("ace", `{"type":"move","from":"c`+d[1]+`","to":"f"}`)
 			ack, evs := ca.answer("ace", 1)
 			if ack.Type != "ack" || ack.Seq != 1 {
 				t.Fatalf("round %d: ace %s", round, ack.raw)
@@ -138,7 +138,7 @@ func TestRaceTooLate(t *testing.T) {
 			res := make([]msg, 2)
 			views := make([]msg, 2)
 			for i, c := range []*conn{ca, cb} {
-				wg.Go(func() { c.act("two", move) })
+				wg.Go(func() { c.Act("two", move) })
 				_ = i
 			}
 			wg.Wait()
@@ -163,8 +163,8 @@ func TestRaceTooLate(t *testing.T) {
 			if fa, fb := foundationsOf(t, views[0]), foundationsOf(t, views[1]); fa != fb || views[0].Seq != 2 || views[1].Seq != 2 {
 				t.Fatalf("round %d: foundations differ:\n%s\n%s", round, fa, fb)
 			}
-			ca.c.CloseNow()
-			cb.c.CloseNow()
+			ca.Conn.CloseNow()
+			cb.Conn.CloseNow()
 		}
 		t.Logf("wins by seat over %d rounds: %v", len(deals), wins)
 	})
@@ -183,19 +183,19 @@ func TestRaceSeats(t *testing.T) {
 			t.Fatalf("first frame %s", s.raw)
 		}
 	}
-	ce.act("e1", `{"type":"draw"}`)
+	ce.Act("e1", `{"type":"draw"}`)
 	if m, _ := ce.answer("e1", 0); m.Type != "reject" || m.Error.Code != string(game.Forbidden) {
 		t.Fatalf("spectator action: %s", m.raw)
 	}
-	cb.act("b1", `{"type":"draw"}`)
+	cb.Act("b1", `{"type":"draw"}`)
 	if m, _ := cb.answer("b1", 0); m.Type != "reject" || m.Error.Code != string(game.NotYourTurn) {
 		t.Fatalf("off-turn action: %s", m.raw)
 	}
-	cb.act("b2", `{"type":"draw","seat":1}`)
+	cb.Act("b2", `{"type":"draw","seat":1}`)
 	if m, _ := cb.answer("b2", 0); m.Type != "reject" || m.Error.Code != string(game.BadRequest) {
 		t.Fatalf("action for the other seat: %s", m.raw)
 	}
-	ca.act("a1", `{"type":"draw"}`)
+	ca.Act("a1", `{"type":"draw"}`)
 	if m, _ := ca.answer("a1", 1); m.Type != "ack" || m.Seq != 1 {
 		t.Fatalf("on-turn action: %s", m.raw)
 	}
@@ -261,7 +261,7 @@ func TestRaceAgainstBot(t *testing.T) {
 		}
 		a, _ := me.Next(shadow.Seen(1))
 		id := fmt.Sprintf("m%d", i)
-		c.act(id, string(a.AppendJSON(nil)))
+		c.Act(id, string(a.AppendJSON(nil)))
 		ans, evs := c.answer(id, 0)
 		if ans.Type != "ack" {
 			t.Fatalf("move %s: %s", a.AppendJSON(nil), ans.raw)

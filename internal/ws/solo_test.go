@@ -59,7 +59,7 @@ func TestSoloSession(t *testing.T) {
 		b := p.mustDial(t, g, "") // the same player on a second device
 		b.mustReadType("state")
 
-		a.act("a1", `{"type":"draw"}`)
+		a.Act("a1", `{"type":"draw"}`)
 		acks, evs := collect(t, a, 0, 1, "a1")
 		if acks["a1"] != 1 || evs[0].Seat != 1 || string(evs[0].Action) != `{"type":"draw"}` || evs[0].Status != "playing" {
 			t.Fatalf("ack %v event %s", acks, evs[0].raw)
@@ -69,7 +69,7 @@ func TestSoloSession(t *testing.T) {
 		for i := 2; i <= 10; i++ {
 			id := fmt.Sprintf("a%d", i)
 			ids = append(ids, id)
-			a.act(id, `{"type":"draw"}`)
+			a.Act(id, `{"type":"draw"}`)
 		}
 		acks, _ = collect(t, a, 1, 10, ids...)
 		for i, id := range ids {
@@ -82,7 +82,7 @@ func TestSoloSession(t *testing.T) {
 			t.Fatalf("b saw %d events", len(bevs))
 		}
 		// An illegal move is refused to its sender only.
-		a.act("bad", `{"type":"move","from":"w","to":"c1","count":5}`)
+		a.Act("bad", `{"type":"move","from":"w","to":"c1","count":5}`)
 		m := a.mustReadType("reject")
 		if m.ID != "bad" || m.Error.Code == "" || m.Error.Message == "" {
 			t.Fatalf("reject %s", m.raw)
@@ -92,7 +92,7 @@ func TestSoloSession(t *testing.T) {
 		}
 		// The REST view agrees.
 		var v struct{ Seq int64 }
-		e.mustJSON(t, p.token, "GET", "/api/v1/games/"+g, "", 200, &v)
+		p.MustJSON(t, "GET", "/api/v1/games/"+g, "", 200, &v)
 		if v.Seq != 10 {
 			t.Fatalf("REST seq %d", v.Seq)
 		}
@@ -108,14 +108,14 @@ func TestResume(t *testing.T) {
 		a := p.mustDial(t, g, "")
 		a.mustReadType("state")
 		for i := 1; i <= 3; i++ {
-			a.act(fmt.Sprintf("r%d", i), `{"type":"draw"}`)
+			a.Act(fmt.Sprintf("r%d", i), `{"type":"draw"}`)
 		}
 		collect(t, a, 0, 3, "r1", "r2", "r3")
-		a.c.Close(websocket.StatusNormalClosure, "")
+		a.Conn.Close(websocket.StatusNormalClosure, "")
 
 		// Meanwhile, two actions over REST.
 		for i := 4; i <= 5; i++ {
-			e.mustJSON(t, p.token, "POST", "/api/v1/games/"+g+"/actions",
+			p.MustJSON(t, "POST", "/api/v1/games/"+g+"/actions",
 				fmt.Sprintf(`{"action":{"type":"draw","id":"r%d"}}`, i), 200, nil)
 		}
 
@@ -129,12 +129,12 @@ func TestResume(t *testing.T) {
 		}
 
 		// A resent id applies once: the ack names the original seq.
-		b.act("r2", `{"type":"draw"}`)
+		b.Act("r2", `{"type":"draw"}`)
 		ack := b.mustReadType("ack")
 		if ack.ID != "r2" || ack.Seq != 2 || !ack.Duplicate {
 			t.Fatalf("resent ack %s", ack.raw)
 		}
-		b.act("r6", `{"type":"draw"}`)
+		b.Act("r6", `{"type":"draw"}`)
 		if _, evs := collect(t, b, 5, 6, "r6"); evs[0].Seq != 6 {
 			t.Fatalf("after the resend %s", evs[0].raw)
 		}
@@ -178,7 +178,7 @@ func TestRefusedBeforeUpgrade(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, res, err := tc.who.dial(ctx, tc.path, tc.header)
+			c, res, err := tc.who.Handshake(ctx, tc.path, tc.header)
 			if err == nil {
 				c.CloseNow()
 				t.Fatal("upgraded")
@@ -192,12 +192,9 @@ func TestRefusedBeforeUpgrade(t *testing.T) {
 		})
 	}
 	// An allowed origin, and the race path alias, upgrade.
-	c, _, err := p.dial(ctx, "/api/v1/races/"+g+"/ws", http.Header{"Origin": {"https://app.example.com"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	(&conn{tb: t, c: c}).mustReadType("state")
-	c.CloseNow()
+	c := &conn{Socket: p.Dial(t, "/api/v1/races/"+g+"/ws", http.Header{"Origin": {"https://app.example.com"}}), tb: t}
+	c.mustReadType("state")
+	c.Conn.CloseNow()
 }
 
 func TestBadFrames(t *testing.T) {
@@ -216,21 +213,21 @@ func TestBadFrames(t *testing.T) {
 			{"no type", `[]`, ""},
 			{"bad action", `{"type":"action","id":"x2","action":{"type":"fly"}}`, "x2"},
 		} {
-			c.send(tc.frame)
+			c.Send(tc.frame)
 			m := c.mustReadType("reject")
 			if m.Error.Code != "bad_request" || m.ID != tc.id {
 				t.Fatalf("%s: %s", tc.name, m.raw)
 			}
 		}
 		// still served
-		c.act("ok", `{"type":"draw"}`)
+		c.Act("ok", `{"type":"draw"}`)
 		collect(t, c, 0, 1, "ok")
 	})
 	t.Run("persistent garbage closes 1008", func(t *testing.T) {
 		c := p.mustDial(t, g, "")
 		c.mustReadType("state")
 		for range 6 {
-			c.send(`nonsense`)
+			c.Send(`nonsense`)
 		}
 		code, seen := c.mustClose()
 		if code != websocket.StatusPolicyViolation || len(seen) != 5 {
@@ -243,7 +240,7 @@ func TestBadFrames(t *testing.T) {
 		big := `{"type":"ping","pad":"` + strings.Repeat("x", 9000) + `"}`
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
-		c.c.Write(ctx, websocket.MessageText, []byte(big)) // the server may close while we write
+		c.Conn.Write(ctx, websocket.MessageText, []byte(big)) // the server may close while we write
 		if code, _ := c.mustClose(); code != websocket.StatusMessageTooBig {
 			t.Fatalf("close %d", code)
 		}
@@ -251,13 +248,13 @@ func TestBadFrames(t *testing.T) {
 	t.Run("just under the limit is fine", func(t *testing.T) {
 		c := p.mustDial(t, g, "")
 		c.mustReadType("state")
-		c.send(`{"type":"ping","pad":"` + strings.Repeat("x", 8100) + `"}`)
+		c.Send(`{"type":"ping","pad":"` + strings.Repeat("x", 8100) + `"}`)
 		c.mustReadType("pong")
 	})
 	// The server goes on serving other games and sockets.
 	c := p.mustDial(t, other, "")
 	c.mustReadType("state")
-	c.act("o1", `{"type":"draw"}`)
+	c.Act("o1", `{"type":"draw"}`)
 	collect(t, c, 0, 1, "o1")
 }
 
@@ -272,7 +269,7 @@ func TestFlood(t *testing.T) {
 	c.mustReadType("state")
 	for i := range 20 {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		err := c.c.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"action","id":"f%d","action":{"type":"draw"}}`, i)))
+		err := c.Conn.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"action","id":"f%d","action":{"type":"draw"}}`, i)))
 		cancel()
 		if err != nil {
 			break // closed by the server
@@ -298,7 +295,7 @@ func TestFlood(t *testing.T) {
 		var v struct {
 			Seq int64 `json:"seq"`
 		}
-		e.mustJSON(t, p.token, "GET", "/api/v1/games/"+g, "", 200, &v)
+		p.MustJSON(t, "GET", "/api/v1/games/"+g, "", 200, &v)
 		if v.Seq == 5 {
 			break
 		}
@@ -308,7 +305,7 @@ func TestFlood(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	d := p.mustDial(t, g, "?since=5")
-	d.act("after", `{"type":"draw"}`)
+	d.Act("after", `{"type":"draw"}`)
 	if acks, _ := collect(t, d, 5, 6, "after"); acks["after"] != 6 {
 		t.Fatalf("ack %v", acks)
 	}
@@ -324,7 +321,7 @@ func TestSocketCap(t *testing.T) {
 	p.mustDial(t, g, "").mustReadType("state")
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	c, res, err := p.dial(ctx, "/api/v1/games/"+g+"/ws", nil)
+	c, res, err := p.Handshake(ctx, "/api/v1/games/"+g+"/ws", nil)
 	if err == nil {
 		c.CloseNow()
 		t.Fatal("third socket upgraded")
@@ -364,7 +361,7 @@ func TestShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	c, res, err := p.dial(ctx, "/api/v1/games/"+g+"/ws", nil)
+	c, res, err := p.Handshake(ctx, "/api/v1/games/"+g+"/ws", nil)
 	if err == nil {
 		c.CloseNow()
 		t.Fatal("upgraded after shutdown")
@@ -386,7 +383,7 @@ func TestActionLatency(t *testing.T) {
 	var total time.Duration
 	for i := 1; i <= n; i++ {
 		start := time.Now()
-		c.act(fmt.Sprintf("l%d", i), `{"type":"draw"}`)
+		c.Act(fmt.Sprintf("l%d", i), `{"type":"draw"}`)
 		for {
 			if m := c.mustRead(); m.Type == "ack" {
 				break
