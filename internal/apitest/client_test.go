@@ -29,13 +29,13 @@ func echoServer(t *testing.T) *httptest.Server {
 	})
 	mux.HandleFunc("/error", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(400)
+		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"error":{"code":"bad_request","message":"no"}}`)
 	})
-	mux.HandleFunc("/text", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "oops", 500) })
+	mux.HandleFunc("/text", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "oops", http.StatusInternalServerError) })
 	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer tok" || r.Header.Get("X-Extra") != "1" {
-			http.Error(w, "who", 401)
+			http.Error(w, "who", http.StatusUnauthorized)
 			return
 		}
 		c, err := websocket.Accept(w, r, nil)
