@@ -116,7 +116,7 @@ bot-duel:
 CHECK ?= 75
 WORKERS ?=
 solve-check:
-	DSOL_SOLVER_EXACT_DEALS=$(CHECK) DSOL_SOLVER_EXACT_WORKERS=$(WORKERS) $(GO) test -count=1 -run TestExactAgrees -v -timeout 3h ./internal/solver
+	DSOL_SOLVER_EXACT_DEALS=$(CHECK) DSOL_SOLVER_EXACT_WORKERS=$(WORKERS) $(GO) test -count=1 -run TestExactAgrees -v -timeout 12h ./internal/solver
 
 ## winnable-list: the shipped lists of winnable deals, internal/winnable/deals/MODE.txt
 ## for each of MODES: the first COUNT deals of the mode's stream for SEED that the
