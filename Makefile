@@ -115,10 +115,14 @@ BOT_RACES ?= 200
 bot-duel:
 	nice -n 19 $(GO) run ./cmd/dsol bot-duel --races $(BOT_RACES) --seed 1
 
-## solve-check: CHECK real deals per mode solved again with every pruning off: the same verdicts
+## solve-check: CHECK real deals per mode solved again with every pruning off
+## (2,000,000 positions with pruning, 8,000,000 without): the same verdicts
+## whenever both searches reach one; a line per deal, then a tally per mode.
+## WORKERS deals at once (default: one per CPU).
 CHECK ?= 75
+WORKERS ?=
 solve-check:
-	DSOL_SOLVER_EXACT_DEALS=$(CHECK) $(GO) test -count=1 -run TestExactAgrees -v -timeout 3h ./internal/solver
+	DSOL_SOLVER_EXACT_DEALS=$(CHECK) DSOL_SOLVER_EXACT_WORKERS=$(WORKERS) $(GO) test -count=1 -run TestExactAgrees -v -timeout 12h ./internal/solver
 
 ## winnable-list: the shipped lists of winnable deals, internal/winnable/deals/MODE.txt
 ## for each of MODES: the first COUNT deals of the mode's stream for SEED that the

@@ -3,7 +3,9 @@ package solver_test
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,18 +21,27 @@ var modes = []string{"D1N", "D3N", "D1V", "D3V"}
 // fails unless every action is accepted and the game ends won.
 func replay(t *testing.T, code cards.Code, moves []k.Action) {
 	t.Helper()
+	if err := replayErr(code, moves); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replayErr is replay's check, for goroutines that may not call t.Fatal: it
+// says why the line does not win, or returns nil.
+func replayErr(code cards.Code, moves []k.Action) error {
 	g, err := solo.New(code)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for i, a := range moves {
 		if _, err := g.Apply(a); err != nil {
-			t.Fatalf("%s: action %d of %d, %s, refused: %v", code, i, len(moves), a, err)
+			return fmt.Errorf("%s: action %d of %d, %s, refused: %v", code, i, len(moves), a, err)
 		}
 	}
 	if g.Status() != solo.Won {
-		t.Fatalf("%s: the line of %d actions ends with the game %s", code, len(moves), g.Status())
+		return fmt.Errorf("%s: the line of %d actions ends with the game %s", code, len(moves), g.Status())
 	}
+	return nil
 }
 
 // randomCode returns a random DS1 code of a mode.
@@ -129,7 +140,9 @@ func TestBudget(t *testing.T) {
 // TestExactAgrees solves real deals again with every pruning off and a large
 // budget: when both searches reach a verdict it must be the same, and Won
 // lines of both replay. DSOL_SOLVER_EXACT_DEALS sets the number of deals per
-// mode (make solve-check runs a few hundred).
+// mode (make solve-check runs a few hundred), DSOL_SOLVER_EXACT_WORKERS the
+// searches at once (default GOMAXPROCS). The deals are drawn up front, so
+// they do not depend on the number of workers.
 func TestExactAgrees(t *testing.T) {
 	deals := 2
 	if testing.Short() {
@@ -142,28 +155,84 @@ func TestExactAgrees(t *testing.T) {
 	if os.Getenv("DSOL_SOLVER_EXACT_DEALS") != "" {
 		budget = 2000000
 	}
+	workers := runtime.GOMAXPROCS(0)
+	if v, err := strconv.Atoi(os.Getenv("DSOL_SOLVER_EXACT_WORKERS")); err == nil && v > 0 {
+		workers = v
+	}
 	r := cards.NewSplitMix64(7)
-	s := solver.New()
-	compared := 0
+	var codes []cards.Code
 	for _, mode := range modes {
 		for range deals {
-			code := randomCode(t, r, mode)
-			fast := s.SolveCode(code, solver.Options{MaxPositions: budget})
-			slow := s.SolveCode(code, solver.Options{MaxPositions: 4 * budget, Exact: true})
-			for _, res := range []solver.Result{fast, slow} {
-				if res.Verdict == solver.Won {
-					replay(t, code, res.Moves)
+			codes = append(codes, randomCode(t, r, mode))
+		}
+	}
+
+	// Each worker has its own Solver (a Solver is not safe for concurrent
+	// use) and reports into its deal's slot; only this goroutine fails the
+	// test.
+	type outcome struct {
+		fast, slow solver.Result
+		errs       []error // Won lines that do not replay
+	}
+	out := make([]outcome, len(codes))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(codes)) {
+		wg.Go(func() {
+			s := solver.New()
+			for i := range next {
+				code := codes[i]
+				o := &out[i]
+				o.fast = s.SolveCode(code, solver.Options{MaxPositions: budget})
+				o.slow = s.SolveCode(code, solver.Options{MaxPositions: 4 * budget, Exact: true})
+				for _, res := range []solver.Result{o.fast, o.slow} {
+					if res.Verdict == solver.Won {
+						if err := replayErr(code, res.Moves); err != nil {
+							o.errs = append(o.errs, err)
+						}
+					}
 				}
+				t.Logf("%s: %s in %d positions with pruning, %s in %d without, %.1f s",
+					code, o.fast.Verdict, o.fast.Positions, o.slow.Verdict, o.slow.Positions,
+					(o.fast.Elapsed + o.slow.Elapsed).Seconds())
 			}
-			if fast.Verdict != solver.Unknown && slow.Verdict != solver.Unknown {
+		})
+	}
+	for j := range deals { // the modes by turns, so that a run cut short has some of each
+		for m := range modes {
+			next <- m*deals + j
+		}
+	}
+	close(next)
+	wg.Wait()
+
+	verdicts := []solver.Verdict{solver.Won, solver.Unwinnable, solver.Unknown}
+	for m, mode := range modes {
+		var pairs [3][3]int
+		compared := 0
+		for i := m * deals; i < (m+1)*deals; i++ {
+			o := out[i]
+			for _, err := range o.errs {
+				t.Error(err)
+			}
+			pairs[o.fast.Verdict][o.slow.Verdict]++
+			if o.fast.Verdict != solver.Unknown && o.slow.Verdict != solver.Unknown {
 				compared++
-				if fast.Verdict != slow.Verdict {
-					t.Errorf("%s: %s with pruning, %s without", code, fast.Verdict, slow.Verdict)
+				if o.fast.Verdict != o.slow.Verdict {
+					t.Errorf("%s: %s with pruning, %s without", codes[i], o.fast.Verdict, o.slow.Verdict)
 				}
 			}
 		}
+		tally := ""
+		for _, f := range verdicts {
+			for _, e := range verdicts {
+				if n := pairs[f][e]; n > 0 {
+					tally += fmt.Sprintf(", %s/%s %d", f, e, n)
+				}
+			}
+		}
+		t.Logf("%s: %d deals, %d with a verdict both ways%s (with pruning/without)", mode, deals, compared, tally)
 	}
-	t.Logf("%d deals had a verdict both ways", compared)
 }
 
 // TestYield: a search calls Options.Yield as it goes, gives the same result
