@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"dsol/internal/finishtest"
@@ -295,45 +294,42 @@ func TestSlowSubscriberDropped(t *testing.T) {
 	}
 }
 
-// slowHeader delays every game header write, as a busy store does.
+// slowHeader delays every game header write that stores a finished game, as
+// a busy store does.
 type slowHeader struct {
 	store.Store
 }
 
 func (s slowHeader) UpdateGame(ctx context.Context, g store.Game) error {
-	time.Sleep(50 * time.Millisecond)
+	if g.Status != "playing" {
+		time.Sleep(50 * time.Millisecond)
+	}
 	return s.Store.UpdateGame(ctx, g)
 }
 
 // TestStatusStoredBeforeAnswer: the action that wins a game is answered only
 // once the game's header says won, so the player's list of games (read from
-// the store) never shows a game just won as still in play. It runs in a
-// synctest bubble, so the header writes' 50 ms pass on the bubble's clock
-// without waiting.
+// the store) never shows a game just won as still in play. (Not in a
+// synctest bubble: the committer's pooled requests carry channels, which a
+// bubble would tie to itself, from one test to the next.)
 func TestStatusStoredBeforeAnswer(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		e := mustEnv(t)
-		e.cfg.Store = slowHeader{e.st}
-		e.restart(t)
-		c, line := finishtest.Line(t, 1)
-		id := mustGame(t, e, "won", c.String())
-		start := time.Now()
-		for _, a := range line {
-			mustDo(t, e.reg, id, Command{Seat: 1, Action: a})
-		}
-		res := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Finish)})
-		if res.Event.Status != "won" {
-			t.Fatalf("the finish left the game %s", res.Event.Status)
-		}
-		if time.Since(start) < 50*time.Millisecond {
-			t.Fatal("no header write was slow")
-		}
-		g, err := e.st.Game(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g.Status != "won" {
-			t.Fatalf("answered won while the stored game says %s", g.Status)
-		}
-	})
+	e := mustEnv(t)
+	e.cfg.Store = slowHeader{e.st}
+	e.restart(t)
+	c, line := finishtest.Line(t, 1)
+	id := mustGame(t, e, "won", c.String())
+	for _, a := range line {
+		mustDo(t, e.reg, id, Command{Seat: 1, Action: a})
+	}
+	res := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Finish)})
+	if res.Event.Status != "won" {
+		t.Fatalf("the finish left the game %s", res.Event.Status)
+	}
+	g, err := e.st.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != "won" {
+		t.Fatalf("answered won while the stored game says %s", g.Status)
+	}
 }
