@@ -1,17 +1,29 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test e2e-all vet bench property fuzz load-race solve-sample solve-check hint-rate bot-duel cluster screenshots pageload winnable-list winnable-check
+.PHONY: run test race-all e2e-all vet bench property fuzz load-race solve-sample solve-check hint-rate bot-duel cluster screenshots pageload winnable-list winnable-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
 	$(GO) run ./cmd/dsol serve
 
-## test: every Go test (with the race detector), a summary of the failures and
-## the skipped tests with their reasons, then the web client's unit tests
+## test: every Go test, a summary of the failures and the skipped tests with
+## their reasons, then the web client's unit tests. The race detector runs on
+## every package but NORACE: the engine packages, whose code runs on one
+## goroutine (their pools and tables are shared by the server, whose packages
+## run under the detector), and the browser tests, whose server code the API
+## packages' tests drive under the detector too. The two go test runs go at
+## once. race-all runs every package under the detector.
+NORACE := ./internal/cards ./internal/klondike ./internal/solo ./internal/solver ./internal/hint ./internal/race ./internal/e2e
 test:
-	GO=$(GO) $(GO) run ./cmd/testsum -race -count=1 -timeout 20m ./...
+	GO=$(GO) $(GO) run ./cmd/testsum -count=1 -timeout 20m $(NORACE) \
+	  :: -race -count=1 -timeout 20m $$($(GO) list ./... | grep -v -x $(foreach p,$(NORACE),-e dsol/$(patsubst ./%,%,$(p))))
 	node --test web/
+
+## race-all: every Go test under the race detector, the browser tests and the
+## engine packages too
+race-all:
+	GO=$(GO) $(GO) run ./cmd/testsum -race -count=1 -timeout 40m ./...
 
 ## e2e-all: the browser tests in all four combos of a phone or a desktop and
 ## the light or the dark theme; make test runs each screen in the pair that

@@ -5,11 +5,14 @@
 //
 // Usage:
 //
-//	testsum [go test flags] [packages]
+//	testsum [go test flags] [packages] [:: [go test flags] [packages] ...]
 //
-// for instance `testsum -race -count=1 ./...` (make test). The go command is
-// $GO, else go. The exit status is 1 when a test or a package failed (a build
-// failure included) or go test itself did not succeed, else 0.
+// for instance `testsum -race -count=1 ./...`. Each "::" starts another go
+// test run with flags of its own (make test runs the single-threaded engine
+// packages and the browser tests without the race detector, the rest with
+// it); the runs go at once and share one summary. The go command is $GO,
+// else go. The exit status is 1 when a test or a package failed (a build
+// failure included) or a go test itself did not succeed, else 0.
 package main
 
 import (
@@ -23,6 +26,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 func main() {
@@ -30,33 +34,97 @@ func main() {
 	if goCmd == "" {
 		goCmd = "go"
 	}
-	cmd := exec.Command(goCmd, append([]string{"test", "-json"}, os.Args[1:]...)...)
-	cmd.Stdin = os.Stdin
+	runs := splitRuns(os.Args[1:])
+	out := &lineWriter{w: os.Stdout}
+	sums := make([]*summary, len(runs))
+	errs := make([]error, len(runs))
+	var wg sync.WaitGroup
+	for i, args := range runs {
+		wg.Go(func() { sums[i], errs[i] = run(goCmd, args, out) })
+	}
+	wg.Wait()
+	sum := merge(sums)
+	sum.print(os.Stdout)
+	failed := sum.failed() > 0
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		failed = true
+		if sum.failed() > 0 {
+			continue
+		}
+		// go test failed in a way no event told (a bad flag, a broken go.mod).
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			fmt.Printf("go test exited with status %d\n", ee.ExitCode())
+		} else {
+			fmt.Println("go test:", err)
+		}
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+// splitRuns cuts the arguments into the go test runs they ask for, at each
+// "::"; an empty run is dropped, and no arguments at all are one run.
+func splitRuns(args []string) [][]string {
+	runs := [][]string{}
+	cur := []string{}
+	for _, a := range args {
+		if a == "::" {
+			if len(cur) > 0 {
+				runs = append(runs, cur)
+			}
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, a)
+	}
+	if len(cur) > 0 || len(runs) == 0 {
+		runs = append(runs, cur)
+	}
+	return runs
+}
+
+// run runs go test -json with args, copying its per-package lines to w as
+// they come, and returns its summary and how go test ended.
+func run(goCmd string, args []string, w io.Writer) (*summary, error) {
+	cmd := exec.Command(goCmd, append([]string{"test", "-json"}, args...)...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "testsum:", err)
-		os.Exit(1)
+		return &summary{}, err
 	}
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "testsum:", err)
-		os.Exit(1)
+		return &summary{}, err
 	}
-	sum := summarize(out, os.Stdout)
-	waitErr := cmd.Wait()
-	sum.print(os.Stdout)
-	if waitErr != nil && sum.failed() == 0 {
-		// go test failed in a way no event told (a bad flag, a broken go.mod).
-		var ee *exec.ExitError
-		if errors.As(waitErr, &ee) {
-			fmt.Printf("go test exited with status %d\n", ee.ExitCode())
-		} else {
-			fmt.Println("go test:", waitErr)
-		}
+	sum := summarize(out, w)
+	return sum, cmd.Wait()
+}
+
+// merge adds summaries up, failures and skips in the order of the runs.
+func merge(sums []*summary) *summary {
+	all := &summary{}
+	for _, s := range sums {
+		all.passed += s.passed
+		all.failing = append(all.failing, s.failing...)
+		all.skipped = append(all.skipped, s.skipped...)
 	}
-	if waitErr != nil || sum.failed() > 0 {
-		os.Exit(1)
-	}
+	return all
+}
+
+// lineWriter serializes writes of whole lines from several runs.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // event is one line of go test -json (cmd/test2json).

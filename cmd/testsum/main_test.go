@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,49 @@ func TestSummarizePanic(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}
+	}
+}
+
+// TestSplitRuns: "::" cuts the arguments into runs; empty runs are dropped.
+func TestSplitRuns(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "[[]]"},
+		{[]string{"-race", "./..."}, "[[-race ./...]]"},
+		{[]string{"./a", "::", "-race", "./b"}, "[[./a] [-race ./b]]"},
+		{[]string{"::", "./a", "::", "::"}, "[[./a]]"},
+	} {
+		if got := fmt.Sprint(splitRuns(c.args)); got != c.want {
+			t.Errorf("splitRuns(%q) = %s, want %s", c.args, got, c.want)
+		}
+	}
+}
+
+// TestTwoRuns: two go test runs at once (a fake go command replaying the
+// recorded runs) give one summary that counts both, and the exit status of
+// either fails the whole.
+func TestTwoRuns(t *testing.T) {
+	fake := filepath.Join(t.TempDir(), "go")
+	script := "#!/bin/sh\n# $1 is test, $2 -json, $3 the recording\ncat \"$3\"\n[ \"$4\" = fail ] && exit 3\nexit 0\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run1, _ := filepath.Abs("testdata/run.json")
+	var out lineWriter
+	var b strings.Builder
+	out.w = &b
+	s1, err1 := run(fake, []string{run1}, &out)
+	s2, err2 := run(fake, []string{run1, "fail"}, &out)
+	if err1 != nil || err2 == nil {
+		t.Fatalf("exit statuses %v and %v, want nil and status 3", err1, err2)
+	}
+	all := merge([]*summary{s1, s2})
+	if all.passed != 2 || all.failed() != 6 || len(all.skipped) != 4 {
+		t.Fatalf("merged %d passed, %d failed, %d skipped", all.passed, all.failed(), len(all.skipped))
+	}
+	if n := strings.Count(b.String(), "FAIL\tx/bad [build failed]\n"); n != 2 {
+		t.Fatalf("the package lines of both runs: %d of 2 in\n%s", n, b.String())
 	}
 }
