@@ -191,18 +191,27 @@ func BenchmarkCommitter(b *testing.B) {
 	}
 }
 
+// oneGame opens a fresh store holding alice's solo game g1; it is closed
+// when the test ends.
+func oneGame(tb testing.TB) *sqlite.Store {
+	tb.Helper()
+	ctx := context.Background()
+	s := mustOpen(tb, filepath.Join(tb.TempDir(), "dsol.db"))
+	tb.Cleanup(func() { s.Close() })
+	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.CreateGame(ctx, storetest.NewSolo("g1", "alice", time.Now())); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // BenchmarkAppendActions is the baseline without group commit: one
 // transaction per action.
 func BenchmarkAppendActions(b *testing.B) {
 	ctx := context.Background()
-	s := mustOpen(b, filepath.Join(b.TempDir(), "dsol.db"))
-	defer s.Close()
-	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
-		b.Fatal(err)
-	}
-	if err := s.CreateGame(ctx, storetest.NewSolo("g1", "alice", time.Now())); err != nil {
-		b.Fatal(err)
-	}
+	s := oneGame(b)
 	a := []store.Action{{GameID: "g1", Seat: 1, Action: []byte(`{"type":"draw"}`), At: time.Now()}}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -403,14 +412,7 @@ func queryPlan(t *testing.T, db *sql.DB, query string, args ...any) []string {
 // every action once, in order, and a batch that fails stores none of it.
 func TestAppendBatchSizes(t *testing.T) {
 	ctx := context.Background()
-	s := mustOpen(t, filepath.Join(t.TempDir(), "dsol.db"))
-	defer s.Close()
-	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.CreateGame(ctx, storetest.NewSolo("g1", "alice", time.Now())); err != nil {
-		t.Fatal(err)
-	}
+	s := oneGame(t)
 	seq := int64(0)
 	batch := func(n int) []store.Action {
 		b := make([]store.Action, n)
