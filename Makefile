@@ -129,8 +129,9 @@ bot-duel:
 
 ## solve-check: CHECK real deals per mode solved again with every pruning off
 ## (2,000,000 positions with pruning, 8,000,000 without): the same verdicts
-## whenever both searches reach one; a line per deal, then a tally per mode.
-## WORKERS deals at once (default: one per CPU).
+## whenever both searches reach one; a deal left unknown with pruning is not
+## searched again. A line per deal, then a tally per mode. WORKERS deals at
+## once (default: one per CPU).
 CHECK ?= 75
 WORKERS ?=
 solve-check:
