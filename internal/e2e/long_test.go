@@ -32,21 +32,33 @@ var longViewports = []struct {
 // with nothing under it. stuck says whether the engine finds no useful move.
 func (p *page) longColumns(stuck bool) {
 	p.t.Helper()
-	p.eval(fmt.Sprintf(`(async () => {
-  const id = new URLSearchParams(location.search).get('game');
-  const v = await (await fetch('/api/v1/games/' + id)).json();
-  // a run down from the king, red and black in turn
-  const run = (n, red) => [...'KQJT98765432A'].slice(0, n).map((r, i) => r + ((i %% 2 === 0) === red ? 'HD' : 'SC')[(i >> 1) %% 2]);
-  v.columns[8] = {down: 8, up: run(13, false)};
+	p.pushView(longRuns + fmt.Sprintf("v.stuck = %t;", stuck))
+	p.waitJS(`document.querySelectorAll('#table [data-pile=c9] .card.up').length === 13`, "the long columns")
+}
+
+// longRuns is the edit of pushView that deals the longest columns: runs of
+// thirteen, twelve and eleven over eight, seven and six cards face down, and
+// one of thirteen on the first column.
+const longRuns = `v.columns[8] = {down: 8, up: run(13, false)};
   v.columns[7] = {down: 7, up: run(12, true)};
   v.columns[6] = {down: 6, up: run(11, false)};
-  v.columns[0] = {down: 0, up: run(13, true)};
-  v.stuck = %t;
+  v.columns[0] = {down: 0, up: run(13, true)};`
+
+// pushView hands the client its game's view as the server has it, changed by
+// edit (JavaScript on v, where run(n, red) is a run of n cards down from
+// the king, red and black in turn, starting red when red), as a socket event
+// of the next seq. The page must have recorded its sockets (sockets).
+func (p *page) pushView(edit string) {
+	p.t.Helper()
+	p.eval(`(async () => {
+  const id = new URLSearchParams(location.search).get('game');
+  const v = await (await fetch('/api/v1/games/' + id)).json();
+  const run = (n, red) => [...'KQJT98765432A'].slice(0, n).map((r, i) => r + ((i % 2 === 0) === red ? 'HD' : 'SC')[(i >> 1) % 2]);
+  `+edit+`
   const ws = __sockets.filter((s) => s.readyState === 1).pop();
   ws.onmessage({data: JSON.stringify({type: 'event', seq: +document.body.dataset.seq + 1, game: v})});
   return true;
-})()`, stuck), nil)
-	p.waitJS(`document.querySelectorAll('#table [data-pile=c9] .card.up').length === 13`, "the long columns")
+})()`, nil)
 }
 
 // TestLongColumns: with the longest columns a game reaches, every face-up
@@ -258,19 +270,7 @@ func TestLongColumnsShowTheMove(t *testing.T) {
 				t.Fatal("the foot of column 8 is in sight with the columns at the top: nothing to check")
 			}
 			// the top card of column 2 goes onto column 8, as the server tells it
-			p.eval(`(async () => {
-  const id = new URLSearchParams(location.search).get('game');
-  const v = await (await fetch('/api/v1/games/' + id)).json();
-  const run = (n, red) => [...'KQJT98765432A'].slice(0, n).map((r, i) => r + ((i % 2 === 0) === red ? 'HD' : 'SC')[(i >> 1) % 2]);
-  v.columns[8] = {down: 8, up: run(13, false)};
-  v.columns[7] = {down: 7, up: run(12, true)};
-  v.columns[6] = {down: 6, up: run(11, false)};
-  v.columns[0] = {down: 0, up: run(13, true)};
-  v.columns[7].up.push(v.columns[1].up.pop());
-  const ws = __sockets.filter((s) => s.readyState === 1).pop();
-  ws.onmessage({data: JSON.stringify({type: 'event', seq: +document.body.dataset.seq + 1, game: v})});
-  return true;
-})()`, nil)
+			p.pushView(longRuns + "\n  v.columns[7].up.push(v.columns[1].up.pop());")
 			p.waitJS(`document.querySelectorAll('#table [data-pile=c8] .card.up').length === 13`, "the card on column 8")
 			var seen bool
 			p.eval(`(() => { document.getAnimations().forEach((a) => a.finish()); // where it lands, not where it flies

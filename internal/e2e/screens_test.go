@@ -164,18 +164,9 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	// long columns, as late in a game: eight cards face down under a run
 	// of thirteen, another of twelve; the client gets the view as a socket
 	// event. Everything stays on the screen, every index readable.
-	a.eval(`(async () => {
-  const id = new URLSearchParams(location.search).get('game');
-  const v = await (await fetch('/api/v1/games/' + id)).json();
-  // a run down from the king, red and black in turn
-  const run = (n, red) => [...'KQJT98765432A'].slice(0, n).map((r, i) => r + ((i % 2 === 0) === red ? 'HD' : 'SC')[(i >> 1) % 2]);
-  v.columns[8] = {down: 8, up: run(13, false)};
+	a.pushView(`v.columns[8] = {down: 8, up: run(13, false)};
   v.columns[7] = {down: 7, up: run(12, true)};
-  v.columns[0] = {down: 0, up: run(9, false)};
-  const ws = __sockets.filter((s) => s.readyState === 1).pop();
-  ws.onmessage({data: JSON.stringify({type: 'event', seq: +document.body.dataset.seq + 1, game: v})});
-  return true;
-})()`, nil)
+  v.columns[0] = {down: 0, up: run(9, false)};`)
 	a.waitJS(`document.querySelectorAll('#table [data-pile=c9] .card.up').length === 13`, "the long columns")
 	a.inside(`#table [data-pile]`, vp)
 	a.readableColumns()
@@ -185,17 +176,10 @@ func screens(t *testing.T, srv *server, vp viewport, pre, th, code string, ace, 
 	a.shot(pre, "solo-long")
 
 	// the win: the client gets a finished view of this game as a socket event
-	a.eval(`(async () => {
-  const id = new URLSearchParams(location.search).get('game');
-  const v = await (await fetch('/api/v1/games/' + id)).json();
-  const ranks = 'A23456789TJQK', suits = 'SHDC';
+	a.pushView(`const ranks = 'A23456789TJQK', suits = 'SHDC';
   v.foundations = [...Array(8)].map((_, i) => [...ranks].map((r) => r + suits[i >> 1]));
   v.columns = v.columns.map(() => ({down: 0, up: []}));
-  Object.assign(v, {stock: 0, waste: [], status: 'won', score: 1285, moves: 214, undo: 0, stuck: false});
-  const ws = __sockets.filter((s) => s.readyState === 1).pop();
-  ws.onmessage({data: JSON.stringify({type: 'event', seq: +document.body.dataset.seq + 1, game: v})});
-  return true;
-})()`, nil)
+  Object.assign(v, {stock: 0, waste: [], status: 'won', score: 1285, moves: 214, undo: 0, stuck: false});`)
 	a.waitJS(`document.body.dataset.status === "won" && !!document.querySelector('.fx .card')`, "the win cascade")
 	time.Sleep(250 * time.Millisecond)
 	a.screenshot(pre + "-win-cascade")
