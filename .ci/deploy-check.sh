@@ -163,14 +163,21 @@ curl -fsS "$base/metrics" >"$tmp/metrics.txt"
 
 step "nginx with deploy/nginx/dsol.conf in front of it"
 # a second copy for a live run: the upstreams point at this dsol, and it
-# listens on a loopback port instead of 80
+# listens on a loopback port instead of 80. The port is drawn below the
+# kernel's range of ephemeral ports (32768 up), where an outgoing connection
+# could hold it, and drawn again when it is taken all the same.
 live="$tmp/nginx-live"
-nginx_copy "$live" $(for _ in $(seq 1 "$upstreams"); do echo "${addr##*:}"; done)
-listen_port=$((20000 + RANDOM % 20000))
-sed -i "s/^\([ \t]*\)listen 80;/\1listen 127.0.0.1:$listen_port;/" "$live/dsol.conf"
-nginx_main "$live"
-nginx -p "$live" -e "$live/error.log" -c "$live/nginx.conf" -g "pid $live/nginx.pid;"
-nginx_started=1
+for try in 1 2 3 4 5; do
+    nginx_copy "$live" $(for _ in $(seq 1 "$upstreams"); do echo "${addr##*:}"; done)
+    listen_port=$((10000 + RANDOM % 20000))
+    sed -i "s/^\([ \t]*\)listen 80;/\1listen 127.0.0.1:$listen_port;/" "$live/dsol.conf"
+    nginx_main "$live"
+    if nginx -p "$live" -e "$live/error.log" -c "$live/nginx.conf" -g "pid $live/nginx.pid;"; then
+        nginx_started=1
+        break
+    fi
+    [ "$try" -lt 5 ] || { echo "nginx: no free port in five tries" >&2; exit 1; }
+done
 front="http://127.0.0.1:$listen_port"
 for _ in $(seq 1 50); do curl -fsS -o /dev/null "$front/healthz" 2>/dev/null && break; sleep 0.1; done
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
