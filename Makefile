@@ -13,10 +13,13 @@ run:
 ## goroutine (their pools and tables are shared by the server, whose packages
 ## run under the detector), and the browser tests, whose server code the API
 ## packages' tests drive under the detector too. The two go test runs go at
-## once. race-all runs every package under the detector.
+## once, the one without the detector a package at a time (the browser tests
+## run in parallel inside theirs), so that no more than three packages share
+## the cores: the cluster test's takeover bound is a time. race-all runs
+## every package under the detector.
 NORACE := ./internal/cards ./internal/klondike ./internal/solo ./internal/solver ./internal/hint ./internal/race ./internal/e2e
 test:
-	GO=$(GO) $(GO) run ./cmd/testsum -count=1 -timeout 20m $(NORACE) \
+	GO=$(GO) $(GO) run ./cmd/testsum -p 1 -count=1 -timeout 20m $(NORACE) \
 	  :: -race -count=1 -timeout 20m $$($(GO) list ./... | grep -v -x $(foreach p,$(NORACE),-e dsol/$(patsubst ./%,%,$(p))))
 	node --test web/
 
