@@ -17,8 +17,7 @@ var (
 	// ErrNotFound means the player or game does not exist.
 	ErrNotFound = errors.New("store: not found")
 	// ErrConflict means a unique key was violated: an action with the same
-	// (game_id, seq) or the same (game_id, seat, client_id) already exists, or a
-	// conditional update lost a race. The caller reloads instead of forking a game.
+	// (game_id, seq) already exists, or a conditional update lost a race. The caller reloads instead of forking a game.
 	ErrConflict = errors.New("store: conflict")
 	// ErrUnavailable means the database could not be reached; the caller may retry.
 	ErrUnavailable = errors.New("store: unavailable")
@@ -273,8 +272,9 @@ type Store interface {
 	OpenRaces(ctx context.Context, limit int) ([]Game, error)
 
 	// AppendActions writes actions of one or many games in one transaction: all or
-	// nothing. A duplicate (game_id, seq) or (game_id, seat, client_id) makes the
-	// whole call fail with ErrConflict.
+	// nothing. A duplicate (game_id, seq) makes the whole call fail with
+	// ErrConflict. Client ids are stored as given: their duplicates are the
+	// table's to refuse, from the game's log.
 	AppendActions(ctx context.Context, actions []Action) error
 	// Actions returns the actions of a game with seq > afterSeq, in seq order.
 	Actions(ctx context.Context, gameID string, afterSeq int64) ([]Action, error)
