@@ -59,15 +59,15 @@ func (v SoloView) AppendDelta(b []byte, prev View) []byte {
 	d.num("s", v.Stock, p.Stock)
 	d.pile("w", v.Waste, p.Waste)
 	for i := range v.Foundations {
-		d.pile(key("f", i+1), v.Foundations[i], at(p.Foundations, i))
+		d.pile(keys.f[i], v.Foundations[i], at(p.Foundations, i))
 	}
 	for i, c := range v.Columns {
 		var pc solo.ColumnView
 		if i < len(p.Columns) {
 			pc = p.Columns[i]
 		}
-		d.pile(key("c", i+1), c.Up, pc.Up)
-		d.num(key("d", i+1), c.Down, pc.Down)
+		d.pile(keys.c[i], c.Up, pc.Up)
+		d.num(keys.d[i], c.Down, pc.Down)
 	}
 	return d.end()
 }
@@ -85,28 +85,28 @@ func (v RaceView) AppendDelta(b []byte, prev View) []byte {
 		if i < len(p.Foundations) {
 			pf = p.Foundations[i]
 		}
-		d.foundation(key("f", i+1), f, pf)
+		d.foundation(keys.f[i], f, pf)
 	}
 	for i, s := range v.Seats {
 		var ps RaceSeatView
 		if i < len(p.Seats) {
 			ps = p.Seats[i]
 		}
-		n := strconv.Itoa(i + 1)
+		k := &keys.seats[i]
 		if !samePlayer(s.Player, ps.Player) {
-			d.value(n+"p", s.Player)
+			d.value(k.p, s.Player)
 		}
-		d.num(n+"s", s.Stock, ps.Stock)
-		d.pile(n+"w", s.Waste, ps.Waste)
-		d.num(n+"n", s.Count, ps.Count)
-		d.boolean(n+"b", s.Blocked, ps.Blocked)
+		d.num(k.s, s.Stock, ps.Stock)
+		d.pile(k.w, s.Waste, ps.Waste)
+		d.num(k.n, s.Count, ps.Count)
+		d.boolean(k.b, s.Blocked, ps.Blocked)
 		for j, c := range s.Columns {
 			var pc race.ColumnView
 			if j < len(ps.Columns) {
 				pc = ps.Columns[j]
 			}
-			d.pile(n+key("c", j+1), c.Up, pc.Up)
-			d.num(n+key("d", j+1), c.Down, pc.Down)
+			d.pile(k.c[j], c.Up, pc.Up)
+			d.num(k.d[j], c.Down, pc.Down)
 		}
 	}
 	// What changes when a race ends, rarely: whole values.
@@ -129,7 +129,32 @@ func at(piles [][]string, i int) []string {
 	return nil
 }
 
-func key(prefix string, n int) string { return prefix + strconv.Itoa(n) }
+// keys are the delta's keys of numbered piles, made once: f1…f8, c1…c9
+// and d1…d9, and each race seat's (1s, 1c1, …).
+var keys = func() (k struct {
+	f, c, d [9]string
+	seats   [2]seatKeys
+}) {
+	for i := range 9 {
+		n := strconv.Itoa(i + 1)
+		k.f[i], k.c[i], k.d[i] = "f"+n, "c"+n, "d"+n
+	}
+	for i := range k.seats {
+		n := strconv.Itoa(i + 1)
+		s := &k.seats[i]
+		s.p, s.s, s.w, s.n, s.b = n+"p", n+"s", n+"w", n+"n", n+"b"
+		for j := range s.c {
+			s.c[j], s.d[j] = n+k.c[j], n+k.d[j]
+		}
+	}
+	return k
+}()
+
+// seatKeys are a race seat's keys in a delta.
+type seatKeys struct {
+	p, s, w, n, b string
+	c, d          [7]string
+}
 
 func sameInt(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 

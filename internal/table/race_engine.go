@@ -43,6 +43,12 @@ type raceEngine struct {
 	turns      int               // turn changes so far (alternating)
 	live       *raceLive         // nil while the log replays: no clock rules then
 	header     func() store.Game // the table's header; set with live
+
+	// board is the race's view (the same for every viewer) after its
+	// boardAt-1 actions, shared by the views of every viewer at that point:
+	// views are read-only once built.
+	board   race.View
+	boardAt int
 }
 
 // NewRace builds the engine of a race header.

@@ -131,7 +131,10 @@ type Notice struct {
 }
 
 func (e *raceEngine) View(viewer int, id string, seq int64) View {
-	v := RaceView{ID: id, Seq: seq, View: e.r.View(viewer), Status: e.Status(),
+	if n := e.r.Actions() + 1; e.boardAt != n {
+		e.board, e.boardAt = e.r.View(0), n
+	}
+	v := RaceView{ID: id, Seq: seq, View: e.board, Status: e.Status(),
 		Series: SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot,
 		Commitment: e.commitment, ChosenDeal: e.opts.Chosen}
 	if v.Status == "over" {

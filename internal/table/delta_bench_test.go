@@ -1,0 +1,48 @@
+package table
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkRaceEvent is what one race action costs the table beside the
+// rules: the views of both seats and a spectator after it and each one's
+// delta from its view before, as the table builds them for every event.
+// Each op is one accepted action of a random race.
+//
+//	go test -run '^$' -bench RaceEvent -benchmem ./internal/table
+func BenchmarkRaceEvent(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	eng := raceEngine1(b, r)
+	var seq int64
+	prev := [3]View{}
+	for v := range prev {
+		prev[v] = eng.View(v, "g", seq)
+	}
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for {
+			if eng.Check(1) != nil {
+				b.StopTimer()
+				eng = raceEngine1(b, r)
+				seq = 0
+				for v := range prev {
+					prev[v] = eng.View(v, "g", seq)
+				}
+				b.StartTimer()
+			}
+			if _, err := eng.Apply(1+r.IntN(2), randomAction(r, true)); err == nil {
+				break
+			}
+		}
+		seq++
+		for v := range prev {
+			next := eng.View(v, "g", seq)
+			buf = next.AppendDelta(buf[:0], prev[v])
+			prev[v] = next
+		}
+	}
+
+}
