@@ -246,6 +246,12 @@ type Subscription struct {
 // Table returns the table the subscription follows.
 func (s *Subscription) Table() *Table { return s.t }
 
+// ReleaseStart lets go of the state the subscription started with (View,
+// Missed, Check) once the subscriber has sent it on: a subscription lives as
+// long as its socket, and an idle one then holds no view of its own. Only
+// the subscriber calls it, from the goroutine that reads those fields.
+func (s *Subscription) ReleaseStart() { s.View, s.Missed, s.Check = nil, nil, nil }
+
 // Viewer returns the viewer the subscription follows the game as: a seat,
 // or 0 for a spectator.
 func (s *Subscription) Viewer() int { return s.viewer }

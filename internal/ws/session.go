@@ -548,6 +548,7 @@ func (s *session) open(sub *table.Subscription) bool {
 	if sub.Check != nil { // the live check's answer, which came before the socket
 		s.addJSON("check", sub.Check)
 	}
+	sub.ReleaseStart()
 	return true
 }
 
@@ -602,6 +603,7 @@ func (s *session) follow() bool {
 		s.addMissed(sub, true)
 	}
 	s.last = sub.Seq
+	sub.ReleaseStart()
 	return s.flush()
 }
 
