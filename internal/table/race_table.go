@@ -327,6 +327,7 @@ func (t *Table) notify(n *Notice) {
 	for s := range t.subs {
 		select {
 		case s.c <- Update{Notice: n}:
+			s.signal()
 		default:
 			t.drop(s, ErrSlow)
 		}

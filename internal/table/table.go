@@ -241,6 +241,20 @@ type Subscription struct {
 	c      chan Update
 	err    atomic.Pointer[error]
 	once   sync.Once
+	ready  atomic.Pointer[func()] // see OnReady
+}
+
+// OnReady has the table call f after it sends on C or closes it, on the
+// table's goroutine: f must not block (a subscriber wakes its writer with
+// it, instead of keeping a goroutine waiting on C). What was sent before
+// OnReady is in C already.
+func (s *Subscription) OnReady(f func()) { s.ready.Store(&f) }
+
+// signal calls the subscriber's OnReady function, if any.
+func (s *Subscription) signal() {
+	if f := s.ready.Load(); f != nil {
+		(*f)()
+	}
 }
 
 // Table returns the table the subscription follows.
@@ -272,6 +286,7 @@ func (s *Subscription) Close() {
 			if _, ok := s.t.subs[s]; ok {
 				delete(s.t.subs, s)
 				close(s.c)
+				s.signal()
 				s.t.touch()
 				s.t.racePresence()
 			}
@@ -344,6 +359,7 @@ func (t *Table) drop(s *Subscription, why error) {
 	s.err.Store(&why)
 	delete(t.subs, s)
 	close(s.c)
+	s.signal()
 }
 
 func (t *Table) touch() { t.last = t.cfg.Clock() }
@@ -579,6 +595,7 @@ func (t *Table) publish(frames map[int]*Frame) {
 		}
 		select {
 		case s.c <- Update{Frame: f}:
+			s.signal()
 		default:
 			t.drop(s, ErrSlow)
 		}

@@ -72,9 +72,9 @@ func (c *connection) closeAsync(code int, reason string) {
 	}()
 }
 
-// run serves the socket until it closes: the writer runs beside the read
-// loop, which runs here. The writer drives the heartbeat with its own timer
-// (see beat), so an idle connection has two goroutines.
+// run serves a feed socket until it closes: the writer runs beside the read
+// loop, which runs here, and drives the heartbeat with its own ticker (see
+// beat). A game session's writer runs on demand instead (session.start).
 func (c *connection) run(writer, readLoop func()) {
 	done := make(chan struct{})
 	go func() { defer close(done); writer() }()
@@ -85,7 +85,7 @@ func (c *connection) run(writer, readLoop func()) {
 	c.ws.CloseNow()
 }
 
-// heartbeat returns the writer's ping timer.
+// heartbeat returns a feed writer's ping ticker.
 func (c *connection) heartbeat() *time.Ticker { return time.NewTicker(c.cfg.PingInterval) }
 
 // beat pings the client, unless a ping is still out; no pong within the pong

@@ -62,7 +62,13 @@ func (h *feedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// From here on r.Context() is not used: the connection is hijacked.
-	s := &feedSession{connection: newConnection(c, &h.cfg, h.metrics, h.clock), h: h}
+	s := &feedSession{connection: newConnection(c, &h.cfg, h.metrics, h.clock), h: h, ready: make(chan struct{}, 1)}
+	s.out.notify = func() {
+		select {
+		case s.ready <- struct{}{}:
+		default:
+		}
+	}
 	s.dropEnded = true
 	if !h.socks.track(s) {
 		c.Close(websocket.StatusCode(CloseRestart), "server restart")
@@ -85,7 +91,8 @@ func (h *feedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answers, the heartbeat pings.
 type feedSession struct {
 	*connection
-	h *feedHandler
+	h     *feedHandler
+	ready chan struct{} // capacity 1: the outbox has answers
 }
 
 // readLoop answers pings; anything else is a refused frame, and a client
@@ -163,7 +170,7 @@ func (s *feedSession) writer(f feed) {
 			if !s.write(outMsg{typ: f.typ, body: b}) {
 				return
 			}
-		case <-s.out.ready:
+		case <-s.ready:
 			for _, m := range s.out.take() {
 				if m.typ == "close" {
 					s.closeAsync(m.closeCode, string(m.body))

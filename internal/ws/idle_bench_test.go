@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"dsol/internal/apitest"
 	"dsol/internal/ws"
@@ -23,35 +24,7 @@ import (
 //	go test -run '^$' -bench IdleSocket -benchtime 2000x ./internal/ws
 func BenchmarkIdleSocket(b *testing.B) {
 	e := mustEnv(b, apitest.SQLite(b), func(c *ws.Config) { c.MaxSocketsPerPlayer = 1 << 20 })
-	p := e.mustPlayer(b)
-	g := p.mustSolo(b)
-	addr := strings.TrimPrefix(e.URL, "http://")
-	req := "GET /api/v1/games/" + g + "/ws?v=2 HTTP/1.1\r\nHost: " + addr + "\r\n" +
-		"Authorization: Bearer " + p.token + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-		"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-	conns := make([]net.Conn, 0, b.N)
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	open := func() {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			b.Fatal(err)
-		}
-		conns = append(conns, c)
-		if _, err := c.Write([]byte(req)); err != nil {
-			b.Fatal(err)
-		}
-		res, err := http.ReadResponse(bufio.NewReaderSize(c, 256), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.StatusCode != http.StatusSwitchingProtocols {
-			b.Fatalf("socket %d: %s", len(conns), res.Status)
-		}
-	}
+	open := bareSockets(b, e)
 	open() // the table is live and the first socket's one-time costs are paid
 	before := liveMemory()
 	b.ResetTimer()
@@ -66,6 +39,67 @@ func BenchmarkIdleSocket(b *testing.B) {
 	b.ReportMetric(float64(after.heap-before.heap)/float64(b.N), "heap-B/socket")
 	b.ReportMetric(float64(after.stack-before.stack)/float64(b.N), "stack-B/socket")
 	b.ReportMetric(float64(after.goroutines-before.goroutines)/float64(b.N), "goroutines/socket")
+}
+
+// TestIdleSocketOneGoroutine: an idle game socket keeps one goroutine (its
+// read loop) once its opening messages are written; the writer runs only
+// while there is something to write.
+func TestIdleSocketOneGoroutine(t *testing.T) {
+	e := mustEnv(t, apitest.SQLite(t), func(c *ws.Config) { c.MaxSocketsPerPlayer = 1 << 10 })
+	open := bareSockets(t, e)
+	open()
+	const n = 100
+	before := liveMemory().goroutines
+	for range n {
+		open()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := liveMemory().goroutines - before
+		if got <= n+n/10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines for %d idle sockets, want about %d", got, n, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// bareSockets returns a function that opens a game socket of one player on
+// one solo game with a bare TCP client, which sends the upgrade and reads
+// the answer (so that the client's side is a connection and nothing more).
+// The connections are closed at the end of the test.
+func bareSockets(tb testing.TB, e *env) func() {
+	p := e.mustPlayer(tb)
+	g := p.mustSolo(tb)
+	addr := strings.TrimPrefix(e.URL, "http://")
+	req := "GET /api/v1/games/" + g + "/ws?v=2 HTTP/1.1\r\nHost: " + addr + "\r\n" +
+		"Authorization: Bearer " + p.token + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+	var conns []net.Conn
+	tb.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return func() {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		conns = append(conns, c)
+		if _, err := c.Write([]byte(req)); err != nil {
+			tb.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReaderSize(c, 256), nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if res.StatusCode != http.StatusSwitchingProtocols {
+			tb.Fatalf("socket %d: %s", len(conns), res.Status)
+		}
+	}
 }
 
 type memory struct{ heap, stack, goroutines int64 }

@@ -5,16 +5,16 @@ import "sync"
 // outbox is the queue of answers to one client (acks, rejects, pongs, a
 // close), written by the read loop and the table and read by the writer. It
 // is a slice that grows with what waits and is let go when drained, so that
-// an idle connection holds no buffer; ready tells the writer that something
-// waits.
+// an idle connection holds no buffer; notify tells the writer that
+// something waits (it must not block).
 type outbox struct {
-	mu    sync.Mutex
-	msgs  []outMsg
-	max   int
-	ready chan struct{} // capacity 1
+	mu     sync.Mutex
+	msgs   []outMsg
+	max    int
+	notify func()
 }
 
-func newOutbox(max int) *outbox { return &outbox{max: max, ready: make(chan struct{}, 1)} }
+func newOutbox(max int) *outbox { return &outbox{max: max} }
 
 // put queues a message, or reports false when max are waiting: the client
 // does not read.
@@ -26,10 +26,7 @@ func (q *outbox) put(m outMsg) bool {
 	}
 	q.msgs = append(q.msgs, m)
 	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
+	q.notify()
 	return true
 }
 

@@ -31,11 +31,16 @@ type session struct {
 	// inFlight counts the actions handed to the table and not answered yet.
 	inFlight atomic.Int64
 
+	writer  *pump
+	heart   *time.Timer // the heartbeat: sets beatDue and wakes the writer
+	beatDue atomic.Bool
+
 	// Owned by the writer.
-	last  int64    // the seq the client is at
-	over  bool     // the client was told the game is over
-	batch []outMsg // messages waiting to be written, as one frame in protocol 2
-	size  int      // their bytes
+	opened bool     // the opening messages are written
+	last   int64    // the seq the client is at
+	over   bool     // the client was told the game is over
+	batch  []outMsg // messages waiting to be written, as one frame in protocol 2
+	size   int      // their bytes
 }
 
 // outMsg is one message for the writer: an answer queued by the read loop
@@ -59,10 +64,17 @@ func newSession(h *Handler, c *websocket.Conn, game, kind string, viewer, versio
 		h: h, game: game, kind: kind, viewer: viewer, version: version}
 }
 
-// run serves the socket until it closes.
+// run serves the socket until it closes: the read loop runs here, the
+// writer when there is something to write (see start).
 func (s *session) run(sub *table.Subscription) {
 	s.sub.Store(sub)
-	s.connection.run(func() { s.writer(sub) }, s.readLoop)
+	s.start(sub)
+	s.readLoop()
+	s.cancel()
+	s.writer.wake() // it sees the end, and closes the subscription
+	<-s.writer.done
+	s.bg.Wait()
+	s.ws.CloseNow()
 }
 
 // ---- reading ----
@@ -316,59 +328,52 @@ type (
 // protocol 2.
 const maxBatchBytes = 16 << 10
 
-// writer writes the opening messages, then the answers and the events until
-// the session ends. It owns the subscription. Events go out before any
-// answer queued after them (the table publishes an action's event before it
-// answers the sender), so a client reads an ack after its event and a pong
-// after everything its earlier frames caused. In protocol 2 the writer
-// gathers what is ready (an event and its ack, the events of a burst) into
-// one frame, a JSON array, so that a busy client costs one write for many
-// messages.
-func (s *session) writer(sub *table.Subscription) {
-	defer func() { s.sub.Load().Close() }()
-	beat := s.heartbeat()
-	defer beat.Stop()
-	if !s.open(sub) || !s.flush() {
-		return
+// The writer runs on demand (see pump): the table wakes it when it sends
+// on the subscription, the outbox when an answer is queued, the heartbeat's
+// timer when a ping is due, the read loop's end when the session ends. An
+// idle socket thus keeps one goroutine, its read loop. A pass writes the
+// opening messages (the first time), then what is ready: the events in the
+// subscription, then the answers queued after them (the table publishes an
+// action's event before it answers the sender), so a client reads an ack
+// after its event and a pong after everything its earlier frames caused.
+// In protocol 2 a pass gathers what is ready (an event and its ack, the
+// events of a burst) into one frame, a JSON array, so that a busy client
+// costs one write for many messages.
+
+// start starts the writer on sub: it owns the subscription from here on.
+func (s *session) start(sub *table.Subscription) {
+	s.writer = newPump(s.pass)
+	s.out.notify = s.writer.wake
+	s.heart = time.AfterFunc(s.cfg.PingInterval, func() { s.beatDue.Store(true); s.writer.wake() })
+	sub.OnReady(s.writer.wake)
+	s.writer.wake() // the opening messages
+}
+
+// pass is one run of the writer; false ends it (the session ended, a close
+// was written, a write failed or the game could not be followed), after
+// which the subscription is closed.
+func (s *session) pass() bool {
+	if s.ctx.Err() != nil || !s.step() {
+		s.heart.Stop()
+		s.sub.Load().Close()
+		return false
 	}
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-beat.C:
-			s.beat()
-			continue
-		case <-s.out.ready:
-			if !s.answers() {
-				return
-			}
-		case u, open := <-s.sub.Load().C:
-			if !open {
-				if !s.follow() {
-					return
-				}
-				continue
-			}
-			s.update(u)
-		}
-		for s.version >= 2 && s.size < maxBatchBytes {
-			if !s.events() {
-				return
-			}
-			select {
-			case <-s.out.ready:
-				if !s.answers() {
-					return
-				}
-				continue
-			default:
-			}
-			break
-		}
-		if !s.flush() {
-			return
+	return true
+}
+
+// step writes what is ready; false ends the writer.
+func (s *session) step() bool {
+	if !s.opened {
+		s.opened = true
+		if !s.open(s.sub.Load()) || !s.flush() {
+			return false
 		}
 	}
+	if s.beatDue.Swap(false) {
+		s.beat()
+		s.heart.Reset(s.cfg.PingInterval)
+	}
+	return s.answers() && s.flush()
 }
 
 // answers adds the queued answers, after the events published before them;
@@ -390,8 +395,8 @@ func (s *session) answers() bool {
 }
 
 // events adds the events waiting in the subscription, following the game
-// to a new subscription when the table dropped this one; false ends the
-// session.
+// to a new subscription when the table dropped this one, and writes the
+// batch whenever it grows past maxBatchBytes; false ends the session.
 func (s *session) events() bool {
 	for {
 		select {
@@ -403,6 +408,9 @@ func (s *session) events() bool {
 				continue
 			}
 			s.update(u)
+			if s.size >= maxBatchBytes && !s.flush() {
+				return false
+			}
 		default:
 			return true
 		}
@@ -596,6 +604,7 @@ func (s *session) follow() bool {
 	}
 	old.Close()
 	s.sub.Store(sub)
+	sub.OnReady(s.writer.wake) // what it sent before is read below
 	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(sub.Missed) > 0) {
 		s.addJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
 		s.over = s.over || terminal(sub.View.GameStatus())

@@ -12,6 +12,7 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/store"
+	"dsol/internal/store/storetest"
 	"dsol/internal/ws"
 )
 
@@ -392,4 +393,39 @@ func TestActionLatency(t *testing.T) {
 		total += time.Since(start)
 	}
 	t.Logf("sqlite: mean frame-to-ack round trip %v over %d draws", total/n, n)
+}
+
+// TestFollowReload: a socket whose table is rebuilt (another node wrote
+// the game) follows the new table, and the events after that reach it.
+func TestFollowReload(t *testing.T) {
+	st := apitest.SQLite(t)
+	e := mustEnv(t, st, nil)
+	p := e.mustPlayer(t)
+	g := p.mustSolo(t)
+	a := p.mustDial(t, g, "")
+	a.mustReadType("state")
+	a.Act("f1", `{"type":"draw"}`)
+	collect(t, a, 0, 1, "f1")
+
+	// Another writer stores seq 2; the next subscriber finds the table stale,
+	// which stops it: a's subscription ends with ErrReloaded.
+	act := storetest.NewAction(g, 2, 1, "")
+	act.Action = []byte(`{"type":"draw"}`)
+	act.Tally = &store.Tally{Moves: 2}
+	if err := st.AppendActions(context.Background(), []store.Action{act}); err != nil {
+		t.Fatal(err)
+	}
+	b := p.mustDial(t, g, "")
+	if s := b.mustReadType("state"); s.Seq != 2 {
+		t.Fatalf("b's state at seq %d, want 2", s.Seq)
+	}
+	if m := a.mustRead(); m.Seq != 2 || (m.Type != "state" && m.Type != "event") {
+		t.Fatalf("a after the reload: %s", m.raw)
+	}
+	// Then b plays: a sees it on its new subscription.
+	b.Act("f3", `{"type":"draw"}`)
+	collect(t, b, 2, 3, "f3")
+	if _, evs := collect(t, a, 2, 3); evs[0].Seq != 3 {
+		t.Fatalf("a got %s", evs[0].raw)
+	}
 }

@@ -6,9 +6,10 @@
 // race spectator); it sends the actions the client writes to the table and
 // acknowledges them only once the table has committed them.
 //
-// Each connection has one read loop (the handler's goroutine), one writer
-// goroutine draining a bounded queue and the table subscription, with a
-// timeout on every write, and one heartbeat goroutine. Frames are bounded
+// Each connection has one read loop and a writer that runs while there is
+// something to write (the table subscription's events, then a bounded queue
+// of answers), woken by the table, the queue and the heartbeat's timer; an
+// idle socket has one goroutine. Frames are bounded
 // (8 KiB by default), rate-limited per connection, and a client that keeps
 // breaking the rules, or that does not read fast enough, is disconnected with
 // a close code that says why. The package's README.md is the reference of the
