@@ -82,6 +82,9 @@ type Table struct {
 	err  error         // why the table stopped; written before done is closed
 
 	game atomic.Pointer[store.Game]
+	// durable is the seq of the last durable action, which seq never falls
+	// below: for the store reads done off the goroutine (see Subscribe).
+	durable atomic.Int64
 
 	// Owned by the goroutine.
 	eng       Engine
@@ -307,9 +310,10 @@ func (s *Subscription) Close() {
 func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscription, error) {
 	s := &Subscription{t: t, viewer: viewer, c: make(chan Update, t.cfg.SubscriberBuffer)}
 	s.C = s.c
+	st := t.readStore(ctx) // before the call: the table goes on meanwhile
 	stale := false
 	err := t.call(ctx, func() {
-		if stale = t.stale(ctx); stale {
+		if stale = st.stale(t); stale {
 			t.err, t.stopping = ErrReloaded, true
 			return
 		}
@@ -336,22 +340,48 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 	return s, nil
 }
 
-// stale reports whether the store holds actions after the table's seq or
-// other seats than the table's header: another node wrote the game. A store
+// storeState is what the store held of a table's game when a subscriber
+// came: the header and the actions after a seq the table had reached. It
+// is read off the table's goroutine, so that a subscriber never holds the
+// table up for the store's round trips.
+type storeState struct {
+	ok    bool // the store answered
+	game  store.Game
+	after int64 // the table's durable seq when the actions were read
+	acts  []store.Action
+}
+
+// readStore reads the store's state of the game (see storeState). A store
 // that cannot answer leaves the table as it is (its next commit is still
 // fenced by the (game_id, seq) key).
-func (t *Table) stale(ctx context.Context) bool {
+func (t *Table) readStore(ctx context.Context) storeState {
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()
-	g, err := t.cfg.Store.Game(ctx, t.id)
-	if err != nil {
+	st := storeState{after: t.durable.Load()}
+	var err error
+	if st.game, err = t.cfg.Store.Game(ctx, t.id); err != nil {
+		return st
+	}
+	if st.acts, err = t.cfg.Store.Actions(ctx, t.id, st.after); err != nil {
+		return st
+	}
+	st.ok = true
+	return st
+}
+
+// stale reports, on the table's goroutine, whether the store held actions
+// after the table's seq or other seats than the table's header: another
+// node wrote the game. The table's own actions committed since the read
+// are at or below its seq.
+func (st storeState) stale(t *Table) bool {
+	if !st.ok {
 		return false
 	}
-	if g.Seats != t.game.Load().Seats {
+	if st.game.Seats != t.game.Load().Seats || t.seq < st.after {
 		return true
 	}
-	acts, err := t.cfg.Store.Actions(ctx, t.id, t.seq)
-	return err == nil && len(acts) > 0
+	n := len(st.acts)
+	return n > 0 && st.acts[n-1].Seq > t.seq
 }
 
 // drop ends a subscription from the table's side.
@@ -525,6 +555,7 @@ func (t *Table) handle(batch []*doReq) {
 		}
 	}
 	// Durable: record, store a changed status, answer, publish.
+	t.durable.Store(t.seq)
 	t.views = views
 	t.play = play
 	statusBefore := t.game.Load().Status
@@ -709,6 +740,7 @@ func (t *Table) rebuild(events []Event) error {
 		}
 	}
 	t.eng, t.events, t.seq, t.clientIDs, t.play = eng, events, int64(len(events)), ids, play
+	t.durable.Store(t.seq)
 	t.raceAttach()
 	t.startCheck()
 	return nil

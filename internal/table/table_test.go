@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -331,5 +332,98 @@ func TestStatusStoredBeforeAnswer(t *testing.T) {
 	}
 	if g.Status != "won" {
 		t.Fatalf("answered won while the stored game says %s", g.Status)
+	}
+}
+
+// gatedHeader holds the header reads of game gated while armed, until
+// release is closed; entered is told of each held read.
+type gatedHeader struct {
+	store.Store
+	gated   string
+	armed   *atomic.Bool
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (s gatedHeader) Game(ctx context.Context, id string) (store.Game, error) {
+	if id == s.gated && s.armed.Load() {
+		s.entered <- struct{}{}
+		<-s.release
+	}
+	return s.Store.Game(ctx, id)
+}
+
+// TestSubscribeOffTable: a subscriber's reads of the store (is the table
+// stale?) happen off the table's goroutine, so an action on the same table
+// is answered while they wait.
+func TestSubscribeOffTable(t *testing.T) {
+	e := mustEnv(t)
+	g := gatedHeader{Store: e.st, gated: "g1", armed: new(atomic.Bool), entered: make(chan struct{}), release: make(chan struct{})}
+	e.cfg.Store = g
+	e.restart(t)
+	id := mustGame(t, e, "g1", code)
+	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	tb, err := e.reg.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.armed.Store(true)
+	type subscribed struct {
+		s   *Subscription
+		err error
+	}
+	done := make(chan subscribed, 1)
+	go func() {
+		s, err := tb.Subscribe(context.Background(), 1, -1)
+		done <- subscribed{s, err}
+	}()
+	<-g.entered // the subscriber waits on the store
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a bound against a hang, not a speed test
+	res, err := e.reg.Do(ctx, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	cancel()
+	g.armed.Store(false)
+	close(g.release)
+	if err != nil || res.Seq != 2 {
+		t.Fatalf("an action while a subscriber reads the store: seq %d, %v; want seq 2", res.Seq, err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	defer r.s.Close()
+	if r.s.Seq != 2 {
+		t.Fatalf("subscribed at seq %d, want 2: the table's own action is not another node's", r.s.Seq)
+	}
+}
+
+// TestSubscribeFindsStale: a subscriber that finds actions in the store
+// past the table's seq (another node wrote the game) stops the table: its
+// subscribers get ErrReloaded, and the game is built again from the store.
+func TestSubscribeFindsStale(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	tb, err := e.reg.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := tb.Subscribe(context.Background(), 1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := store.Action{GameID: id, Seq: 2, Seat: 1, Action: []byte(`{"type":"draw"}`), At: e.clock.Now(), Tally: &store.Tally{Moves: 2}}
+	if err := e.st.AppendActions(context.Background(), []store.Action{a}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Subscribe(context.Background(), 1, -1); !errors.Is(err, ErrStopped) {
+		t.Fatalf("subscribing to a stale table: %v, want ErrStopped", err)
+	}
+	for range old.C {
+	}
+	if !errors.Is(old.Err(), ErrReloaded) {
+		t.Fatalf("the old subscriber's end: %v, want ErrReloaded", old.Err())
+	}
+	if seq, _ := mustSnapshot(t, e.reg, id); seq != 2 {
+		t.Fatalf("rebuilt at seq %d, want 2", seq)
 	}
 }
