@@ -32,6 +32,7 @@ func BenchmarkIdleSocket(b *testing.B) {
 		open()
 	}
 	b.StopTimer()
+	time.Sleep(2 * ws.PumpLinger) // the writers' goroutines end
 	after := liveMemory()
 	if n := e.sockets.Open(); n != b.N+1 {
 		b.Fatalf("%d sockets open, want %d", n, b.N+1)

@@ -28,7 +28,7 @@ func TestPumpRunsAfterEveryWake(t *testing.T) {
 		time.Sleep(time.Microsecond)
 		running.Add(-1)
 		return true
-	})
+	}, time.Millisecond)
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for range 8 {
@@ -49,7 +49,7 @@ func TestPumpRunsAfterEveryWake(t *testing.T) {
 	}
 	wg.Wait()
 	deadline := time.Now().Add(10 * time.Second)
-	for seen.Load() != posted.Load() || p.state.Load() != pumpIdle {
+	for seen.Load() != posted.Load() || p.state.Load() != pumpIdle { // the goroutine lingers, then ends
 		if time.Now().After(deadline) {
 			t.Fatalf("after the last wake: seen %d, posted %d, state %d", seen.Load(), posted.Load(), p.state.Load())
 		}
@@ -64,7 +64,7 @@ func TestPumpRunsAfterEveryWake(t *testing.T) {
 // later wakes run nothing.
 func TestPumpOver(t *testing.T) {
 	var passes atomic.Int64
-	p := newPump(func() bool { passes.Add(1); return false })
+	p := newPump(func() bool { passes.Add(1); return false }, time.Millisecond)
 	p.wake()
 	select {
 	case <-p.done:
@@ -77,4 +77,34 @@ func TestPumpOver(t *testing.T) {
 	if n := passes.Load(); n != 1 {
 		t.Fatalf("%d passes, want 1", n)
 	}
+}
+
+// TestPumpLinger: after a pass the goroutine waits for the next wake (a
+// wake then runs the pass on it), and ends once the linger has passed with
+// none; a wake after that starts a new one.
+func TestPumpLinger(t *testing.T) {
+	var passes atomic.Int64
+	p := newPump(func() bool { passes.Add(1); return true }, 50*time.Millisecond)
+	until := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: state %d after %d passes", what, p.state.Load(), passes.Load())
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for i := int64(1); i <= 3; i++ {
+		p.wake()
+		until("the pass after a wake", func() bool { return passes.Load() == i })
+		if i < 3 {
+			// Woken again while it waits (or while it runs, which makes a
+			// pass of its own): the test takes whichever state it finds.
+			until("parked", func() bool { s := p.state.Load(); return s == pumpParked || s == pumpIdle })
+		}
+	}
+	until("idle after the linger", func() bool { return p.state.Load() == pumpIdle })
+	p.wake()
+	until("a pass on a new goroutine", func() bool { return passes.Load() == 4 })
 }

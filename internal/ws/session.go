@@ -342,7 +342,7 @@ const maxBatchBytes = 16 << 10
 
 // start starts the writer on sub: it owns the subscription from here on.
 func (s *session) start(sub *table.Subscription) {
-	s.writer = newPump(s.pass)
+	s.writer = newPump(s.pass, pumpLinger)
 	s.out.notify = s.writer.wake
 	s.heart = time.AfterFunc(s.cfg.PingInterval, func() { s.beatDue.Store(true); s.writer.wake() })
 	sub.OnReady(s.writer.wake)
