@@ -378,7 +378,8 @@ func TestSubscribeOffTable(t *testing.T) {
 		done <- subscribed{s, err}
 	}()
 	<-g.entered // the subscriber waits on the store
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a bound against a hang, not a speed test
+	// The bound is against a hang, not a speed test.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	res, err := e.reg.Do(ctx, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	cancel()
 	g.armed.Store(false)
