@@ -347,7 +347,8 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 type storeState struct {
 	ok    bool // the store answered
 	game  store.Game
-	after int64 // the table's durable seq when the actions were read
+	seats [2]string // the table's seats when the header was read
+	after int64     // the table's durable seq when the actions were read
 	acts  []store.Action
 }
 
@@ -357,7 +358,7 @@ type storeState struct {
 func (t *Table) readStore(ctx context.Context) storeState {
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()
-	st := storeState{after: t.durable.Load()}
+	st := storeState{seats: t.game.Load().Seats, after: t.durable.Load()}
 	var err error
 	if st.game, err = t.cfg.Store.Game(ctx, t.id); err != nil {
 		return st
@@ -372,12 +373,14 @@ func (t *Table) readStore(ctx context.Context) storeState {
 // stale reports, on the table's goroutine, whether the store held actions
 // after the table's seq or other seats than the table's header: another
 // node wrote the game. The table's own actions committed since the read
-// are at or below its seq.
+// are at or below its seq; seats the table itself took on since the read
+// (a player joined through it) make the header read out of date, not the
+// table.
 func (st storeState) stale(t *Table) bool {
 	if !st.ok {
 		return false
 	}
-	if st.game.Seats != t.game.Load().Seats || t.seq < st.after {
+	if seats := t.game.Load().Seats; seats == st.seats && st.game.Seats != seats {
 		return true
 	}
 	n := len(st.acts)
