@@ -271,3 +271,61 @@ func TestOutOfOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestClientIDIndexDown: once migration 00014 has dropped the unique index
+// of client ids, the store may hold an id twice; going down again keeps
+// the earliest and clears the later ones, so that the index can be built.
+func TestClientIDIndexDown(t *testing.T) {
+	for _, tc := range []struct {
+		dialect string
+		open    func(testing.TB) *sql.DB
+		now     string
+	}{
+		{migrations.SQLite, mustSQLite, "0"},
+		{migrations.Postgres, mustPostgres, "now()"},
+	} {
+		t.Run(tc.dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db := tc.open(t)
+			p, err := migrations.NewProvider(ctx, db, tc.dialect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.UpTo(ctx, 14); err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{
+				`INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'P', 'h', ` + tc.now + `)`,
+				`INSERT INTO games (id, kind, code, status, seat1, created_at, updated_at) VALUES ('r1', 'race', 'DR1-D1UI-AAAAAAB', 'playing', 'p', ` + tc.now + `, ` + tc.now + `)`,
+				`INSERT INTO actions (game_id, seq, seat, action, client_id, at) VALUES
+					('r1', 1, 1, '{"type":"draw"}', 'a', ` + tc.now + `), ('r1', 2, 1, '{"type":"draw"}', 'a', ` + tc.now + `),
+					('r1', 3, 2, '{"type":"draw"}', 'a', ` + tc.now + `), ('r1', 4, 1, '{"type":"draw"}', 'b', ` + tc.now + `),
+					('r1', 5, 1, '{"type":"draw"}', 'a', ` + tc.now + `)`,
+			} {
+				if _, err := db.ExecContext(ctx, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			if _, err := p.DownTo(ctx, 13); err != nil {
+				t.Fatalf("down to 13 with a repeated client id: %v", err)
+			}
+			rows, err := db.QueryContext(ctx, `SELECT seq, COALESCE(client_id, '') FROM actions ORDER BY seq`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var got []string
+			for rows.Next() {
+				var seq int
+				var id string
+				if err := rows.Scan(&seq, &id); err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, fmt.Sprintf("%d:%s", seq, id))
+			}
+			if want := "1:a 2: 3:a 4:b 5:"; strings.Join(got, " ") != want {
+				t.Fatalf("client ids after down: %s, want %s", strings.Join(got, " "), want)
+			}
+		})
+	}
+}

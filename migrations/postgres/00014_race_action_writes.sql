@@ -73,6 +73,12 @@ $$;
 -- +goose StatementEnd
 
 -- +goose Down
+-- Client ids the table refused as duplicates were never stored twice, but the
+-- store takes them: a later repeat of an id loses it, so that the index holds.
+UPDATE actions SET client_id = NULL
+WHERE client_id IS NOT NULL AND client_id <> '' AND EXISTS (
+    SELECT 1 FROM actions AS b
+    WHERE b.game_id = actions.game_id AND b.seat = actions.seat AND b.client_id = actions.client_id AND b.seq < actions.seq);
 CREATE UNIQUE INDEX actions_client_id ON actions (game_id, seat, client_id)
     WHERE client_id IS NOT NULL AND client_id <> '';
 
