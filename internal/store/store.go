@@ -17,7 +17,8 @@ var (
 	// ErrNotFound means the player or game does not exist.
 	ErrNotFound = errors.New("store: not found")
 	// ErrConflict means a unique key was violated: an action with the same
-	// (game_id, seq) already exists, or a conditional update lost a race. The caller reloads instead of forking a game.
+	// (game_id, seq) already exists, or a conditional update lost a race. The
+	// caller reloads instead of forking a game.
 	ErrConflict = errors.New("store: conflict")
 	// ErrUnavailable means the database could not be reached; the caller may retry.
 	ErrUnavailable = errors.New("store: unavailable")

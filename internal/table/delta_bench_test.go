@@ -44,5 +44,4 @@ func BenchmarkRaceEvent(b *testing.B) {
 			prev[v] = next
 		}
 	}
-
 }

@@ -345,11 +345,11 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 // is read off the table's goroutine, so that a subscriber never holds the
 // table up for the store's round trips.
 type storeState struct {
-	ok    bool // the store answered
-	game  store.Game
-	seats [2]string // the table's seats when the header was read
-	after int64     // the table's durable seq when the actions were read
-	acts  []store.Action
+	ok     bool      // the store answered
+	stored [2]string // the seats in the store's header
+	seats  [2]string // the table's seats when the header was read
+	after  int64     // the table's durable seq when the actions were read
+	acts   []store.Action
 }
 
 // readStore reads the store's state of the game (see storeState). A store
@@ -359,14 +359,14 @@ func (t *Table) readStore(ctx context.Context) storeState {
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()
 	st := storeState{seats: t.game.Load().Seats, after: t.durable.Load()}
-	var err error
-	if st.game, err = t.cfg.Store.Game(ctx, t.id); err != nil {
+	g, err := t.cfg.Store.Game(ctx, t.id)
+	if err != nil {
 		return st
 	}
 	if st.acts, err = t.cfg.Store.Actions(ctx, t.id, st.after); err != nil {
 		return st
 	}
-	st.ok = true
+	st.stored, st.ok = g.Seats, true
 	return st
 }
 
@@ -380,7 +380,7 @@ func (st storeState) stale(t *Table) bool {
 	if !st.ok {
 		return false
 	}
-	if seats := t.game.Load().Seats; seats == st.seats && st.game.Seats != seats {
+	if seats := t.game.Load().Seats; seats == st.seats && st.stored != seats {
 		return true
 	}
 	n := len(st.acts)

@@ -72,17 +72,26 @@ func (c *connection) closeAsync(code int, reason string) {
 	}()
 }
 
+// serve runs the read loop until the socket closes, then ends the session:
+// it cancels the session's context, waits for the writer to see it (end
+// tells it and returns what is closed once it has stopped) and for the
+// closes under way, and drops the connection. A feed's writer is a
+// goroutine beside the read loop (run); a game session's runs on demand
+// (session.start).
+func (c *connection) serve(readLoop func(), end func() <-chan struct{}) {
+	readLoop()
+	c.cancel()
+	<-end()
+	c.bg.Wait()
+	c.ws.CloseNow()
+}
+
 // run serves a feed socket until it closes: the writer runs beside the read
-// loop, which runs here, and drives the heartbeat with its own ticker (see
-// beat). A game session's writer runs on demand instead (session.start).
+// loop and drives the heartbeat with its own ticker (see beat).
 func (c *connection) run(writer, readLoop func()) {
 	done := make(chan struct{})
 	go func() { defer close(done); writer() }()
-	readLoop()
-	c.cancel()
-	<-done
-	c.bg.Wait()
-	c.ws.CloseNow()
+	c.serve(readLoop, func() <-chan struct{} { return done })
 }
 
 // heartbeat returns a feed writer's ping ticker.

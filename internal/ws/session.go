@@ -69,12 +69,10 @@ func newSession(h *Handler, c *websocket.Conn, game, kind string, viewer, versio
 func (s *session) run(sub *table.Subscription) {
 	s.sub.Store(sub)
 	s.start(sub)
-	s.readLoop()
-	s.cancel()
-	s.writer.wake() // it sees the end, and closes the subscription
-	<-s.writer.done
-	s.bg.Wait()
-	s.ws.CloseNow()
+	s.serve(s.readLoop, func() <-chan struct{} {
+		s.writer.wake() // it sees the end, and closes the subscription
+		return s.writer.done
+	})
 }
 
 // ---- reading ----

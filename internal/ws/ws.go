@@ -9,8 +9,8 @@
 // Each connection has one read loop and a writer that runs while there is
 // something to write (the table subscription's events, then a bounded queue
 // of answers), woken by the table, the queue and the heartbeat's timer; an
-// idle socket has one goroutine. Frames are bounded
-// (8 KiB by default), rate-limited per connection, and a client that keeps
+// idle socket has one goroutine. Frames are bounded (8 KiB by default),
+// rate-limited per connection, and a client that keeps
 // breaking the rules, or that does not read fast enough, is disconnected with
 // a close code that says why. The package's README.md is the reference of the
 // messages, close codes and limits.
