@@ -395,24 +395,24 @@ func TestRacePresenceNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s1.Close()
-	if u := <-s1.C; u.Notice == nil || u.Notice.Seat != 1 || !*u.Notice.Online {
+	if u := mustRecv(t, s1); u.Notice == nil || u.Notice.Seat != 1 || !*u.Notice.Online {
 		t.Fatalf("own presence %+v", u.Notice)
 	}
 	s2, _ := tb.Subscribe(ctx, 2, -1)
-	u := <-s1.C
+	u := mustRecv(t, s1)
 	if u.Notice == nil || u.Notice.Type != "presence" || u.Notice.Seat != 2 || !*u.Notice.Online {
 		t.Fatalf("notice %+v", u.Notice)
 	}
 	s2.Close()
-	u = <-s1.C
+	u = mustRecv(t, s1)
 	if u.Notice == nil || *u.Notice.Online || u.Notice.ClaimAt == nil || u.Notice.GraceSeconds != 60 {
 		t.Fatalf("notice %+v", u.Notice)
 	}
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
-	if u = <-s1.C; u.Notice != nil || u.Frame.Event.Status != "over" {
+	if u = mustRecv(t, s1); u.Notice != nil || u.Frame.Event.Status != "over" {
 		t.Fatalf("event %+v", u)
 	}
-	u = <-s1.C
+	u = mustRecv(t, s1)
 	if u.Notice == nil || u.Notice.Type != "over" || !strings.Contains(string(u.Notice.Result), `"resign"`) {
 		t.Fatalf("over %+v", u.Notice)
 	}
@@ -700,4 +700,16 @@ func TestRaceStrongBot(t *testing.T) {
 	if after.Bot != "strong" || string(b1) != string(b2) {
 		t.Fatalf("rebuilt\n%s\nwant\n%s", b2, b1)
 	}
+}
+
+// mustRecv waits up to 10 s for the subscription's next update.
+func mustRecv(t *testing.T, s *table.Subscription) table.Update {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	u, ok := s.Recv(ctx)
+	if !ok {
+		t.Fatalf("no update: %v %v", ctx.Err(), s.Err())
+	}
+	return u
 }

@@ -325,10 +325,7 @@ func (t *Table) racePresence() {
 // notify sends a notice to every subscriber; a full subscriber is dropped.
 func (t *Table) notify(n *Notice) {
 	for s := range t.subs {
-		select {
-		case s.c <- Update{Notice: n}:
-			s.signal()
-		default:
+		if !s.push(Update{Notice: n}) {
 			t.drop(s, ErrSlow)
 		}
 	}

@@ -153,24 +153,19 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 		if shadow.Options().Turns == race.Simultaneous {
 			wait = 2 * time.Second
 		}
-		select {
-		case u, ok := <-sub.C:
-			if !ok {
-				t.Fatalf("subscription closed: %v", sub.Err())
-			}
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		u, ok := sub.Recv(wctx)
+		cancel()
+		switch {
+		case ok && u.Frame != nil:
+			apply(u.Frame.Event)
+		case !ok && wctx.Err() == nil:
+			t.Fatalf("subscription closed: %v", sub.Err())
+		}
+		us, _ := sub.Take(nil)
+		for _, u := range us {
 			if u.Frame != nil {
 				apply(u.Frame.Event)
-			}
-		case <-time.After(wait):
-		}
-		for more := true; more; {
-			select {
-			case u := <-sub.C:
-				if u.Frame != nil {
-					apply(u.Frame.Event)
-				}
-			default:
-				more = false
 			}
 		}
 	}

@@ -222,8 +222,8 @@ func (t *Table) since(seq int64) []Event {
 
 // Subscription is a live feed of a game's events for one viewer.
 type Subscription struct {
-	// Seq and View are the state when the subscription started; C delivers
-	// every event after Seq, in seq order without gaps.
+	// Seq and View are the state when the subscription started; Take and
+	// Recv deliver every event after Seq, in seq order without gaps.
 	Seq  int64
 	View View
 	// Missed holds the events after the since of Subscribe when Resumed is
@@ -232,25 +232,113 @@ type Subscription struct {
 	Missed  []Event
 	Resumed bool
 	// Check is the live check's answer at Seq as a check message, when it
-	// had come before the subscription (it is then not sent again on C).
+	// had come before the subscription (it is then not delivered again).
 	Check *Notice
-	// C is closed when the subscription ends: by Close, because the
-	// subscriber fell behind (Err returns ErrSlow), or because the table
-	// stopped or reloaded (ErrStopped, ErrReloaded).
-	C <-chan Update
 
 	t      *Table
 	viewer int
-	c      chan Update
 	err    atomic.Pointer[error]
 	once   sync.Once
 	ready  atomic.Pointer[func()] // see OnReady
+
+	// The updates not yet taken. A subscription lives as long as its socket
+	// and is idle most of that time: the queue then holds nothing (a
+	// buffered channel of SubscriberBuffer updates would keep its slots).
+	mu     sync.Mutex
+	q      []Update
+	ended  bool          // no update comes after those in q
+	waitch chan struct{} // made by the first Recv that waits
 }
 
-// OnReady has the table call f after it sends on C or closes it, on the
-// table's goroutine: f must not block (a subscriber wakes its writer with
-// it, instead of keeping a goroutine waiting on C). What was sent before
-// OnReady is in C already.
+// The most updates a queue keeps room for once taken: more is a burst's,
+// which an idle subscription gives back.
+const keepQueue = 8
+
+// push queues an update on the table's goroutine; false when the
+// subscriber is SubscriberBuffer updates behind (the table then drops it).
+func (s *Subscription) push(u Update) bool {
+	s.mu.Lock()
+	if len(s.q) >= s.t.cfg.SubscriberBuffer {
+		s.mu.Unlock()
+		return false
+	}
+	s.q = append(s.q, u)
+	w := s.waitch
+	s.mu.Unlock()
+	s.wake(w)
+	return true
+}
+
+// end marks the queue ended, on the table's goroutine.
+func (s *Subscription) end() {
+	s.mu.Lock()
+	s.ended = true
+	w := s.waitch
+	s.mu.Unlock()
+	s.wake(w)
+}
+
+// wake tells a waiting Recv and the OnReady function that the queue moved.
+func (s *Subscription) wake(w chan struct{}) {
+	if w != nil {
+		select {
+		case w <- struct{}{}:
+		default:
+		}
+	}
+	s.signal()
+}
+
+// Take appends the updates waiting to dst without blocking; open is false
+// once the subscription has ended (by Close, because the subscriber fell
+// behind: Err returns ErrSlow, or because the table stopped or reloaded:
+// ErrStopped, ErrReloaded) and dst holds its last updates.
+func (s *Subscription) Take(dst []Update) (_ []Update, open bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dst = append(dst, s.q...)
+	clear(s.q)
+	if cap(s.q) > keepQueue {
+		s.q = nil
+	} else {
+		s.q = s.q[:0]
+	}
+	return dst, !s.ended
+}
+
+// Recv waits for the next update; false once the subscription has ended
+// and every update before its end was received, or when ctx is done.
+func (s *Subscription) Recv(ctx context.Context) (Update, bool) {
+	for {
+		s.mu.Lock()
+		if len(s.q) > 0 {
+			u := s.q[0]
+			s.q[0] = Update{}
+			s.q = s.q[1:]
+			s.mu.Unlock()
+			return u, true
+		}
+		if s.ended {
+			s.mu.Unlock()
+			return Update{}, false
+		}
+		if s.waitch == nil {
+			s.waitch = make(chan struct{}, 1)
+		}
+		w := s.waitch
+		s.mu.Unlock()
+		select {
+		case <-w:
+		case <-ctx.Done():
+			return Update{}, false
+		}
+	}
+}
+
+// OnReady has the table call f after it queues an update or ends the
+// subscription, on the table's goroutine: f must not block (a subscriber
+// wakes its writer with it, instead of keeping a goroutine waiting). What
+// was queued before OnReady is waiting already.
 func (s *Subscription) OnReady(f func()) { s.ready.Store(&f) }
 
 // signal calls the subscriber's OnReady function, if any.
@@ -273,7 +361,7 @@ func (s *Subscription) ReleaseStart() { s.View, s.Missed, s.Check = nil, nil, ni
 // or 0 for a spectator.
 func (s *Subscription) Viewer() int { return s.viewer }
 
-// Err returns why C was closed by the table, or nil.
+// Err returns why the table ended the subscription, or nil.
 func (s *Subscription) Err() error {
 	if p := s.err.Load(); p != nil {
 		return *p
@@ -288,8 +376,7 @@ func (s *Subscription) Close() {
 		_ = s.t.call(context.Background(), func() {
 			if _, ok := s.t.subs[s]; ok {
 				delete(s.t.subs, s)
-				close(s.c)
-				s.signal()
+				s.end()
 				s.t.touch()
 				s.t.racePresence()
 			}
@@ -300,7 +387,7 @@ func (s *Subscription) Close() {
 // Subscribe starts a feed of the game for a viewer (a seat, or 0 for a
 // spectator). With since >= 0 it also returns the events after since, when it
 // still has them (see Subscription.Missed). The feed is bounded: a subscriber
-// that does not drain C is dropped, it never slows the table.
+// that does not take its updates is dropped, it never slows the table.
 //
 // A new subscriber is how a game moves between nodes (clients reconnect with
 // since= to the node the proxy now routes to), so Subscribe first checks the
@@ -308,8 +395,7 @@ func (s *Subscription) Close() {
 // (its subscribers get ErrReloaded) and Subscribe returns ErrStopped, so that
 // the caller gets the game rebuilt from the store.
 func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscription, error) {
-	s := &Subscription{t: t, viewer: viewer, c: make(chan Update, t.cfg.SubscriberBuffer)}
-	s.C = s.c
+	s := &Subscription{t: t, viewer: viewer}
 	st := t.readStore(ctx) // before the call: the table goes on meanwhile
 	stale := false
 	err := t.call(ctx, func() {
@@ -391,8 +477,7 @@ func (st storeState) stale(t *Table) bool {
 func (t *Table) drop(s *Subscription, why error) {
 	s.err.Store(&why)
 	delete(t.subs, s)
-	close(s.c)
-	s.signal()
+	s.end()
 }
 
 func (t *Table) touch() { t.last = t.cfg.Clock() }
@@ -627,10 +712,7 @@ func (t *Table) publish(frames map[int]*Frame) {
 			t.drop(s, ErrSlow)
 			continue
 		}
-		select {
-		case s.c <- Update{Frame: f}:
-			s.signal()
-		default:
+		if !s.push(Update{Frame: f}) {
 			t.drop(s, ErrSlow)
 		}
 	}

@@ -105,7 +105,7 @@ func TestEvictAndRebuild(t *testing.T) {
 	if n := e.reg.Sweep(e.clock.Now()); n != 1 {
 		t.Fatalf("evicted %d tables, want 1", n)
 	}
-	if _, ok := <-sub.C; ok {
+	if _, ok := sub.Recv(context.Background()); ok {
 		t.Fatal("subscription still open")
 	}
 	if e.reg.Live() != 0 {
@@ -246,7 +246,7 @@ func TestConcurrentTotalOrder(t *testing.T) {
 		seen[s] = true
 	}
 	for want := int64(1); want <= n; want++ {
-		u := <-sub.C
+		u, _ := sub.Recv(context.Background())
 		if u.Frame.Event.Seq != want || u.Frame.View.(SoloView).Seq != want {
 			t.Fatalf("event %d, want %d", u.Frame.Event.Seq, want)
 		}
@@ -274,7 +274,7 @@ func TestSlowSubscriberDropped(t *testing.T) {
 		mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	}
 	n := 0
-	for range slow.C {
+	for _, ok := slow.Recv(context.Background()); ok; _, ok = slow.Recv(context.Background()) {
 		n++
 	}
 	if n != 2 || !errors.Is(slow.Err(), ErrSlow) {
@@ -419,12 +419,88 @@ func TestSubscribeFindsStale(t *testing.T) {
 	if _, err := tb.Subscribe(context.Background(), 1, -1); !errors.Is(err, ErrStopped) {
 		t.Fatalf("subscribing to a stale table: %v, want ErrStopped", err)
 	}
-	for range old.C {
+	for _, ok := old.Recv(context.Background()); ok; _, ok = old.Recv(context.Background()) {
 	}
 	if !errors.Is(old.Err(), ErrReloaded) {
 		t.Fatalf("the old subscriber's end: %v, want ErrReloaded", old.Err())
 	}
 	if seq, _ := mustSnapshot(t, e.reg, id); seq != 2 {
 		t.Fatalf("rebuilt at seq %d, want 2", seq)
+	}
+}
+
+// TestSubscriptionQueue: updates come out of Take and Recv in the order the
+// table queued them, the last ones before the end included; a waiting Recv
+// wakes on a push and on the end; the queue gives back a burst's room.
+func TestSubscriptionQueue(t *testing.T) {
+	cfg := Config{SubscriberBuffer: 64}
+	s := &Subscription{t: &Table{cfg: &cfg}}
+	ready := 0
+	s.OnReady(func() { ready++ })
+	if us, open := s.Take(nil); len(us) != 0 || !open {
+		t.Fatalf("empty queue: %v %v", us, open)
+	}
+	frames := make([]*Frame, 20)
+	for i := range frames {
+		frames[i] = &Frame{}
+		if !s.push(Update{Frame: frames[i]}) {
+			t.Fatalf("push %d refused", i)
+		}
+	}
+	if ready != 20 {
+		t.Fatalf("OnReady called %d times, want 20", ready)
+	}
+	us, open := s.Take(nil)
+	if len(us) != 20 || !open {
+		t.Fatalf("took %d, open %v", len(us), open)
+	}
+	for i, u := range us {
+		if u.Frame != frames[i] {
+			t.Fatalf("update %d out of order", i)
+		}
+	}
+	if cap(s.q) != 0 {
+		t.Fatalf("an idle queue keeps room for %d updates after a burst", cap(s.q))
+	}
+
+	got := make(chan Update)
+	go func() {
+		u, _ := s.Recv(context.Background())
+		got <- u
+	}()
+	time.Sleep(10 * time.Millisecond) // Recv is waiting (or about to)
+	s.push(Update{Frame: frames[0]})
+	if u := <-got; u.Frame != frames[0] {
+		t.Fatal("Recv did not get the pushed update")
+	}
+	s.push(Update{Frame: frames[1]})
+	s.end()
+	if u, ok := s.Recv(context.Background()); !ok || u.Frame != frames[1] {
+		t.Fatal("the update before the end was lost")
+	}
+	if _, ok := s.Recv(context.Background()); ok {
+		t.Fatal("Recv after the end")
+	}
+	if _, open := s.Take(nil); open {
+		t.Fatal("Take after the end reports open")
+	}
+
+	s2 := &Subscription{t: s.t}
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		s2.end()
+	}()
+	if _, ok := s2.Recv(context.Background()); ok {
+		t.Fatal("a waiting Recv did not see the end")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, ok := (&Subscription{t: s.t}).Recv(ctx); ok {
+		t.Fatal("Recv with a done context")
+	}
+	cfg.SubscriberBuffer = 2
+	s3 := &Subscription{t: s.t}
+	if !s3.push(Update{}) || !s3.push(Update{}) || s3.push(Update{}) {
+		t.Fatal("the bound of SubscriberBuffer does not hold")
 	}
 }

@@ -36,12 +36,16 @@ type session struct {
 	beatDue atomic.Bool
 
 	// Owned by the writer.
-	opened bool     // the opening messages are written
-	last   int64    // the seq the client is at
-	over   bool     // the client was told the game is over
-	batch  []outMsg // messages waiting to be written, as one frame in protocol 2
-	size   int      // their bytes
+	opened  bool           // the opening messages are written
+	last    int64          // the seq the client is at
+	over    bool           // the client was told the game is over
+	batch   []outMsg       // messages waiting to be written, as one frame in protocol 2
+	size    int            // their bytes
+	updates []table.Update // the subscription's, taken for this pass
 }
+
+// The most room for updates the writer keeps between passes.
+const keepUpdates = 8
 
 // outMsg is one message for the writer: an answer queued by the read loop
 // or the table, or a message of the writer's own, encoded.
@@ -392,25 +396,33 @@ func (s *session) answers() bool {
 	return true
 }
 
-// events adds the events waiting in the subscription, following the game
+// events adds the updates waiting in the subscription, following the game
 // to a new subscription when the table dropped this one, and writes the
 // batch whenever it grows past maxBatchBytes; false ends the session.
 func (s *session) events() bool {
 	for {
-		select {
-		case u, open := <-s.sub.Load().C:
-			if !open {
-				if !s.follow() {
-					return false
-				}
-				continue
-			}
+		us, open := s.sub.Load().Take(s.updates[:0])
+		ok := true
+		for _, u := range us {
 			s.update(u)
 			if s.size >= maxBatchBytes && !s.flush() {
-				return false
+				ok = false
+				break
 			}
-		default:
+		}
+		clear(us)
+		if cap(us) <= keepUpdates {
+			s.updates = us[:0]
+		} else {
+			s.updates = nil // a burst's: an idle socket gives it back
+		}
+		switch {
+		case !ok:
+			return false
+		case open:
 			return true
+		case !s.follow():
+			return false
 		}
 	}
 }
