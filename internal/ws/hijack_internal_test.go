@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -40,7 +41,7 @@ func TestSmallBuffersKeepEarlyBytes(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	big := strings.Repeat("x", 3*writeBufferSize+7)
+	big := strings.Repeat("x", 3*readBufferSize+7)
 	msgs := []string{"first", "second", big, "last"}
 	var early bytes.Buffer
 	early.WriteString("GET / HTTP/1.1\r\nHost: " + srv.Listener.Addr().String() + "\r\n" +
@@ -116,4 +117,73 @@ func serverFrame(r *bufio.Reader) ([]byte, error) {
 	p := make([]byte, n)
 	_, err := io.ReadFull(r, p)
 	return p, err
+}
+
+// recordConn is a net.Conn that records each write.
+type recordConn struct {
+	net.Conn
+	writes [][]byte
+}
+
+func (c *recordConn) Write(p []byte) (int, error) {
+	c.writes = append(c.writes, bytes.Clone(p))
+	return len(p), nil
+}
+
+// testFrame is an unmasked server frame with a payload of n bytes.
+func testFrame(rng *rand.Rand, n int) []byte {
+	var f []byte
+	switch {
+	case n < 126:
+		f = []byte{0x81, byte(n)}
+	case n < 1<<16:
+		f = []byte{0x81, 126, byte(n >> 8), byte(n)}
+	default:
+		f = []byte{0x81, 127, 0, 0, 0, 0, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
+	}
+	for range n {
+		f = append(f, byte('a'+rng.IntN(26)))
+	}
+	return f
+}
+
+// TestFrameConnOneWritePerFrame: however the bytes of a run of frames are
+// cut into writes (the socket library's buffer cuts them as it fills),
+// the connection under a frameConn gets each frame whole, in one write,
+// as soon as its last byte came; between frames it keeps a few bytes.
+func TestFrameConnOneWritePerFrame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sizes := []int{0, 1, 12, 14, 125, 126, 200, 1000, 65535, 65536, 70000}
+	for round := range 200 {
+		rc := &recordConn{}
+		fc := newFrameConn(rc)
+		var frames [][]byte
+		var all []byte
+		for range 1 + rng.IntN(6) {
+			f := testFrame(rng, sizes[rng.IntN(len(sizes))])
+			frames = append(frames, f)
+			all = append(all, f...)
+		}
+		for rest := all; len(rest) > 0; {
+			k := 1 + rng.IntN(min(len(rest), 300))
+			if rng.IntN(4) == 0 {
+				k = len(rest) // a frame's tail with the next frames
+			}
+			if n, err := fc.Write(rest[:k]); n != k || err != nil {
+				t.Fatalf("round %d: Write %d bytes: %d %v", round, k, n, err)
+			}
+			rest = rest[k:]
+		}
+		if len(rc.writes) != len(frames) {
+			t.Fatalf("round %d: %d frames came in %d writes", round, len(frames), len(rc.writes))
+		}
+		for i, w := range rc.writes {
+			if !bytes.Equal(w, frames[i]) {
+				t.Fatalf("round %d: write %d is not frame %d (%d bytes, want %d)", round, i, i, len(w), len(frames[i]))
+			}
+		}
+		if cap(fc.pend) > keepPend || fc.total != 0 {
+			t.Fatalf("round %d: %d bytes of room kept, %d of a frame pending", round, cap(fc.pend), fc.total)
+		}
+	}
 }
