@@ -500,7 +500,9 @@ func TestSubscriptionQueue(t *testing.T) {
 	}
 	cfg.SubscriberBuffer = 2
 	s3 := &Subscription{t: s.t}
-	if !s3.push(Update{}) || !s3.push(Update{}) || s3.push(Update{}) {
-		t.Fatal("the bound of SubscriberBuffer does not hold")
+	for i, want := range []bool{true, true, false} {
+		if got := s3.push(Update{}); got != want {
+			t.Fatalf("push %d of a 2-update bound: %v, want %v", i+1, got, want)
+		}
 	}
 }
