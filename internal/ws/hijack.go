@@ -123,11 +123,7 @@ func (c *frameConn) send(tail []byte) error {
 		c.pend = append(c.pend, tail...)
 		_, err = c.Conn.Write(c.pend)
 	}
-	if cap(c.pend) > keepPend {
-		c.pend = nil
-	} else {
-		c.pend = c.pend[:0]
-	}
+	c.pend = emptied(c.pend, keepPend)
 	return err
 }
 

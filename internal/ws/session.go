@@ -402,20 +402,8 @@ func (s *session) answers() bool {
 func (s *session) events() bool {
 	for {
 		us, open := s.sub.Load().Take(s.updates[:0])
-		ok := true
-		for _, u := range us {
-			s.update(u)
-			if s.size >= maxBatchBytes && !s.flush() {
-				ok = false
-				break
-			}
-		}
-		clear(us)
-		if cap(us) <= keepUpdates {
-			s.updates = us[:0]
-		} else {
-			s.updates = nil // a burst's: an idle socket gives it back
-		}
+		ok := s.addUpdates(us)
+		s.updates = emptied(us, keepUpdates)
 		switch {
 		case !ok:
 			return false
@@ -425,6 +413,28 @@ func (s *session) events() bool {
 			return false
 		}
 	}
+}
+
+// addUpdates adds updates to the batch, writing it whenever it grows past
+// maxBatchBytes; false when a write failed.
+func (s *session) addUpdates(us []table.Update) bool {
+	for _, u := range us {
+		s.update(u)
+		if s.size >= maxBatchBytes && !s.flush() {
+			return false
+		}
+	}
+	return true
+}
+
+// emptied returns b emptied for reuse, or nil when it has room for more
+// than keep elements: a burst's room, which an idle socket gives back.
+func emptied[T any](b []T, keep int) []T {
+	clear(b)
+	if cap(b) > keep {
+		return nil
+	}
+	return b[:0]
 }
 
 // take adds an answer to the batch; a queued close writes the batch, then
