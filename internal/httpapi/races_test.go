@@ -17,6 +17,7 @@ import (
 	"dsol/internal/race"
 	"dsol/internal/store"
 	"dsol/internal/table"
+	"dsol/internal/testenv"
 )
 
 // raceServer is a test server whose tables run their timers on its clock.
@@ -395,24 +396,25 @@ func TestRacePresenceNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s1.Close()
-	if u := mustRecv(t, s1); u.Notice == nil || u.Notice.Seat != 1 || !*u.Notice.Online {
+	f1 := testenv.NewFeed(s1.Take, s1.OnReady)
+	if u := mustRecv(t, s1, f1); u.Notice == nil || u.Notice.Seat != 1 || !*u.Notice.Online {
 		t.Fatalf("own presence %+v", u.Notice)
 	}
 	s2, _ := tb.Subscribe(ctx, 2, -1)
-	u := mustRecv(t, s1)
+	u := mustRecv(t, s1, f1)
 	if u.Notice == nil || u.Notice.Type != "presence" || u.Notice.Seat != 2 || !*u.Notice.Online {
 		t.Fatalf("notice %+v", u.Notice)
 	}
 	s2.Close()
-	u = mustRecv(t, s1)
+	u = mustRecv(t, s1, f1)
 	if u.Notice == nil || *u.Notice.Online || u.Notice.ClaimAt == nil || u.Notice.GraceSeconds != 60 {
 		t.Fatalf("notice %+v", u.Notice)
 	}
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
-	if u = mustRecv(t, s1); u.Notice != nil || u.Frame.Event.Status != "over" {
+	if u = mustRecv(t, s1, f1); u.Notice != nil || u.Frame.Event.Status != "over" {
 		t.Fatalf("event %+v", u)
 	}
-	u = mustRecv(t, s1)
+	u = mustRecv(t, s1, f1)
 	if u.Notice == nil || u.Notice.Type != "over" || !strings.Contains(string(u.Notice.Result), `"resign"`) {
 		t.Fatalf("over %+v", u.Notice)
 	}
@@ -702,12 +704,12 @@ func TestRaceStrongBot(t *testing.T) {
 	}
 }
 
-// mustRecv waits up to 10 s for the subscription's next update.
-func mustRecv(t *testing.T, s *table.Subscription) table.Update {
+// mustRecv waits up to 10 s for the next update of the subscription f reads.
+func mustRecv(t *testing.T, s *table.Subscription, f *testenv.Feed[table.Update]) table.Update {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	u, ok := s.Recv(ctx)
+	u, ok := f.Recv(ctx)
 	if !ok {
 		t.Fatalf("no update: %v %v", ctx.Err(), s.Err())
 	}

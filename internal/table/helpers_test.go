@@ -15,6 +15,7 @@ import (
 	"dsol/internal/solo"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
+	"dsol/internal/testenv"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -162,4 +163,16 @@ func legal(g *solo.Game, rng *rand.Rand) (klondike.Action, bool) {
 		return klondike.Action{}, false
 	}
 	return ok[rng.IntN(len(ok))], true
+}
+
+// feed reads a subscription one update at a time, waiting for each.
+func feed(s *Subscription) *testenv.Feed[Update] { return testenv.NewFeed(s.Take, s.OnReady) }
+
+// drain reads a subscription to its end and counts the updates.
+func drain(s *Subscription) int {
+	f, n := feed(s), 0
+	for _, ok := f.Recv(context.Background()); ok; _, ok = f.Recv(context.Background()) {
+		n++
+	}
+	return n
 }

@@ -139,6 +139,7 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 		apply(ev)
 	}
 	var me race.Bot
+	updates := feed(sub)
 	deadline := time.Now().Add(2 * time.Minute)
 	for shadow.Status() == race.Playing {
 		if time.Now().After(deadline) {
@@ -154,7 +155,7 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 			wait = 2 * time.Second
 		}
 		wctx, cancel := context.WithTimeout(ctx, wait)
-		u, ok := sub.Recv(wctx)
+		u, ok := updates.Recv(wctx)
 		cancel()
 		switch {
 		case ok && u.Frame != nil:
@@ -162,8 +163,7 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 		case !ok && wctx.Err() == nil:
 			t.Fatalf("subscription closed: %v", sub.Err())
 		}
-		us, _ := sub.Take(nil)
-		for _, u := range us {
+		for _, u := range updates.Take() {
 			if u.Frame != nil {
 				apply(u.Frame.Event)
 			}

@@ -222,8 +222,8 @@ func (t *Table) since(seq int64) []Event {
 
 // Subscription is a live feed of a game's events for one viewer.
 type Subscription struct {
-	// Seq and View are the state when the subscription started; Take and
-	// Recv deliver every event after Seq, in seq order without gaps.
+	// Seq and View are the state when the subscription started; Take
+	// delivers every event after Seq, in seq order without gaps.
 	Seq  int64
 	View View
 	// Missed holds the events after the since of Subscribe when Resumed is
@@ -244,10 +244,9 @@ type Subscription struct {
 	// The updates not yet taken. A subscription lives as long as its socket
 	// and is idle most of that time: the queue then holds nothing (a
 	// buffered channel of SubscriberBuffer updates would keep its slots).
-	mu     sync.Mutex
-	q      []Update
-	ended  bool          // no update comes after those in q
-	waitch chan struct{} // made by the first Recv that waits
+	mu    sync.Mutex
+	q     []Update
+	ended bool // no update comes after those in q
 }
 
 // The most updates a queue keeps room for once taken: more is a burst's,
@@ -263,9 +262,8 @@ func (s *Subscription) push(u Update) bool {
 		return false
 	}
 	s.q = append(s.q, u)
-	w := s.waitch
 	s.mu.Unlock()
-	s.wake(w)
+	s.signal()
 	return true
 }
 
@@ -273,19 +271,7 @@ func (s *Subscription) push(u Update) bool {
 func (s *Subscription) end() {
 	s.mu.Lock()
 	s.ended = true
-	w := s.waitch
 	s.mu.Unlock()
-	s.wake(w)
-}
-
-// wake tells a waiting Recv and the OnReady function that the queue moved.
-func (s *Subscription) wake(w chan struct{}) {
-	if w != nil {
-		select {
-		case w <- struct{}{}:
-		default:
-		}
-	}
 	s.signal()
 }
 
@@ -304,35 +290,6 @@ func (s *Subscription) Take(dst []Update) (_ []Update, open bool) {
 		s.q = s.q[:0]
 	}
 	return dst, !s.ended
-}
-
-// Recv waits for the next update; false once the subscription has ended
-// and every update before its end was received, or when ctx is done.
-func (s *Subscription) Recv(ctx context.Context) (Update, bool) {
-	for {
-		s.mu.Lock()
-		if len(s.q) > 0 {
-			u := s.q[0]
-			s.q[0] = Update{}
-			s.q = s.q[1:]
-			s.mu.Unlock()
-			return u, true
-		}
-		if s.ended {
-			s.mu.Unlock()
-			return Update{}, false
-		}
-		if s.waitch == nil {
-			s.waitch = make(chan struct{}, 1)
-		}
-		w := s.waitch
-		s.mu.Unlock()
-		select {
-		case <-w:
-		case <-ctx.Done():
-			return Update{}, false
-		}
-	}
 }
 
 // OnReady has the table call f after it queues an update or ends the

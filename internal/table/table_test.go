@@ -105,7 +105,7 @@ func TestEvictAndRebuild(t *testing.T) {
 	if n := e.reg.Sweep(e.clock.Now()); n != 1 {
 		t.Fatalf("evicted %d tables, want 1", n)
 	}
-	if _, ok := sub.Recv(context.Background()); ok {
+	if us, open := sub.Take(nil); open || len(us) != 0 {
 		t.Fatal("subscription still open")
 	}
 	if e.reg.Live() != 0 {
@@ -245,8 +245,9 @@ func TestConcurrentTotalOrder(t *testing.T) {
 		}
 		seen[s] = true
 	}
+	f := feed(sub)
 	for want := int64(1); want <= n; want++ {
-		u, _ := sub.Recv(context.Background())
+		u, _ := f.Recv(context.Background())
 		if u.Frame.Event.Seq != want || u.Frame.View.(SoloView).Seq != want {
 			t.Fatalf("event %d, want %d", u.Frame.Event.Seq, want)
 		}
@@ -273,11 +274,7 @@ func TestSlowSubscriberDropped(t *testing.T) {
 	for range 4 {
 		mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	}
-	n := 0
-	for _, ok := slow.Recv(context.Background()); ok; _, ok = slow.Recv(context.Background()) {
-		n++
-	}
-	if n != 2 || !errors.Is(slow.Err(), ErrSlow) {
+	if n := drain(slow); n != 2 || !errors.Is(slow.Err(), ErrSlow) {
 		t.Fatalf("slow subscriber got %d updates, err %v", n, slow.Err())
 	}
 	slow.Close() // harmless after the drop
@@ -419,8 +416,7 @@ func TestSubscribeFindsStale(t *testing.T) {
 	if _, err := tb.Subscribe(context.Background(), 1, -1); !errors.Is(err, ErrStopped) {
 		t.Fatalf("subscribing to a stale table: %v, want ErrStopped", err)
 	}
-	for _, ok := old.Recv(context.Background()); ok; _, ok = old.Recv(context.Background()) {
-	}
+	drain(old)
 	if !errors.Is(old.Err(), ErrReloaded) {
 		t.Fatalf("the old subscriber's end: %v, want ErrReloaded", old.Err())
 	}
@@ -429,9 +425,9 @@ func TestSubscribeFindsStale(t *testing.T) {
 	}
 }
 
-// TestSubscriptionQueue: updates come out of Take and Recv in the order the
-// table queued them, the last ones before the end included; a waiting Recv
-// wakes on a push and on the end; the queue gives back a burst's room.
+// TestSubscriptionQueue: updates come out of Take in the order the table
+// queued them, the last ones before the end included; every push and the end
+// call the OnReady function; the queue gives back a burst's room.
 func TestSubscriptionQueue(t *testing.T) {
 	cfg := Config{SubscriberBuffer: 64}
 	s := &Subscription{t: &Table{cfg: &cfg}}
@@ -463,41 +459,23 @@ func TestSubscriptionQueue(t *testing.T) {
 		t.Fatalf("an idle queue keeps room for %d updates after a burst", cap(s.q))
 	}
 
-	got := make(chan Update)
-	go func() {
-		u, _ := s.Recv(context.Background())
-		got <- u
-	}()
-	time.Sleep(10 * time.Millisecond) // Recv is waiting (or about to)
 	s.push(Update{Frame: frames[0]})
-	if u := <-got; u.Frame != frames[0] {
-		t.Fatal("Recv did not get the pushed update")
-	}
 	s.push(Update{Frame: frames[1]})
+	if us, open := s.Take(nil); !open || len(us) != 2 || cap(s.q) == 0 {
+		t.Fatalf("took %d, open %v, room kept %d", len(us), open, cap(s.q))
+	}
+	s.push(Update{Frame: frames[2]})
 	s.end()
-	if u, ok := s.Recv(context.Background()); !ok || u.Frame != frames[1] {
-		t.Fatal("the update before the end was lost")
+	if ready != 24 {
+		t.Fatalf("OnReady called %d times, want 24 (a push or the end each)", ready)
 	}
-	if _, ok := s.Recv(context.Background()); ok {
-		t.Fatal("Recv after the end")
+	if us, open := s.Take(nil); open || len(us) != 1 || us[0].Frame != frames[2] {
+		t.Fatalf("after the end: %d updates, open %v; want the one before it", len(us), open)
 	}
-	if _, open := s.Take(nil); open {
-		t.Fatal("Take after the end reports open")
+	if us, open := s.Take(nil); open || len(us) != 0 {
+		t.Fatal("Take after the end reports open or updates")
 	}
 
-	s2 := &Subscription{t: s.t}
-	go func() {
-		time.Sleep(10 * time.Millisecond)
-		s2.end()
-	}()
-	if _, ok := s2.Recv(context.Background()); ok {
-		t.Fatal("a waiting Recv did not see the end")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, ok := (&Subscription{t: s.t}).Recv(ctx); ok {
-		t.Fatal("Recv with a done context")
-	}
 	cfg.SubscriberBuffer = 2
 	s3 := &Subscription{t: s.t}
 	for i, want := range []bool{true, true, false} {
