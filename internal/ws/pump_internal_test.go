@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -63,48 +64,54 @@ func TestPumpRunsAfterEveryWake(t *testing.T) {
 // TestPumpOver: a pass that returns false ends the pump: done is closed and
 // later wakes run nothing.
 func TestPumpOver(t *testing.T) {
-	var passes atomic.Int64
-	p := newPump(func() bool { passes.Add(1); return false }, time.Millisecond)
-	p.wake()
-	select {
-	case <-p.done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("done not closed")
-	}
-	p.wake()
-	p.wake()
-	time.Sleep(10 * time.Millisecond)
-	if n := passes.Load(); n != 1 {
-		t.Fatalf("%d passes, want 1", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var passes atomic.Int64
+		p := newPump(func() bool { passes.Add(1); return false }, time.Millisecond)
+		p.wake()
+		<-p.done
+		p.wake()
+		p.wake()
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if n := passes.Load(); n != 1 || p.state.Load() != pumpOver {
+			t.Fatalf("%d passes, state %d; want 1 pass and over", n, p.state.Load())
+		}
+	})
 }
 
 // TestPumpLinger: after a pass the goroutine waits for the next wake (a
-// wake then runs the pass on it), and ends once the linger has passed with
-// none; a wake after that starts a new one.
+// wake then runs the pass on it), and ends exactly
+// when the linger has passed with none; a wake after that starts a new one.
+// The test runs on synctest's clock, so it checks the linger to the
+// nanosecond without waiting for it.
 func TestPumpLinger(t *testing.T) {
-	var passes atomic.Int64
-	p := newPump(func() bool { passes.Add(1); return true }, 50*time.Millisecond)
-	until := func(what string, ok func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !ok() {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: state %d after %d passes", what, p.state.Load(), passes.Load())
+	synctest.Test(t, func(t *testing.T) {
+		const linger = 50 * time.Millisecond
+		var passes atomic.Int64
+		p := newPump(func() bool { passes.Add(1); return true }, linger)
+		check := func(what string, n int64, state int32) {
+			t.Helper()
+			synctest.Wait() // every goroutine of the test is blocked: the pump has done what it will
+			if passes.Load() != n || p.state.Load() != state {
+				t.Fatalf("%s: %d passes, state %d; want %d, state %d", what, passes.Load(), p.state.Load(), n, state)
 			}
-			time.Sleep(time.Millisecond)
 		}
-	}
-	for i := int64(1); i <= 3; i++ {
+		check("before a wake", 0, pumpIdle)
 		p.wake()
-		until("the pass after a wake", func() bool { return passes.Load() == i })
-		if i < 3 {
-			// Woken again while it waits (or while it runs, which makes a
-			// pass of its own): the test takes whichever state it finds.
-			until("parked", func() bool { s := p.state.Load(); return s == pumpParked || s == pumpIdle })
+		check("after a wake", 1, pumpParked)
+		for i := int64(2); i <= 4; i++ {
+			time.Sleep(linger - time.Nanosecond)
+			check("a nanosecond before the linger ends", i-1, pumpParked)
+			p.wake()
+			check("woken while parked", i, pumpParked)
 		}
-	}
-	until("idle after the linger", func() bool { return p.state.Load() == pumpIdle })
-	p.wake()
-	until("a pass on a new goroutine", func() bool { return passes.Load() == 4 })
+		time.Sleep(linger - time.Nanosecond)
+		check("a nanosecond before the linger ends", 4, pumpParked)
+		time.Sleep(time.Nanosecond)
+		check("when the linger ends", 4, pumpIdle)
+		p.wake()
+		check("a wake after the linger", 5, pumpParked)
+		time.Sleep(linger)
+		check("the new goroutine's linger", 5, pumpIdle)
+	})
 }
