@@ -38,6 +38,7 @@ type Committer struct {
 	failed atomic.Pointer[failure] // the last write's failure, nil once one succeeds
 
 	reqs chan *commitReq
+	pool sync.Pool // of *commitReq, the committer's own: its channels belong with its goroutines (a synctest bubble)
 	quit chan struct{}
 	done chan struct{}
 	once sync.Once
@@ -47,13 +48,11 @@ type Committer struct {
 	actions []Action
 }
 
-// commitReq is one call of Commit, recycled through reqPool.
+// commitReq is one call of Commit, recycled through the committer's pool.
 type commitReq struct {
 	actions []Action
 	err     chan error // buffered (1): the committer never blocks on a caller
 }
-
-var reqPool = sync.Pool{New: func() any { return &commitReq{err: make(chan error, 1)} }}
 
 // NewCommitter starts a group-commit writer over s. A batch is written at most
 // window after its first request arrived, or as soon as it holds maxBatch
@@ -76,6 +75,7 @@ func NewCommitter(s Store, window time.Duration, maxBatch int, observe func(batc
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
 	}
+	c.pool.New = func() any { return &commitReq{err: make(chan error, 1)} }
 	go c.run()
 	return c
 }
@@ -94,27 +94,27 @@ func (c *Committer) Commit(ctx context.Context, actions ...Action) error {
 	if len(actions) == 0 {
 		return nil
 	}
-	r := reqPool.Get().(*commitReq)
+	r := c.pool.Get().(*commitReq)
 	r.actions = append(r.actions[:0], actions...)
 	select {
 	case c.reqs <- r:
 	case <-c.quit:
-		r.release()
+		c.release(r)
 		return ErrClosed
 	case <-ctx.Done():
-		r.release()
+		c.release(r)
 		return ctx.Err()
 	}
 	err := <-r.err
-	r.release()
+	c.release(r)
 	return err
 }
 
 // release clears the request and returns it to the pool.
-func (r *commitReq) release() {
+func (c *Committer) release(r *commitReq) {
 	clear(r.actions)
 	r.actions = r.actions[:0]
-	reqPool.Put(r)
+	c.pool.Put(r)
 }
 
 // Close writes the requests already accepted, stops the writer and waits for

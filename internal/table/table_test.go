@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"dsol/internal/finishtest"
@@ -115,6 +116,49 @@ func TestEvictAndRebuild(t *testing.T) {
 	if seq2 != seq || !reflect.DeepEqual(v2, v) {
 		t.Fatal("rebuilt table differs")
 	}
+}
+
+// TestSweeperEvictsIdleTables: the registry's own sweeper, on its own
+// ticker, evicts a table once it has been idle for IdleAfter (within the
+// quarter of IdleAfter it ticks at), never one with a subscriber, and a
+// request rebuilds it. It runs on synctest's clock: the minutes pass at once.
+func TestSweeperEvictsIdleTables(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := mustEnv(t)
+		e.cfg.IdleAfter = time.Minute
+		e.cfg.Clock = time.Now
+		e.restart(t)
+		id := mustGame(t, e, "g1", code)
+		play(t, e.reg, id, 5, 1)
+		live := func(what string, want int) {
+			t.Helper()
+			synctest.Wait()
+			if n := e.reg.Live(); n != want {
+				t.Fatalf("%s: %d live tables, want %d", what, n, want)
+			}
+		}
+		time.Sleep(time.Minute - time.Second)
+		live("idle for less than IdleAfter", 1)
+		time.Sleep(time.Second + time.Minute/4)
+		live("idle for IdleAfter and a tick", 0)
+
+		tb, err := e.reg.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub, err := tb.Subscribe(context.Background(), 1, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Minute)
+		live("a table with a subscriber", 1)
+		sub.Close()
+		time.Sleep(time.Minute + time.Minute/4)
+		live("idle again once the subscriber left", 0)
+		if seq, _ := mustSnapshot(t, e.reg, id); seq != 5 {
+			t.Fatalf("rebuilt at seq %d, want 5", seq)
+		}
+	})
 }
 
 func TestClientIDAppliesOnce(t *testing.T) {
