@@ -43,7 +43,9 @@ import (
 const busyTimeout = 10 * time.Second
 
 // maxChunk is the most rows of one INSERT statement of AppendActions, a power
-// of two: 9 variables a row stays far below SQLite's limit of 32766 variables.
+// of two: 9 variables a row stays far below SQLite's limit of 32766
+// variables, and a batch of the group commit (256 actions at most by
+// default) is one statement.
 const maxChunk = 1 << maxChunkLog
 
 const maxChunkLog = 9
@@ -54,9 +56,11 @@ type Store struct {
 	r *sql.DB // query-only reader pool
 
 	// inserts holds the prepared INSERT statements of AppendActions, one
-	// for each power of two of rows up to maxChunk, prepared on first use.
-	// Preparing compiles the statistics triggers into the statement, which
-	// costs far more than inserting a few rows, so it is done once.
+	// for each power of two of rows up to maxChunk, prepared on first use
+	// (inserts[i] takes up to 1<<i rows). Preparing compiles the statistics
+	// triggers into the statement, which costs far more than inserting a few
+	// rows, so it is done once; and a statement of each size would hold
+	// about 40 MB.
 	insertsMu sync.Mutex
 	inserts   [maxChunkLog + 1]*sql.Stmt
 }
@@ -584,12 +588,14 @@ func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]sto
 	return games, nil
 }
 
-// insertActions returns the INSERT statement of n actions.
+// insertActions returns the INSERT statement of up to n actions: rows whose
+// game_id is NULL fill the rest, and are left out.
 func insertActions(n int) string {
-	const head = `INSERT INTO actions (game_id, seq, seat, action, client_id, at, score, moves, play_ms) VALUES `
+	const head = `INSERT INTO actions (game_id, seq, seat, action, client_id, at, score, moves, play_ms) SELECT * FROM (VALUES `
 	const row = `(?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	const tail = `) WHERE column1 IS NOT NULL`
 	var b strings.Builder
-	b.Grow(len(head) + n*(len(row)+2))
+	b.Grow(len(head) + n*(len(row)+2) + len(tail))
 	b.WriteString(head)
 	for i := range n {
 		if i > 0 {
@@ -597,21 +603,24 @@ func insertActions(n int) string {
 		}
 		b.WriteString(row)
 	}
+	b.WriteString(tail)
 	return b.String()
 }
 
-// chunkLog is the size of the next INSERT of AppendActions for n actions
-// left: 1<<chunkLog(n) rows, the largest power of two up to n and maxChunk.
-func chunkLog(n int) int { return bits.Len(uint(min(n, maxChunk))) - 1 }
+// insertLog is the statement of AppendActions for n actions, 0 < n <=
+// maxChunk: inserts[insertLog(n)], the smallest power of two of rows that
+// takes n.
+func insertLog(n int) int { return bits.Len(uint(n - 1)) }
 
 // prepareInserts prepares the INSERT statements a batch of n actions needs
-// that are not prepared yet. It must run outside a transaction: the writer
-// pool has a single connection, which the transaction would hold.
+// (of maxChunk rows, and of the rest) that are not prepared yet. It must run
+// outside a transaction: the writer pool has a single connection, which the
+// transaction would hold.
 func (s *Store) prepareInserts(ctx context.Context, n int) ([maxChunkLog + 1]*sql.Stmt, error) {
 	s.insertsMu.Lock()
 	defer s.insertsMu.Unlock()
-	for ; n > 0; n -= 1 << chunkLog(n) {
-		if i := chunkLog(n); s.inserts[i] == nil {
+	for _, rows := range [2]int{min(n, maxChunk), n % maxChunk} {
+		if i := insertLog(rows); rows > 0 && s.inserts[i] == nil {
 			st, err := s.w.PrepareContext(ctx, insertActions(1<<i))
 			if err != nil {
 				return s.inserts, err
@@ -622,10 +631,16 @@ func (s *Store) prepareInserts(ctx context.Context, n int) ([maxChunkLog + 1]*sq
 	return s.inserts, nil
 }
 
-// AppendActions implements store.Store: one IMMEDIATE transaction of
-// multi-row INSERTs, a power of two of rows each (at most maxChunk), so that
-// a few statements, prepared once, serve every batch. Actions of a game that
-// does not exist fail with store.ErrNotFound.
+// AppendActions implements store.Store. A batch of up to maxChunk actions is
+// one multi-row INSERT, run on its own: a statement outside an explicit
+// transaction is its transaction, so SQLite keeps no statement journal for
+// it. Inside a transaction, a statement that may fail halfway (a key taken,
+// a game missing) first copies every page it changes to that journal, to
+// undo itself alone, and past 64 KiB the journal is a temporary file: about
+// two more writes an action in the race pattern, as many as the log's own.
+// A larger batch is one IMMEDIATE transaction of INSERTs of maxChunk rows and
+// the rest. Actions of a game that does not exist fail with
+// store.ErrNotFound.
 func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error {
 	if len(actions) == 0 {
 		return nil
@@ -634,31 +649,42 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 	if err != nil {
 		return wrap("append actions", err)
 	}
+	args := make([]any, 0, 9<<insertLog(min(len(actions), maxChunk)))
+	if len(actions) <= maxChunk {
+		_, err := inserts[insertLog(len(actions))].ExecContext(ctx, actionArgs(args, actions)...)
+		return wrap("append actions", err)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap("append actions", err)
 	}
 	defer tx.Rollback()
-	args := make([]any, 0, 9*min(len(actions), maxChunk))
 	for rest := actions; len(rest) > 0; {
-		i := chunkLog(len(rest))
-		chunk := rest[:1<<i]
+		chunk := rest[:min(len(rest), maxChunk)]
 		rest = rest[len(chunk):]
-		args = args[:0]
-		for i := range chunk {
-			a := &chunk[i]
-			args = append(args, a.GameID, a.Seq, a.Seat, string(a.Action), nullString(a.ClientID), micros(a.At))
-			if t := a.Tally; t != nil {
-				args = append(args, t.Score, t.Moves, t.Play.Milliseconds())
-			} else {
-				args = append(args, nil, nil, nil)
-			}
-		}
-		if _, err := tx.StmtContext(ctx, inserts[i]).ExecContext(ctx, args...); err != nil {
+		if _, err := tx.StmtContext(ctx, inserts[insertLog(len(chunk))]).ExecContext(ctx, actionArgs(args[:0], chunk)...); err != nil {
 			return wrap("append actions", err)
 		}
 	}
 	return wrap("append actions", tx.Commit())
+}
+
+// actionArgs appends the variables of actions' rows to args, and NULLs up
+// to the rows of the statement that takes them (see insertActions).
+func actionArgs(args []any, actions []store.Action) []any {
+	for i := range actions {
+		a := &actions[i]
+		args = append(args, a.GameID, a.Seq, a.Seat, string(a.Action), nullString(a.ClientID), micros(a.At))
+		if t := a.Tally; t != nil {
+			args = append(args, t.Score, t.Moves, t.Play.Milliseconds())
+		} else {
+			args = append(args, nil, nil, nil)
+		}
+	}
+	for range (1<<insertLog(len(actions)) - len(actions)) * 9 {
+		args = append(args, nil)
+	}
+	return args
 }
 
 // Actions implements store.Store.

@@ -407,9 +407,10 @@ func queryPlan(t *testing.T, db *sql.DB, query string, args ...any) []string {
 	return plan
 }
 
-// TestAppendBatchSizes: batches of every size up to a few chunks (the
-// INSERTs are cut in powers of two, each statement prepared once) store
-// every action once, in order, and a batch that fails stores none of it.
+// TestAppendBatchSizes: batches of sizes around the statements' (a power of
+// two of rows each, the rest filled with rows left out) and of a few chunks
+// store every action once, in order; a batch that fails stores none of it,
+// whether it is one statement on its own or a transaction of several.
 func TestAppendBatchSizes(t *testing.T) {
 	ctx := context.Background()
 	s := oneGame(t)
@@ -421,16 +422,18 @@ func TestAppendBatchSizes(t *testing.T) {
 		}
 		return b
 	}
-	for _, n := range []int{1, 2, 3, 5, 7, 8, 31, 511, 512, 513, 1100, 1} {
+	for _, n := range []int{1, 2, 3, 5, 7, 8, 31, 65, 100, 257, 511, 512, 513, 1100, 1} {
 		if err := s.AppendActions(ctx, batch(n)); err != nil {
 			t.Fatalf("a batch of %d: %v", n, err)
 		}
 		seq += int64(n)
 	}
-	bad := batch(700)
-	bad[600].Seq = 1 // stored already: the whole batch must fail
-	if err := s.AppendActions(ctx, bad); !errors.Is(err, store.ErrConflict) {
-		t.Fatalf("a batch with a stored seq: %v", err)
+	for _, n := range []int{70, 700} {
+		bad := batch(n)
+		bad[n-10].Seq = 1 // stored already: the whole batch must fail
+		if err := s.AppendActions(ctx, bad); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("a batch of %d with a stored seq: %v", n, err)
+		}
 	}
 	got, err := s.Actions(ctx, "g1", 0)
 	if err != nil {
