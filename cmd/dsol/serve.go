@@ -124,7 +124,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		def        string
 		usage      string
 	}{
-		{&c.commitWindow, "commit-window", "DSOL_COMMIT_WINDOW", "0s", "group-commit window: how long a batch waits for more actions (0: a batch is what arrived while the previous commit ran)"},
+		{&c.commitWindow, "commit-window", "DSOL_COMMIT_WINDOW", "1ms", "group-commit window: how long a batch waits for more actions after its first (0: a batch is what arrived while the previous commit ran)"},
 		{&c.idle, "idle-evict", "DSOL_IDLE_EVICT", "10m", "evict a game from memory after this long without requests or subscribers"},
 		{&c.shutdownTimeout, "shutdown-timeout", "DSOL_SHUTDOWN_TIMEOUT", "15s", "bound on a graceful shutdown"},
 		{&c.requestTimeout, "request-timeout", "DSOL_REQUEST_TIMEOUT", "10s", "bound on one REST request"},

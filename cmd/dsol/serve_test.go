@@ -242,7 +242,7 @@ func TestServeConfig(t *testing.T) {
 		failed bool
 	}{
 		{"defaults", nil, nil, func(c serveConfig) bool {
-			return c.addr == ":8080" && c.db == "" && c.commitWindow == 0 && c.logFormat == "json" && c.grace == time.Minute
+			return c.addr == ":8080" && c.db == "" && c.commitWindow == time.Millisecond && c.logFormat == "json" && c.grace == time.Minute
 		}, false},
 		{"grace", []string{"--grace", "90s"}, nil, func(c serveConfig) bool { return c.grace == 90*time.Second }, false},
 		{"grace from env", nil, map[string]string{"DSOL_GRACE": "2m"}, func(c serveConfig) bool { return c.grace == 2*time.Minute }, false},
