@@ -176,3 +176,17 @@ func drain(s *Subscription) int {
 	}
 	return n
 }
+
+// mustSubscribe follows game id as seat 1 from its current state.
+func mustSubscribe(tb testing.TB, reg *Registry, id string) *Subscription {
+	tb.Helper()
+	t, err := reg.Get(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sub, err := t.Subscribe(context.Background(), 1, -1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sub
+}

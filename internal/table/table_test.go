@@ -89,14 +89,7 @@ func TestEvictAndRebuild(t *testing.T) {
 	if n := e.reg.Sweep(e.clock.Now()); n != 0 {
 		t.Fatalf("evicted %d fresh tables", n)
 	}
-	tb, err := e.reg.Get(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub, err := tb.Subscribe(context.Background(), 1, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sub := mustSubscribe(t, e.reg, id)
 	e.clock.Add(2 * time.Minute)
 	if n := e.reg.Sweep(e.clock.Now()); n != 0 {
 		t.Fatalf("evicted %d tables with a subscriber", n)
@@ -142,14 +135,7 @@ func TestSweeperEvictsIdleTables(t *testing.T) {
 		time.Sleep(time.Second + time.Minute/4)
 		live("idle for IdleAfter and a tick", 0)
 
-		tb, err := e.reg.Get(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sub, err := tb.Subscribe(context.Background(), 1, -1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sub := mustSubscribe(t, e.reg, id)
 		time.Sleep(10 * time.Minute)
 		live("a table with a subscriber", 1)
 		sub.Close()
