@@ -112,17 +112,18 @@ func TestEvictAndRebuild(t *testing.T) {
 }
 
 // TestSweeperEvictsIdleTables: the registry's own sweeper, on its own
-// ticker, evicts a table once it has been idle for IdleAfter (within the
-// quarter of IdleAfter it ticks at), never one with a subscriber, and a
-// request rebuilds it. It runs on synctest's clock: the minutes pass at once.
+// ticker (every quarter of IdleAfter), evicts a table at its first tick once
+// the table has been idle for IdleAfter, not a nanosecond before; never one
+// with a subscriber; and a request rebuilds it. It runs on synctest's clock:
+// the minutes pass at once, and to the nanosecond.
 func TestSweeperEvictsIdleTables(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		const idle, tick = time.Minute, time.Minute / 4
 		e := mustEnv(t)
-		e.cfg.IdleAfter = time.Minute
+		e.cfg.IdleAfter = idle
 		e.cfg.Clock = time.Now
 		e.restart(t)
-		id := mustGame(t, e, "g1", code)
-		play(t, e.reg, id, 5, 1)
+		start := time.Now() // the sweeper's ticker starts now
 		live := func(what string, want int) {
 			t.Helper()
 			synctest.Wait()
@@ -130,17 +131,27 @@ func TestSweeperEvictsIdleTables(t *testing.T) {
 				t.Fatalf("%s: %d live tables, want %d", what, n, want)
 			}
 		}
-		time.Sleep(time.Minute - time.Second)
-		live("idle for less than IdleAfter", 1)
-		time.Sleep(time.Second + time.Minute/4)
-		live("idle for IdleAfter and a tick", 0)
+		// evicted waits until the sweeper's first tick at which the table,
+		// last used now, has been idle for IdleAfter, and checks that the
+		// table is live a nanosecond before and gone at it.
+		evicted := func(what string) {
+			t.Helper()
+			due := time.Now().Add(idle).Sub(start)
+			at := start.Add((due + tick - 1) / tick * tick)
+			time.Sleep(time.Until(at) - time.Nanosecond)
+			live(what+": a nanosecond before the tick", 1)
+			time.Sleep(time.Nanosecond)
+			live(what+": at the tick", 0)
+		}
+		id := mustGame(t, e, "g1", code)
+		play(t, e.reg, id, 5, 1)
+		evicted("idle after its actions")
 
 		sub := mustSubscribe(t, e.reg, id)
-		time.Sleep(10 * time.Minute)
+		time.Sleep(10 * idle)
 		live("a table with a subscriber", 1)
 		sub.Close()
-		time.Sleep(time.Minute + time.Minute/4)
-		live("idle again once the subscriber left", 0)
+		evicted("idle once the subscriber left")
 		if seq, _ := mustSnapshot(t, e.reg, id); seq != 5 {
 			t.Fatalf("rebuilt at seq %d, want 5", seq)
 		}

@@ -88,7 +88,13 @@ func TestPumpLinger(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const linger = 50 * time.Millisecond
 		var passes atomic.Int64
-		p := newPump(func() bool { passes.Add(1); return true }, linger)
+		var over atomic.Bool
+		p := newPump(func() bool { passes.Add(1); return !over.Load() }, linger)
+		t.Cleanup(func() { // end the pump's goroutine, whatever state a failure left it in
+			over.Store(true)
+			p.wake()
+			<-p.done
+		})
 		check := func(what string, n int64, state int32) {
 			t.Helper()
 			synctest.Wait() // every goroutine of the test is blocked: the pump has done what it will

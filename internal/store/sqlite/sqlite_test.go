@@ -422,7 +422,7 @@ func TestAppendBatchSizes(t *testing.T) {
 		}
 		return b
 	}
-	for _, n := range []int{1, 2, 3, 5, 7, 8, 31, 65, 100, 257, 511, 512, 513, 1100, 1} {
+	for _, n := range []int{1, 2, 3, 5, 7, 8, 31, 65, 100, 257, 511, 512, 513, 1024, 1100, 1} {
 		if err := s.AppendActions(ctx, batch(n)); err != nil {
 			t.Fatalf("a batch of %d: %v", n, err)
 		}
@@ -433,6 +433,11 @@ func TestAppendBatchSizes(t *testing.T) {
 		bad[n-10].Seq = 1 // stored already: the whole batch must fail
 		if err := s.AppendActions(ctx, bad); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("a batch of %d with a stored seq: %v", n, err)
+		}
+		bad = batch(n)
+		bad[n/2].GameID = "nope" // no such game
+		if err := s.AppendActions(ctx, bad); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a batch of %d with an action of a missing game: %v", n, err)
 		}
 	}
 	got, err := s.Actions(ctx, "g1", 0)
