@@ -7,9 +7,10 @@
 #
 # MODE is race or race-play, STORE sqlite or postgres (PostgreSQL from
 # DSOL_TEST_POSTGRES_URL, as `source .ci/postgres.sh` sets it; each run gets
-# a database of its own). The load tool is NEW_BINARY's. SERVE_FLAGS adds
-# flags to both servers, e.g. SERVE_FLAGS="--winnable-target 0" to leave the
-# background search for winnable deals out of the server's CPU time.
+# a database of its own, dropped after it). The load tool is NEW_BINARY's.
+# SERVE_FLAGS adds flags to both servers, e.g. SERVE_FLAGS="--winnable-target 0"
+# to leave the background search for winnable deals out of the server's CPU
+# time.
 set -euo pipefail
 old=$1 new=$2 rounds=${3:-3} mode=${4:-race} db=${5:-sqlite} races=${6:-100} dur=${7:-15s}
 dir=$(mktemp -d)
@@ -23,7 +24,7 @@ for r in $(seq 1 "$rounds"); do
     else
       name=dsol_ab_${b}_${r}_$RANDOM
       psql "$DSOL_TEST_POSTGRES_URL" -qc "CREATE DATABASE $name" >/dev/null
-      url=$(echo "$DSOL_TEST_POSTGRES_URL" | sed "s|/[^/?]*\(?\|$\)|/$name\1|")
+      url=$(echo "$DSOL_TEST_POSTGRES_URL" | sed "s#/[^/?]*\(?\|$\)#/$name\1#")
     fi
     "$bin" serve --addr 127.0.0.1:$port --db "$url" --log-level warn --write-rate 100000 --write-burst 100000 \
       --ws-rate 100000 --ws-burst 100000 ${SERVE_FLAGS:-} >"$dir/serve.log" 2>&1 &
@@ -32,6 +33,7 @@ for r in $(seq 1 "$rounds"); do
     load=$(cut -d' ' -f1 /proc/loadavg)
     "$new" load --mode "$mode" --url http://127.0.0.1:$port --races "$races" --duration "$dur" --setup 3s --pid $pid --json >"$dir/r.json"
     kill $pid; wait $pid 2>/dev/null || true
+    [ "$db" = sqlite ] || psql "$DSOL_TEST_POSTGRES_URL" -qc "DROP DATABASE $name" >/dev/null
     python3 - "$dir/r.json" "$b" "$r" "$load" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
