@@ -34,8 +34,11 @@ type session struct {
 	writer  *pump
 	heart   *time.Timer // the heartbeat: sets beatDue and wakes the writer
 	beatDue atomic.Bool
+	hold    *time.Timer // wakes the writer when a held batch is due (see held); made on first use
 
 	// Owned by the writer.
+	heldSince time.Time // when the batch was first held back, or zero
+
 	opened  bool           // the opening messages are written
 	last    int64          // the seq the client is at
 	over    bool           // the client was told the game is over
@@ -357,6 +360,9 @@ func (s *session) start(sub *table.Subscription) {
 func (s *session) pass() bool {
 	if s.ctx.Err() != nil || !s.step() {
 		s.heart.Stop()
+		if s.hold != nil {
+			s.hold.Stop()
+		}
 		s.sub.Load().Close()
 		return false
 	}
@@ -375,7 +381,43 @@ func (s *session) step() bool {
 		s.beat()
 		s.heart.Reset(s.cfg.PingInterval)
 	}
-	return s.answers() && s.flush()
+	if !s.answers() {
+		return false
+	}
+	return s.held() || s.flush()
+}
+
+// held reports whether the writer keeps the batch for a later pass: in
+// protocol 2, while it holds only events and presence notices and the
+// client has an action in flight, for up to Config.HoldEvents. The answer,
+// which comes with the commit under way, then shares their frame and their
+// write. The events of a race's other seat, and an event whose answer
+// follows it by microseconds, would else cost a write each, and the client
+// a read. A client that is not acting gets every event at once; an answer
+// is never held.
+func (s *session) held() bool {
+	if s.version < 2 || s.cfg.HoldEvents < 0 || len(s.batch) == 0 || s.inFlight.Load() == 0 || s.size >= maxBatchBytes {
+		return false
+	}
+	for _, m := range s.batch {
+		if m.typ != "event" && m.typ != "presence" {
+			return false
+		}
+	}
+	now := time.Now()
+	if s.heldSince.IsZero() {
+		s.heldSince = now
+	}
+	left := s.cfg.HoldEvents - now.Sub(s.heldSince)
+	if left <= 0 {
+		return false
+	}
+	if s.hold == nil {
+		s.hold = time.AfterFunc(left, s.writer.wake)
+	} else {
+		s.hold.Reset(left)
+	}
+	return true
 }
 
 // answers adds the queued answers, after the events published before them;
@@ -492,6 +534,10 @@ func (s *session) flush() bool {
 	defer func() {
 		clear(s.batch)
 		s.batch, s.size = s.batch[:0], 0
+		if !s.heldSince.IsZero() {
+			s.heldSince = time.Time{}
+			s.hold.Stop()
+		}
 	}()
 	if len(s.batch) == 0 {
 		return true

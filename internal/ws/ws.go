@@ -89,6 +89,11 @@ type Config struct {
 	// MaxResume is the most missed events a reconnect replays; beyond it the
 	// session sends the state instead (default 500).
 	MaxResume int
+	// HoldEvents is the longest a protocol 2 socket keeps events back for
+	// the answer its client is due, so that they share its frame and its
+	// write (default 10ms; negative: never). Only while the client has an
+	// action in flight: a client that is not acting gets every event at once.
+	HoldEvents time.Duration
 }
 
 func (c *Config) defaults() {
@@ -124,6 +129,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxResume <= 0 {
 		c.MaxResume = 500
+	}
+	if c.HoldEvents == 0 {
+		c.HoldEvents = 10 * time.Millisecond
 	}
 }
 
