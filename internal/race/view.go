@@ -91,7 +91,20 @@ func (r *Race) View(viewer int) View {
 	if t := r.Turn(); t != 0 {
 		v.Turn = &t
 	}
-	found := make([]FoundationCard, 0, Seats*CardsPerSeat) // every foundation's cards in one array
+	// Every foundation's cards in one array, every pile's texts in another
+	// and both seats' columns in a third, each of its exact size.
+	nf, nt := 0, 0
+	for i := range v.Foundations {
+		nf += int(r.found.N[i])
+	}
+	for s := range r.boards {
+		b := &r.boards[s]
+		nt += int(b.NWaste)
+		for i := range Columns {
+			nt += len(b.Cols[i].Up())
+		}
+	}
+	found := make([]FoundationCard, 0, nf)
 	for i := range v.Foundations {
 		start := len(found)
 		for _, c := range r.found.Piles[i][:r.found.N[i]] {
@@ -99,11 +112,12 @@ func (r *Race) View(viewer int) View {
 		}
 		v.Foundations[i] = found[start:len(found):len(found)]
 	}
-	texts := cards.NewTexts(Seats * CardsPerSeat)
+	texts := cards.NewTexts(nt)
+	cols := make([]ColumnView, Seats*Columns)
 	for s := range v.Seats {
 		b := &r.boards[s]
 		sv := SeatView{
-			Columns: make([]ColumnView, Columns),
+			Columns: cols[s*Columns : (s+1)*Columns : (s+1)*Columns],
 			Stock:   int(b.NStock),
 			Waste:   texts.Of(b.Waste[:b.NWaste]),
 			Count:   int(r.counts[s]),
