@@ -72,7 +72,10 @@ func (v SoloView) AppendDelta(b []byte, prev View) []byte {
 	return d.end()
 }
 
-// AppendDelta implements View.
+// AppendDelta implements View. It reads nothing that differs between
+// viewers (what does, "you" and the claim clock of the viewer's own seat, is
+// presence or never changes), so every viewer's delta of an event is the
+// same and the table builds it once (Frame.like).
 func (v RaceView) AppendDelta(b []byte, prev View) []byte {
 	p, _ := prev.(RaceView)
 	d := deltaWriter{b: append(b, '{')}

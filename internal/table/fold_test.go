@@ -260,3 +260,32 @@ func TestDeltaGolden(t *testing.T) {
 		t.Fatalf("%s is not what this code makes (%v): run go test ./internal/table -run TestDeltaGolden -update", path, err)
 	}
 }
+
+// TestRaceDeltaSameForEveryViewer: in random races, the delta of every event
+// is the same for both seats and a spectator, which lets the table build it
+// once per event (Frame.like).
+func TestRaceDeltaSameForEveryViewer(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for range 20 {
+		eng := raceEngine1(t, r)
+		var prev [3]View
+		for v := range prev {
+			prev[v] = eng.View(v, "g", 0)
+		}
+		for seq, tries := int64(1), 0; seq <= 150 && tries < 6000 && eng.Check(1) == nil; tries++ {
+			if _, err := eng.Apply(1+r.IntN(2), randomAction(r, true)); err != nil {
+				continue
+			}
+			var ds [3][]byte
+			for v := range prev {
+				next := eng.View(v, "g", seq)
+				ds[v] = next.AppendDelta(nil, prev[v])
+				prev[v] = next
+			}
+			if string(ds[0]) != string(ds[1]) || string(ds[1]) != string(ds[2]) {
+				t.Fatalf("seq %d: the viewers' deltas differ:\n%s\n%s\n%s", seq, ds[0], ds[1], ds[2])
+			}
+			seq++
+		}
+	}
+}

@@ -16,6 +16,11 @@ type Frame struct {
 	View  View // the viewer's view after the event
 	Prev  View // the viewer's view before it; nil when not known
 
+	// like is another viewer's frame of the same event, also with its view
+	// before, whose delta is this one's: a race's delta is the same for
+	// every viewer (RaceView.AppendDelta), so the table builds it once.
+	like *Frame
+
 	fullOnce, deltaOnce sync.Once
 	full, delta         []byte
 }
@@ -38,6 +43,9 @@ func (f *Frame) Full() []byte {
 // {"type": "event", "seq", "seat", "action", "at", "d"}, or the whole view
 // as "game" when the view before the event is not known.
 func (f *Frame) Delta() []byte {
+	if f.like != nil {
+		return f.like.Delta()
+	}
 	f.deltaOnce.Do(func() {
 		b := f.head(make([]byte, 0, 192))
 		if f.Prev == nil {

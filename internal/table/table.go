@@ -572,11 +572,19 @@ func (t *Table) handle(batch []*doReq) {
 		p.res = Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
 		if len(t.subs) > 0 {
 			p.frames = make(map[int]*Frame, 2)
+			var first *Frame // with a delta the other viewers' frames share, in a race
 			for s := range t.subs {
 				if _, ok := p.frames[s.viewer]; !ok {
 					f := &Frame{Event: ev, View: t.eng.View(s.viewer, t.id, t.seq)}
 					if base, ok := views[s.viewer]; ok && base.seq == t.seq-1 {
 						f.Prev = base.view
+						if _, race := f.View.(RaceView); race {
+							if first == nil {
+								first = f
+							} else {
+								f.like = first
+							}
+						}
 					}
 					views[s.viewer] = seqView{t.seq, f.View}
 					p.frames[s.viewer] = f
