@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -63,6 +64,13 @@ type Store struct {
 	// about 40 MB.
 	insertsMu sync.Mutex
 	inserts   [maxChunkLog + 1]*sql.Stmt
+
+	// The checkpointer (checkpoint.go) and its connection.
+	ckpt     *sql.DB
+	written  atomic.Bool // the action log was written since the last checkpoint
+	ckptStop chan struct{}
+	ckptDone chan struct{}
+	stopOnce sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
@@ -81,6 +89,7 @@ func dsn(path string, writer bool) (string, error) {
 	q.Add("_pragma", "foreign_keys(1)")
 	if writer {
 		q.Set("_txlock", "immediate")
+		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(writerCheckpointPages)+")")
 	} else {
 		q.Add("_pragma", "query_only(1)")
 	}
@@ -119,7 +128,18 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{w: w, r: r}
+	ckpt, err := sql.Open("sqlite", wdsn)
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	ckpt.SetMaxIdleConns(1)
+	ckpt.SetConnMaxLifetime(0)
+	ckpt.SetConnMaxIdleTime(0)
+	s := &Store{w: w, r: r, ckpt: ckpt, ckptStop: make(chan struct{}), ckptDone: make(chan struct{})}
+	go s.checkpointer(ckpt)
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -148,7 +168,9 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close implements store.Store. It checkpoints the WAL into the database file
 // when it is the last connection.
 func (s *Store) Close() error {
-	errs := []error{s.r.Close()}
+	s.stopOnce.Do(func() { close(s.ckptStop) })
+	<-s.ckptDone
+	errs := []error{s.ckpt.Close(), s.r.Close()}
 	s.insertsMu.Lock()
 	for _, st := range s.inserts {
 		if st != nil {
@@ -652,6 +674,9 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 	args := make([]any, 0, 9<<insertLog(min(len(actions), maxChunk)))
 	if len(actions) <= maxChunk {
 		_, err := inserts[insertLog(len(actions))].ExecContext(ctx, actionArgs(args, actions)...)
+		if err == nil {
+			s.written.Store(true)
+		}
 		return wrap("append actions", err)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -666,7 +691,11 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 			return wrap("append actions", err)
 		}
 	}
-	return wrap("append actions", tx.Commit())
+	err = tx.Commit()
+	if err == nil {
+		s.written.Store(true)
+	}
+	return wrap("append actions", err)
 }
 
 // actionArgs appends the variables of actions' rows to args, and NULLs up

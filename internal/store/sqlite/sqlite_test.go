@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -451,5 +452,45 @@ func TestAppendBatchSizes(t *testing.T) {
 		if want := fmt.Sprintf(`{"type":"draw","n":%d}`, i+1); a.Seq != int64(i)+1 || string(a.Action) != want {
 			t.Fatalf("action %d: seq %d %s", i, a.Seq, a.Action)
 		}
+	}
+}
+
+// TestCheckpointBesideTheWriter: the actions written reach the database
+// file while the store stays open, far below the WAL size at which the
+// writer would checkpoint by itself: the checkpointer copies them.
+func TestCheckpointBesideTheWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "dsol.db")
+	s := mustOpen(t, path)
+	defer s.Close()
+	if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateGame(ctx, storetest.NewSolo("g1", "alice", time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	for b := range 20 { // about 100 pages of WAL
+		as := make([]store.Action, 100)
+		for i := range as {
+			seq := int64(b*100 + i + 1)
+			as[i] = store.Action{GameID: "g1", Seq: seq, Seat: 1, Action: []byte(fmt.Sprintf(`{"type":"draw","n":%d,"pad":"%0100d"}`, seq, 0)), At: time.Now()}
+		}
+		if err := s.AppendActions(ctx, as); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(20 * time.Second); size() < before+200<<10; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file stays at %d bytes (%d before the writes): the WAL is not checkpointed", size(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
