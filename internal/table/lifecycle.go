@@ -301,7 +301,7 @@ func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error
 		}
 		for _, i := range seats {
 			l.seen[i] = l.now()
-			on := l.online[i] || isBot(g, i+1)
+			on := l.online[i] || isBot(&g, i+1)
 			t.notify(&Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
 		}
 		t.raceSchedule(l)

@@ -40,9 +40,9 @@ type raceEngine struct {
 	code, salt string // shown once the race is over
 	secret     bool   // a server-dealt DR2 code, not a numbered one
 	commitment string
-	turns      int               // turn changes so far (alternating)
-	live       *raceLive         // nil while the log replays: no clock rules then
-	header     func() store.Game // the table's header; set with live
+	turns      int                // turn changes so far (alternating)
+	live       *raceLive          // nil while the log replays: no clock rules then
+	header     func() *store.Game // the table's header, never changed in place; set with live
 
 	// board is the race's view (the same for every viewer) after its
 	// boardAt-1 actions, shared by the views of every viewer at that point:
@@ -79,7 +79,7 @@ func NewRace(h store.Game) (Engine, error) {
 
 // attach gives the engine the race's live state and how to read the
 // race's header as its table last stored or loaded it.
-func (e *raceEngine) attach(l *raceLive, header func() store.Game) {
+func (e *raceEngine) attach(l *raceLive, header func() *store.Game) {
 	e.live, e.header = l, header
 }
 

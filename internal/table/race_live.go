@@ -84,14 +84,14 @@ func (l *raceLive) after(d time.Duration, w raceWake) func() bool {
 
 // isBot reports whether seat of the race with header g is played by the
 // server's bot.
-func isBot(g store.Game, seat int) bool {
+func isBot(g *store.Game, seat int) bool {
 	return g.Seats[seat-1] == BotPlayerID
 }
 
 // claimAt returns when the opponent may claim the win over an absent seat
 // of race e, whose header is g (zero: the seat is connected, a bot, or the
 // race is not in play).
-func (l *raceLive) claimAt(seat int, e *raceEngine, g store.Game) time.Time {
+func (l *raceLive) claimAt(seat int, e *raceEngine, g *store.Game) time.Time {
 	if l.online[seat-1] || isBot(g, seat) || e.Status() != "playing" {
 		return time.Time{}
 	}
@@ -99,7 +99,7 @@ func (l *raceLive) claimAt(seat int, e *raceEngine, g store.Game) time.Time {
 }
 
 // mayClaim refuses a claim by seat before the opponent's grace has run out.
-func (l *raceLive) mayClaim(seat int, e *raceEngine, g store.Game) error {
+func (l *raceLive) mayClaim(seat int, e *raceEngine, g *store.Game) error {
 	opp := 3 - seat
 	at := l.claimAt(opp, e, g)
 	switch {
@@ -135,7 +135,7 @@ func (l *raceLive) schedule(e *raceEngine, g store.Game, seq int64) {
 		l.deadline = l.now().Add(d)
 		l.clockStop = l.after(d, raceWake{kind: wakeClock, turns: e.turns})
 	}
-	if e.opts.Bot != "" && isBot(g, 2) && l.botStop == nil && l.botIdle != seq {
+	if e.opts.Bot != "" && isBot(&g, 2) && l.botStop == nil && l.botIdle != seq {
 		if turn := e.r.Turn(); turn == 0 || turn == 2 {
 			speed, _ := race.ParseSpeed(e.opts.Bot)
 			switch {

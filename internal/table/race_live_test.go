@@ -48,7 +48,7 @@ func newLiveRig(tb testing.TB, o game.RaceOptions, seats [2]string) *liveRig {
 			return func() bool { rig.timers[i].stopped = true; return true }
 		},
 		wake: func(w raceWake) { rig.wakes = append(rig.wakes, w) }})
-	rig.e.attach(rig.l, func() store.Game { return rig.g })
+	rig.e.attach(rig.l, func() *store.Game { return &rig.g })
 	return rig
 }
 
@@ -105,13 +105,13 @@ func TestRaceLiveClaim(t *testing.T) {
 	l, e := rig.l, rig.e
 	l.online = [2]bool{true, false}
 	seen := rig.clock.Now()
-	if at := l.claimAt(2, e, rig.g); !at.Equal(seen.Add(40 * time.Second)) {
+	if at := l.claimAt(2, e, &rig.g); !at.Equal(seen.Add(40 * time.Second)) {
 		t.Fatalf("claimAt %v, want 40s after %v", at, seen)
 	}
-	if err := l.mayClaim(1, e, rig.g); AsError(err).Code != game.Conflict {
+	if err := l.mayClaim(1, e, &rig.g); AsError(err).Code != game.Conflict {
 		t.Fatalf("a claim within the grace: %v", err)
 	}
-	if err := l.mayClaim(2, e, rig.g); AsError(err).Code != game.Conflict {
+	if err := l.mayClaim(2, e, &rig.g); AsError(err).Code != game.Conflict {
 		t.Fatalf("a claim over a connected seat: %v", err)
 	}
 	v := e.View(1, "live", 0).(RaceView)
@@ -119,15 +119,15 @@ func TestRaceLiveClaim(t *testing.T) {
 		t.Fatalf("seat 1's view: claimAt %v, seat 2's %v, grace %d", v.ClaimAt, v.Seats[1].ClaimAt, v.GraceSeconds)
 	}
 	rig.clock.Add(40 * time.Second)
-	if err := l.mayClaim(1, e, rig.g); err != nil {
+	if err := l.mayClaim(1, e, &rig.g); err != nil {
 		t.Fatalf("a claim once the grace ran out: %v", err)
 	}
 	rig.g.Status = "waiting"
-	if err := l.mayClaim(1, e, rig.g); err == nil {
+	if err := l.mayClaim(1, e, &rig.g); err == nil {
 		t.Fatal("a claim while the race waits")
 	}
 	rig.g.Status, rig.g.Seats[1] = "playing", BotPlayerID
-	if err := l.mayClaim(1, e, rig.g); err == nil {
+	if err := l.mayClaim(1, e, &rig.g); err == nil {
 		t.Fatal("a claim over the bot")
 	}
 }

@@ -168,7 +168,7 @@ func (t *Table) raceAttach() {
 		return
 	}
 	if e, ok := t.eng.(*raceEngine); ok {
-		e.attach(t.rl, t.Game)
+		e.attach(t.rl, t.game.Load)
 	}
 }
 
@@ -310,7 +310,7 @@ func (t *Table) racePresence() {
 			online := on[i]
 			n := &Notice{Type: "presence", Seat: i + 1, Online: &online,
 				GraceSeconds: int(t.cfg.Grace / time.Second)}
-			if at := l.claimAt(i+1, t.raceEng(), t.Game()); !at.IsZero() {
+			if at := l.claimAt(i+1, t.raceEng(), t.game.Load()); !at.IsZero() {
 				at = at.UTC()
 				n.ClaimAt = &at
 			}
@@ -338,7 +338,7 @@ func (t *Table) Presence(ctx context.Context) ([2]bool, error) {
 	err := t.call(ctx, func() {
 		if l := t.rl; l != nil {
 			for i := range on {
-				on[i] = l.online[i] || isBot(t.Game(), i+1)
+				on[i] = l.online[i] || isBot(t.game.Load(), i+1)
 			}
 		}
 	})

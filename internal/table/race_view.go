@@ -169,7 +169,7 @@ func (e *raceEngine) View(viewer int, id string, seq int64) View {
 // fill adds the live state to the view of race e, whose header is g: the
 // players, presence and claims, the turn clock, the series, the rematch
 // offer and the ratings.
-func (l *raceLive) fill(v *RaceView, viewer int, e *raceEngine, g store.Game) {
+func (l *raceLive) fill(v *RaceView, viewer int, e *raceEngine, g *store.Game) {
 	v.GraceSeconds = int(l.env.grace / time.Second)
 	for i := range v.Seats {
 		s := &v.Seats[i]
