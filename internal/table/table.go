@@ -292,6 +292,13 @@ func (s *Subscription) Take(dst []Update) (_ []Update, open bool) {
 	return dst, !s.ended
 }
 
+// Pending reports whether updates wait to be taken.
+func (s *Subscription) Pending() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.q) > 0
+}
+
 // OnReady has the table call f after it queues an update or ends the
 // subscription, on the table's goroutine: f must not block (a subscriber
 // wakes its writer with it, instead of keeping a goroutine waiting). What

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -34,10 +35,14 @@ type session struct {
 	writer  *pump
 	heart   *time.Timer // the heartbeat: sets beatDue and wakes the writer
 	beatDue atomic.Bool
-	hold    *time.Timer // wakes the writer when a held batch is due (see held); made on first use
+	// What the table sends waits while the client has an action in flight
+	// (see held): holdFrom is when the wait began (Unix ns), 0 when nothing
+	// waits; hold, made on first use, wakes the writer when it is over.
+	holdFrom atomic.Int64
+	holdOnce sync.Once
+	hold     *time.Timer
 
 	// Owned by the writer.
-	heldSince time.Time // when the batch was first held back, or zero
 
 	opened  bool           // the opening messages are written
 	last    int64          // the seq the client is at
@@ -350,8 +355,60 @@ func (s *session) start(sub *table.Subscription) {
 	s.writer = newPump(s.pass, pumpLinger)
 	s.out.notify = s.writer.wake
 	s.heart = time.AfterFunc(s.cfg.PingInterval, func() { s.beatDue.Store(true); s.writer.wake() })
-	sub.OnReady(s.writer.wake)
+	sub.OnReady(s.ready)
 	s.writer.wake() // the opening messages
+}
+
+// ready is the subscription's OnReady, on the table's goroutine: it wakes
+// the writer, unless the client has an action in flight. The answer then
+// wakes it, or the hold's timer once HoldEvents is over (see held).
+func (s *session) ready() {
+	if s.holding() {
+		s.holdBegin(time.Now().UnixNano())
+		return
+	}
+	s.writer.wake()
+}
+
+// holding reports whether what the table sends waits for the client's
+// answer: in protocol 2, while an action of the client is in flight.
+func (s *session) holding() bool {
+	return s.version >= 2 && s.cfg.HoldEvents > 0 && s.inFlight.Load() > 0
+}
+
+// holdBegin starts a wait at now, unless one is under way: the hold's
+// timer wakes the writer HoldEvents later.
+func (s *session) holdBegin(now int64) {
+	if s.holdFrom.CompareAndSwap(0, now) {
+		s.holdTimer().Reset(s.cfg.HoldEvents)
+	}
+}
+
+// holdTimer returns the hold's timer, made on first use (by the table's
+// goroutine or the writer).
+func (s *session) holdTimer() *time.Timer {
+	s.holdOnce.Do(func() {
+		s.hold = time.AfterFunc(time.Hour, func() {
+			if s.holdFrom.Load() != 0 {
+				s.writer.wake()
+			}
+		})
+		s.hold.Stop()
+	})
+	return s.hold
+}
+
+// holdEnd ends the wait once the writer has written what waited: anything
+// the table sent since it took the updates waits anew.
+func (s *session) holdEnd() {
+	if s.holdFrom.Load() == 0 {
+		return
+	}
+	s.hold.Stop()
+	s.holdFrom.Store(0)
+	if s.sub.Load().Pending() {
+		s.holdBegin(time.Now().UnixNano())
+	}
 }
 
 // pass is one run of the writer; false ends it (the session ended, a close
@@ -360,9 +417,7 @@ func (s *session) start(sub *table.Subscription) {
 func (s *session) pass() bool {
 	if s.ctx.Err() != nil || !s.step() {
 		s.heart.Stop()
-		if s.hold != nil {
-			s.hold.Stop()
-		}
+		s.holdTimer().Stop()
 		s.sub.Load().Close()
 		return false
 	}
@@ -387,36 +442,32 @@ func (s *session) step() bool {
 	return s.held() || s.flush()
 }
 
-// held reports whether the writer keeps the batch for a later pass: in
-// protocol 2, while it holds only events and presence notices and the
-// client has an action in flight, for up to Config.HoldEvents. The answer,
-// which comes with the commit under way, then shares their frame and their
-// write. The events of a race's other seat, and an event whose answer
-// follows it by microseconds, would else cost a write each, and the client
-// a read. A client that is not acting gets every event at once; an answer
-// is never held.
+// held reports whether the writer keeps the batch for a later pass: while
+// the client has an action in flight (holding) and the batch holds no
+// answer, for up to Config.HoldEvents from when the first of it came. The
+// answer, which comes with the commit under way, then shares their frame
+// and their write. The events of a race's other seat, and an event whose
+// answer follows it by microseconds, would else cost a write each, and the
+// client a read; the table does not even wake the writer for them (ready).
+// A client that is not acting gets everything at once; an answer is never
+// held.
 func (s *session) held() bool {
-	if s.version < 2 || s.cfg.HoldEvents < 0 || len(s.batch) == 0 || s.inFlight.Load() == 0 || s.size >= maxBatchBytes {
+	if !s.holding() || len(s.batch) == 0 || s.size >= maxBatchBytes {
 		return false
 	}
 	for _, m := range s.batch {
-		if m.typ != "event" && m.typ != "presence" {
+		switch m.typ {
+		case "ack", "reject", "pong":
 			return false
 		}
 	}
-	now := time.Now()
-	if s.heldSince.IsZero() {
-		s.heldSince = now
-	}
-	left := s.cfg.HoldEvents - now.Sub(s.heldSince)
+	now := time.Now().UnixNano()
+	s.holdBegin(now)
+	left := s.cfg.HoldEvents - time.Duration(now-s.holdFrom.Load())
 	if left <= 0 {
 		return false
 	}
-	if s.hold == nil {
-		s.hold = time.AfterFunc(left, s.writer.wake)
-	} else {
-		s.hold.Reset(left)
-	}
+	s.holdTimer().Reset(left)
 	return true
 }
 
@@ -534,10 +585,7 @@ func (s *session) flush() bool {
 	defer func() {
 		clear(s.batch)
 		s.batch, s.size = s.batch[:0], 0
-		if !s.heldSince.IsZero() {
-			s.heldSince = time.Time{}
-			s.hold.Stop()
-		}
+		s.holdEnd()
 	}()
 	if len(s.batch) == 0 {
 		return true
@@ -670,7 +718,7 @@ func (s *session) follow() bool {
 	}
 	old.Close()
 	s.sub.Store(sub)
-	sub.OnReady(s.writer.wake) // what it sent before is read below
+	sub.OnReady(s.ready) // what it sent before is read below
 	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(sub.Missed) > 0) {
 		s.addJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
 		s.over = s.over || terminal(sub.View.GameStatus())

@@ -89,10 +89,11 @@ type Config struct {
 	// MaxResume is the most missed events a reconnect replays; beyond it the
 	// session sends the state instead (default 500).
 	MaxResume int
-	// HoldEvents is the longest a protocol 2 socket keeps events back for
-	// the answer its client is due, so that they share its frame and its
-	// write (default 10ms; negative: never). Only while the client has an
-	// action in flight: a client that is not acting gets every event at once.
+	// HoldEvents is the longest a protocol 2 socket keeps what the table
+	// sends (events, notices) back for the answer its client is due, so that
+	// they share its frame and its write (default 10ms; negative: never).
+	// Only while the client has an action in flight: a client that is not
+	// acting gets everything at once.
 	HoldEvents time.Duration
 }
 
