@@ -43,7 +43,6 @@ type session struct {
 	hold     *time.Timer
 
 	// Owned by the writer.
-
 	opened  bool           // the opening messages are written
 	last    int64          // the seq the client is at
 	over    bool           // the client was told the game is over
@@ -404,7 +403,7 @@ func (s *session) holdEnd() {
 	if s.holdFrom.Load() == 0 {
 		return
 	}
-	s.hold.Stop()
+	s.holdTimer().Stop() // made already, or being made by holdBegin
 	s.holdFrom.Store(0)
 	if s.sub.Load().Pending() {
 		s.holdBegin(time.Now().UnixNano())
