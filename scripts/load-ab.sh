@@ -10,14 +10,16 @@
 # a database of its own, dropped after it). The load tool is NEW_BINARY's.
 # SERVE_FLAGS adds flags to both servers, e.g. SERVE_FLAGS="--winnable-target 0"
 # to leave the background search for winnable deals out of the server's CPU
-# time.
+# time; OLD_FLAGS and NEW_FLAGS add flags to one build only, for a flag the
+# other build does not know.
 set -euo pipefail
 old=$1 new=$2 rounds=${3:-3} mode=${4:-race} db=${5:-sqlite} races=${6:-100} dur=${7:-15s}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for r in $(seq 1 "$rounds"); do
   for b in old new; do
-    bin=$old; [ "$b" = new ] && bin=$new
+    bin=$old flags=${OLD_FLAGS:-}
+    [ "$b" = new ] && bin=$new flags=${NEW_FLAGS:-}
     port=$((18100 + RANDOM % 800))
     if [ "$db" = sqlite ]; then
       url=$dir/$b-$r.db
@@ -27,7 +29,7 @@ for r in $(seq 1 "$rounds"); do
       url=$(echo "$DSOL_TEST_POSTGRES_URL" | sed "s#/[^/?]*\(?\|$\)#/$name\1#")
     fi
     "$bin" serve --addr 127.0.0.1:$port --db "$url" --log-level warn --write-rate 100000 --write-burst 100000 \
-      --ws-rate 100000 --ws-burst 100000 ${SERVE_FLAGS:-} >"$dir/serve.log" 2>&1 &
+      --ws-rate 100000 --ws-burst 100000 ${SERVE_FLAGS:-} $flags >"$dir/serve.log" 2>&1 &
     pid=$!
     for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/readyz >/dev/null && break; sleep 0.2; done
     load=$(cut -d' ' -f1 /proc/loadavg)
