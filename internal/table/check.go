@@ -125,9 +125,9 @@ func (t *Table) startCheck() {
 				return
 			}
 			e.still, e.answered = v, true
-			for viewer, base := range t.views {
-				if base.seq == seq {
-					t.views[viewer] = seqView{seq, t.eng.View(viewer, t.id, seq)}
+			for i := range t.views {
+				if b := &t.views[i]; b.seq == seq {
+					b.view = t.eng.View(b.viewer, t.id, seq)
 				}
 			}
 			t.notify(checkNotice(seq, v))

@@ -16,6 +16,8 @@ type Frame struct {
 	View  View // the viewer's view after the event
 	Prev  View // the viewer's view before it; nil when not known
 
+	viewer int // whose frame it is
+
 	// like is another viewer's frame of the same event, also with its view
 	// before, whose delta is this one's: a race's delta is the same for
 	// every viewer (RaceView.AppendDelta), so the table builds it once.

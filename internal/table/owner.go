@@ -258,7 +258,7 @@ func (r *Registry) Preview(ctx context.Context, id string, viewer int) (int64, V
 	if err != nil {
 		return 0, nil, err
 	}
-	t := &Table{id: id, cfg: &r.cfg, subs: map[*Subscription]struct{}{}}
+	t := &Table{id: id, cfg: &r.cfg}
 	t.game.Store(&g)
 	if err := t.rebuild(events); err != nil {
 		return 0, nil, err

@@ -294,7 +294,7 @@ func (t *Table) racePresence() {
 	}
 	for range 4 { // a notice may drop slow subscribers, which may change presence again
 		var on [2]bool
-		for s := range t.subs {
+		for _, s := range t.subs {
 			if s.viewer == 1 || s.viewer == 2 {
 				on[s.viewer-1] = true
 			}
@@ -324,7 +324,7 @@ func (t *Table) racePresence() {
 
 // notify sends a notice to every subscriber; a full subscriber is dropped.
 func (t *Table) notify(n *Notice) {
-	for s := range t.subs {
+	for s := range t.subs.all() {
 		if !s.push(Update{Notice: n}) {
 			t.drop(s, ErrSlow)
 		}

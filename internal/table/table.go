@@ -15,6 +15,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"iter"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -91,18 +93,14 @@ type Table struct {
 	seq       int64
 	events    []Event
 	play      time.Duration // seconds of play after the last committed event (store.AddGap)
-	clientIDs map[clientKey]int64
-	subs      map[*Subscription]struct{}
-	views     map[int]seqView // each viewer's view at the last event or subscription, the base of its next delta
-	last      time.Time       // last activity
+	clientIDs clientIDs
+	subs      subscribers
+	views     viewBases // each viewer's view at the last event or subscription, the base of its next delta
+	spare     viewBases // the array of the views before, which the next batch fills
+	last      time.Time // last activity
 	stopping  bool
 	rl        *raceLive // live state of a race (presence, clocks, bot); nil for solo
 	checkStop func()    // cancels the live check in flight (check.go); nil for none
-}
-
-type clientKey struct {
-	seat int
-	id   string
 }
 
 type doReq struct {
@@ -115,6 +113,71 @@ type doReq struct {
 type seqView struct {
 	seq  int64
 	view View
+}
+
+// viewBases are the bases of a table's viewers' next deltas: a few, one per
+// viewer (the seats, the spectators), so a slice, walked for every event,
+// and copied for every batch without allocating.
+type viewBases []viewBase
+
+type viewBase struct {
+	viewer int
+	seqView
+}
+
+func (vb viewBases) get(viewer int) (seqView, bool) {
+	for _, b := range vb {
+		if b.viewer == viewer {
+			return b.seqView, true
+		}
+	}
+	return seqView{}, false
+}
+
+func (vb *viewBases) set(viewer int, v seqView) {
+	for i := range *vb {
+		if (*vb)[i].viewer == viewer {
+			(*vb)[i].seqView = v
+			return
+		}
+	}
+	*vb = append(*vb, viewBase{viewer, v})
+}
+
+// subscribers are a table's subscriptions: a few, so a slice, which is
+// cheaper than a map to walk for every event.
+type subscribers []*Subscription
+
+// remove forgets s and tells whether it was there.
+func (ss *subscribers) remove(s *Subscription) bool {
+	i := slices.Index(*ss, s)
+	if i < 0 {
+		return false
+	}
+	*ss = slices.Delete(*ss, i, i+1)
+	return true
+}
+
+// all yields the subscriptions from the last one, so that the one yielded
+// may be removed meanwhile.
+func (ss *subscribers) all() iter.Seq[*Subscription] {
+	return func(yield func(*Subscription) bool) {
+		for i := len(*ss) - 1; i >= 0; i-- {
+			if i < len(*ss) && !yield((*ss)[i]) {
+				return
+			}
+		}
+	}
+}
+
+// frameOf returns the viewer's frame among an event's, nil when none.
+func frameOf(frames []*Frame, viewer int) *Frame {
+	for _, f := range frames {
+		if f.viewer == viewer {
+			return f
+		}
+	}
+	return nil
 }
 
 // ID returns the game id.
@@ -338,8 +401,7 @@ func (s *Subscription) Err() error {
 func (s *Subscription) Close() {
 	s.once.Do(func() {
 		_ = s.t.call(context.Background(), func() {
-			if _, ok := s.t.subs[s]; ok {
-				delete(s.t.subs, s)
+			if s.t.subs.remove(s) {
 				s.end()
 				s.t.touch()
 				s.t.racePresence()
@@ -369,15 +431,15 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 		}
 		t.touch()
 		s.Seq, s.View, s.Check = t.seq, t.eng.View(viewer, t.id, t.seq), t.answeredCheck()
-		if base, ok := t.views[viewer]; !ok || base.seq != t.seq {
+		if base, ok := t.views.get(viewer); !ok || base.seq != t.seq {
 			// Another subscriber of this viewer keeps its base: the view at the
 			// same seq that its client folded.
-			t.views[viewer] = seqView{t.seq, s.View}
+			t.views.set(viewer, seqView{t.seq, s.View})
 		}
 		if since >= 0 && since <= t.seq {
 			s.Missed, s.Resumed = t.since(since), true
 		}
-		t.subs[s] = struct{}{}
+		t.subs = append(t.subs, s)
 		t.racePresence()
 	})
 	if err == nil && stale {
@@ -440,7 +502,7 @@ func (st storeState) stale(t *Table) bool {
 // drop ends a subscription from the table's side.
 func (t *Table) drop(s *Subscription, why error) {
 	s.err.Store(&why)
-	delete(t.subs, s)
+	t.subs.remove(s)
 	s.end()
 }
 
@@ -481,7 +543,7 @@ func (t *Table) run() {
 	if why == nil {
 		why = ErrStopped
 	}
-	for s := range t.subs {
+	for s := range t.subs.all() {
 		t.drop(s, why)
 	}
 }
@@ -502,8 +564,8 @@ type pending struct {
 	err     error
 	dupOf   int64 // seq of the earlier action with the same client id
 	applied bool
-	sync    bool           // a Command.Sync
-	frames  map[int]*Frame // by viewer, for subscribers
+	sync    bool     // a Command.Sync
+	frames  []*Frame // one per viewer, for subscribers
 }
 
 // handle applies a batch of commands, commits the accepted actions in one
@@ -515,10 +577,7 @@ func (t *Table) handle(batch []*doReq) {
 	var actions []store.Action
 	// The viewers' bases as the batch goes; they become the table's only
 	// once the batch is durable.
-	views := make(map[int]seqView, len(t.views))
-	for v, b := range t.views {
-		views[v] = b
-	}
+	views := append(t.spare[:0], t.views...)
 	play := t.play
 	var prevAt time.Time
 	if n := len(t.events); n > 0 {
@@ -537,7 +596,7 @@ func (t *Table) handle(batch []*doReq) {
 			continue
 		}
 		if cmd.ClientID != "" {
-			if seq, ok := t.clientIDs[clientKey{cmd.Seat, cmd.ClientID}]; ok {
+			if seq, ok := t.clientIDs.get(cmd.Seat, cmd.ClientID); ok {
 				p.dupOf = seq
 				continue
 			}
@@ -573,17 +632,17 @@ func (t *Table) handle(batch []*doReq) {
 			ClientID: cmd.ClientID,
 		}
 		if cmd.ClientID != "" {
-			t.clientIDs[clientKey{cmd.Seat, cmd.ClientID}] = t.seq
+			t.clientIDs.put(cmd.Seat, cmd.ClientID, t.seq)
 		}
 		p.applied = true
 		p.res = Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
 		if len(t.subs) > 0 {
-			p.frames = make(map[int]*Frame, 2)
+			p.frames = make([]*Frame, 0, len(t.subs))
 			var first *Frame // with a delta the other viewers' frames share, in a race
-			for s := range t.subs {
-				if _, ok := p.frames[s.viewer]; !ok {
-					f := &Frame{Event: ev, View: t.eng.View(s.viewer, t.id, t.seq)}
-					if base, ok := views[s.viewer]; ok && base.seq == t.seq-1 {
+			for _, s := range t.subs {
+				if frameOf(p.frames, s.viewer) == nil {
+					f := &Frame{Event: ev, View: t.eng.View(s.viewer, t.id, t.seq), viewer: s.viewer}
+					if base, ok := views.get(s.viewer); ok && base.seq == t.seq-1 {
 						f.Prev = base.view
 						if _, race := f.View.(RaceView); race {
 							if first == nil {
@@ -593,12 +652,12 @@ func (t *Table) handle(batch []*doReq) {
 							}
 						}
 					}
-					views[s.viewer] = seqView{t.seq, f.View}
-					p.frames[s.viewer] = f
+					views.set(s.viewer, seqView{t.seq, f.View})
+					p.frames = append(p.frames, f)
 				}
 			}
 		}
-		if f, ok := p.frames[cmd.Seat]; ok {
+		if f := frameOf(p.frames, cmd.Seat); f != nil {
 			p.res.View = f.View
 		} else {
 			p.res.View = t.eng.View(cmd.Seat, t.id, t.seq)
@@ -616,7 +675,8 @@ func (t *Table) handle(batch []*doReq) {
 	}
 	// Durable: record, store a changed status, answer, publish.
 	t.durable.Store(t.seq)
-	t.views = views
+	clear(t.views) // what the bases before hold may go
+	t.views, t.spare = views, t.views
 	t.play = play
 	statusBefore := t.game.Load().Status
 	for i := range ps {
@@ -677,10 +737,10 @@ func (t *Table) observe(cmd Command, err error) {
 
 // publish sends an event's frames to every subscriber; a full subscriber is
 // dropped.
-func (t *Table) publish(frames map[int]*Frame) {
-	for s := range t.subs {
-		f, ok := frames[s.viewer]
-		if !ok { // subscribed while the batch was applied: cannot happen, but stay safe
+func (t *Table) publish(frames []*Frame) {
+	for s := range t.subs.all() {
+		f := frameOf(frames, s.viewer)
+		if f == nil { // subscribed while the batch was applied: cannot happen, but stay safe
 			t.drop(s, ErrSlow)
 			continue
 		}
@@ -777,7 +837,7 @@ func (t *Table) rebuild(events []Event) error {
 	if err != nil {
 		return err
 	}
-	ids := make(map[clientKey]int64, len(t.clientIDs))
+	var ids clientIDs
 	var play time.Duration
 	for i := range events {
 		ev := &events[i]
@@ -793,7 +853,7 @@ func (t *Table) rebuild(events []Event) error {
 		}
 		ev.Status = eng.Status()
 		if ev.ClientID != "" {
-			ids[clientKey{ev.Seat, ev.ClientID}] = ev.Seq
+			ids.put(ev.Seat, ev.ClientID, ev.Seq)
 		}
 	}
 	t.eng, t.events, t.seq, t.clientIDs, t.play = eng, events, int64(len(events)), ids, play
@@ -816,7 +876,7 @@ func (t *Table) reload() error {
 	if err := t.rebuild(events); err != nil {
 		return err
 	}
-	for s := range t.subs {
+	for s := range t.subs.all() {
 		t.drop(s, ErrReloaded)
 	}
 	return nil
@@ -854,14 +914,12 @@ func newTable(ctx context.Context, cfg *Config, id string) (*Table, error) {
 		return nil, err
 	}
 	t := &Table{
-		id:    id,
-		cfg:   cfg,
-		do:    make(chan *doReq, cfg.MaxBatch), // a sender waits while the table commits only once this many queue
-		views: make(map[int]seqView),
-		ops:   make(chan func()),
-		quit:  make(chan struct{}),
-		done:  make(chan struct{}),
-		subs:  make(map[*Subscription]struct{}),
+		id:   id,
+		cfg:  cfg,
+		do:   make(chan *doReq, cfg.MaxBatch), // a sender waits while the table commits only once this many queue
+		ops:  make(chan func()),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
 	}
 	t.game.Store(&g)
 	if err := t.rebuild(events); err != nil {

@@ -141,54 +141,81 @@ func TestTwoStoresOneFile(t *testing.T) {
 // goroutines, one per game, each committing one action at a time and waiting
 // for it to be durable.
 func BenchmarkCommitter(b *testing.B) {
-	for _, window := range []time.Duration{0, time.Millisecond, 2 * time.Millisecond} {
-		b.Run(fmt.Sprintf("window=%v", window), func(b *testing.B) {
-			ctx := context.Background()
-			s := mustOpen(b, filepath.Join(b.TempDir(), "dsol.db"))
-			defer s.Close()
-			const games = 1024
-			if err := s.CreatePlayer(ctx, storetest.NewPlayer("alice")); err != nil {
-				b.Fatal(err)
-			}
-			for g := range games {
-				if err := s.CreateGame(ctx, storetest.NewSolo(fmt.Sprintf("g%d", g), "alice", time.Now())); err != nil {
-					b.Fatal(err)
-				}
-			}
-			var batches, actions atomic.Int64
-			c := store.NewCommitter(s, window, 256, func(n int, _ time.Duration, _ error) {
-				batches.Add(1)
-				actions.Add(int64(n))
+	for _, kind := range []string{"solo", "race"} {
+		for _, window := range []time.Duration{0, time.Millisecond, 2 * time.Millisecond} {
+			b.Run(fmt.Sprintf("kind=%s/window=%v", kind, window), func(b *testing.B) {
+				benchmarkCommitter(b, kind, window)
 			})
-			var next atomic.Int64
-			payload := []byte(`{"type":"move","from":"c3","count":2,"to":"c7"}`)
-			b.SetParallelism(32) // 64 games in flight on 2 cores
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				g := next.Add(1) - 1
-				if g >= games {
-					panic("too many goroutines")
-				}
-				id := fmt.Sprintf("g%d", g)
-				a := store.Action{GameID: id, Seat: 1, Action: payload, At: time.Now()}
-				for pb.Next() {
-					a.Seq++
-					if err := c.Commit(ctx, a); err != nil {
-						if errors.Is(err, store.ErrConflict) {
-							panic(err)
-						}
-						b.Error(err)
-						return
-					}
-				}
-			})
-			b.StopTimer()
-			c.Close()
-			if n := batches.Load(); n > 0 {
-				b.ReportMetric(float64(actions.Load())/float64(n), "actions/batch")
+		}
+	}
+}
+
+// benchmarkCommitter commits actions of 64 games of a kind at once through
+// a Committer: a solo game's with its tally, a race's without one, by both
+// seats in turn.
+func benchmarkCommitter(b *testing.B, kind string, window time.Duration) {
+	ctx := context.Background()
+	s := mustOpen(b, filepath.Join(b.TempDir(), "dsol.db"))
+	defer s.Close()
+	const games = 1024
+	for _, p := range []string{"alice", "bob"} {
+		if err := s.CreatePlayer(ctx, storetest.NewPlayer(p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for g := range games {
+		id := fmt.Sprintf("g%d", g)
+		var err error
+		if kind == "race" {
+			r := storetest.NewRace(id, "alice", false, time.Now())
+			if err = s.CreateGame(ctx, r); err == nil {
+				r.Seats[1], r.Status = "bob", "playing"
+				err = s.UpdateGame(ctx, r)
 			}
-		})
+		} else {
+			err = s.CreateGame(ctx, storetest.NewSolo(id, "alice", time.Now()))
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	var batches, actions atomic.Int64
+	c := store.NewCommitter(s, window, 256, func(n int, _ time.Duration, _ error) {
+		batches.Add(1)
+		actions.Add(int64(n))
+	})
+	var next atomic.Int64
+	payload := []byte(`{"type":"move","from":"c3","count":2,"to":"c7"}`)
+	b.SetParallelism(32) // 64 games in flight on 2 cores
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		g := next.Add(1) - 1
+		if g >= games {
+			panic("too many goroutines")
+		}
+		id := fmt.Sprintf("g%d", g)
+		a := store.Action{GameID: id, Seat: 1, Action: payload, At: time.Now()}
+		for pb.Next() {
+			a.Seq++
+			if kind == "race" {
+				a.Seat = 1 + int(a.Seq%2)
+			} else {
+				a.Tally = &store.Tally{Score: int(a.Seq), Moves: int(a.Seq), Play: time.Duration(a.Seq) * time.Second}
+			}
+			if err := c.Commit(ctx, a); err != nil {
+				if errors.Is(err, store.ErrConflict) {
+					panic(err)
+				}
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	c.Close()
+	if n := batches.Load(); n > 0 {
+		b.ReportMetric(float64(actions.Load())/float64(n), "actions/batch")
 	}
 }
 
