@@ -292,15 +292,29 @@ func wsError(ctx context.Context, err error) error {
 	return &apiError{"transport", err.Error()}
 }
 
-// postJSON sends a JSON POST to url, with the player's token when not
-// empty, and decodes a 2xx answer into out (when not nil), or returns the
-// error code of the answer.
+// postJSON sends body to url in a POST (see doJSON).
 func postJSON(ctx context.Context, hc *http.Client, url, token string, body []byte, out any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	return doJSON(ctx, hc, req, token, out)
+}
+
+// getJSON sends a GET to url (see doJSON).
+func getJSON(ctx context.Context, hc *http.Client, url, token string, out any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	return doJSON(ctx, hc, req, token, out)
+}
+
+// doJSON sends req, with the player's token when not empty, and decodes a
+// 2xx answer into out (when not nil), or returns the error code of the
+// answer.
+func doJSON(ctx context.Context, hc *http.Client, req *http.Request, token string, out any) error {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

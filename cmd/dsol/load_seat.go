@@ -39,6 +39,10 @@ type raceSeat struct {
 	// Frames and the bytes of each event message received.
 	frames     int
 	eventBytes []int
+	// buf holds the frame being read and msgs its messages: both are
+	// reused, so what is kept of a frame is copied.
+	buf  bytes.Buffer
+	msgs [][]byte
 
 	// race mode: the seat's stock and waste counts, kept in step with its
 	// own draws and recycles (nothing else changes them).
@@ -81,6 +85,8 @@ var (
 	eventPrefix  = []byte(`{"type":"event","seq":`)
 	statePrefix  = []byte(`{"type":"state","seq":`)
 	overPrefix   = []byte(`{"type":"over"`)
+	ackPrefix    = []byte(`{"type":"ack","id":"`)
+	seqKey       = []byte(`","seq":`)
 	gameKey      = []byte(`,"game":{`)
 	deltaKey     = []byte(`,"d":{`)
 )
@@ -138,18 +144,30 @@ func (s *raceSeat) hangUp() {
 // array of them. Views are kept (the newest), an "over" notice marks the
 // race over; an ack or a reject is returned, anything else gives nil.
 func (s *raceSeat) read(ctx context.Context, g *raceGame) (*answer, error) {
-	_, data, err := s.conn.Read(ctx)
+	_, r, err := s.conn.Reader(ctx)
+	if err == nil {
+		s.buf.Reset()
+		_, err = s.buf.ReadFrom(r)
+	}
 	if err != nil {
 		return nil, wsError(ctx, err)
 	}
+	data := s.buf.Bytes()
 	s.frames++
 	if len(data) == 0 || data[0] != '[' {
 		return s.message(g, data)
 	}
-	var msgs []json.RawMessage
-	if err := json.Unmarshal(data, &msgs); err != nil {
-		return nil, &apiError{"bad_frame", err.Error()}
+	msgs, ok := splitArray(data, s.msgs[:0])
+	if !ok {
+		var raw []json.RawMessage
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return nil, &apiError{"bad_frame", err.Error()}
+		}
+		for _, m := range raw {
+			msgs = append(msgs, m)
+		}
 	}
+	s.msgs = msgs
 	var ans *answer
 	for _, m := range msgs {
 		a, err := s.message(g, m)
@@ -160,7 +178,69 @@ func (s *raceSeat) read(ctx context.Context, g *raceGame) (*answer, error) {
 			ans = a // a closed loop has one answer outstanding
 		}
 	}
+	clear(s.msgs)
 	return ans, nil
+}
+
+// splitArray appends the elements of a JSON array of objects to out, as
+// json.Unmarshal into []json.RawMessage would; it reports false for any
+// other frame (another kind of element, or not an array it can follow),
+// which the caller then decodes in full. It checks the array's structure
+// only: each message is decoded, or matched by its prefix, on its own.
+func splitArray(data []byte, out [][]byte) ([][]byte, bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return out, false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return out, skipSpace(data, i+1) == len(data)
+	}
+	for {
+		if i >= len(data) || data[i] != '{' {
+			return out, false
+		}
+		start, depth, inString := i, 0, false
+		for ; i < len(data); i++ {
+			c := data[i]
+			switch {
+			case inString && c == '\\':
+				i++ // the escaped byte
+			case c == '"':
+				inString = !inString
+			case inString:
+			case c == '{' || c == '[':
+				depth++
+			case c == '}' || c == ']':
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if i >= len(data) {
+			return out, false
+		}
+		out = append(out, data[start:i+1])
+		i = skipSpace(data, i+1)
+		switch {
+		case i < len(data) && data[i] == ',':
+			i = skipSpace(data, i+1)
+		case i < len(data) && data[i] == ']':
+			return out, skipSpace(data, i+1) == len(data)
+		default:
+			return out, false
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // message handles one server message.
@@ -177,6 +257,9 @@ func (s *raceSeat) message(g *raceGame, data []byte) (*answer, error) {
 		g.over.Store(true)
 		return nil, nil
 	}
+	if a, ok := parseAck(data); ok {
+		return a, nil
+	}
 	var a answer
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, &apiError{"bad_frame", err.Error()}
@@ -191,6 +274,25 @@ func (s *raceSeat) message(g *raceGame, data []byte) (*answer, error) {
 		s.keepView(data, nil)
 	}
 	return nil, nil
+}
+
+// parseAck reads an ack as the server writes it, {"type":"ack","id":"…",
+// "seq":N}; it reports false for anything else (a duplicate's flag, an id
+// with escapes, another order), which the caller decodes in full.
+func parseAck(data []byte) (*answer, bool) {
+	rest, ok := bytes.CutPrefix(data, ackPrefix)
+	if !ok {
+		return nil, false
+	}
+	id, rest, ok := bytes.Cut(rest, seqKey)
+	if !ok || bytes.ContainsAny(id, `"\\`) || len(rest) < 2 || rest[len(rest)-1] != '}' {
+		return nil, false
+	}
+	seq, err := strconv.ParseInt(string(rest[:len(rest)-1]), 10, 64)
+	if err != nil || seq < 0 {
+		return nil, false
+	}
+	return &answer{Type: "ack", ID: string(id), Seq: seq}, true
 }
 
 // keepView keeps a frame that may carry a view; rest is the frame after
@@ -216,9 +318,12 @@ func (s *raceSeat) keepView(data, rest []byte) {
 	switch {
 	case seq < s.viewSeq:
 	case bytes.Contains(data, gameKey):
-		s.viewSeq, s.viewData, s.deltas, s.base = seq, data, s.deltas[:0], nil
+		s.viewSeq, s.viewData, s.deltas, s.base = seq, append(s.viewData[:0], data...), s.deltas[:0], nil
+	case s.cfg.mode == "race":
+		// The race mode keeps its own counts and reads the view over
+		// HTTP when it needs it (resync): it folds no deltas.
 	case seq == s.viewSeq+1 && bytes.Contains(data, deltaKey):
-		s.viewSeq, s.deltas = seq, append(s.deltas, data)
+		s.viewSeq, s.deltas = seq, append(s.deltas, bytes.Clone(data))
 		if len(s.deltas) >= 256 { // bound what waits
 			s.fold()
 		}
@@ -393,10 +498,12 @@ func (s *raceSeat) played(action []byte) {
 	}
 }
 
-// resync reads the seat's counts from its newest view again.
+// resync reads the seat's counts again from its view, which it asks of
+// the server over HTTP (the race mode folds no deltas): after the seat's
+// last ack, so at least as new as what the seat has done.
 func (s *raceSeat) resync(g *raceGame) error {
-	v, err := s.view(g.ctx, g)
-	if err != nil {
+	var v playView
+	if err := getJSON(g.ctx, s.hc, s.cfg.base+"/api/v1/games/"+g.id, s.token, &v); err != nil {
 		return err
 	}
 	sv, err := v.seatOf(s.seat)

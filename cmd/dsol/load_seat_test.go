@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestSplitArray checks the split of a protocol 2 frame against
+// json.Unmarshal, and that what it does not follow is left to it.
+func TestSplitArray(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{`[]`, true},
+		{` [ ] `, true},
+		{`[{"type":"ack","id":"R1","seq":3}]`, true},
+		{`[{"type":"ack","id":"R1","seq":3},{"type":"event","seq":3,"d":{"s":[{"w":["7H"]}]}}]`, true},
+		{"[ {\"a\":\"}\\\"{\"} ,\n{\"b\":[{}]}\t]", true},
+		{`[{"a":"\\"},{"b":1}]`, true},
+		{`[1,{"a":1}]`, false},
+		{`[{"a":1}`, false},
+		{`[{"a":1},]`, false},
+		{`[{"a":1}] x`, false},
+		{`[{"a":"}]`, false},
+		{`{"a":1}`, false},
+	} {
+		got, ok := splitArray([]byte(tc.in), nil)
+		if ok != tc.ok {
+			t.Errorf("%q: ok %v, want %v", tc.in, ok, tc.ok)
+			continue
+		}
+		if ok {
+			checkSplit(t, []byte(tc.in), got)
+		}
+	}
+}
+
+// checkSplit checks that the elements split from data are those of
+// json.Unmarshal.
+func checkSplit(t *testing.T, data []byte, got [][]byte) {
+	t.Helper()
+	var want []json.RawMessage
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%q: split, but json says %v", data, err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%q: %d elements, json has %d", data, len(got), len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("%q: element %d is %q, json has %q", data, i, got[i], want[i])
+		}
+	}
+}
+
+// FuzzSplitArray: whatever splitArray splits of valid JSON is what
+// json.Unmarshal finds, and every valid array of objects is split.
+func FuzzSplitArray(f *testing.F) {
+	for _, s := range []string{`[]`, `[{"type":"ack","id":"R1","seq":3},{"type":"event","seq":3,"d":{}}]`,
+		`[{"a":"\"}"}]`, `[{"a":[1,{"b":"]"}]}]`, `[{},1]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := splitArray(data, nil)
+		var raw []json.RawMessage
+		err := json.Unmarshal(data, &raw)
+		objects := err == nil
+		for _, m := range raw {
+			objects = objects && m[0] == '{'
+		}
+		switch {
+		case ok && json.Valid(data):
+			checkSplit(t, data, got)
+		case !ok && objects:
+			t.Fatalf("%q: a valid array of objects not split", data)
+		}
+	})
+}
+
+// TestParseAck checks the ack fast path against json.Unmarshal, and that
+// what it does not follow is left to it.
+func TestParseAck(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"type":"ack","id":"R12","seq":34}`, true},
+		{`{"type":"ack","id":"","seq":0}`, true},
+		{`{"type":"ack","id":"R1","seq":3,"duplicate":true}`, false},
+		{`{"type":"ack","id":"R\"1","seq":3}`, false},
+		{`{"type":"ack","id":"R1","seq":-3}`, false},
+		{`{"type":"ack","id":"R1","seq":}`, false},
+		{`{"type":"ack","seq":3,"id":"R1"}`, false},
+		{`{"type":"reject","id":"R1","error":{"code":"illegal_move","message":"no"}}`, false},
+	} {
+		got, ok := parseAck([]byte(tc.in))
+		if ok != tc.ok {
+			t.Errorf("%s: ok %v, want %v", tc.in, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var want answer
+		if err := json.Unmarshal([]byte(tc.in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if *got != want {
+			t.Errorf("%s: %+v, json has %+v", tc.in, *got, want)
+		}
+	}
+}
+
+// TestRaceSeatResync: the race mode's seat, which folds no deltas, reads
+// its counts again from the server's view of its race.
+func TestRaceSeatResync(t *testing.T) {
+	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "resync.db")})
+	cfg, err := parseLoad([]string{"--mode", "race", "--url", s.base, "--races", "1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p := newRacePair(&cfg, &http.Client{})
+	if !p.setup(ctx) {
+		t.Fatalf("setup: %v", p.errors)
+	}
+	defer p.dropRace()
+	g := p.race
+	g.ctx, g.cancel = context.WithCancel(ctx)
+	defer g.cancel()
+	seat := p.seats[0]
+	for i, want := range [][2]int{{24, 0}, {23, 1}, {22, 2}} {
+		if i > 0 {
+			if a, err := seat.act(ctx, g, drawFrame); err != nil || a.Type != "ack" {
+				t.Fatalf("draw: %+v %v", a, err)
+			}
+		}
+		seat.stock, seat.waste = -1, -1
+		if err := seat.resync(g); err != nil {
+			t.Fatal(err)
+		}
+		if seat.stock != want[0] || seat.waste != want[1] {
+			t.Errorf("after %d draws: stock %d, waste %d; want %d, %d", i, seat.stock, seat.waste, want[0], want[1])
+		}
+	}
+	if len(seat.deltas) != 0 {
+		t.Errorf("%d deltas kept, want none in the race mode", len(seat.deltas))
+	}
+}
