@@ -1,6 +1,7 @@
 package ws
 
 import (
+	"bytes"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,7 @@ type connection struct {
 	dropEnded bool
 
 	ending    bool         // the read loop ignores frames: a close is queued
+	in        bytes.Buffer // the read loop's frame (see read)
 	pinging   atomic.Bool  // a ping waits for its pong
 	writing   atomic.Int64 // when the write under way began (Unix ns), or 0
 	closeOnce sync.Once
@@ -50,6 +52,27 @@ func newConnection(c *websocket.Conn, cfg *Config, m *metrics.Metrics, clock fun
 		limit:   rate.NewLimiter(rate.Limit(cfg.MessageRate), cfg.MessageBurst),
 		strikes: rate.NewLimiter(1, cfg.MaxStrikes),
 	}
+}
+
+// keepIn is the most room the read loop keeps for the next frame: a
+// client's frames are actions of a hundred bytes or so, and an idle socket
+// should not hold a large frame's buffer.
+const keepIn = 1 << 10
+
+// read reads the client's next frame, for the read loop. The bytes are the
+// connection's until the next read: what is kept of a frame is copied (the
+// decoded frame holds strings and values only). Closing the socket ends it:
+// no context timer per read.
+func (c *connection) read() (websocket.MessageType, []byte, error) {
+	if c.in.Cap() > keepIn {
+		c.in = bytes.Buffer{}
+	}
+	c.in.Reset()
+	typ, r, err := c.ws.Reader(context.Background())
+	if err == nil {
+		_, err = c.in.ReadFrom(r)
+	}
+	return typ, c.in.Bytes(), err
 }
 
 // close ends the socket with a close code (once; later calls do nothing).

@@ -1,7 +1,6 @@
 package ws
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 
@@ -100,7 +99,7 @@ type feedSession struct {
 // UTF-8 closes the socket with 1007.
 func (s *feedSession) readLoop() {
 	for {
-		typ, data, err := s.ws.Read(context.Background()) // closing the socket ends it: no context timer per read
+		typ, data, err := s.read()
 		if err != nil {
 			return
 		}

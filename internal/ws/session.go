@@ -94,7 +94,7 @@ func (s *session) run(sub *table.Subscription) {
 // ends the connection.
 func (s *session) readLoop() {
 	for {
-		typ, data, err := s.ws.Read(context.Background()) // closing the socket ends it: no context timer per read
+		typ, data, err := s.read()
 		if err != nil {
 			return
 		}
