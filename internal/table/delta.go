@@ -21,6 +21,10 @@ type View interface {
 	// protocol document) gives this view, except the keys that travel in
 	// their own messages: presence and clocks.
 	AppendDelta(b []byte, prev View) []byte
+	// For is the view of the same game at the same moment for another
+	// viewer (a seat, or 0 for a spectator), as the engine's View would
+	// build it: what all viewers see alike is shared, not built again.
+	For(viewer int) View
 }
 
 // A delta is a JSON object whose keys name what changed:

@@ -6,9 +6,10 @@ import (
 )
 
 // BenchmarkRaceEvent is what one race action costs the table beside the
-// rules: the views of both seats and a spectator after it and the delta
-// from the view before, which is the same for every viewer and built once,
-// as the table builds them for every event.
+// rules: the views of both seats and a spectator after it (one built, the
+// others turned to their viewer with For) and the delta from the view
+// before, which is the same for every viewer and built once, as the table
+// builds them for every event.
 // Each op is one accepted action of a random race.
 //
 //	go test -run '^$' -bench RaceEvent -benchmem ./internal/table
@@ -39,8 +40,9 @@ func BenchmarkRaceEvent(b *testing.B) {
 			}
 		}
 		seq++
+		built := eng.View(0, "g", seq)
 		for v := range prev {
-			next := eng.View(v, "g", seq)
+			next := built.For(v)
 			if v == 0 {
 				buf = next.AppendDelta(buf[:0], prev[v])
 			}

@@ -138,6 +138,9 @@ func (e *soloEngine) View(_ int, id string, seq int64) View {
 	return v
 }
 
+// For implements View: every viewer of a solo game sees the same.
+func (v SoloView) For(int) View { return v }
+
 func (e *soloEngine) Status() string { return e.g.Status().String() }
 
 func (e *soloEngine) Result() []byte { return nil }

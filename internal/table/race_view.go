@@ -166,6 +166,21 @@ func (e *raceEngine) View(viewer int, id string, seq int64) View {
 	return v
 }
 
+// For implements View. Only You and ClaimAt (the opponent's) depend on the
+// viewer; the rest, seats included, is shared, as views are read-only
+// once built.
+func (v RaceView) For(viewer int) View {
+	v.You, v.ClaimAt = nil, nil
+	if viewer == 1 || viewer == 2 {
+		you := viewer
+		v.You = &you
+		if i := 2 - viewer; i < len(v.Seats) {
+			v.ClaimAt = v.Seats[i].ClaimAt
+		}
+	}
+	return v
+}
+
 // fill adds the live state to the view of race e, whose header is g: the
 // players, presence and claims, the turn clock, the series, the rematch
 // offer and the ratings.

@@ -639,9 +639,17 @@ func (t *Table) handle(batch []*doReq) {
 		if len(t.subs) > 0 {
 			p.frames = make([]*Frame, 0, len(t.subs))
 			var first *Frame // with a delta the other viewers' frames share, in a race
+			var built View   // the first viewer's view, which the others' derive from
 			for _, s := range t.subs {
 				if frameOf(p.frames, s.viewer) == nil {
-					f := &Frame{Event: ev, View: t.eng.View(s.viewer, t.id, t.seq), viewer: s.viewer}
+					var v View
+					if built == nil {
+						v = t.eng.View(s.viewer, t.id, t.seq)
+						built = v
+					} else {
+						v = built.For(s.viewer)
+					}
+					f := &Frame{Event: ev, View: v, viewer: s.viewer}
 					if base, ok := views.get(s.viewer); ok && base.seq == t.seq-1 {
 						f.Prev = base.view
 						if _, race := f.View.(RaceView); race {
