@@ -170,7 +170,7 @@ func (s *feedSession) writer(f feed) {
 				return
 			}
 		case <-s.ready:
-			for _, m := range s.out.take() {
+			for _, m := range s.out.take(nil) {
 				if m.typ == "close" {
 					s.closeAsync(m.closeCode, string(m.body))
 					return

@@ -4,9 +4,10 @@ import "sync"
 
 // outbox is the queue of answers to one client (acks, rejects, pongs, a
 // close), written by the read loop and the table and read by the writer. It
-// is a slice that grows with what waits and is let go when drained, so that
-// an idle connection holds no buffer; notify tells the writer that
-// something waits (it must not block).
+// is a slice that grows with what waits; the writer hands back the slice it
+// drained as the room for what comes next (see take), and lets it go when
+// it grew large, so that an idle connection holds at most a small buffer.
+// notify tells the writer that something waits (it must not block).
 type outbox struct {
 	mu     sync.Mutex
 	msgs   []outMsg
@@ -30,11 +31,13 @@ func (q *outbox) put(m outMsg) bool {
 	return true
 }
 
-// take returns what waits, in order, and empties the queue.
-func (q *outbox) take() []outMsg {
+// take returns what waits, in order, and empties the queue; room, a slice
+// the writer is done with (emptied, or nil), is where what comes next is
+// queued.
+func (q *outbox) take(room []outMsg) []outMsg {
 	q.mu.Lock()
 	msgs := q.msgs
-	q.msgs = nil
+	q.msgs = room[:0]
 	q.mu.Unlock()
 	return msgs
 }

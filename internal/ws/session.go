@@ -49,10 +49,12 @@ type session struct {
 	batch   []outMsg       // messages waiting to be written, as one frame in protocol 2
 	size    int            // their bytes
 	updates []table.Update // the subscription's, taken for this pass
+	room    []outMsg       // the answers of the pass before, emptied: the outbox's next room
 }
 
-// The most room for updates the writer keeps between passes.
-const keepUpdates = 8
+// The most room for updates, and for answers, the writer keeps between
+// passes.
+const keepUpdates, keepAnswers = 8, 4
 
 // outMsg is one message for the writer: an answer queued by the read loop
 // or the table, or a message of the writer's own, encoded.
@@ -476,7 +478,8 @@ func (s *session) held() bool {
 func (s *session) answers() bool {
 	// Taken first: the event of every answer taken is then already in the
 	// subscription (the table publishes it before it answers).
-	msgs := s.out.take()
+	msgs := s.out.take(s.room)
+	s.room = nil
 	if !s.events() {
 		return false
 	}
@@ -485,6 +488,7 @@ func (s *session) answers() bool {
 			return false
 		}
 	}
+	s.room = emptied(msgs, keepAnswers)
 	return true
 }
 
