@@ -19,3 +19,17 @@ func (t *Texts) Of(cs []Card) []string {
 	}
 	return t.buf[start:len(t.buf):len(t.buf)]
 }
+
+// SameTexts reports whether texts, a pile's texts as Of made them (not
+// nil), are those of cs.
+func SameTexts(texts []string, cs []Card) bool {
+	if texts == nil || len(texts) != len(cs) {
+		return false
+	}
+	for i, c := range cs {
+		if texts[i] != c.String() {
+			return false
+		}
+	}
+	return true
+}

@@ -74,9 +74,31 @@ func Decks(c cards.Code) string {
 // spectator. Every viewer sees the same public information today (both seats'
 // face-up cards, counts of face-down and stock cards); the parameter keeps the
 // door open for private details. It is the only way race state leaves the
-// engine.
+// engine (NextView is the same view, built after an earlier one).
 func (r *Race) View(viewer int) View {
 	_ = viewer
+	return r.view(nil)
+}
+
+// NextView is View(0) built after prev, an earlier view of this race: every
+// pile that is as it was in prev (a foundation, a waste, a seat's columns) is
+// prev's own slice, not a copy, so an action costs the piles it changed.
+// Views are read-only once built, which is what lets them share.
+func (r *Race) NextView(prev *View) View {
+	if prev == nil || len(prev.Foundations) != len(r.found.Piles) || len(prev.Seats) != Seats {
+		return r.view(nil)
+	}
+	for s := range prev.Seats {
+		if len(prev.Seats[s].Columns) != Columns {
+			return r.view(nil)
+		}
+	}
+	return r.view(prev)
+}
+
+// view builds the race's view, sharing prev's unchanged piles when prev is
+// not nil (NextView has checked its shape).
+func (r *Race) view(prev *View) View {
 	v := View{
 		Kind:         "race",
 		Draw:         r.code.Draw,
@@ -91,40 +113,73 @@ func (r *Race) View(viewer int) View {
 	if t := r.Turn(); t != 0 {
 		v.Turn = &t
 	}
-	// Every foundation's cards in one array, every pile's texts in another
-	// and both seats' columns in a third, each of its exact size.
+	// What changed goes in fresh arrays, each of its exact size: the
+	// foundations' cards in one, the piles' texts in another, each seat's
+	// columns in a third; what did not change is prev's.
 	nf, nt := 0, 0
+	var keptF [8]bool
+	var keptW, keptC [Seats]bool
 	for i := range v.Foundations {
-		nf += int(r.found.N[i])
+		pile := r.found.Piles[i][:r.found.N[i]]
+		if prev != nil && sameFoundation(prev.Foundations[i], pile) {
+			keptF[i] = true
+			continue
+		}
+		nf += len(pile)
 	}
 	for s := range r.boards {
 		b := &r.boards[s]
-		nt += int(b.NWaste)
+		if prev != nil && cards.SameTexts(prev.Seats[s].Waste, b.Waste[:b.NWaste]) {
+			keptW[s] = true
+		} else {
+			nt += int(b.NWaste)
+		}
+		if prev != nil && sameColumns(prev.Seats[s].Columns, b) {
+			keptC[s] = true
+			continue
+		}
 		for i := range Columns {
 			nt += len(b.Cols[i].Up())
 		}
 	}
-	found := make([]FoundationCard, 0, nf)
+	var found []FoundationCard
+	if nf > 0 {
+		found = make([]FoundationCard, 0, nf)
+	}
 	for i := range v.Foundations {
+		if keptF[i] {
+			v.Foundations[i] = prev.Foundations[i]
+			continue
+		}
 		start := len(found)
 		for _, c := range r.found.Piles[i][:r.found.N[i]] {
 			found = append(found, FoundationCard{Card: c.String(), Seat: c.Deck() + 1})
 		}
 		v.Foundations[i] = found[start:len(found):len(found)]
+		if v.Foundations[i] == nil {
+			v.Foundations[i] = []FoundationCard{}
+		}
 	}
 	texts := cards.NewTexts(nt)
-	cols := make([]ColumnView, Seats*Columns)
 	for s := range v.Seats {
 		b := &r.boards[s]
 		sv := SeatView{
-			Columns: cols[s*Columns : (s+1)*Columns : (s+1)*Columns],
 			Stock:   int(b.NStock),
-			Waste:   texts.Of(b.Waste[:b.NWaste]),
 			Count:   int(r.counts[s]),
 			Blocked: r.status == Playing && r.Blocked(s+1),
 		}
-		for i := range sv.Columns {
-			sv.Columns[i] = ColumnView{Down: int(b.Cols[i].Down), Up: texts.Of(b.Cols[i].Up())}
+		if keptW[s] {
+			sv.Waste = prev.Seats[s].Waste
+		} else {
+			sv.Waste = texts.Of(b.Waste[:b.NWaste])
+		}
+		if keptC[s] {
+			sv.Columns = prev.Seats[s].Columns
+		} else {
+			sv.Columns = make([]ColumnView, Columns)
+			for i := range sv.Columns {
+				sv.Columns[i] = ColumnView{Down: int(b.Cols[i].Down), Up: texts.Of(b.Cols[i].Up())}
+			}
 		}
 		v.Seats[s] = sv
 	}
@@ -138,6 +193,31 @@ func (r *Race) View(viewer int) View {
 		v.Result = rv
 	}
 	return v
+}
+
+// sameFoundation reports whether a foundation of a view holds the cards of
+// pile, each of the same seat.
+func sameFoundation(fv []FoundationCard, pile []cards.Card) bool {
+	if fv == nil || len(fv) != len(pile) {
+		return false
+	}
+	for i, c := range pile {
+		if fv[i].Card != c.String() || fv[i].Seat != c.Deck()+1 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameColumns reports whether a seat's columns in a view are those of b:
+// the same face-down counts and face-up cards.
+func sameColumns(cols []ColumnView, b *k.Board) bool {
+	for i := range cols {
+		if cols[i].Down != int(b.Cols[i].Down) || !cards.SameTexts(cols[i].Up, b.Cols[i].Up()) {
+			return false
+		}
+	}
+	return true
 }
 
 // texts returns the text forms of cards, never nil.

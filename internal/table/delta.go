@@ -234,6 +234,9 @@ func (d *deltaWriter) boolean(k string, v, prev bool) {
 
 // common returns the length of the common prefix of two piles.
 func common[T comparable](a, b []T) int {
+	if len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] {
+		return len(a) // one array: a pile the view shares with the one before
+	}
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++

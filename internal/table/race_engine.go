@@ -45,8 +45,9 @@ type raceEngine struct {
 	header     func() *store.Game // the table's header, never changed in place; set with live
 
 	// board is the race's view (the same for every viewer) after its
-	// boardAt-1 actions, shared by the views of every viewer at that point:
-	// views are read-only once built.
+	// boardAt-1 actions, shared by the views of every viewer at that point,
+	// and the next board shares its unchanged piles (race.NextView): views
+	// are read-only once built.
 	board   race.View
 	boardAt int
 }

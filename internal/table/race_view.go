@@ -132,7 +132,7 @@ type Notice struct {
 
 func (e *raceEngine) View(viewer int, id string, seq int64) View {
 	if n := e.r.Actions() + 1; e.boardAt != n {
-		e.board, e.boardAt = e.r.View(0), n
+		e.board, e.boardAt = e.r.NextView(&e.board), n
 	}
 	v := RaceView{ID: id, Seq: seq, View: e.board, Status: e.Status(),
 		Series: SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot,
