@@ -41,7 +41,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 l = r["latencyMs"]
 print(f"{sys.argv[2]} round {sys.argv[3]} load {sys.argv[4]}: {r['acksPerSecond']:.0f} acks/s, p50 {l['p50']:.1f} ms, p99 {l['p99']:.1f} ms, "
-      f"{r['cpu']['microsPerAck']:.0f} µs CPU per ack, event p50 {r['eventBytes']['p50']:.0f} B, errors {r['errors']}")
+      f"{r['cpu']['microsPerAck']:.0f} µs CPU per ack (load tool {r['cpu']['loadSeconds'] * 1e6 / max(r['acks'], 1):.0f} µs), "
+      f"event p50 {r['eventBytes']['p50']:.0f} B, errors {r['errors']}")
 PY
   done
 done
