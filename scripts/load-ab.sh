@@ -12,7 +12,16 @@
 # to leave the background search for winnable deals out of the server's CPU
 # time; OLD_FLAGS and NEW_FLAGS add flags to one build only, for a flag the
 # other build does not know.
+#
+# With PostgreSQL the line also gives the CPU time of the cluster's
+# processes per ack over the whole run (setup and warm-up included): the
+# server's own figure leaves out the work its queries cost the database.
 set -euo pipefail
+
+# pgticks prints the CPU time of every process named postgres, in clock ticks.
+pgticks() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk '$2 == "(postgres)" { t += $14 + $15 } END { print t + 0 }'
+}
 old=$1 new=$2 rounds=${3:-3} mode=${4:-race} db=${5:-sqlite} races=${6:-100} dur=${7:-15s}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -33,16 +42,20 @@ for r in $(seq 1 "$rounds"); do
     pid=$!
     for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/readyz >/dev/null && break; sleep 0.2; done
     load=$(cut -d' ' -f1 /proc/loadavg)
+    pg0=$(pgticks)
     "$new" load --mode "$mode" --url http://127.0.0.1:$port --races "$races" --duration "$dur" --setup 3s --pid $pid --json >"$dir/r.json"
+    pg=$(( $(pgticks) - pg0 ))
+    [ "$db" = sqlite ] && pg=
     kill $pid; wait $pid 2>/dev/null || true
     [ "$db" = sqlite ] || psql "$DSOL_TEST_POSTGRES_URL" -qc "DROP DATABASE $name" >/dev/null
-    python3 - "$dir/r.json" "$b" "$r" "$load" <<'PY'
+    python3 - "$dir/r.json" "$b" "$r" "$load" "$pg" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 l = r["latencyMs"]
+pg = f", postgres {int(sys.argv[5]) / int(sys.argv[6]) * 1e6 / max(r['totalAcks'], 1):.0f} µs per ack (whole run)" if sys.argv[5] else ""
 print(f"{sys.argv[2]} round {sys.argv[3]} load {sys.argv[4]}: {r['acksPerSecond']:.0f} acks/s, p50 {l['p50']:.1f} ms, p99 {l['p99']:.1f} ms, "
       f"{r['cpu']['microsPerAck']:.0f} µs CPU per ack (load tool {r['cpu']['loadSeconds'] * 1e6 / max(r['acks'], 1):.0f} µs), "
-      f"event p50 {r['eventBytes']['p50']:.0f} B, errors {r['errors']}")
+      f"event p50 {r['eventBytes']['p50']:.0f} B, errors {r['errors']}{pg}")
 PY
   done
 done
