@@ -7,7 +7,9 @@
 #
 # MODE is race or race-play, STORE sqlite or postgres (PostgreSQL from
 # DSOL_TEST_POSTGRES_URL, as `source .ci/postgres.sh` sets it; each run gets
-# a database of its own, dropped after it). The load tool is NEW_BINARY's.
+# a database of its own, dropped after it). The load tool is NEW_BINARY's;
+# OLD_LOAD names another one for the old build's runs (to compare two load
+# tools, give it and the same server twice).
 # SERVE_FLAGS adds flags to both servers, e.g. SERVE_FLAGS="--winnable-target 0"
 # to leave the background search for winnable deals out of the server's CPU
 # time; OLD_FLAGS and NEW_FLAGS add flags to one build only, for a flag the
@@ -27,8 +29,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for r in $(seq 1 "$rounds"); do
   for b in old new; do
-    bin=$old flags=${OLD_FLAGS:-}
-    [ "$b" = new ] && bin=$new flags=${NEW_FLAGS:-}
+    bin=$old flags=${OLD_FLAGS:-} tool=${OLD_LOAD:-$new}
+    [ "$b" = new ] && bin=$new flags=${NEW_FLAGS:-} tool=$new
     port=$((18100 + RANDOM % 800))
     if [ "$db" = sqlite ]; then
       url=$dir/$b-$r.db
@@ -43,7 +45,7 @@ for r in $(seq 1 "$rounds"); do
     for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/readyz >/dev/null && break; sleep 0.2; done
     load=$(cut -d' ' -f1 /proc/loadavg)
     pg0=$(pgticks)
-    "$new" load --mode "$mode" --url http://127.0.0.1:$port --races "$races" --duration "$dur" --setup 3s --pid $pid --json >"$dir/r.json"
+    "$tool" load --mode "$mode" --url http://127.0.0.1:$port --races "$races" --duration "$dur" --setup 3s --pid $pid --json >"$dir/r.json"
     pg=$(( $(pgticks) - pg0 ))
     [ "$db" = sqlite ] && pg=
     kill $pid; wait $pid 2>/dev/null || true
