@@ -157,15 +157,9 @@ func (s *raceSeat) read(ctx context.Context, g *raceGame) (*answer, error) {
 	if len(data) == 0 || data[0] != '[' {
 		return s.message(g, data)
 	}
-	msgs, ok := splitArray(data, s.msgs[:0])
-	if !ok {
-		var raw []json.RawMessage
-		if err := json.Unmarshal(data, &raw); err != nil {
-			return nil, &apiError{"bad_frame", err.Error()}
-		}
-		for _, m := range raw {
-			msgs = append(msgs, m)
-		}
+	msgs, err := messagesOf(data, s.msgs[:0])
+	if err != nil {
+		return nil, err
 	}
 	s.msgs = msgs
 	var ans *answer
@@ -180,6 +174,24 @@ func (s *raceSeat) read(ctx context.Context, g *raceGame) (*answer, error) {
 	}
 	clear(s.msgs)
 	return ans, nil
+}
+
+// messagesOf appends the messages of a protocol 2 frame, a JSON array, to
+// out: split by splitArray, else decoded.
+func messagesOf(data []byte, out [][]byte) ([][]byte, error) {
+	msgs, ok := splitArray(data, out)
+	if ok {
+		return msgs, nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return out, &apiError{"bad_frame", err.Error()}
+	}
+	msgs = out // without what the split took before it gave up
+	for _, m := range raw {
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
 }
 
 // splitArray appends the elements of a JSON array of objects to out, as

@@ -42,6 +42,21 @@ func TestSplitArray(t *testing.T) {
 	}
 }
 
+// TestMessagesOf: a frame the split does not follow is decoded in full,
+// with none of what the split took before it gave up.
+func TestMessagesOf(t *testing.T) {
+	for _, in := range []string{`[{"a":1},{"b":2}]`, `[{"a":1},2,{"b":3}]`, ` [ {"a":1} , "x" ] `} {
+		got, err := messagesOf([]byte(in), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		checkSplit(t, []byte(in), got)
+	}
+	if _, err := messagesOf([]byte(`[{"a":1},`), nil); codeOf(err) != "bad_frame" {
+		t.Errorf("a broken frame: %v, want bad_frame", err)
+	}
+}
+
 // checkSplit checks that the elements split from data are those of
 // json.Unmarshal.
 func checkSplit(t *testing.T, data []byte, got [][]byte) {
