@@ -1,8 +1,9 @@
 package ws
 
 import (
-	"bytes"
 	"context"
+	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,7 +37,7 @@ type connection struct {
 	dropEnded bool
 
 	ending    bool         // the read loop ignores frames: a close is queued
-	in        bytes.Buffer // the read loop's frame (see read)
+	in        []byte       // the read loop's frame (see read)
 	pinging   atomic.Bool  // a ping waits for its pong
 	writing   atomic.Int64 // when the write under way began (Unix ns), or 0
 	closeOnce sync.Once
@@ -54,25 +55,40 @@ func newConnection(c *websocket.Conn, cfg *Config, m *metrics.Metrics, clock fun
 	}
 }
 
-// keepIn is the most room the read loop keeps for the next frame: a
-// client's frames are actions of a hundred bytes or so, and an idle socket
-// should not hold a large frame's buffer.
-const keepIn = 1 << 10
+// The read loop's buffer starts with room for minIn bytes, grows only when
+// a frame fills it, and is let go before the next read once it is larger
+// than keepIn: a client's frames are actions of a hundred bytes or so, and
+// an idle socket should hold no more than that.
+const minIn, keepIn = 128, 1 << 10
 
 // read reads the client's next frame, for the read loop. The bytes are the
 // connection's until the next read: what is kept of a frame is copied (the
 // decoded frame holds strings and values only). Closing the socket ends it:
 // no context timer per read.
 func (c *connection) read() (websocket.MessageType, []byte, error) {
-	if c.in.Cap() > keepIn {
-		c.in = bytes.Buffer{}
+	if cap(c.in) > keepIn {
+		c.in = nil
 	}
-	c.in.Reset()
 	typ, r, err := c.ws.Reader(context.Background())
-	if err == nil {
-		_, err = c.in.ReadFrom(r)
+	if err != nil {
+		return typ, nil, err
 	}
-	return typ, c.in.Bytes(), err
+	b := c.in[:0]
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, max(minIn, cap(b)))
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			c.in = b
+			return typ, b, nil
+		case err != nil:
+			c.in = b[:0]
+			return typ, nil, err
+		}
+	}
 }
 
 // close ends the socket with a close code (once; later calls do nothing).

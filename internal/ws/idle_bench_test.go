@@ -19,27 +19,46 @@ import (
 // client's side is a connection and nothing more), then the heap live after
 // a collection and the goroutine stacks in use, per socket, against the same
 // figures before the sockets were opened. The process is the server and
-// the bare clients; the clients' share is a connection each.
+// the bare clients; the clients' share is a connection each. With
+// sent=ping each client then sends one ping, so that the socket idles with
+// what its read loop and its answers keep from a frame.
 //
 //	go test -run '^$' -bench IdleSocket -benchtime 2000x ./internal/ws
 func BenchmarkIdleSocket(b *testing.B) {
-	e := mustEnv(b, apitest.SQLite(b), func(c *ws.Config) { c.MaxSocketsPerPlayer = 1 << 20 })
-	open := bareSockets(b, e)
-	open() // the table is live and the first socket's one-time costs are paid
-	before := liveMemory()
-	b.ResetTimer()
-	for range b.N {
-		open()
+	for _, tc := range []struct {
+		name  string
+		frame []byte
+	}{{"sent=nothing", nil}, {"sent=ping", maskedText(`{"type":"ping"}`)}} {
+		b.Run(tc.name, func(b *testing.B) {
+			e := mustEnv(b, apitest.SQLite(b), func(c *ws.Config) { c.MaxSocketsPerPlayer = 1 << 20 })
+			open := bareSockets(b, e, tc.frame)
+			open() // the table is live and the first socket's one-time costs are paid
+			time.Sleep(2 * ws.PumpLinger)
+			before := liveMemory()
+			b.ResetTimer()
+			for range b.N {
+				open()
+			}
+			b.StopTimer()
+			time.Sleep(2 * ws.PumpLinger) // the answers are written and the writers' goroutines end
+			after := liveMemory()
+			if n := e.sockets.Open(); n != b.N+1 {
+				b.Fatalf("%d sockets open, want %d", n, b.N+1)
+			}
+			b.ReportMetric(float64(after.heap-before.heap)/float64(b.N), "heap-B/socket")
+			b.ReportMetric(float64(after.stack-before.stack)/float64(b.N), "stack-B/socket")
+			b.ReportMetric(float64(after.goroutines-before.goroutines)/float64(b.N), "goroutines/socket")
+		})
 	}
-	b.StopTimer()
-	time.Sleep(2 * ws.PumpLinger) // the writers' goroutines end
-	after := liveMemory()
-	if n := e.sockets.Open(); n != b.N+1 {
-		b.Fatalf("%d sockets open, want %d", n, b.N+1)
+}
+
+// maskedText is a client's text frame of payload (masked, as a client's
+// must be; with the zero mask, which leaves it as it is).
+func maskedText(payload string) []byte {
+	if len(payload) > 125 {
+		panic("maskedText: a payload of up to 125 bytes")
 	}
-	b.ReportMetric(float64(after.heap-before.heap)/float64(b.N), "heap-B/socket")
-	b.ReportMetric(float64(after.stack-before.stack)/float64(b.N), "stack-B/socket")
-	b.ReportMetric(float64(after.goroutines-before.goroutines)/float64(b.N), "goroutines/socket")
+	return append([]byte{0x81, 0x80 | byte(len(payload)), 0, 0, 0, 0}, payload...)
 }
 
 // TestIdleSocketOneGoroutine: an idle game socket keeps one goroutine (its
@@ -47,7 +66,7 @@ func BenchmarkIdleSocket(b *testing.B) {
 // while there is something to write.
 func TestIdleSocketOneGoroutine(t *testing.T) {
 	e := mustEnv(t, apitest.SQLite(t), func(c *ws.Config) { c.MaxSocketsPerPlayer = 1 << 10 })
-	open := bareSockets(t, e)
+	open := bareSockets(t, e, nil)
 	open()
 	const n = 100
 	before := liveMemory().goroutines
@@ -68,10 +87,11 @@ func TestIdleSocketOneGoroutine(t *testing.T) {
 }
 
 // bareSockets returns a function that opens a game socket of one player on
-// one solo game with a bare TCP client, which sends the upgrade and reads
-// the answer (so that the client's side is a connection and nothing more).
-// The connections are closed at the end of the test.
-func bareSockets(tb testing.TB, e *env) func() {
+// one solo game with a bare TCP client, which sends the upgrade, reads the
+// answer and then sends frame, unless nil (so that the client's side is a
+// connection and nothing more). The connections are closed at the end of
+// the test.
+func bareSockets(tb testing.TB, e *env, frame []byte) func() {
 	p := e.mustPlayer(tb)
 	g := p.mustSolo(tb)
 	addr := strings.TrimPrefix(e.URL, "http://")
@@ -99,6 +119,11 @@ func bareSockets(tb testing.TB, e *env) func() {
 		}
 		if res.StatusCode != http.StatusSwitchingProtocols {
 			tb.Fatalf("socket %d: %s", len(conns), res.Status)
+		}
+		if frame != nil {
+			if _, err := c.Write(frame); err != nil {
+				tb.Fatal(err)
+			}
 		}
 	}
 }
