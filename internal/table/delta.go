@@ -77,9 +77,9 @@ func (v SoloView) AppendDelta(b []byte, prev View) []byte {
 }
 
 // AppendDelta implements View. It reads nothing that differs between
-// viewers (what does, "you" and the claim clock of the viewer's own seat, is
-// presence or never changes), so every viewer's delta of an event is the
-// same and the table builds it once (Frame.like).
+// viewers (what does, "you" and "claimAt", when the viewer may claim against
+// the opponent, never changes or is presence), so every viewer's delta of an
+// event is the same and the table builds it once (Frame.like).
 func (v RaceView) AppendDelta(b []byte, prev View) []byte {
 	p, _ := prev.(RaceView)
 	d := deltaWriter{b: append(b, '{')}

@@ -636,10 +636,10 @@ func (t *Table) handle(batch []*doReq) {
 		}
 		p.applied = true
 		p.res = Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
+		var built View // the first viewer's view, which the others' derive from
 		if len(t.subs) > 0 {
 			p.frames = make([]*Frame, 0, len(t.subs))
 			var first *Frame // with a delta the other viewers' frames share, in a race
-			var built View   // the first viewer's view, which the others' derive from
 			for _, s := range t.subs {
 				if frameOf(p.frames, s.viewer) == nil {
 					var v View
@@ -665,9 +665,12 @@ func (t *Table) handle(batch []*doReq) {
 				}
 			}
 		}
-		if f := frameOf(p.frames, cmd.Seat); f != nil {
+		switch f := frameOf(p.frames, cmd.Seat); {
+		case f != nil:
 			p.res.View = f.View
-		} else {
+		case built != nil:
+			p.res.View = built.For(cmd.Seat)
+		default:
 			p.res.View = t.eng.View(cmd.Seat, t.id, t.seq)
 		}
 		actions = append(actions, store.Action{
