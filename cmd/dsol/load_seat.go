@@ -195,10 +195,12 @@ func messagesOf(data []byte, out [][]byte) ([][]byte, error) {
 }
 
 // splitArray appends the elements of a JSON array of objects to out, as
-// json.Unmarshal into []json.RawMessage would; it reports false for any
-// other frame (another kind of element, or not an array it can follow),
-// which the caller then decodes in full. It checks the array's structure
-// only: each message is decoded, or matched by its prefix, on its own.
+// json.Unmarshal into []json.RawMessage would for valid JSON; it reports
+// false for any other frame (another kind of element, or not an array it
+// can follow), which the caller then decodes in full. It follows strings and
+// nesting only, so it may split some invalid JSON (brackets that do not
+// match) that json would refuse: each message is decoded, or matched by its
+// prefix, on its own.
 func splitArray(data []byte, out [][]byte) ([][]byte, bool) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
@@ -310,6 +312,11 @@ func parseAck(data []byte) (*answer, bool) {
 // keepView keeps a frame that may carry a view; rest is the frame after
 // `"seq":`, or nil to find the seq by decoding the whole frame.
 func (s *raceSeat) keepView(data, rest []byte) {
+	if s.cfg.mode == "race" && s.viewSeq >= 0 {
+		// The race mode keeps its own counts: it needs only its first
+		// view (dial), and reads it over HTTP again after a reject.
+		return
+	}
 	seq := int64(-1)
 	if rest != nil {
 		i := 0
@@ -331,9 +338,6 @@ func (s *raceSeat) keepView(data, rest []byte) {
 	case seq < s.viewSeq:
 	case bytes.Contains(data, gameKey):
 		s.viewSeq, s.viewData, s.deltas, s.base = seq, append(s.viewData[:0], data...), s.deltas[:0], nil
-	case s.cfg.mode == "race":
-		// The race mode keeps its own counts and reads the view over
-		// HTTP when it needs it (resync): it folds no deltas.
 	case seq == s.viewSeq+1 && bytes.Contains(data, deltaKey):
 		s.viewSeq, s.deltas = seq, append(s.deltas, bytes.Clone(data))
 		if len(s.deltas) >= 256 { // bound what waits

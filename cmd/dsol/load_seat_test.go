@@ -79,14 +79,14 @@ func checkSplit(t *testing.T, data []byte, got [][]byte) {
 // json.Unmarshal finds, and every valid array of objects is split.
 func FuzzSplitArray(f *testing.F) {
 	for _, s := range []string{`[]`, `[{"type":"ack","id":"R1","seq":3},{"type":"event","seq":3,"d":{}}]`,
-		`[{"a":"\"}"}]`, `[{"a":[1,{"b":"]"}]}]`, `[{},1]`} {
+		`[{"a":"\"}"}]`, `[{"a":[1,{"b":"]"}]}]`, `[{},1]`, `null`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := splitArray(data, nil)
 		var raw []json.RawMessage
 		err := json.Unmarshal(data, &raw)
-		objects := err == nil
+		objects := err == nil && raw != nil // null decodes into a nil slice
 		for _, m := range raw {
 			objects = objects && m[0] == '{'
 		}
