@@ -44,10 +44,9 @@ for r in $(seq 1 "$rounds"); do
     pid=$!
     for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/readyz >/dev/null && break; sleep 0.2; done
     load=$(cut -d' ' -f1 /proc/loadavg)
-    pg0=$(pgticks)
+    pg0=; [ "$db" = sqlite ] || pg0=$(pgticks)
     "$tool" load --mode "$mode" --url http://127.0.0.1:$port --races "$races" --duration "$dur" --setup 3s --pid $pid --json >"$dir/r.json"
-    pg=$(( $(pgticks) - pg0 ))
-    [ "$db" = sqlite ] && pg=
+    pg=; [ -z "$pg0" ] || pg=$(( $(pgticks) - pg0 ))
     kill $pid; wait $pid 2>/dev/null || true
     [ "$db" = sqlite ] || psql "$DSOL_TEST_POSTGRES_URL" -qc "DROP DATABASE $name" >/dev/null
     python3 - "$dir/r.json" "$b" "$r" "$load" "$pg" "$(getconf CLK_TCK)" <<'PY'

@@ -142,10 +142,7 @@ func (r *Race) view(prev *View) View {
 			nt += len(b.Cols[i].Up())
 		}
 	}
-	var found []FoundationCard
-	if nf > 0 {
-		found = make([]FoundationCard, 0, nf)
-	}
+	found := make([]FoundationCard, 0, nf) // never nil: an empty pile is []
 	for i := range v.Foundations {
 		if keptF[i] {
 			v.Foundations[i] = prev.Foundations[i]
@@ -156,9 +153,6 @@ func (r *Race) view(prev *View) View {
 			found = append(found, FoundationCard{Card: c.String(), Seat: c.Deck() + 1})
 		}
 		v.Foundations[i] = found[start:len(found):len(found)]
-		if v.Foundations[i] == nil {
-			v.Foundations[i] = []FoundationCard{}
-		}
 	}
 	texts := cards.NewTexts(nt)
 	for s := range v.Seats {

@@ -636,20 +636,22 @@ func (t *Table) handle(batch []*doReq) {
 		}
 		p.applied = true
 		p.res = Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
-		var built View // the first viewer's view, which the others' derive from
+		// The view after the action is built for the first viewer that
+		// needs it and turned to the others (View.For).
+		var built View
+		viewOf := func(viewer int) View {
+			if built == nil {
+				built = t.eng.View(viewer, t.id, t.seq)
+				return built
+			}
+			return built.For(viewer)
+		}
 		if len(t.subs) > 0 {
 			p.frames = make([]*Frame, 0, len(t.subs))
 			var first *Frame // with a delta the other viewers' frames share, in a race
 			for _, s := range t.subs {
 				if frameOf(p.frames, s.viewer) == nil {
-					var v View
-					if built == nil {
-						v = t.eng.View(s.viewer, t.id, t.seq)
-						built = v
-					} else {
-						v = built.For(s.viewer)
-					}
-					f := &Frame{Event: ev, View: v, viewer: s.viewer}
+					f := &Frame{Event: ev, View: viewOf(s.viewer), viewer: s.viewer}
 					if base, ok := views.get(s.viewer); ok && base.seq == t.seq-1 {
 						f.Prev = base.view
 						if _, race := f.View.(RaceView); race {
@@ -665,13 +667,10 @@ func (t *Table) handle(batch []*doReq) {
 				}
 			}
 		}
-		switch f := frameOf(p.frames, cmd.Seat); {
-		case f != nil:
+		if f := frameOf(p.frames, cmd.Seat); f != nil {
 			p.res.View = f.View
-		case built != nil:
-			p.res.View = built.For(cmd.Seat)
-		default:
-			p.res.View = t.eng.View(cmd.Seat, t.id, t.seq)
+		} else {
+			p.res.View = viewOf(cmd.Seat)
 		}
 		actions = append(actions, store.Action{
 			GameID: t.id, Seq: ev.Seq, Seat: ev.Seat, Action: ev.Action, ClientID: ev.ClientID, At: now,

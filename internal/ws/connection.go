@@ -85,7 +85,6 @@ func (c *connection) read() (websocket.MessageType, []byte, error) {
 			c.in = b
 			return typ, b, nil
 		case err != nil:
-			c.in = b[:0]
 			return typ, nil, err
 		}
 	}
