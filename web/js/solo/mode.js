@@ -246,6 +246,7 @@ export class SoloMode {
     this.hud();
     this.root.removeAttribute('aria-busy');
     document.body.dataset.seq = this.view.seq;
+    document.body.dataset.pending = this.mine.length; // drawn ahead of the server, not yet acknowledged
     document.body.dataset.status = this.view.status;
     document.body.dataset.ready = '1';
   }
