@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,7 +93,17 @@ type server struct {
 	*httptest.Server
 	st  store.Store
 	reg *table.Registry
+	// ahead is how far the server's clock runs ahead of the machine's: a
+	// test moves it on (Advance) to play at a person's pace without
+	// waiting.
+	ahead atomic.Int64
 }
+
+// now is the server's clock.
+func (s *server) now() time.Time { return time.Now().Add(time.Duration(s.ahead.Load())) }
+
+// Advance moves the server's clock on by d.
+func (s *server) Advance(d time.Duration) { s.ahead.Add(int64(d)) }
 
 func startServer(t *testing.T) *server {
 	t.Helper()
@@ -101,20 +112,22 @@ func startServer(t *testing.T) *server {
 		t.Fatal(err)
 	}
 	m := metrics.New()
+	srv := &server{st: st}
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
-	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: time.Now,
+	srv.reg = table.NewRegistry(table.Config{Store: st, Committer: com, Clock: srv.now,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
-	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
+	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader, Clock: srv.now}), Tables: srv.reg, Metrics: m, Clock: srv.now,
 		Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20, MatchBotAfter: 2 * time.Second}})
 	ts := httptest.NewServer(h)
+	srv.Server = ts
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()
-		reg.Close(context.Background())
+		srv.reg.Close(context.Background())
 		com.Close()
 		st.Close()
 	})
-	return &server{Server: ts, st: st, reg: reg}
+	return srv
 }
 
 // page is one browser tab in its own browser context (its own player).

@@ -43,6 +43,10 @@ func Codes() []Code {
 type Error struct {
 	Code Code
 	Msg  string
+	// Game is the game the refusal is about, when the player may go to it:
+	// the race in play that keeps them from another. Sent as the error's
+	// "game".
+	Game string
 	Err  error // the cause; not shown to clients
 }
 

@@ -134,12 +134,14 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 }
 
 // meJSON is GET /api/v1/me: the player and their rating, rounded
-// (1500 and 350 for a player never rated).
+// (1500 and 350 for a player never rated), provisional while its deviation
+// is over rating.Provisional (shown with a question mark).
 type meJSON struct {
 	ID              string `json:"id"`
 	Name            string `json:"name"`
 	Rating          int    `json:"rating"`
 	RatingDeviation int    `json:"ratingDeviation"`
+	Provisional     bool   `json:"provisional"`
 }
 
 // getMe is GET /api/v1/me.
@@ -151,7 +153,7 @@ func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, meJSON{ID: p.ID, Name: p.Name,
-		Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation)})
+		Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation), Provisional: rt.Provisional()})
 }
 
 // patchMe is PATCH /api/v1/me {"name"}.

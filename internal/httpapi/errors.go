@@ -21,6 +21,7 @@ type errorBody struct {
 type errorDetail struct {
 	Code    game.Code `json:"code"`
 	Message string    `json:"message"`
+	Game    string    `json:"game,omitempty"` // the game the refusal is about (game.Error.Game)
 }
 
 // statuses is the REST API's table from an error code to the HTTP status of
@@ -72,7 +73,7 @@ func (s *server) error(w http.ResponseWriter, r *http.Request, err error) {
 	if (e.Code == game.RateLimited || e.Code == game.Unavailable) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
-	writeJSON(w, statusOf(e.Code), errorBody{errorDetail{Code: e.Code, Message: e.Msg}})
+	writeJSON(w, statusOf(e.Code), errorBody{errorDetail{Code: e.Code, Message: e.Msg, Game: e.Game}})
 }
 
 // writeJSON writes v as a JSON answer.

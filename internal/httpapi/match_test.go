@@ -13,6 +13,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/rating"
 	"dsol/internal/store"
 	"dsol/internal/table"
 )
@@ -43,7 +44,6 @@ func TestQuickMatch(t *testing.T) {
 		st := open(t)
 		ts := mustRaceServer(t, st)
 		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
-		seedFinished(t, st, ada.id, bob.id, table.RatedAfter)
 
 		for _, bad := range []any{map[string]any{"code": "DR1-D1UI-HELLOXY"}, map[string]any{"bot": "fast"},
 			map[string]any{"draw": 2}, map[string]any{"turns": "x"}, "{"} {
@@ -104,10 +104,10 @@ func TestQuickMatch(t *testing.T) {
 			}
 			socks[c] = g
 		}
-		for i := range 2 {
+		for i := range rating.MinActions {
 			for _, c := range []*client{ada, bob} {
 				sockAct(t, socks[c], fmt.Sprintf("d%d", i), klondike.Simple(klondike.Draw))
-				ts.tc.Advance(300 * time.Millisecond)
+				ts.tc.Advance(2 * time.Second)
 			}
 		}
 		sockAct(t, socks[ada], "r", klondike.Simple(klondike.Resign))

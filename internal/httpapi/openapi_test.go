@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -103,18 +104,25 @@ func TestOpenAPISoloView(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := mustServer(t, apitest.SQLite(t))
-	// The keys of a solo view and of a daily game's view (daily, no code).
-	var v, dv map[string]json.RawMessage
+	// The keys of a solo view, of a daily game's view (daily, no code) and
+	// of a daily game's once its day has closed (closed).
+	var v, dv, cv map[string]json.RawMessage
 	p := ts.mustPlayer(t)
 	p.MustJSON(t, "POST", "/api/v1/games", map[string]any{"winnable": true}, 201, &v)
 	p.MustJSON(t, "POST", "/api/v1/daily/D1N", nil, 201, &dv)
+	ts.clock.Advance(24 * time.Hour)
+	var id string
+	json.Unmarshal(dv["id"], &id)
+	p.MustJSON(t, "GET", "/api/v1/games/"+id, nil, 200, &cv)
 	var keys, documented []string
 	for k := range v {
 		keys = append(keys, k)
 	}
-	for k := range dv {
-		if _, ok := v[k]; !ok {
-			keys = append(keys, k)
+	for _, other := range []map[string]json.RawMessage{dv, cv} {
+		for k := range other {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
 		}
 	}
 	for k := range doc.Comps.Schemas.SoloView.Properties {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"dsol/internal/players"
+	"dsol/internal/rating"
 )
 
 // statsJSON is the answer of GET /api/v1/me/stats.
@@ -49,8 +50,9 @@ type raceCountsJSON struct {
 
 type raceStatsJSON struct {
 	raceCountsJSON
-	Rating int            `json:"rating"`
-	Bot    raceCountsJSON `json:"bot"` // the races against the server's bot, counted above too
+	Rating      int            `json:"rating"`
+	Provisional bool           `json:"provisional"` // the rating's deviation is over rating.Provisional
+	Bot         raceCountsJSON `json:"bot"`         // the races against the server's bot, counted above too
 }
 
 // getStats is GET /api/v1/me/stats.
@@ -84,6 +86,7 @@ func statsOf(st players.Stats) statsJSON {
 	out := statsJSON{Solo: make([]soloStatsJSON, len(st.Solo)), Race: raceStatsJSON{
 		raceCountsJSON: countsOf(st.Race.RaceCounts),
 		Rating:         int(math.Round(st.Race.Rating)),
+		Provisional:    rating.IsProvisional(rating.Rating{Rating: st.Race.Rating, Deviation: st.Race.Deviation}),
 		Bot:            countsOf(st.Race.Bot),
 	}}
 	if !st.Since.IsZero() {

@@ -195,10 +195,14 @@ func (s *Service) ResetStats(ctx context.Context, id string) error {
 // Streak returns a player's daily streak now: the days in a row with a won
 // challenge, and the best such run.
 func (s *Service) Streak(ctx context.Context, id string) (current, best int, err error) {
-	days, err := s.st.DailyWins(ctx, id)
+	wins, err := s.st.DailyWins(ctx, id)
 	if err != nil {
 		return 0, 0, err
 	}
-	current, best = daily.Streak(days, s.clock())
+	ws := make([]daily.Win, len(wins))
+	for i, w := range wins {
+		ws[i] = daily.Win{Day: w.Day, At: w.At}
+	}
+	current, best = daily.Streak(ws, s.clock())
 	return current, best, nil
 }

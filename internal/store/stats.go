@@ -92,12 +92,13 @@ type Recent struct {
 // RaceStats are the statistics of a player's finished races (those with a
 // result: a cancelled race does not count). Played, Won, Lost and Drawn
 // count every race, Bot the races against the server's bot among them.
-// Rating is the player's Glicko-2 rating (the ratings table: see
-// Store.FinishRace), over every rated race and never reset.
+// Rating and Deviation are the player's Glicko-2 rating (the ratings
+// table: see Store.FinishRace), over every rated race and never reset.
 type RaceStats struct {
 	RaceCounts
-	Bot    RaceCounts
-	Rating float64
+	Bot       RaceCounts
+	Rating    float64
+	Deviation float64
 }
 
 // RaceCounts count finished races by outcome.
@@ -182,12 +183,14 @@ func (m Mode) letter() string {
 
 // RaceStatsQuery is the statistics query of the races of player $1, the
 // same text in both dialects: one row of the player's reset point (NULL:
-// never reset) and rating, then played, won, lost and drawn of the finished
+// never reset), rating and deviation, then played, won, lost and drawn of the finished
 // races that count, then the same of those against the bot, from the
 // player's race_totals, which the triggers of migration 00013 keep (none:
 // zeros).
 var RaceStatsQuery = `SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratings AS r WHERE r.player_id = p.id), ` +
 	strconv.FormatFloat(StartRating().Rating, 'f', -1, 64) + `),
+	COALESCE((SELECT r.deviation FROM ratings AS r WHERE r.player_id = p.id), ` +
+	strconv.FormatFloat(StartRating().Deviation, 'f', -1, 64) + `),
 	COALESCE(t.played, 0), COALESCE(t.won, 0), COALESCE(t.lost, 0), COALESCE(t.drawn, 0),
 	COALESCE(t.bot_played, 0), COALESCE(t.bot_won, 0), COALESCE(t.bot_lost, 0), COALESCE(t.bot_drawn, 0)
 FROM players AS p LEFT JOIN race_totals AS t ON t.player_id = p.id
@@ -271,6 +274,6 @@ type Row interface {
 // (the dialect's scan target of a nullable time).
 func ScanRaceStats(row Row, since any) (RaceStats, error) {
 	var r RaceStats
-	err := row.Scan(since, &r.Rating, &r.Played, &r.Won, &r.Lost, &r.Drawn, &r.Bot.Played, &r.Bot.Won, &r.Bot.Lost, &r.Bot.Drawn)
+	err := row.Scan(since, &r.Rating, &r.Deviation, &r.Played, &r.Won, &r.Lost, &r.Drawn, &r.Bot.Played, &r.Bot.Won, &r.Bot.Lost, &r.Bot.Drawn)
 	return r, err
 }

@@ -143,6 +143,11 @@ type Rating struct {
 	Races      int
 }
 
+// Provisional reports whether the rating is provisional (rating.IsProvisional).
+func (r Rating) Provisional() bool {
+	return rating.IsProvisional(rating.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility})
+}
+
 // StartRating is the rating of a player never rated: 1500, deviation 350,
 // volatility 0.06.
 func StartRating() Rating {
@@ -158,8 +163,8 @@ type RaceRating struct {
 	GameID  string
 	Players [2]string // seat 1 and seat 2
 	Rated   bool
-	// Flag is why the race is not rated ("" when rated), such as
-	// "chosen_deal", "new_player" or "too_fast".
+	// Flag is why the race is not rated ("" when rated): one of the flags
+	// of package rating, such as "too_short" or "too_fast".
 	Flag string
 	// MedianGap is each seat's median time between two of its actions
 	// (-1 ms: fewer than two actions), at millisecond precision.
@@ -252,15 +257,15 @@ type Store interface {
 	CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error
 	// FinishRace stores the end of a race as UpdateGame does and, in the
 	// same transaction, decides its rating: decide gets both seats' current
-	// ratings and how many races each seat's player finished before this
-	// one (races over with a result, any opponent), and returns the
-	// decision to keep, or nil for none (nothing is recorded). A rated
-	// decision's After becomes both players' ratings, each with one more
-	// rated race. A race that has a decision already keeps it: decide is
-	// not called and nobody is rated again. decide must be pure (it may be
-	// called again when the transaction is retried); a nil decide makes
+	// ratings and how many races between the same two players were rated
+	// in the rating.PairWindow before g.UpdatedAt (the race's end), and
+	// returns the decision to keep, or nil for none (nothing is recorded).
+	// A rated decision's After becomes both players' ratings, each with one
+	// more rated race. A race that has a decision already keeps it: decide
+	// is not called and nobody is rated again. decide must be pure (it may
+	// be called again when the transaction is retried); a nil decide makes
 	// FinishRace an UpdateGame. ErrNotFound for no such game.
-	FinishRace(ctx context.Context, g Game, decide func(current [2]Rating, finished [2]int) *RaceRating) error
+	FinishRace(ctx context.Context, g Game, decide func(current [2]Rating, pairRated int) *RaceRating) error
 	// RaceRating returns the rating decision of a race (ErrNotFound: none).
 	RaceRating(ctx context.Context, gameID string) (RaceRating, error)
 	// Rating returns a player's current rating; StartRating() for a player
@@ -325,9 +330,15 @@ type Store interface {
 	// Leaderboard returns the leaderboard of a daily challenge, in one query
 	// (LeaderboardSQL).
 	Leaderboard(ctx context.Context, q LeaderboardQuery) (Leaderboard, error)
-	// DailyWins lists the days on which a player won a daily challenge (any
-	// mode), oldest first, each once.
-	DailyWins(ctx context.Context, playerID string) ([]string, error)
+	// FinishDaily stores the win of a daily challenge's game as UpdateGame
+	// does and, in the same transaction, its entry's median gap between
+	// two actions (at millisecond precision; negative: fewer than two
+	// actions), which decides whether the win ranks (ErrNotFound: no such
+	// game).
+	FinishDaily(ctx context.Context, g Game, gap time.Duration) error
+	// DailyWins lists a player's wins of daily challenges (any mode),
+	// oldest day first, each with when its winning action was stored.
+	DailyWins(ctx context.Context, playerID string) ([]DailyWin, error)
 
 	// Ping checks that the database answers (for /readyz).
 	Ping(ctx context.Context) error

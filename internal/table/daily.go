@@ -76,9 +76,12 @@ type DailyChallenge struct {
 	Scoring string  `json:"scoring"`
 	State   string  `json:"state"` // new, playing, won
 	Game    *string `json:"game"`
-	Rank    *int    `json:"rank"` // null: not won, or a player created that day (unranked)
-	Players int     `json:"players"`
-	Code    string  `json:"code,omitempty"`
+	Rank    *int    `json:"rank"` // null: not won, or not ranked
+	// Unranked says why the player's entry does not rank, as
+	// LeaderboardEntry.Unranked.
+	Unranked string `json:"unranked,omitempty"`
+	Players  int    `json:"players"`
+	Code     string `json:"code,omitempty"`
 }
 
 // Daily returns the challenges of day and player's state in each: today's
@@ -92,14 +95,14 @@ func (r *Registry) Daily(ctx context.Context, day, player string) (DailyPage, er
 	if len(cs) == 0 {
 		return DailyPage{}, game.Errorf(game.NotFound, "there is no daily challenge of %s", day)
 	}
-	begin, end, _ := daily.Bounds(day)
+	_, end, _ := daily.Bounds(day)
 	out := DailyPage{Day: day, ClosesAt: end, Challenges: []DailyChallenge{}}
 	for _, m := range daily.Modes {
 		c := challengeOf(cs, m.Name)
 		if c == nil {
 			continue
 		}
-		lb, err := r.cfg.Store.Leaderboard(ctx, store.LeaderboardQuery{Day: day, Mode: m.Name, Begin: begin, Player: player})
+		lb, err := r.cfg.Store.Leaderboard(ctx, leaderboardQuery(day, m.Name, player, 0))
 		if err != nil {
 			return DailyPage{}, err
 		}
@@ -109,7 +112,7 @@ func (r *Registry) Daily(ctx context.Context, day, player string) (DailyPage, er
 			if lb.You.Won {
 				cj.State = "won"
 			}
-			cj.Rank = rankOf(*lb.You)
+			cj.Rank, cj.Unranked = rankOf(*lb.You), lb.You.Unranked
 		}
 		if daily.Closed(day, now) {
 			cj.Code = c.Code
@@ -117,6 +120,14 @@ func (r *Registry) Daily(ctx context.Context, day, player string) (DailyPage, er
 		out.Challenges = append(out.Challenges, cj)
 	}
 	return out, nil
+}
+
+// leaderboardQuery is the store's query of the leaderboard of day's
+// challenge of mode, by the rules of package daily.
+func leaderboardQuery(day, mode, player string, limit int) store.LeaderboardQuery {
+	begin, end, _ := daily.Bounds(day)
+	return store.LeaderboardQuery{Day: day, Mode: mode, Begin: begin, End: end, Player: player, Limit: limit,
+		EarlierActions: daily.EarlierActions, MinGap: daily.MinGap}
 }
 
 func rankOf(e store.DailyRow) *int {
@@ -174,16 +185,20 @@ type Leaderboard struct {
 	Players int                `json:"players"`
 }
 
-// LeaderboardEntry is one entry of a leaderboard. Ranked is false for the
-// caller's own entry when their account was made on the day itself.
+// LeaderboardEntry is one entry of a leaderboard. Won is a win stored
+// before the day closed. Ranked is false for the caller's own entry when
+// it does not rank, and Unranked says why: "new_account" (no solo game of
+// daily.EarlierActions actions before the day) or "too_fast" (a win at a
+// pace no person plays).
 type LeaderboardEntry struct {
-	Rank    *int        `json:"rank"` // null: not won (or not ranked)
-	Player  EntryPlayer `json:"player"`
-	Won     bool        `json:"won"`
-	Clean   bool        `json:"clean"`
-	Seconds int64       `json:"seconds"`
-	Moves   int         `json:"moves"`
-	Ranked  bool        `json:"ranked"`
+	Rank     *int        `json:"rank"` // null: not won (or not ranked)
+	Player   EntryPlayer `json:"player"`
+	Won      bool        `json:"won"`
+	Clean    bool        `json:"clean"`
+	Seconds  int64       `json:"seconds"`
+	Moves    int         `json:"moves"`
+	Ranked   bool        `json:"ranked"`
+	Unranked string      `json:"unranked,omitempty"`
 }
 
 // EntryPlayer is the player of a leaderboard entry.
@@ -205,8 +220,7 @@ func (r *Registry) Leaderboard(ctx context.Context, day, mode, player string, li
 	if challengeOf(cs, mode) == nil {
 		return Leaderboard{}, game.Errorf(game.NotFound, "there is no %s challenge of %s", mode, day)
 	}
-	begin, _, _ := daily.Bounds(day)
-	lb, err := r.cfg.Store.Leaderboard(ctx, store.LeaderboardQuery{Day: day, Mode: mode, Begin: begin, Player: player, Limit: limit})
+	lb, err := r.cfg.Store.Leaderboard(ctx, leaderboardQuery(day, mode, player, limit))
 	if err != nil {
 		return Leaderboard{}, err
 	}
@@ -223,5 +237,5 @@ func (r *Registry) Leaderboard(ctx context.Context, day, mode, player string, li
 
 func entryOf(e store.DailyRow) LeaderboardEntry {
 	return LeaderboardEntry{Rank: rankOf(e), Player: EntryPlayer{ID: e.PlayerID, Name: e.Name}, Won: e.Won, Clean: e.Clean,
-		Seconds: int64(e.Play.Round(time.Second) / time.Second), Moves: e.Moves, Ranked: e.Ranked}
+		Seconds: int64(e.Play.Round(time.Second) / time.Second), Moves: e.Moves, Ranked: e.Ranked, Unranked: e.Unranked}
 }

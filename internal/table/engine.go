@@ -3,8 +3,10 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/daily"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/solo"
@@ -60,14 +62,16 @@ func DefaultEngines() map[string]NewEngine {
 // far, the day of the daily challenge it is the game of ("": none), and
 // the live check's answer at this seq (StillWinnable: true, false, or nil
 // while the check is off, not decided yet or undecided within its budget;
-// always in the JSON, null then). A daily game's view has no code: a known
-// deal can be solved offline.
+// always in the JSON, null then). A daily game's view has no code until
+// its day has closed (a known deal can be solved offline); from then on it
+// says Closed, and the game takes no more actions.
 type SoloView struct {
 	ID            string `json:"id"`
 	Seq           int64  `json:"seq"`
 	Winnable      bool   `json:"winnable"`
 	Hints         int    `json:"hints"`
 	Daily         string `json:"daily,omitempty"`
+	Closed        bool   `json:"closed,omitempty"`
 	StillWinnable *bool  `json:"stillWinnable"`
 	solo.View
 }
@@ -75,7 +79,10 @@ type SoloView struct {
 // soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
 // is the header's count of hints given and checked its flag of the live
 // check, neither in the log; still is the check's answer at the table's
-// seq and answered whether it came (check.go).
+// seq and answered whether it came (check.go). A game of a contest
+// (a daily challenge) closes at closes: once its table has given the
+// engine its clock (now, nil while the log replays, whose actions were all
+// taken in time) the engine refuses every action from then on.
 type soloEngine struct {
 	g        *solo.Game
 	opts     game.SoloOptions
@@ -83,6 +90,8 @@ type soloEngine struct {
 	checked  bool
 	still    *bool
 	answered bool
+	closes   time.Time // zero: never
+	now      func() time.Time
 }
 
 // NewSolo builds the engine of a solo game header.
@@ -104,7 +113,26 @@ func NewSolo(h store.Game) (Engine, error) {
 			return nil, fmt.Errorf("table: game %s: options: %w", h.ID, err)
 		}
 	}
+	if e.opts.Daily != "" {
+		_, end, err := daily.Bounds(e.opts.Daily)
+		if err != nil {
+			return nil, fmt.Errorf("table: game %s: %w", h.ID, err)
+		}
+		e.closes = end
+	}
 	return e, nil
+}
+
+// closed reports whether the game's contest has closed (never while the
+// log replays).
+func (e *soloEngine) closed() bool {
+	return e.now != nil && !e.closes.IsZero() && !e.now().Before(e.closes)
+}
+
+// errClosed refuses an action of a daily game whose day has closed.
+func (e *soloEngine) errClosed() error {
+	return &klondike.Error{Code: klondike.GameOver,
+		Msg: "the daily challenge of " + e.opts.Daily + " closed at midnight UTC: its game can no longer be played"}
 }
 
 var errSoloSeat = &klondike.Error{Code: klondike.NotYourTurn, Msg: "a solo game has one seat"}
@@ -115,6 +143,9 @@ func (e *soloEngine) Check(seat int) error {
 	}
 	if e.g.Status() == solo.Won {
 		return &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"}
+	}
+	if e.closed() {
+		return e.errClosed()
 	}
 	return nil
 }
@@ -132,7 +163,7 @@ func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 
 func (e *soloEngine) View(_ int, id string, seq int64) View {
 	v := SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, Daily: e.opts.Daily, StillWinnable: e.still, View: e.g.View()}
-	if v.Daily != "" {
+	if v.Closed = e.closed(); v.Daily != "" && !v.Closed {
 		v.Code = ""
 	}
 	return v

@@ -11,12 +11,14 @@ import (
 
 // SoloPosition is all that a hint may decide from in a solo game: what its
 // player has seen of the board, the foundations, and the seq and status of
-// the game they are at.
+// the game they are at, and the refusal of any action in it (a game won,
+// or a daily challenge's game whose day has closed; nil while it plays).
 type SoloPosition struct {
 	Seq    int64
 	Status string
 	Seen   klondike.Seen
 	Found  klondike.Foundations
+	Over   error
 }
 
 // SoloPosition returns the current position of a solo game (forbidden for a
@@ -31,7 +33,7 @@ func (t *Table) SoloPosition(ctx context.Context) (SoloPosition, error) {
 		}
 		t.touch()
 		solo = true
-		p = SoloPosition{Seq: t.seq, Status: e.g.Status().String(), Seen: e.g.Seen(), Found: *e.g.Foundations()}
+		p = SoloPosition{Seq: t.seq, Status: e.g.Status().String(), Seen: e.g.Seen(), Found: *e.g.Foundations(), Over: e.Check(1)}
 	})
 	if err == nil && !solo {
 		err = game.Errorf(game.Forbidden, "hints are for solo games")

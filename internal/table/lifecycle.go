@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -250,6 +251,11 @@ func (r *Registry) Join(ctx context.Context, id, player string, invite *string) 
 		}
 		if err := r.checkNotBlocked(ctx, player, g.Seats[0]); err != nil {
 			return err
+		}
+		if invite == nil { // from the lobby: one race at a time
+			if err := r.notInRace(ctx, player, g.ID, "you have a race in play: finish it before you join another"); err != nil {
+				return err
+			}
 		}
 		if invite != nil {
 			if len(g.InviteHash) == 0 || subtle.ConstantTimeCompare(hashSecret(*invite), g.InviteHash) != 1 {
@@ -563,6 +569,9 @@ func (r *Registry) Decline(ctx context.Context, id, player string) (RaceView, er
 // the player's view, seat 2, or "" while they wait. Players of whom either
 // blocked the other never pair.
 func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec) (string, RaceView, error) {
+	if err := r.notInRace(ctx, player, "", "you have a race in play: finish it before you look for another"); err != nil {
+		return "", RaceView{}, err
+	}
 	rt, err := r.cfg.Store.Rating(ctx, player)
 	if err != nil {
 		return "", RaceView{}, err
@@ -587,11 +596,17 @@ func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec)
 
 // pairRace creates the race of two paired players (the registry's
 // MatchPair): a server-dealt race of the options they asked for, both
-// seated and playing, private, a series of its own.
+// seated and playing, private, a series of its own; a *busyError when one
+// of them has a race in play meanwhile (one race at a time).
 func (r *Registry) pairRace(ctx context.Context, first, second MatchEntry) (string, error) {
 	spec, ok := first.Options.(RaceSpec)
 	if !ok {
 		return "", fmt.Errorf("table: quick match options of type %T", first.Options)
+	}
+	for _, p := range []string{first.Player, second.Player} {
+		if race, err := r.raceInPlay(ctx, p, ""); err != nil || race != "" {
+			return "", cmp.Or(err, error(&busyError{player: p, race: race}))
+		}
 	}
 	code, o := spec.Code, spec.Options
 	if err := r.secretDeal(&code); err != nil {
@@ -612,4 +627,37 @@ func (r *Registry) pairRace(ctx context.Context, first, second MatchEntry) (stri
 		return "", err
 	}
 	return id, nil
+}
+
+// raceInPlay returns the id of a race other than except that player holds
+// a seat of and that is in play, or "".
+func (r *Registry) raceInPlay(ctx context.Context, player, except string) (string, error) {
+	gs, err := r.cfg.Store.ListGames(ctx, store.GameQuery{Player: player, Kind: game.KindRace, Status: game.Playing, Limit: 2})
+	if err != nil {
+		return "", err
+	}
+	for _, g := range gs {
+		if g.ID != except {
+			return g.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// notInRace refuses, with msg, a player who has a race in play other than
+// except: quick match and the lobby seat a player in one race at a time.
+// The refusal names the race, so that their client can go back to it.
+func (r *Registry) notInRace(ctx context.Context, player, except, msg string) error {
+	race, err := r.raceInPlay(ctx, player, except)
+	if err != nil || race == "" {
+		return err
+	}
+	return &game.Error{Code: game.Conflict, Msg: msg, Game: race}
+}
+
+// busyError is a pairing refused because a player has a race in play.
+type busyError struct{ player, race string }
+
+func (e *busyError) Error() string {
+	return "table: " + e.player + " has the race " + e.race + " in play"
 }

@@ -16,6 +16,10 @@ import (
 // only: after a restart (or a handover) a waiting client re-queues when its
 // match socket reconnects.
 //
+// One race at a time: a player with a race in play is refused (QuickMatch),
+// and one who got into a race while waiting leaves the queue when their
+// turn to pair comes (told "idle"; queuing again is then refused).
+//
 // Pairing: two waiting players pair when they asked for the same race
 // options and their ratings differ by no more than the wider of their two
 // windows. A player's window is MatchWindow (±100) and widens by
@@ -130,9 +134,17 @@ func (r *Registry) Match(ctx context.Context, e MatchEntry) (string, error) {
 		r.remove(old, false)
 	}
 	delete(q.matched, e.Player)
-	if best := q.closest(&e, now); best != nil {
+	for {
+		best := q.closest(&e, now)
+		if best == nil {
+			break
+		}
 		r.remove(best, false)
 		id, err := q.pair(ctx, best.MatchEntry, e)
+		if busy := (*busyError)(nil); errors.As(err, &busy) && busy.player == best.Player {
+			r.tell(best, MatchMessage{Type: "idle"}) // in a race meanwhile: out of the queue
+			continue
+		}
 		if err != nil {
 			r.enqueue(best.MatchEntry, now, best.watchers)
 			return "", err
@@ -368,6 +380,17 @@ func (r *Registry) SweepQueue(ctx context.Context) {
 		r.remove(a, false)
 		r.remove(b, false)
 		id, err := q.pair(ctx, a.MatchEntry, b.MatchEntry)
+		if busy := (*busyError)(nil); errors.As(err, &busy) {
+			// One of them is in a race meanwhile: out of the queue; the
+			// other waits on.
+			out, other := a, b
+			if busy.player == b.Player {
+				out, other = b, a
+			}
+			r.tell(out, MatchMessage{Type: "idle"})
+			r.enqueue(other.MatchEntry, now, other.watchers)
+			continue
+		}
 		if err != nil {
 			r.cfg.Logger.Warn("table: pair a quick match", "err", err)
 			r.tell(a, MatchMessage{Type: "idle"})

@@ -11,68 +11,51 @@ import (
 	"dsol/internal/store"
 )
 
-// A finished race between two people is rated (Glicko-2, package rating:
-// one rating period of one game for each player) when it ended with a
-// result, on a deal the server dealt (DR2, not a chosen code), between
-// players who had each finished at least RatedAfter races before it, and at
-// a pace a person plays: a seat whose median time between two of its
-// actions is under MinMedianGap is flagged "too_fast" and the race is not
-// rated. The decision is stored with the race (store.RaceRating) in the
-// transaction that stores its end, so it can be audited and a race is never
-// rated twice. Races against the server's bot are never rated and leave no
-// decision.
-const (
-	RatedAfter   = 5
-	MinMedianGap = 150 * time.Millisecond
-)
+// A finished race between two people is rated by the rules of package
+// rating (rating.DecideRace: both seats took part, at a person's pace, a
+// few times a day for the same two players, on a deal the server dealt;
+// an established rating weighs a provisional opponent's result by its
+// certainty). The decision is stored with the race (store.RaceRating) in
+// the transaction that stores its end, so it can be audited and a race is
+// never rated twice. Races against the server's bot are never rated and
+// leave no decision.
 
-// The flags of a race that is not rated.
-const (
-	FlagChosenDeal = "chosen_deal"
-	FlagNewPlayer  = "new_player"
-	FlagTooFast    = "too_fast"
-)
-
-// SeatRating is a seat's rating before and after a rated race, rounded.
+// SeatRating is a seat's rating before and after a rated race, rounded,
+// and whether the rating after it is still provisional.
 type SeatRating struct {
-	Before int `json:"before"`
-	After  int `json:"after"`
+	Before      int  `json:"before"`
+	After       int  `json:"after"`
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // raceDecision returns how to decide the rating of the race that just
 // ended with a result, for store.Store.FinishRace; nil when it is never
 // rated (a seat of the bot).
-func (t *Table) raceDecision() func([2]store.Rating, [2]int) *store.RaceRating {
+func (t *Table) raceDecision() func([2]store.Rating, int) *store.RaceRating {
 	g := t.Game()
 	e, ok := t.eng.(*raceEngine)
 	if !ok || g.Seats[0] == "" || g.Seats[1] == "" || g.Seats[0] == BotPlayerID || g.Seats[1] == BotPlayerID {
 		return nil
 	}
 	res := e.r.Result()
-	score := 0.5
+	f := rating.RaceFacts{ChosenDeal: e.opts.Chosen || !e.secret, Score: 0.5}
 	switch res.Winner {
 	case 1:
-		score = 1
+		f.Score = 1
 	case 2:
-		score = 0
+		f.Score = 0
 	}
-	chosen := e.opts.Chosen || !e.secret
-	gaps := medianGaps(t.events)
+	p := paceOf(t.events)
+	f.Actions, f.Played, f.MedianGap = p.actions, p.played, p.medianGap
 	at := t.cfg.Clock()
-	return func(current [2]store.Rating, finished [2]int) *store.RaceRating {
-		rr := &store.RaceRating{Players: g.Seats, MedianGap: gaps, Before: current, After: current, At: at}
-		switch {
-		case chosen:
-			rr.Flag = FlagChosenDeal
-		case finished[0] < RatedAfter || finished[1] < RatedAfter:
-			rr.Flag = FlagNewPlayer
-		case tooFast(gaps[0]) || tooFast(gaps[1]):
-			rr.Flag = FlagTooFast
-		default:
-			a, b := rating.Race(glicko(current[0]), glicko(current[1]), score)
-			rr.Rated = true
-			rr.After[0] = store.Rating{Rating: a.Rating, Deviation: a.Deviation, Volatility: a.Volatility}
-			rr.After[1] = store.Rating{Rating: b.Rating, Deviation: b.Deviation, Volatility: b.Volatility}
+	return func(current [2]store.Rating, pairRated int) *store.RaceRating {
+		f.PairRated = pairRated
+		d := rating.DecideRace(f, [2]rating.Rating{glicko(current[0]), glicko(current[1])})
+		rr := &store.RaceRating{Players: g.Seats, MedianGap: f.MedianGap, Before: current, After: current,
+			At: at, Rated: d.Rated, Flag: d.Flag}
+		if d.Rated {
+			rr.After[0] = stored(d.After[0])
+			rr.After[1] = stored(d.After[1])
 		}
 		return rr
 	}
@@ -82,14 +65,26 @@ func glicko(r store.Rating) rating.Rating {
 	return rating.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}
 }
 
-// tooFast reports a median gap under a person's pace (a seat with fewer
-// than two actions has none: -1).
-func tooFast(gap time.Duration) bool { return gap >= 0 && gap < MinMedianGap }
+func stored(r rating.Rating) store.Rating {
+	return store.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}
+}
 
-// medianGaps returns each seat's median time between two of its actions
-// in the log, at millisecond precision (-1ms: fewer than two actions).
-func medianGaps(events []Event) [2]time.Duration {
-	var out [2]time.Duration
+// pace is how a game's seats played, from its log: each seat's number of
+// actions and median time between two of them (at millisecond precision;
+// -1ms: fewer than two actions), and the time from the first action to
+// the last.
+type pace struct {
+	actions   [2]int
+	medianGap [2]time.Duration
+	played    time.Duration
+}
+
+// paceOf returns the pace of a log.
+func paceOf(events []Event) pace {
+	var p pace
+	if n := len(events); n > 0 {
+		p.played = events[n-1].At.Sub(events[0].At)
+	}
 	for seat := 1; seat <= 2; seat++ {
 		var gaps []time.Duration
 		var last time.Time
@@ -97,13 +92,14 @@ func medianGaps(events []Event) [2]time.Duration {
 			if ev.Seat != seat {
 				continue
 			}
+			p.actions[seat-1]++
 			if !last.IsZero() {
 				gaps = append(gaps, ev.At.Sub(last))
 			}
 			last = ev.At
 		}
 		if len(gaps) == 0 {
-			out[seat-1] = -time.Millisecond
+			p.medianGap[seat-1] = -time.Millisecond
 			continue
 		}
 		slices.Sort(gaps)
@@ -111,9 +107,9 @@ func medianGaps(events []Event) [2]time.Duration {
 		if len(gaps)%2 == 0 {
 			m = (gaps[len(gaps)/2-1] + m) / 2
 		}
-		out[seat-1] = m.Truncate(time.Millisecond)
+		p.medianGap[seat-1] = m.Truncate(time.Millisecond)
 	}
-	return out
+	return p
 }
 
 // loadRatings reads the rating change of a finished race for its view into
@@ -132,8 +128,8 @@ func (t *Table) loadRatings(ctx context.Context, l *raceLive) error {
 	l.ratings = nil
 	if rr.Rated {
 		l.ratings = []SeatRating{
-			{Before: game.RoundRating(rr.Before[0].Rating), After: game.RoundRating(rr.After[0].Rating)},
-			{Before: game.RoundRating(rr.Before[1].Rating), After: game.RoundRating(rr.After[1].Rating)},
+			{Before: game.RoundRating(rr.Before[0].Rating), After: game.RoundRating(rr.After[0].Rating), Provisional: rr.After[0].Provisional()},
+			{Before: game.RoundRating(rr.Before[1].Rating), After: game.RoundRating(rr.After[1].Rating), Provisional: rr.After[1].Provisional()},
 		}
 	}
 	return nil

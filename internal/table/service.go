@@ -139,8 +139,8 @@ func (r *Registry) SoloInPlay(ctx context.Context, id, player, what string) (Sol
 	if err != nil {
 		return SoloPosition{}, err
 	}
-	if pos.Status != game.Playing {
-		return SoloPosition{}, &klondike.Error{Code: klondike.GameOver, Msg: "the game is won; start a new one"}
+	if pos.Over != nil {
+		return SoloPosition{}, pos.Over
 	}
 	return pos, nil
 }

@@ -761,8 +761,8 @@ func (t *Table) publish(frames []*Frame) {
 }
 
 // storeStatus writes a changed status (and result) to the game header; the
-// end of a race with a result is stored with its rating decision, in one
-// transaction (rated.go). The log stays the source of truth: a failed write
+// end of a race with a result is stored with its rating decision, and the
+// win of a daily challenge with its pace, in one transaction (rated.go). The log stays the source of truth: a failed write
 // is repaired at the next load, and a race decided already is not rated
 // again.
 func (t *Table) storeStatus(status string) {
@@ -774,9 +774,12 @@ func (t *Table) storeStatus(status string) {
 	defer cancel()
 	var err error
 	finished := t.rl != nil && status == "over" && len(g.Result) > 0
-	if finished {
+	switch {
+	case finished:
 		err = t.cfg.Store.FinishRace(ctx, g, t.raceDecision())
-	} else {
+	case status == game.Won && game.DailyOf(g.Kind, g.Options) != "":
+		err = t.cfg.Store.FinishDaily(ctx, g, paceOf(t.events).medianGap[0])
+	default:
 		err = t.cfg.Store.UpdateGame(ctx, g)
 	}
 	if err != nil {
@@ -868,6 +871,9 @@ func (t *Table) rebuild(events []Event) error {
 	}
 	t.eng, t.events, t.seq, t.clientIDs, t.play = eng, events, int64(len(events)), ids, play
 	t.durable.Store(t.seq)
+	if e, ok := eng.(*soloEngine); ok {
+		e.now = t.cfg.Clock // the replayed actions were taken in time; the next ones must be
+	}
 	t.raceAttach()
 	t.startCheck()
 	return nil

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -73,7 +74,8 @@ func (s *Store) StartDaily(ctx context.Context, g store.Game, e store.DailyEntry
 
 // Leaderboard implements store.Store: store.LeaderboardSQL.
 func (s *Store) Leaderboard(ctx context.Context, q store.LeaderboardQuery) (store.Leaderboard, error) {
-	rows, err := s.pool.Query(ctx, store.LeaderboardSQL, q.Day, q.Mode, q.Begin, q.Player, q.Limit)
+	rows, err := s.pool.Query(ctx, store.LeaderboardSQL, q.Day, q.Mode, q.Begin, q.Player, q.Limit,
+		q.End, q.MinGap.Milliseconds(), q.EarlierActions)
 	if err != nil {
 		return store.Leaderboard{}, wrap("leaderboard", err)
 	}
@@ -82,18 +84,34 @@ func (s *Store) Leaderboard(ctx context.Context, q store.LeaderboardQuery) (stor
 	return lb, wrap("leaderboard", err)
 }
 
+// FinishDaily implements store.Store in one transaction.
+func (s *Store) FinishDaily(ctx context.Context, g store.Game, gap time.Duration) error {
+	return wrap("finish daily", s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := updateGame(ctx, tx, "finish daily", g); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE daily_entries SET gap_ms = $1 WHERE game_id = $2`, gap.Milliseconds(), g.ID)
+		return err
+	}))
+}
+
 // DailyWins implements store.Store: store.DailyWinsSQL.
-func (s *Store) DailyWins(ctx context.Context, playerID string) ([]string, error) {
+func (s *Store) DailyWins(ctx context.Context, playerID string) ([]store.DailyWin, error) {
 	rows, err := s.pool.Query(ctx, store.DailyWinsSQL, playerID)
 	if err != nil {
 		return nil, wrap("daily wins", err)
 	}
-	days, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	wins, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.DailyWin, error) {
+		var w store.DailyWin
+		err := r.Scan(&w.Day, &w.At)
+		w.At = w.At.UTC()
+		return w, err
+	})
 	if err != nil {
 		return nil, wrap("daily wins", err)
 	}
-	if days == nil {
-		days = []string{}
+	if wins == nil {
+		wins = []store.DailyWin{}
 	}
-	return days, nil
+	return wins, nil
 }

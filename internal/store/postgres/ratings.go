@@ -36,7 +36,7 @@ func (s *Store) RaceRating(ctx context.Context, gameID string) (store.RaceRating
 // decision; each player's rating row is locked (FOR UPDATE) from its read to
 // its write, so two races of one player ending at once on two nodes are
 // rated one after the other.
-func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, [2]int) *store.RaceRating) error {
+func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, int) *store.RaceRating) error {
 	return wrap("finish race", s.inTx(ctx, func(tx pgx.Tx) error {
 		return store.FinishRaceIn(ctx, raceTx{tx}, g, decide)
 	}))
@@ -81,11 +81,9 @@ func (t raceTx) rating(ctx context.Context, playerID, lock string) (store.Rating
 	return r, wrap("rating", err)
 }
 
-func (t raceTx) Finished(ctx context.Context, gameID, playerID string) (int, error) {
+func (t raceTx) PairRated(ctx context.Context, a, b string, since time.Time) (int, error) {
 	var n int
-	err := t.q.QueryRow(ctx, `SELECT count(*) FROM games
-		WHERE kind = 'race' AND status = 'over' AND result IS NOT NULL AND id <> $1 AND (seat1 = $2 OR seat2 = $2)`,
-		gameID, playerID).Scan(&n)
+	err := t.q.QueryRow(ctx, store.PairRatedSQL, a, b, since).Scan(&n)
 	return n, err
 }
 

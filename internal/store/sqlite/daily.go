@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"time"
 
 	"dsol/internal/store"
 )
@@ -73,7 +74,8 @@ func (s *Store) StartDaily(ctx context.Context, g store.Game, e store.DailyEntry
 
 // Leaderboard implements store.Store: store.LeaderboardSQL.
 func (s *Store) Leaderboard(ctx context.Context, q store.LeaderboardQuery) (store.Leaderboard, error) {
-	rows, err := s.r.QueryContext(ctx, store.LeaderboardSQL, q.Day, q.Mode, micros(q.Begin), q.Player, q.Limit)
+	rows, err := s.r.QueryContext(ctx, store.LeaderboardSQL, q.Day, q.Mode, micros(q.Begin), q.Player, q.Limit,
+		micros(q.End), q.MinGap.Milliseconds(), q.EarlierActions)
 	if err != nil {
 		return store.Leaderboard{}, wrap("leaderboard", err)
 	}
@@ -82,20 +84,39 @@ func (s *Store) Leaderboard(ctx context.Context, q store.LeaderboardQuery) (stor
 	return lb, wrap("leaderboard", err)
 }
 
+// FinishDaily implements store.Store: one IMMEDIATE transaction of the
+// single writer.
+func (s *Store) FinishDaily(ctx context.Context, g store.Game, gap time.Duration) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("finish daily", err)
+	}
+	defer tx.Rollback()
+	if err := updateGame(ctx, tx, "finish daily", g); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE daily_entries SET gap_ms = ? WHERE game_id = ?`, gap.Milliseconds(), g.ID); err != nil {
+		return wrap("finish daily", err)
+	}
+	return wrap("finish daily", tx.Commit())
+}
+
 // DailyWins implements store.Store: store.DailyWinsSQL.
-func (s *Store) DailyWins(ctx context.Context, playerID string) ([]string, error) {
+func (s *Store) DailyWins(ctx context.Context, playerID string) ([]store.DailyWin, error) {
 	rows, err := s.r.QueryContext(ctx, store.DailyWinsSQL, playerID)
 	if err != nil {
 		return nil, wrap("daily wins", err)
 	}
 	defer rows.Close()
-	days := []string{}
+	wins := []store.DailyWin{}
 	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
+		var w store.DailyWin
+		var at int64
+		if err := rows.Scan(&w.Day, &at); err != nil {
 			return nil, wrap("daily wins", err)
 		}
-		days = append(days, d)
+		w.At = fromMicros(at)
+		wins = append(wins, w)
 	}
-	return days, wrap("daily wins", rows.Err())
+	return wins, wrap("daily wins", rows.Err())
 }

@@ -38,7 +38,7 @@ func (s *Store) RaceRating(ctx context.Context, gameID string) (store.RaceRating
 // FinishRace implements store.Store: one IMMEDIATE transaction of the
 // single writer, so nothing changes the ratings between their read and
 // their write.
-func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, [2]int) *store.RaceRating) error {
+func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, int) *store.RaceRating) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap("finish race", err)
@@ -77,12 +77,10 @@ func (t raceTx) Rating(ctx context.Context, playerID string) (store.Rating, erro
 	return r, wrap("rating", err)
 }
 
-func (t raceTx) Finished(ctx context.Context, gameID, playerID string) (int, error) {
+func (t raceTx) PairRated(ctx context.Context, a, b string, since time.Time) (int, error) {
 	var n int
-	err := t.q.QueryRowContext(ctx, `SELECT count(*) FROM games
-		WHERE kind = 'race' AND status = 'over' AND result IS NOT NULL AND id <> ? AND (seat1 = ? OR seat2 = ?)`,
-		gameID, playerID, playerID).Scan(&n)
-	return n, wrap("finished races", err)
+	err := t.q.QueryRowContext(ctx, store.PairRatedSQL, a, b, micros(since)).Scan(&n)
+	return n, wrap("pair rated", err)
 }
 
 func (t raceTx) AddRaceRating(ctx context.Context, rr store.RaceRating) error {

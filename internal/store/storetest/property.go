@@ -373,7 +373,7 @@ func (h *history) race() {
 		}
 		return
 	}
-	err := h.s.FinishRace(ctxOf(h.t), g, func(current [2]store.Rating, _ [2]int) *store.RaceRating {
+	err := h.s.FinishRace(ctxOf(h.t), g, func(current [2]store.Rating, _ int) *store.RaceRating {
 		after := current
 		after[0].Rating += 10
 		after[1].Rating -= 10
@@ -529,7 +529,7 @@ func RecomputeStats(tb testing.TB, s store.Store, player string, since time.Time
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st.Race.Rating = r.Rating
+	st.Race.Rating, st.Race.Deviation = r.Rating, r.Deviation
 
 	for _, m := range store.SoloModes {
 		games := byMode[m]
@@ -622,11 +622,13 @@ func ptr[T any](p *T) string {
 // PropertyLeaderboard plays histories random daily challenges on s, one
 // day each, and checks every player's leaderboard of each mode (none, a
 // few and every entry listed) against RecomputeLeaderboard. Players made
-// before the day and on it enter one mode or both at random times and play
-// actions with coarse gaps (0, 20, 40 or 80 s) and move counts, so that
-// wins tie on time and moves and the later keys decide; wins are clean or
-// assisted (a hint, the check, an undo or a finish); some entries have no
-// action; a player is deleted now and then.
+// before the day and on it, some with a solo game of about earlierActions
+// actions begun before the day or on it, enter one mode or both at random
+// times and play actions with coarse gaps (0, 20, 40 or 80 s) and move
+// counts, so that wins tie on time and moves and the later keys decide;
+// wins are clean or assisted (a hint, the check, an undo or a finish), in
+// time or after the close, and carry gaps around minGap; some entries have
+// no action; a player is deleted now and then.
 func PropertyLeaderboard(t *testing.T, s store.Store, histories int) {
 	seed := uint64(time.Now().UnixNano())
 	if v, err := strconv.ParseUint(os.Getenv("DSOL_PROPERTY_SEED"), 10, 64); err == nil {
@@ -642,17 +644,35 @@ func PropertyLeaderboard(t *testing.T, s store.Store, histories int) {
 		for k, m := range modes {
 			mustPutChallenge(t, s, store.DailyChallenge{Day: day, Mode: m, Code: "DS2-" + m + "-" + fmt.Sprintf("%064X", 2*i+k), CreatedAt: begin})
 		}
+		end := begin.AddDate(0, 0, 1)
 		var players []store.Player
 		var entries []store.DailyEntry
 		tallies := map[string]map[int64]*store.Tally{}
+		gaps := map[string]time.Duration{}
 		for k := range 4 + r.IntN(12) {
 			p := NewPlayer(fmt.Sprintf("d%03d-p%02d", i, k))
-			p.CreatedAt = begin.Add(-time.Duration(1+r.IntN(48)) * time.Hour)
+			p.CreatedAt = begin.Add(-time.Duration(2+r.IntN(48)) * time.Hour)
 			if r.IntN(5) == 0 {
-				p.CreatedAt = begin.Add(time.Duration(r.IntN(3)) * time.Hour) // made on the day: not ranked
+				p.CreatedAt = begin.Add(time.Duration(r.IntN(3)) * time.Hour) // made on the day
 			}
 			mustCreatePlayer(t, s, p)
 			players = append(players, p)
+			// Solo games before: none, or one of a few actions or of enough,
+			// begun before the day or on it.
+			if p.CreatedAt.Before(begin) && r.IntN(4) > 0 {
+				start := p.CreatedAt.Add(time.Duration(r.IntN(2)) * time.Hour)
+				if r.IntN(4) == 0 {
+					start = begin.Add(time.Hour)
+				}
+				id := fmt.Sprintf("d%03d-e%02d", i, k)
+				n := earlierActions - 1 + r.IntN(3)
+				at := make([]time.Duration, n)
+				for x := range at {
+					at[x] = time.Duration(x) * time.Second
+				}
+				mustCreateGame(t, s, NewSolo(id, p.ID, start))
+				mustAppend(t, s, PlayedActions(Played{ID: id, Created: start, At: at, Moves: n})...)
+			}
 			for _, m := range modes {
 				if r.IntN(4) == 0 {
 					continue
@@ -670,8 +690,12 @@ func PropertyLeaderboard(t *testing.T, s store.Store, histories int) {
 				at, play := entered, time.Duration(0)
 				tallies[id] = map[int64]*store.Tally{}
 				var acts []store.Action
+				late := n > 0 && r.IntN(6) == 0 // the last action after the day closed
 				for seq := range n {
 					next := at.Add(time.Duration(r.IntN(4)*20) * time.Second)
+					if late && seq == n-1 {
+						next = end.Add(time.Duration(r.IntN(2)) * time.Minute)
+					}
 					if seq > 0 {
 						play = store.AddGap(play, at, next)
 					}
@@ -703,7 +727,8 @@ func PropertyLeaderboard(t *testing.T, s store.Store, histories int) {
 				}
 				if n > 0 && r.IntN(3) > 0 {
 					g.Status, g.UpdatedAt = "won", at
-					if err := s.UpdateGame(ctx, g); err != nil {
+					gaps[id] = []time.Duration{-time.Millisecond, 10 * time.Millisecond, minGap - time.Millisecond, minGap, time.Second}[r.IntN(5)]
+					if err := s.FinishDaily(ctx, g, gaps[id]); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -724,10 +749,11 @@ func PropertyLeaderboard(t *testing.T, s store.Store, histories int) {
 					of = append(of, e)
 				}
 			}
-			want := RecomputeLeaderboard(t, s, of, begin, tallies)
+			want := RecomputeLeaderboard(t, s, of, begin, tallies, gaps)
 			for _, limit := range []int{0, 3, len(of) + 1} {
 				for _, p := range append(slices.Clone(players), store.Player{ID: "nobody"}) {
-					q := store.LeaderboardQuery{Day: day, Mode: m, Begin: begin, Player: p.ID, Limit: limit}
+					q := store.LeaderboardQuery{Day: day, Mode: m, Begin: begin, End: end, Player: p.ID, Limit: limit,
+						EarlierActions: earlierActions, MinGap: minGap}
 					got, err := s.Leaderboard(ctx, q)
 					if err != nil {
 						t.Fatal(err)
@@ -753,19 +779,32 @@ func PropertyLeaderboard(t *testing.T, s store.Store, histories int) {
 
 // RecomputeLeaderboard computes a daily challenge's leaderboard in Go, from
 // the definition, out of its entries and what the store reads back: each
-// entry's game (Game), player (Player) and actions (Actions). tallies are
-// the tallies committed with the actions, by game and seq. It returns every
-// entry, the ranked ones in order (wins first, clean above assisted, then
-// fewer seconds of play, fewer moves, the earlier winning action; then the
-// earlier entry, the player's id; each win ranked by its place) followed
-// by the unranked ones (players made on the day or later), and Players, the
+// entry's game (Game), player (Player), actions (Actions) and the player's
+// other solo games (ListGames). tallies are the tallies committed with the
+// actions, by game and seq, and gaps the median gaps stored with the wins,
+// by game. A win counts when its last action came before the day closed;
+// an entry ranks when its player began a solo game before the day of at
+// least earlierActions actions, and a win when its gap is not under
+// minGap. It returns every entry, the ranked ones in order (wins first,
+// clean above assisted, then fewer seconds of play, fewer moves, the
+// earlier winning action; then the earlier entry, the player's id; each
+// win ranked by its place) followed by the unranked ones, and Players, the
 // number of ranked entries.
-func RecomputeLeaderboard(tb testing.TB, s store.Store, entries []store.DailyEntry, begin time.Time, tallies map[string]map[int64]*store.Tally) store.Leaderboard {
+func RecomputeLeaderboard(tb testing.TB, s store.Store, entries []store.DailyEntry, begin time.Time, tallies map[string]map[int64]*store.Tally, gaps map[string]time.Duration) store.Leaderboard {
 	tb.Helper()
+	end := begin.AddDate(0, 0, 1)
 	type entry struct {
 		row     store.DailyRow
 		last    time.Time
 		entered time.Time
+	}
+	earlier := func(player string) bool {
+		for _, g := range mustList(tb, s, store.GameQuery{Player: player, Kind: "solo"}) {
+			if g.CreatedAt.Before(begin) && len(mustActions(tb, s, g.ID, 0)) >= earlierActions {
+				return true
+			}
+		}
+		return false
 	}
 	var all []entry
 	for _, e := range entries {
@@ -774,8 +813,7 @@ func RecomputeLeaderboard(tb testing.TB, s store.Store, entries []store.DailyEnt
 		if err != nil {
 			tb.Fatal(err)
 		}
-		x := entry{entered: e.CreatedAt, row: store.DailyRow{PlayerID: p.ID, Name: p.Name, GameID: g.ID, Won: g.Status == "won",
-			Ranked: p.CreatedAt.Before(begin)}}
+		x := entry{entered: e.CreatedAt, row: store.DailyRow{PlayerID: p.ID, Name: p.Name, GameID: g.ID}}
 		assisted := g.Hints > 0 || g.Checked
 		acts := mustActions(tb, s, g.ID, 0)
 		for i, a := range acts {
@@ -791,7 +829,15 @@ func RecomputeLeaderboard(tb testing.TB, s store.Store, entries []store.DailyEnt
 			x.row.Moves = tallies[g.ID][acts[len(acts)-1].Seq].Moves
 		}
 		x.row.Play = time.Duration(x.row.Play.Milliseconds()) * time.Millisecond // as stored
+		x.row.Won = g.Status == "won" && x.last.Before(end)
 		x.row.Clean = x.row.Won && !assisted
+		switch {
+		case !earlier(p.ID):
+			x.row.Unranked = store.UnrankedNewAccount
+		case x.row.Won && gaps[g.ID] < minGap:
+			x.row.Unranked = store.UnrankedTooFast
+		}
+		x.row.Ranked = x.row.Unranked == ""
 		all = append(all, x)
 	}
 	slices.SortFunc(all, func(a, b entry) int {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/rating"
 	"dsol/internal/store"
 )
 
@@ -1071,9 +1072,9 @@ func testFinishRace(t *testing.T, s store.Store) {
 	if r, err := s.Rating(ctx, "nobody"); err != nil || r != store.StartRating() {
 		t.Fatalf("Rating(unknown) = %+v, %v; want the start rating", r, err)
 	}
-	// Two finished races of alice and bob, one cancelled, one in play, one
-	// of carol's alone: alice and bob have finished 2 before r.
-	for i, id := range []string{"f1", "f2", "cancelled", "playing", "r"} {
+	// Two finished races of alice and bob without a decision, one
+	// cancelled, two in play, one of carol's alone.
+	for i, id := range []string{"f1", "f2", "cancelled", "playing", "r", "swapped", "later"} {
 		g := NewRace(id, "alice", false, base.Add(time.Duration(i)*time.Second))
 		g.Seats[1], g.Status = "bob", "playing"
 		mustCreateGame(t, s, g)
@@ -1095,13 +1096,13 @@ func testFinishRace(t *testing.T, s store.Store) {
 	at := base.Add(time.Hour)
 	after := [2]store.Rating{{Rating: 1662.3, Deviation: 290.3, Volatility: 0.05999}, {Rating: 1337.7, Deviation: 290.3, Volatility: 0.06}}
 	calls := 0
-	decide := func(current [2]store.Rating, finished [2]int) *store.RaceRating {
+	decide := func(current [2]store.Rating, pairRated int) *store.RaceRating {
 		calls++
 		if current != [2]store.Rating{store.StartRating(), store.StartRating()} {
 			t.Errorf("decide: current %+v, want the start ratings", current)
 		}
-		if finished != [2]int{2, 2} {
-			t.Errorf("decide: finished %v, want [2 2] (f1, f2; not the cancelled, the playing nor this one)", finished)
+		if pairRated != 0 {
+			t.Errorf("decide: pairRated %d, want 0 (no race of the two was rated)", pairRated)
 		}
 		return &store.RaceRating{Players: [2]string{"alice", "bob"}, Rated: true,
 			MedianGap: [2]time.Duration{812 * time.Millisecond, -time.Millisecond},
@@ -1145,10 +1146,35 @@ func testFinishRace(t *testing.T, s store.Store) {
 	// A decision not to rate is kept and changes no rating.
 	g2 := finishedRace("f2", at)
 	g2.ID = "playing"
-	if err := s.FinishRace(ctx, g2, func(current [2]store.Rating, _ [2]int) *store.RaceRating {
+	if err := s.FinishRace(ctx, g2, func(current [2]store.Rating, pairRated int) *store.RaceRating {
+		if pairRated != 1 {
+			t.Errorf("decide(playing): pairRated %d, want 1 (r, rated at the same time)", pairRated)
+		}
 		return &store.RaceRating{Players: g2.Seats, Flag: "too_fast", Before: current, After: current, At: at}
 	}); err != nil {
 		t.Fatal(err)
+	}
+	// The pair's rated races are counted in either seat order, over the
+	// rating.PairWindow before the race's end: r (rated), not "playing"
+	// (kept unrated).
+	for _, c := range []struct {
+		id   string
+		end  time.Time
+		want int
+	}{
+		{"swapped", at.Add(time.Hour), 1},
+		{"later", at.Add(rating.PairWindow), 0},
+	} {
+		g := finishedRace(c.id, c.end)
+		g.Seats = [2]string{"bob", "alice"}
+		if err := s.FinishRace(ctx, g, func(current [2]store.Rating, pairRated int) *store.RaceRating {
+			if pairRated != c.want {
+				t.Errorf("decide(%s): pairRated %d, want %d", c.id, pairRated, c.want)
+			}
+			return &store.RaceRating{Players: g.Seats, Flag: "too_short", Before: current, After: current, At: c.end}
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if rr, err := s.RaceRating(ctx, "playing"); err != nil || rr.Rated || rr.Flag != "too_fast" || rr.After != want.After {
 		t.Fatalf("RaceRating(unrated) = %+v, %v; want the flag and the ratings unchanged", rr, err)
