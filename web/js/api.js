@@ -1,6 +1,7 @@
 // REST calls to the server. The session cookie travels by itself.
 export class ApiError extends Error {
-  constructor(status, code, message) { super(message || code); this.status = status; this.code = code; }
+  /** game: the game the refusal is about (a race in play that keeps the player from another). */
+  constructor(status, code, message, game) { super(message || code); this.status = status; this.code = code; this.game = game; }
 }
 
 /** api sends a JSON request and returns the decoded answer or throws ApiError. */
@@ -20,7 +21,7 @@ export async function api(method, path, body) {
   try { data = await res.json(); } catch { /* empty body */ }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || (res.status === 401 ? 'unauthorized' : 'generic'), err.message || res.statusText);
+    throw new ApiError(res.status, err.code || (res.status === 401 ? 'unauthorized' : 'generic'), err.message || res.statusText, err.game);
   }
   return data;
 }

@@ -132,7 +132,7 @@ export class DailyMode {
       const name = mine ? t('race.you') : e.player?.name || '';
       li.append(el('span', 'r', e.rank ? num(e.rank) : '–'), el('span', 'n', name), el('span', 'v', rowText(e)));
       if (name) li.querySelector('.n').title = mine && e.player?.name ? e.player.name : name;
-      if (mine && e.ranked === false) li.append(el('span', 'note', t('daily.unranked')));
+      if (mine && e.ranked === false) li.append(el('span', 'note', t(e.unranked === 'too_fast' ? 'daily.unrankedFast' : 'daily.unrankedNew')));
       return li;
     };
     const you = b.you;

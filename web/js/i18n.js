@@ -57,6 +57,11 @@ export function formatScore(score, scoring, pattern) {
   return scoring === 'vegas' ? formatMoney(score, pattern) : String(Math.round(Number(score) || 0));
 }
 
+/** ratingText writes a race rating, with a question mark while it is provisional. */
+export function ratingText(n, provisional) {
+  return new Intl.NumberFormat(current).format(n) + (provisional ? '?' : '');
+}
+
 /** formatTime writes seconds as m:ss or h:mm:ss. */
 export function formatTime(sec) {
   sec = Math.max(0, Math.floor(sec || 0));

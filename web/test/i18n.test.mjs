@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LANGS, pickLang, formatMoney, formatScore, formatTime, cardName, fill } from '../js/i18n.js';
+import { LANGS, pickLang, formatMoney, formatScore, formatTime, cardName, fill, ratingText, useCatalogue } from '../js/i18n.js';
 
 const cats = {};
 for (const l of LANGS) cats[l] = (await import(`../js/i18n/${l}.js`)).default;
@@ -85,4 +85,13 @@ test('plural forms by the language\'s rule', async () => {
   }
   useCatalogue('en', cats.en);
   assert.equal(t('hud.undoLeft', { n: 1 }), '1 undo step left');
+});
+
+test('a provisional rating has a question mark, in each language\'s digits', () => {
+  useCatalogue('en', cats.en);
+  assert.equal(ratingText(1500, true), '1,500?');
+  assert.equal(ratingText(1712, false), '1,712');
+  useCatalogue('pl', cats.pl);
+  assert.equal(ratingText(1712, true), new Intl.NumberFormat('pl').format(1712) + '?');
+  useCatalogue('en', cats.en);
 });

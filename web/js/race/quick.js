@@ -36,6 +36,7 @@ export class QuickMatch {
     this.active = true;
     this.since = Date.now();
     this.el('quick-error').hidden = true;
+    this.el('in-play').hidden = true;
     this.show(true);
     this.tick();
     this.queue();
@@ -112,6 +113,7 @@ export class QuickMatch {
   fail(x) {
     this.active = false;
     this.show(false);
+    if (this.lobby.inPlay(x)) return;
     const err = this.el('quick-error');
     err.textContent = errText(x);
     err.hidden = false;

@@ -1,6 +1,6 @@
 // RaceMode methods for the HUD, the strip's countdowns, the waiting room and
 // the result dialog (mixed into RaceMode.prototype by mode.js).
-import { t } from '../i18n.js';
+import { t, ratingText } from '../i18n.js';
 import { celebrate } from '../celebrate.js';
 import * as M from './model.js';
 import { describe } from './lobby.js';
@@ -115,7 +115,7 @@ export const screenMethods = {
     el.hidden = !rc;
     if (!rc) return;
     const d = rc.after - rc.before;
-    el.textContent = t('race.ratingChange', { before: rc.before, after: rc.after, delta: (d > 0 ? '+' : d < 0 ? '−' : '±') + Math.abs(d) });
+    el.textContent = t('race.ratingChange', { before: rc.before, after: ratingText(rc.after, rc.provisional), delta: (d > 0 ? '+' : d < 0 ? '−' : '±') + Math.abs(d) });
   },
 
   /** tick updates the claim countdown and the turn clock. */

@@ -19,6 +19,9 @@ const $ = (sel) => document.querySelector(sel);
 // errText is the message of an error code, or the generic one
 const errText = (code) => (t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
 
+/** over reports whether a game takes no more actions: won, or a daily challenge whose day closed. */
+const over = (v) => v.status === 'won' || !!v.closed;
+
 export class SoloMode {
   /** ui: {settings, toast(msg), onWin(view, sources), onBanner(down)}. */
   constructor(root, ui) {
@@ -38,7 +41,7 @@ export class SoloMode {
     this.scope = new Scope();
     this.input = new Input(this.scope, { root, settings: ui.settings, fromFoundations: true }, {
       view: () => (this.view ? this.display(false) : null),
-      canPick: () => !!this.view && this.view.status !== 'won',
+      canPick: () => !!this.view && !over(this.view),
       act: (a) => this.act(a),
       preview: (a) => this.showPreview(a),
       targets: (p) => {
@@ -113,7 +116,7 @@ export class SoloMode {
   /** act sends action; it tells whether it went out. */
   act(action) {
     if (!action || !this.conn || !this.view) return false;
-    if (this.view.status === 'won') { this.ui.toast(t('err.game_over')); return false; }
+    if (over(this.view)) { this.ui.toast(t(this.view.closed ? 'game.closed' : 'err.game_over')); return false; }
     // an action from outside the table (the undo button) comes after the
     // tap that waits: that one goes first
     if (this.input.waiting) this.input.decide();
@@ -143,7 +146,7 @@ export class SoloMode {
   /** hint asks the server for a move and marks it on the table, without playing it. */
   async hint() {
     const v = this.view;
-    if (!v || v.status === 'won' || this.mine.length) return;
+    if (!v || over(v) || this.mine.length) return;
     let h;
     try {
       h = await fetchHint(v.id);
@@ -162,7 +165,7 @@ export class SoloMode {
   }
 
   /** canFinish: the server offers a finish for the position on screen (no move of mine waits). */
-  canFinish() { return !!this.view?.finish && this.view.status === 'playing' && !this.mine.length; }
+  canFinish() { return !!this.view?.finish && this.view.status === 'playing' && !this.view.closed && !this.mine.length; }
 
   /** finish asks the server to play the remaining cards up; it never happens by itself. */
   finish() { if (this.canFinish() && this.act({ type: 'finish' })) this.hud(); }
@@ -276,11 +279,11 @@ export class SoloMode {
     $('[data-testid=moves]').textContent = v.moves;
     $('[data-testid=undo-count]').textContent = v.undo;
     const u = $('[data-testid=undo]');
-    u.disabled = !(v.undo > 0) || v.status === 'won';
+    u.disabled = !(v.undo > 0) || over(v);
     u.setAttribute('aria-label', `${t('hud.undo')} (${t('hud.undoLeft', { n: v.undo })})`);
     $('[data-testid=code]').textContent = v.code ?? '';
     $('[data-testid=finish]').hidden = !this.canFinish();
-    this.stuck(v.stuck && v.status === 'playing');
+    this.stuck(v.closed ? 'closed' : v.stuck && v.status === 'playing' ? 'stuck' : '');
     this.still();
     this.tick(true);
   }
@@ -294,7 +297,7 @@ export class SoloMode {
   still() {
     const el = $('[data-testid=still]');
     const v = this.view;
-    const on = !!this.ui.settings.stillCheck && v.status === 'playing';
+    const on = !!this.ui.settings.stillCheck && v.status === 'playing' && !v.closed;
     el.hidden = !on;
     if (!on) return;
     if (!this.checkAsked) {
@@ -317,11 +320,17 @@ export class SoloMode {
    * that the whole position stays in sight; the table is laid out again in
    * the height left to it.
    */
-  stuck(on) {
+  /**
+   * stuck shows why the game cannot go on, with what the player may do:
+   * why is 'stuck' (no useful move: undo, a hint or a new game), 'closed'
+   * (a daily challenge whose day closed: a new game) or '' (it goes on).
+   */
+  stuck(why) {
     const box = $('[data-testid=stuck]');
-    if (on) box.querySelector('.msg').textContent = t('game.stuck');
-    if (box.hidden === !on) return;
-    box.hidden = !on;
+    if (why) box.querySelector('.msg').textContent = t(why === 'closed' ? 'game.closed' : 'game.stuck');
+    for (const id of ['stuck-undo', 'stuck-hint']) $(`[data-testid=${id}]`).hidden = why === 'closed';
+    if (box.hidden === !why) return;
+    box.hidden = !why;
     this.scope.frame('render', () => this.render());
   }
 
@@ -331,7 +340,7 @@ export class SoloMode {
     if (!v) return;
     const key = 'dsol.t.' + v.id;
     let sec = +(localStorage.getItem(key) || 0);
-    if (!paintOnly && v.status === 'playing' && document.visibilityState === 'visible' && v.moves > 0) {
+    if (!paintOnly && v.status === 'playing' && !v.closed && document.visibilityState === 'visible' && v.moves > 0) {
       sec++;
       try { localStorage.setItem(key, sec); } catch { /* full */ }
     }
