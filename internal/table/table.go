@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -82,6 +83,9 @@ type Table struct {
 	quit chan struct{} // closed to stop the table
 	done chan struct{} // closed when the goroutine has exited
 	err  error         // why the table stopped; written before done is closed
+	// senders counts the Submits under way, which may still put a request
+	// in do as done closes (see refuseLeft).
+	senders atomic.Int64
 
 	game atomic.Pointer[store.Game]
 	// durable is the seq of the last durable action, which seq never falls
@@ -221,8 +225,17 @@ func (t *Table) Do(ctx context.Context, cmd Command) (Result, error) {
 // it must not block. Commands submitted one after the
 // other by one goroutine are applied in that order. Submit itself waits only
 // while the table's queue is full; it returns ErrStopped (answer is not
-// called) when the table has stopped, or ctx's error.
+// called) when the table has stopped, or ctx's error. A command handed over
+// that the table stops before taking is answered ErrStopped: nothing was
+// applied (refuseLeft).
 func (t *Table) Submit(ctx context.Context, cmd Command, answer func(Result, error)) error {
+	t.senders.Add(1)
+	defer t.senders.Add(-1)
+	select {
+	case <-t.done: // first: a stopped table never takes a command
+		return ErrStopped
+	default:
+	}
 	r := &doReq{ctx: ctx, cmd: cmd, answer: answer}
 	select {
 	case t.do <- r:
@@ -510,6 +523,7 @@ func (t *Table) touch() { t.last = t.cfg.Clock() }
 
 // run is the table's goroutine.
 func (t *Table) run() {
+	defer t.refuseLeft() // last, once done is closed
 	defer close(t.done)
 	batch := make([]*doReq, 0, t.cfg.MaxBatch)
 	for {
@@ -545,6 +559,29 @@ func (t *Table) run() {
 	}
 	for s := range t.subs.all() {
 		t.drop(s, why)
+	}
+}
+
+// refuseLeft answers ErrStopped, once the table has stopped (done is
+// closed), the commands handed over that it never took: every Submit that
+// returned nil gets its answer. A Submit under way as done closed may still
+// put its command in the queue, so the queue is drained until none is under
+// way; one that begins later sees done and returns ErrStopped.
+func (t *Table) refuseLeft() {
+	for {
+		last := t.senders.Load() == 0 // then what they queued is in do: drained below
+		for drained := false; !drained; {
+			select {
+			case r := <-t.do:
+				r.answer(Result{}, ErrStopped)
+			default:
+				drained = true
+			}
+		}
+		if last {
+			return
+		}
+		runtime.Gosched()
 	}
 }
 
