@@ -34,10 +34,6 @@ type Command struct {
 	Action   klondike.Action // the decoded action
 	ClientID string          // client action id ("" for none): applies once per game and seat
 	Seq      *int64          // the seq the client last saw; a different current seq is a conflict
-	// Sync asks only for an answer, after the answers to the commands
-	// submitted before it: nothing is applied. (A socket answers a ping so,
-	// in order with the actions before it.)
-	Sync bool
 }
 
 // Event is one committed action of a game, as stored in the log and sent to
@@ -601,7 +597,6 @@ type pending struct {
 	err     error
 	dupOf   int64 // seq of the earlier action with the same client id
 	applied bool
-	sync    bool     // a Command.Sync
 	frames  []*Frame // one per viewer, for subscribers
 }
 
@@ -628,10 +623,6 @@ func (t *Table) handle(batch []*doReq) {
 			continue
 		}
 		cmd := r.cmd
-		if cmd.Sync {
-			p.sync = true
-			continue
-		}
 		if cmd.ClientID != "" {
 			if seq, ok := t.clientIDs.get(cmd.Seat, cmd.ClientID); ok {
 				p.dupOf = seq
@@ -744,8 +735,6 @@ func (t *Table) handle(batch []*doReq) {
 			t.observe(p.r.cmd, nil)
 			t.publish(p.frames) // first: a subscriber's event is queued before the sender's answer
 			p.r.answer(p.res, nil)
-		case p.sync:
-			p.r.answer(Result{Seq: t.seq}, nil)
 		case p.dupOf > 0:
 			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
 		default:
@@ -855,8 +844,6 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 	for i := range ps {
 		p := &ps[i]
 		switch {
-		case p.sync:
-			p.r.answer(Result{Seq: t.seq}, nil)
 		case i >= first:
 			t.observe(p.r.cmd, answer)
 			p.r.answer(Result{}, answer)
