@@ -100,6 +100,14 @@ func (c *connection) close(code int, reason string) {
 
 func (c *connection) closeNow() { c.ws.CloseNow() }
 
+// revoke ends the socket of a token that no longer signs its player in: the
+// session ends at once (its read loop hands nothing more on, its writer
+// writes nothing more) and the socket closes with CloseSignedOut.
+func (c *connection) revoke() {
+	c.cancel()
+	go c.close(CloseSignedOut, "signed out")
+}
+
 // closeAsync closes the socket without waiting for the handshake; run waits
 // for it before returning.
 func (c *connection) closeAsync(code int, reason string) {

@@ -90,15 +90,15 @@ func (s *session) run(sub *table.Subscription) {
 
 // readLoop reads and handles frames one at a time, so that one client's
 // actions reach the table in the order it sent them. Once the session has
-// decided to close it reads on, ignoring frames, until the close handshake
-// ends the connection.
+// decided to close, or was revoked, it reads on, ignoring frames, until the
+// close handshake ends the connection.
 func (s *session) readLoop() {
 	for {
 		typ, data, err := s.read()
 		if err != nil {
 			return
 		}
-		if s.ending {
+		if s.ending || s.ctx.Err() != nil {
 			continue
 		}
 		start := time.Now()
