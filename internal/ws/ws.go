@@ -71,8 +71,10 @@ type Config struct {
 	// next upgrade is refused with 429 rate_limited.
 	MaxSocketsPerPlayer int
 	// SendQueue is the number of answers (acks, rejects, pongs) waiting to be
-	// written before the client is dropped as too slow (default 64). Events
-	// wait in the table subscription, bounded by table.Config.SubscriberBuffer.
+	// written before the client is dropped as too slow (default 64). The
+	// actions in flight, whose answers the table has not given yet, do not
+	// count: the table's queue bounds them. Events wait in the table
+	// subscription, bounded by table.Config.SubscriberBuffer.
 	SendQueue int
 	// WriteTimeout bounds every write (default 10s).
 	WriteTimeout time.Duration
