@@ -343,9 +343,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MessageRate:    cfg.wsRate,
 		MessageBurst:   cfg.wsBurst,
 	}
+	playerService := players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader})
 	socketDeps := ws.Deps{
 		Tables:  reg,
 		Player:  httpapi.PlayerID,
+		Token:   httpapi.TokenHash,        // signing out closes the token's sockets
+		Check:   playerService.CheckToken, // and on other nodes within the sign-in cache's lifetime
 		Logger:  log,
 		Metrics: m,
 		Clock:   time.Now,
@@ -355,6 +358,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	lobbySockets := ws.NewLobbyHandler(ws.LobbyDeps{
 		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),
 		Player:  httpapi.PlayerID,
+		Token:   httpapi.TokenHash,
+		Check:   playerService.CheckToken,
 		Logger:  log,
 		Metrics: m,
 		Clock:   time.Now,
@@ -366,7 +371,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Lobby:   lobbySockets,
 		Match:   matchSockets,
 		Logger:  log,
-		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
+		Players: playerService,
 		Tables:  reg,
 		Metrics: m,
 		Clock:   time.Now,

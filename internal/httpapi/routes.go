@@ -72,9 +72,8 @@ func (s *server) routes() chi.Router {
 	// timeout. The ws handlers check the Origin and their own limits.
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate)
-		sockets := s.socketHandler()
-		r.Method(http.MethodGet, "/api/v1/games/{id}/ws", sockets)
-		r.Method(http.MethodGet, "/api/v1/races/{id}/ws", sockets)
+		r.Method(http.MethodGet, "/api/v1/games/{id}/ws", s.sockets)
+		r.Method(http.MethodGet, "/api/v1/races/{id}/ws", s.sockets)
 		r.Method(http.MethodGet, "/api/v1/lobby/ws", s.lobbyWS)
 		r.Method(http.MethodGet, "/api/v1/match/ws", s.matchWS)
 	})

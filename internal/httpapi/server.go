@@ -77,7 +77,11 @@ type Deps struct {
 	Tables  *table.Registry
 	Metrics *metrics.Metrics
 	// Sockets serves GET /api/v1/games/{id}/ws; nil builds one with the
-	// default limits (which nothing shuts down).
+	// default limits (which nothing shuts down). Give the socket handlers
+	// TokenHash and Players.CheckToken as their Token and Check: signing
+	// out and deleting the player close the sockets of the tokens revoked
+	// (Revoke), on this node at once and on the others within the sign-in
+	// cache's lifetime.
 	Sockets *ws.Handler
 	// Lobby serves GET /api/v1/lobby/ws and its hub hears of the races
 	// created, joined and cancelled; nil builds one with the default limits
@@ -184,18 +188,22 @@ func newServer(d Deps) *server {
 	if s.metrics == nil {
 		s.metrics = metrics.New()
 	}
+	socketDeps := ws.Deps{Tables: s.tables, Player: PlayerID, Token: TokenHash, Check: s.checkToken(),
+		Logger: s.log, Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}}
+	if s.sockets == nil {
+		s.sockets = ws.NewHandler(socketDeps)
+	}
 	if s.lobbyWS == nil {
 		hub := lobby.NewHub(lobby.Config{Logger: s.log})
 		if s.tables != nil {
 			hub = s.tables.NewLobby(lobby.Config{Logger: s.log})
 		}
 		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub,
-			Player: PlayerID, Logger: s.log, Metrics: s.metrics, Clock: s.clock,
-			Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
+			Player: PlayerID, Token: TokenHash, Check: socketDeps.Check, Logger: s.log, Metrics: s.metrics,
+			Clock: s.clock, Config: socketDeps.Config})
 	}
 	if s.matchWS == nil {
-		s.matchWS = ws.NewMatchHandler(ws.Deps{Tables: s.tables, Player: PlayerID, Logger: s.log,
-			Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
+		s.matchWS = ws.NewMatchHandler(socketDeps)
 	}
 	if s.tables != nil {
 		s.tables.SetChecker(table.SolverCheck(cfg.CheckBudget, s.takeSlot, s.freeSlot))

@@ -1,10 +1,11 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
+	"time"
 
 	"dsol/internal/game"
-	"dsol/internal/ws"
 )
 
 // PlayerID returns the id of the player the server's authentication found
@@ -18,13 +19,29 @@ func PlayerID(r *http.Request) (string, error) {
 	return p.ID, nil
 }
 
-// socketHandler is the WebSocket handler of Deps.Sockets or, without one, a
-// handler with the default limits that accepts the AllowedOrigins (dsol
-// serve passes its own, to close the sockets on shutdown).
-func (s *server) socketHandler() http.Handler {
-	if s.sockets != nil {
-		return s.sockets
+// TokenHash returns the hash of the token the server's authentication signed
+// a request in with: the ws.Deps.Token of the socket handlers, whose
+// sockets close when it is revoked.
+func TokenHash(r *http.Request) []byte {
+	p, _ := playerOf(r.Context())
+	return p.TokenHash
+}
+
+// checkToken is the ws.Deps.Check of the socket handlers the server builds
+// itself: the players service's, or none without one.
+func (s *server) checkToken() func(context.Context, []byte) (time.Duration, error) {
+	if s.players == nil {
+		return nil
 	}
-	return ws.NewHandler(ws.Deps{Tables: s.tables, Player: PlayerID, Logger: s.log,
-		Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
+	return s.players.CheckToken
+}
+
+// revoke closes the player's sockets on this node (game, race, lobby and
+// match) opened with token, or all of them for a nil token: after signing
+// out one device, every device, or deleting the player. The other nodes'
+// close when they check the token again (players.Service.CheckToken).
+func (s *server) revoke(player string, token []byte) {
+	s.sockets.Revoke(player, token)
+	s.lobbyWS.Revoke(player, token)
+	s.matchWS.Revoke(player, token)
 }

@@ -40,6 +40,11 @@ type Config struct {
 	// Random is the source of player ids, tokens and transfer codes
 	// (default crypto/rand.Reader).
 	Random io.Reader
+	// AuthTTL is how long the node's sign-in cache answers for a token
+	// without asking the store (default DefaultAuthTTL): the longest a
+	// token revoked on another node still signs in here, and an open socket
+	// stays open.
+	AuthTTL time.Duration
 }
 
 // Service is the players service.
@@ -58,7 +63,10 @@ func New(cfg Config) *Service {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
-	return &Service{st: cfg.Store, clock: cfg.Clock, random: cfg.Random, auth: newAuthCache()}
+	if cfg.AuthTTL <= 0 {
+		cfg.AuthTTL = DefaultAuthTTL
+	}
+	return &Service{st: cfg.Store, clock: cfg.Clock, random: cfg.Random, auth: newAuthCache(cfg.AuthTTL)}
 }
 
 // tokenBytes is the length of a bearer token before encoding.
@@ -114,20 +122,40 @@ func (s *Service) Create(ctx context.Context, name string) (Player, string, erro
 // ByToken returns the player of a bearer token; an unknown token is
 // unauthorized. A token seen lately is answered from the cache (authCache).
 func (s *Service) ByToken(ctx context.Context, tok string) (Player, error) {
-	h := hashToken(tok)
+	p, _, err := s.byHash(ctx, hashToken(tok))
+	return p, err
+}
+
+// CheckToken reports whether the token whose hash is given (Player.TokenHash)
+// still signs its player in, as ByToken would answer, and for how long this
+// node answers so from its cache without asking the store again. A socket
+// opened with the token checks it again then: a token revoked on another
+// node closes it within the cache's lifetime (Config.AuthTTL). A revoked
+// token, or a deleted player's, is unauthorized.
+func (s *Service) CheckToken(ctx context.Context, hash []byte) (time.Duration, error) {
+	_, until, err := s.byHash(ctx, hash)
+	if err != nil {
+		return 0, err
+	}
+	return until.Sub(s.clock()), nil
+}
+
+// byHash finds the player of a token hash, from the cache while its entry
+// holds (until), else from the store, caching what it finds.
+func (s *Service) byHash(ctx context.Context, h []byte) (Player, time.Time, error) {
 	now := s.clock()
-	if p, ok := s.auth.get(h, now); ok {
-		return p, nil
+	if p, until, ok := s.auth.get(h, now); ok {
+		return p, until, nil
 	}
 	p, err := s.st.PlayerByTokenHash(ctx, h)
 	if errors.Is(err, store.ErrNotFound) {
-		return Player{}, game.Errorf(game.Unauthorized, "unknown token")
+		return Player{}, time.Time{}, game.Errorf(game.Unauthorized, "unknown token")
 	}
 	if err != nil {
-		return Player{}, err
+		return Player{}, time.Time{}, err
 	}
 	s.auth.put(h, p, now)
-	return p, nil
+	return p, now.Add(s.auth.ttl), nil
 }
 
 // Player returns a player's account.
@@ -151,7 +179,8 @@ func (s *Service) Rating(ctx context.Context, id string) (store.Rating, error) {
 }
 
 // Logout revokes the token a player signed in with: it stops working on
-// this node at once (see authCache for the others).
+// this node at once (see authCache for the others). The transport closes
+// the sockets opened with it.
 func (s *Service) Logout(ctx context.Context, p Player) error {
 	if err := s.st.RevokeToken(ctx, p.TokenHash); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err

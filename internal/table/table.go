@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -33,10 +34,6 @@ type Command struct {
 	Action   klondike.Action // the decoded action
 	ClientID string          // client action id ("" for none): applies once per game and seat
 	Seq      *int64          // the seq the client last saw; a different current seq is a conflict
-	// Sync asks only for an answer, after the answers to the commands
-	// submitted before it: nothing is applied. (A socket answers a ping so,
-	// in order with the actions before it.)
-	Sync bool
 }
 
 // Event is one committed action of a game, as stored in the log and sent to
@@ -82,6 +79,9 @@ type Table struct {
 	quit chan struct{} // closed to stop the table
 	done chan struct{} // closed when the goroutine has exited
 	err  error         // why the table stopped; written before done is closed
+	// senders counts the Submits under way, which may still put a request
+	// in do as done closes (see refuseLeft).
+	senders atomic.Int64
 
 	game atomic.Pointer[store.Game]
 	// durable is the seq of the last durable action, which seq never falls
@@ -221,8 +221,17 @@ func (t *Table) Do(ctx context.Context, cmd Command) (Result, error) {
 // it must not block. Commands submitted one after the
 // other by one goroutine are applied in that order. Submit itself waits only
 // while the table's queue is full; it returns ErrStopped (answer is not
-// called) when the table has stopped, or ctx's error.
+// called) when the table has stopped, or ctx's error. A command handed over
+// that the table stops before taking is answered ErrStopped: nothing was
+// applied (refuseLeft).
 func (t *Table) Submit(ctx context.Context, cmd Command, answer func(Result, error)) error {
+	t.senders.Add(1)
+	defer t.senders.Add(-1)
+	select {
+	case <-t.done: // first: a stopped table never takes a command
+		return ErrStopped
+	default:
+	}
 	r := &doReq{ctx: ctx, cmd: cmd, answer: answer}
 	select {
 	case t.do <- r:
@@ -510,6 +519,7 @@ func (t *Table) touch() { t.last = t.cfg.Clock() }
 
 // run is the table's goroutine.
 func (t *Table) run() {
+	defer t.refuseLeft() // last, once done is closed
 	defer close(t.done)
 	batch := make([]*doReq, 0, t.cfg.MaxBatch)
 	for {
@@ -548,6 +558,29 @@ func (t *Table) run() {
 	}
 }
 
+// refuseLeft answers ErrStopped, once the table has stopped (done is
+// closed), the commands handed over that it never took: every Submit that
+// returned nil gets its answer. A Submit under way as done closed may still
+// put its command in the queue, so the queue is drained until none is under
+// way; one that begins later sees done and returns ErrStopped.
+func (t *Table) refuseLeft() {
+	for {
+		last := t.senders.Load() == 0 // then what they queued is in do: drained below
+		for drained := false; !drained; {
+			select {
+			case r := <-t.do:
+				r.answer(Result{}, ErrStopped)
+			default:
+				drained = true
+			}
+		}
+		if last {
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
 func isClosed(c chan struct{}) bool {
 	select {
 	case <-c:
@@ -564,7 +597,6 @@ type pending struct {
 	err     error
 	dupOf   int64 // seq of the earlier action with the same client id
 	applied bool
-	sync    bool     // a Command.Sync
 	frames  []*Frame // one per viewer, for subscribers
 }
 
@@ -591,10 +623,6 @@ func (t *Table) handle(batch []*doReq) {
 			continue
 		}
 		cmd := r.cmd
-		if cmd.Sync {
-			p.sync = true
-			continue
-		}
 		if cmd.ClientID != "" {
 			if seq, ok := t.clientIDs.get(cmd.Seat, cmd.ClientID); ok {
 				p.dupOf = seq
@@ -707,8 +735,6 @@ func (t *Table) handle(batch []*doReq) {
 			t.observe(p.r.cmd, nil)
 			t.publish(p.frames) // first: a subscriber's event is queued before the sender's answer
 			p.r.answer(p.res, nil)
-		case p.sync:
-			p.r.answer(Result{Seq: t.seq}, nil)
 		case p.dupOf > 0:
 			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
 		default:
@@ -821,8 +847,6 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 	for i := range ps {
 		p := &ps[i]
 		switch {
-		case p.sync:
-			p.r.answer(Result{Seq: t.seq}, nil)
 		case i >= first:
 			t.observe(p.r.cmd, answer)
 			p.r.answer(Result{}, answer)

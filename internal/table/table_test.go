@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"sync"
@@ -523,5 +524,97 @@ func TestSubscriptionQueue(t *testing.T) {
 		if got := s3.push(Update{}); got != want {
 			t.Fatalf("push %d of a 2-update bound: %v, want %v", i+1, got, want)
 		}
+	}
+}
+
+// gated holds the first AppendActions until release is closed, telling
+// entered when it begins.
+type gated struct {
+	store.Store
+	once    sync.Once
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gated) AppendActions(ctx context.Context, as []store.Action) error {
+	g.once.Do(func() {
+		close(g.entered)
+		<-g.release
+	})
+	return g.Store.AppendActions(ctx, as)
+}
+
+// TestStoppedTableAnswersWhatItHeld: commands handed to a table (Submit
+// returned nil) that the table stops before taking are answered
+// ErrStopped, each once, and nothing of them is applied: a caller that
+// waits for its answer never waits for ever.
+func TestStoppedTableAnswersWhatItHeld(t *testing.T) {
+	e := mustEnv(t)
+	g := &gated{Store: e.st, entered: make(chan struct{}), release: make(chan struct{})}
+	com := store.NewCommitter(g, 0, 0, nil)
+	defer com.Close()
+	cfg := e.cfg
+	cfg.Store, cfg.Committer = g, com
+	reg := NewRegistry(cfg)
+	id := mustGame(t, e, "g1", code)
+	tb, err := reg.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	draw := Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}
+	type answer struct {
+		res Result
+		err error
+	}
+	const held = 10
+	answers := make(chan answer, held+1)
+	submit := func(cmd Command) {
+		t.Helper()
+		err := tb.Submit(context.Background(), cmd, func(res Result, err error) { answers <- answer{res, err} })
+		if err != nil {
+			t.Fatalf("submit: %v", err)
+		}
+	}
+	submit(draw) // the table takes it and commits: held at the store
+	<-g.entered
+	for i := range held {
+		cmd := draw
+		cmd.ClientID = fmt.Sprintf("h%d", i)
+		submit(cmd) // queued behind the commit
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- reg.Close(context.Background()) }()
+	for !isClosed(tb.quit) {
+		time.Sleep(time.Millisecond)
+	}
+	close(g.release) // the commit ends; the table stops before the queue
+	if a := <-answers; a.err != nil || a.res.Seq != 1 {
+		t.Fatalf("first: %+v", a)
+	}
+	deadline := time.After(10 * time.Second)
+	for i := range held {
+		select {
+		case a := <-answers:
+			if !errors.Is(a.err, ErrStopped) {
+				t.Fatalf("held %d: %+v, want ErrStopped", i, a)
+			}
+		case <-deadline:
+			t.Fatalf("%d of %d held commands never answered", held-i, held)
+		}
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case a := <-answers:
+		t.Fatalf("an answer too many: %+v", a)
+	default:
+	}
+	if err := tb.Submit(context.Background(), draw, func(Result, error) { t.Error("answered after the stop") }); !errors.Is(err, ErrStopped) {
+		t.Fatalf("submit to the stopped table: %v", err)
+	}
+	acts, err := e.st.Actions(context.Background(), id, 0)
+	if err != nil || len(acts) != 1 {
+		t.Fatalf("%d actions stored (%v), want 1", len(acts), err)
 	}
 }

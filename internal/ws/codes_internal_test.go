@@ -20,4 +20,7 @@ func TestCloseCodes(t *testing.T) {
 	if len(closeCodes) != len(game.Codes()) {
 		t.Errorf("%d close codes for %d error codes", len(closeCodes), len(game.Codes()))
 	}
+	if CloseSignedOut != CloseCode(game.Unauthorized) {
+		t.Errorf("signed out closes with %d, unauthorized's row is %d", CloseSignedOut, CloseCode(game.Unauthorized))
+	}
 }

@@ -69,7 +69,7 @@ func (h *feedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.dropEnded = true
-	if !h.socks.track(s) {
+	if !h.socks.track(s, pid, h.tokenOf(r)) {
 		c.Close(websocket.StatusCode(CloseRestart), "server restart")
 		return
 	}
@@ -103,7 +103,7 @@ func (s *feedSession) readLoop() {
 		if err != nil {
 			return
 		}
-		if s.ending {
+		if s.ending || s.ctx.Err() != nil {
 			continue
 		}
 		var m struct {

@@ -17,6 +17,7 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/httpapi"
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
 	"dsol/internal/store"
@@ -45,6 +46,7 @@ type env struct {
 	reg     *table.Registry
 	com     *store.Committer
 	sockets *ws.Handler
+	feeds   []interface{ Shutdown(context.Context) error } // the lobby and match handlers, when the env made them
 	metrics *metrics.Metrics
 	once    sync.Once
 }
@@ -52,6 +54,14 @@ type env struct {
 // mustEnv starts a server over st; cfg tweaks the WebSocket limits and tcfg
 // the tables.
 func mustEnv(tb testing.TB, st store.Store, cfg func(*ws.Config), tcfg ...func(*table.Config)) *env {
+	tb.Helper()
+	return mustNode(tb, st, 0, cfg, tcfg...)
+}
+
+// mustNode is mustEnv with the lifetime of the node's sign-in cache (0:
+// the default): a node of a cluster when several share st. Its socket
+// handlers (games, lobby, match) are wired as dsol serve wires them.
+func mustNode(tb testing.TB, st store.Store, authTTL time.Duration, cfg func(*ws.Config), tcfg ...func(*table.Config)) *env {
 	tb.Helper()
 	clock := apitest.NewClock() // stands still: rate limits never refill by themselves
 	m := metrics.New()
@@ -66,10 +76,17 @@ func mustEnv(tb testing.TB, st store.Store, cfg func(*ws.Config), tcfg ...func(*
 	if cfg != nil {
 		cfg(&wc)
 	}
-	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Metrics: m, Clock: clock.Now, Config: wc})
-	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
-		Sockets: sockets, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
-	e := &env{Server: httptest.NewServer(h), reg: reg, com: com, sockets: sockets, metrics: m}
+	ps := players.New(players.Config{Store: st, Random: rand.Reader, AuthTTL: authTTL})
+	deps := ws.Deps{Tables: reg, Player: httpapi.PlayerID, Token: httpapi.TokenHash, Check: ps.CheckToken,
+		Metrics: m, Clock: clock.Now, Config: wc}
+	sockets := ws.NewHandler(deps)
+	lob := ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: st}), Player: httpapi.PlayerID,
+		Token: httpapi.TokenHash, Check: ps.CheckToken, Metrics: m, Clock: clock.Now, Config: wc})
+	match := ws.NewMatchHandler(deps)
+	h := httpapi.NewServer(httpapi.Deps{Players: ps, Tables: reg, Metrics: m, Clock: time.Now,
+		Sockets: sockets, Lobby: lob, Match: match, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
+	e := &env{Server: httptest.NewServer(h), reg: reg, com: com, sockets: sockets, metrics: m,
+		feeds: []interface{ Shutdown(context.Context) error }{lob, match}}
 	tb.Cleanup(e.stop)
 	return e
 }
@@ -80,6 +97,9 @@ func (e *env) stop() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
 		e.sockets.Shutdown(ctx)
+		for _, f := range e.feeds {
+			f.Shutdown(ctx)
+		}
 		e.Server.Close()
 		e.reg.Close(ctx)
 		e.com.Close()

@@ -28,7 +28,7 @@ type MatchHandler struct {
 // /api/v1/match/ws, outside any request timeout.
 func NewMatchHandler(d Deps) *MatchHandler {
 	h := &MatchHandler{tables: d.Tables, stop: make(chan struct{})}
-	h.feedHandler = feedHandler{front: newFront[*feedSession]("match sockets", d.Player, d.Logger, d.Metrics, d.Clock, d.Config),
+	h.feedHandler = feedHandler{front: newFront[*feedSession]("match sockets", auth{d.Player, d.Token, d.Check}, d.Logger, d.Metrics, d.Clock, d.Config),
 		name: "match", done: h.stop, open: h.watch}
 	return h
 }

@@ -29,8 +29,6 @@ type session struct {
 	// sub is the writer's current subscription, whose table the read loop
 	// hands actions to.
 	sub atomic.Pointer[table.Subscription]
-	// inFlight counts the actions handed to the table and not answered yet.
-	inFlight atomic.Int64
 
 	writer  *pump
 	heart   *time.Timer // the heartbeat: sets beatDue and wakes the writer
@@ -92,15 +90,15 @@ func (s *session) run(sub *table.Subscription) {
 
 // readLoop reads and handles frames one at a time, so that one client's
 // actions reach the table in the order it sent them. Once the session has
-// decided to close it reads on, ignoring frames, until the close handshake
-// ends the connection.
+// decided to close, or was revoked, it reads on, ignoring frames, until the
+// close handshake ends the connection.
 func (s *session) readLoop() {
 	for {
 		typ, data, err := s.read()
 		if err != nil {
 			return
 		}
-		if s.ending {
+		if s.ending || s.ctx.Err() != nil {
 			continue
 		}
 		start := time.Now()
@@ -200,8 +198,10 @@ func decodeFrame(typ websocket.MessageType, data []byte) (frame, *game.Error) {
 	return frame{id: idOf(data)}, game.Errorf(game.BadRequest, "unknown message type; send \"action\" or \"ping\"")
 }
 
-// end has the writer close the socket once it has written the messages
-// queued before: the rejects that explain the close arrive before it.
+// end has the writer close the socket once it has written the answers of
+// every frame read before: the acks of the actions in flight (which the
+// table may have stored) and the rejects that explain the close arrive
+// before it.
 func (s *session) end(code int, reason string) {
 	s.ending = true
 	s.send(outMsg{typ: "close", closeCode: code, body: []byte(reason)})
@@ -232,7 +232,9 @@ func idOf(data []byte) string {
 // action hands one decoded action to the table without waiting for it: the
 // answer (ack or reject) reaches the client through the writer, so the read
 // loop goes on reading (pongs too) while the table commits. Actions of one
-// connection reach the table in the order they were read.
+// connection reach the table in the order they were read, and the answer
+// takes the place in the outbox that the action's frame had in the order
+// of the client's frames.
 func (s *session) action(f frame, start time.Time) {
 	id := f.id
 	if s.viewer == 0 {
@@ -241,40 +243,32 @@ func (s *session) action(f frame, start time.Time) {
 	}
 	cmd := f.cmd
 	cmd.Seat = s.viewer
-	answer := func(res table.Result, err error) { s.answer(id, start, res, err) }
-	s.submit(cmd, answer)
+	slot := s.out.reserve()
+	s.submit(cmd, func(res table.Result, err error) { s.answer(slot, id, start, res, err) })
 }
 
 // pong is the answer to a ping.
 var pong = []byte(`{"type":"pong"}`)
 
-// ping answers a ping after the answers to the actions read before it: a
-// client's frames are answered in the order it sent them.
-func (s *session) ping() {
-	if s.inFlight.Load() == 0 { // every answer is queued: the pong follows them
-		s.send(outMsg{typ: "pong", body: pong})
-		return
-	}
-	s.submit(table.Command{Sync: true}, func(table.Result, error) {
-		s.send(outMsg{typ: "pong", body: pong})
-	})
-}
+// ping answers a ping. Like every answer it follows, in the outbox, the
+// answers to the frames read before it, and the writer adds the events
+// published before those: a client's frames are answered in the order it
+// sent them, and a pong comes after everything its earlier frames caused.
+func (s *session) ping() { s.send(outMsg{typ: "pong", body: pong}) }
 
-// submit hands a command to the game's table; answer is called once, after
-// the answers to the commands submitted before.
+// submit hands a command to the game's table; answer is called once.
 func (s *session) submit(cmd table.Command, answer func(table.Result, error)) {
-	s.inFlight.Add(1)
-	reply := answer
-	answer = func(res table.Result, err error) {
-		reply(res, err)
-		s.inFlight.Add(-1)
-	}
 	// The command's context is not the session's: an action read before the
-	// socket closed is applied even so (unacknowledged, like any action whose
-	// answer is lost: a resend with its id finds it).
+	// socket closed is applied even so, and its answer written before the
+	// close the session queues (a socket that drops answers nothing more; a
+	// resend with the action's id finds it).
 	err := s.sub.Load().Table().Submit(context.Background(), cmd, answer)
+	if err == nil {
+		return // handed over: the table answers
+	}
 	if !errors.Is(err, table.ErrStopped) {
-		return // handed over, or the socket is closing
+		answer(table.Result{}, err)
+		return
 	}
 	// The table stopped (evicted or reloading) and the writer will follow
 	// its successor: the registry finds or rebuilds it. This one waits, so
@@ -285,18 +279,18 @@ func (s *session) submit(cmd table.Command, answer func(table.Result, error)) {
 	answer(res, err)
 }
 
-// answer queues the answer to an action: an ack once it is durable, or a
-// reject. It runs on the table's goroutine, so it only queues; the writer
-// encodes.
-func (s *session) answer(id string, start time.Time, res table.Result, err error) {
+// answer puts the answer to an action in its slot: an ack once it is
+// durable, or a reject (table.ErrStopped, an action the table had taken
+// but stopped before applying, is unavailable: send it again). It runs on
+// the table's goroutine, so it only queues; the writer encodes.
+func (s *session) answer(slot int64, id string, start time.Time, res table.Result, err error) {
+	m := outMsg{typ: "ack", id: id, seq: res.Seq, dup: res.Duplicate, start: start}
 	if err != nil {
-		if s.ctx.Err() != nil {
-			return // the socket is closing
-		}
-		s.reject(id, err, start)
-		return
+		m = outMsg{typ: "reject", id: id, err: err, start: start}
 	}
-	s.send(outMsg{typ: "ack", id: id, seq: res.Seq, dup: res.Duplicate, start: start})
+	if !s.out.fill(slot, m) {
+		s.slow()
+	}
 }
 
 // reject queues a reject.
@@ -304,7 +298,8 @@ func (s *session) reject(id string, err error, start time.Time) {
 	s.send(outMsg{typ: "reject", id: id, err: err, start: start})
 }
 
-// send queues an answer; a client whose queue is full is too slow.
+// send queues an answer of the read loop's own, after the answers to the
+// frames read before; a client whose queue is full is too slow.
 func (s *session) send(m outMsg) {
 	if !s.out.put(m) {
 		s.slow()
@@ -374,7 +369,7 @@ func (s *session) ready() {
 // holding reports whether what the table sends waits for the client's
 // answer: in protocol 2, while an action of the client is in flight.
 func (s *session) holding() bool {
-	return s.version >= 2 && s.cfg.HoldEvents > 0 && s.inFlight.Load() > 0
+	return s.version >= 2 && s.cfg.HoldEvents > 0 && s.out.reserved.Load() > 0
 }
 
 // holdBegin starts a wait at now, unless one is under way: the hold's
