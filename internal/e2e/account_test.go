@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -117,4 +118,22 @@ func accountLink(t *testing.T, srv *server, c combo) {
 	if e.me() != a.me() {
 		t.Fatalf("device C is %s after the link, want %s", e.me(), a.me())
 	}
+}
+
+// TestSignedOutSocket: a device signed out (here, by its own request; the
+// same for another device's "sign out everywhere") while a game is open
+// gets its socket closed with 4401, and the page starts again as a new
+// player and says why, rather than reconnect for ever.
+func TestSignedOutSocket(t *testing.T) {
+	srv := startServer(t)
+	p := openSolo(t, srv, phone, "DS1-D1N-AAAAAAB")
+	before := p.me()
+	p.eval(`fetch('/api/v1/me/logout', {method: 'POST', credentials: 'same-origin'}).then(() => true)`, nil)
+	time.Sleep(time.Second) // the page goes to the first screen meanwhile
+	p.onScreen("home")
+	p.waitJS(`document.querySelector('#toast').textContent.includes('This device was signed out')`, "the notice of the sign-out")
+	if after := p.me(); after == before || after == "" {
+		t.Fatalf("after the sign-out the page plays as %q (before %q)", after, before)
+	}
+	p.screenshot("signed-out-phone")
 }

@@ -26,6 +26,30 @@ export async function api(method, path, body) {
   return data;
 }
 
+/** SIGNED_OUT is the close code of a socket whose session was revoked (signed out here or elsewhere). */
+export const SIGNED_OUT = 4401;
+
+const SIGNED_OUT_KEY = 'dsol.signedOut';
+
+/**
+ * signedOut answers a socket closed with SIGNED_OUT: this device's session
+ * is gone, so the page starts again as a new player and says why
+ * (signedOutNotice), rather than reconnect for ever.
+ */
+export function signedOut() {
+  try { sessionStorage.setItem(SIGNED_OUT_KEY, '1'); } catch { /* private mode: the reload says nothing */ }
+  location.assign('/');
+}
+
+/** signedOutNotice tells, once, whether the page was started again by signedOut. */
+export function signedOutNotice() {
+  try {
+    if (!sessionStorage.getItem(SIGNED_OUT_KEY)) return false;
+    sessionStorage.removeItem(SIGNED_OUT_KEY);
+    return true;
+  } catch { return false; }
+}
+
 /** ensurePlayer makes sure this browser has a player session. */
 export async function ensurePlayer() {
   try {

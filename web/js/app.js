@@ -10,7 +10,7 @@
 // of the same screen (a new deal over a game, a race's own URL) replaces
 // its entry. Each entry keeps its depth above the first screen, which is
 // always at the bottom, so Home goes back there instead of piling up.
-import { api, ensurePlayer } from './api.js';
+import { api, ensurePlayer, signedOutNotice } from './api.js';
 import { loadLang, pickLang, t, lang } from './i18n.js';
 import { loadSettings, applySettings } from './settings.js';
 import { settingsDialog } from './prefs.js';
@@ -298,6 +298,7 @@ async function boot() {
     setTimeout(boot, 3000);
     return;
   }
+  if (signedOutNotice()) toast(t('account.revoked'));
   if (linkParam && !boot.linked) {
     boot.linked = true;
     try {

@@ -7,13 +7,13 @@ const $ = (s, r = document) => r.querySelector(s);
 
 let toastTimer = 0;
 
-/** toast shows msg for a moment; a newer one takes its place. */
+/** toast shows msg for a moment, long enough to read it; a newer one takes its place. */
 export function toast(msg) {
   const el = $('#toast');
   el.textContent = msg;
   el.classList.add('on');
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => el.classList.remove('on'), 2600);
+  toastTimer = setTimeout(() => el.classList.remove('on'), Math.max(2600, 60 * String(msg).length));
 }
 
 /** errMessage words an error for the player: a game code's wrong part, else its code. */

@@ -2,7 +2,7 @@
 // The list of open races comes from the lobby socket when there is one, and
 // from polling GET /api/v1/lobby otherwise (and while the socket is down).
 // Opening a race goes through ui.openRace: app.js disposes of the lobby.
-import { api } from '../api.js';
+import { api, SIGNED_OUT, signedOut } from '../api.js';
 import { t, ratingText } from '../i18n.js';
 import { Scope } from '../scope.js';
 import { lobbyRaces, diffLobby, hostName, seriesLength } from './model.js';
@@ -259,9 +259,10 @@ export class LobbyMode {
       try { m = JSON.parse(e.data); } catch { return; }
       if (m.type === 'lobby') this.update(lobbyRaces(m));
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       this.wsOpen = false;
       if (this.ws !== ws) return;
+      if (e?.code === SIGNED_OUT) { signedOut(); return; }
       this.ws = null;
       if (!opened) { this.noSocket = true; return; } // no lobby socket here: polling only
       this.scope.later(() => this.connect(), 3000);

@@ -3,7 +3,7 @@
 // waited and Cancel, and once the server's botAfterSeconds have passed offer
 // a race against the computer instead. A socket that drops, or a server
 // that forgot the queue (a restart), gets the player queued again.
-import { api } from '../api.js';
+import { api, SIGNED_OUT, signedOut } from '../api.js';
 import { t } from '../i18n.js';
 import { errText } from './skeleton.js';
 import { countdown } from './model.js';
@@ -68,7 +68,8 @@ export class QuickMatch {
       if (m.type === 'matched') { done = true; this.matched(m.race); }
       else if (m.type === 'idle') { done = true; if (this.active) this.queue(); } // the queue forgot us: join again
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
+      if (e?.code === SIGNED_OUT) { this.active = false; signedOut(); return; }
       if (this.ws === ws) this.ws = null;
       if (!done && this.active && !this.scope.disposed) this.scope.later(() => { if (this.active) this.queue(); }, 1000);
     };
