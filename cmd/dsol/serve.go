@@ -19,6 +19,7 @@ import (
 	"dsol/internal/httpapi"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/names"
 	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
@@ -56,6 +57,7 @@ type serveConfig struct {
 	matchBotAfter   time.Duration // how long a quick match waits before the client offers the computer
 	winnableTarget  int           // winnable deals of each mode the background search works towards (0: off)
 	winnableBudget  int64         // the search's budget for each deal, in positions
+	reservedNames   []string      // names no player may take, besides the computer's and the deleted players'
 }
 
 // env returns the value of an environment variable, or def when it is unset.
@@ -116,6 +118,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		"this node's name in the ownership of live games (PostgreSQL; default: the host name and a random suffix) (env DSOL_NODE)")
 	fs.StringVar(&c.advertise, "advertise", getenv("DSOL_ADVERTISE"),
 		"the address other nodes reach this one at, recorded with the games it runs (env DSOL_ADVERTISE)")
+	var reserved string
+	fs.StringVar(&reserved, "reserved-names", getenv("DSOL_RESERVED_NAMES"),
+		"comma-separated names no player may take or keep, nor any look-alike of them, besides the computer's and the deleted players' (env DSOL_RESERVED_NAMES)")
 	fs.StringVar(&c.logFormat, "log-format", env(getenv, "DSOL_LOG_FORMAT", "json"), "log format: json or text (env DSOL_LOG_FORMAT)")
 	fs.StringVar(&level, "log-level", env(getenv, "DSOL_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env DSOL_LOG_LEVEL)")
 	durations := []struct {
@@ -186,6 +191,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if c.winnableTarget < 0 || c.winnableBudget < 1 {
 		return c, usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
 	}
+	c.reservedNames = splitList(reserved)
 	if c.retention < 0 {
 		return c, usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
 	}
@@ -361,12 +367,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Config:  wsCfg,
 	})
 	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
+	ps := players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader, Names: names.New(cfg.reservedNames...)})
+	defer startNameCheck(ctx, ps, log)()
 	handler := httpapi.NewServer(httpapi.Deps{
 		Sockets: sockets,
 		Lobby:   lobbySockets,
 		Match:   matchSockets,
 		Logger:  log,
-		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
+		Players: ps,
 		Tables:  reg,
 		Metrics: m,
 		Clock:   time.Now,

@@ -10,12 +10,14 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
 	"dsol/internal/testenv"
 )
 
@@ -267,6 +269,13 @@ func TestServeConfig(t *testing.T) {
 		}, false},
 		{"bad winnable target", []string{"--winnable-target", "-1"}, nil, nil, true},
 		{"bad winnable budget", nil, map[string]string{"DSOL_WINNABLE_BUDGET": "lots"}, nil, true},
+		{"no reserved names", nil, nil, func(c serveConfig) bool { return c.reservedNames == nil }, false},
+		{"reserved names from env", nil, map[string]string{"DSOL_RESERVED_NAMES": "Admin, Moderator,,"}, func(c serveConfig) bool {
+			return slices.Equal(c.reservedNames, []string{"Admin", "Moderator"})
+		}, false},
+		{"reserved names flag", []string{"--reserved-names", "Staff"}, map[string]string{"DSOL_RESERVED_NAMES": "Admin"}, func(c serveConfig) bool {
+			return slices.Equal(c.reservedNames, []string{"Staff"})
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseServe(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
@@ -281,6 +290,38 @@ func TestServeConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServeRenamesReservedNames: a name stored before the operator
+// reserved it is renamed at the next start, and its player told so; the
+// reserved name and its look-alikes are refused from then on.
+func TestServeRenamesReservedNames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "n.db")
+	s := mustServe(t, map[string]string{"DATABASE_URL": db})
+	var p struct{ ID, Name, Token string }
+	s.call(t, "POST", "/api/v1/players", "", `{"name":"Admin"}`, 201, &p)
+	s.stop(t)
+
+	s = mustServe(t, map[string]string{"DATABASE_URL": db, "DSOL_RESERVED_NAMES": "Admin,Moderator"})
+	var me struct {
+		Name    string
+		Renamed *struct{ From string }
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for s.call(t, "GET", "/api/v1/me", p.Token, "", 200, &me); me.Renamed == nil; s.call(t, "GET", "/api/v1/me", p.Token, "", 200, &me) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not renamed after 20 s: %+v\n%s", me, s.logs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if me.Name != "Player "+p.ID[:4] || me.Renamed.From != "Admin" {
+		t.Fatalf("me after the start: %+v, renamed %+v", me, me.Renamed)
+	}
+	if !strings.Contains(s.logs.String(), "stored names checked") {
+		t.Errorf("no log of the check:\n%s", s.logs)
+	}
+	s.client("").MustError(t, "POST", "/api/v1/players", `{"name":"ＡＤＭＩＮ"}`, 400, game.BadRequest)
+	s.client(p.Token).MustError(t, "PATCH", "/api/v1/me", `{"name":"Mоderator"}`, 400, game.BadRequest)
 }
 
 func TestDBTarget(t *testing.T) {

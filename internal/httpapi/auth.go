@@ -134,24 +134,60 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 }
 
 // meJSON is GET /api/v1/me: the player and their rating, rounded
-// (1500 and 350 for a player never rated).
+// (1500 and 350 for a player never rated), and the notice of the server's
+// renaming of them while they have not seen it.
 type meJSON struct {
-	ID              string `json:"id"`
-	Name            string `json:"name"`
-	Rating          int    `json:"rating"`
-	RatingDeviation int    `json:"ratingDeviation"`
+	ID              string       `json:"id"`
+	Name            string       `json:"name"`
+	Rating          int          `json:"rating"`
+	RatingDeviation int          `json:"ratingDeviation"`
+	Renamed         *renamedJSON `json:"renamed,omitempty"`
 }
 
-// getMe is GET /api/v1/me.
+// renamedJSON is the notice that the server changed the player's name
+// because the naming rules refused it: the name they had, and when.
+type renamedJSON struct {
+	From string    `json:"from"`
+	At   time.Time `json:"at"`
+}
+
+// getMe is GET /api/v1/me. The name is read afresh (not from the sign-in
+// cache), with the notice of a renaming.
 func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	rt, err := s.players.Rating(r.Context(), p.ID)
+	ctx := r.Context()
+	p, err := s.players.Player(ctx, p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, meJSON{ID: p.ID, Name: p.Name,
-		Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation)})
+	rt, err := s.players.Rating(ctx, p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	me := meJSON{ID: p.ID, Name: p.Name, Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation)}
+	rn, ok, err := s.players.Renamed(ctx, p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if ok {
+		me.Renamed = &renamedJSON{From: rn.From, At: rn.At}
+	}
+	writeJSON(w, http.StatusOK, me)
+}
+
+// seenRenamed is DELETE /api/v1/me/renamed: the player has seen the notice
+// of the server's renaming, which GET /api/v1/me no longer carries. 204,
+// with or without a notice.
+func (s *server) seenRenamed(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	if err := s.players.ClearRenamed(r.Context(), p.ID); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // patchMe is PATCH /api/v1/me {"name"}.

@@ -151,7 +151,8 @@ func (s *Service) Player(ctx context.Context, id string) (Player, error) {
 }
 
 // Rename changes a player's name, in the cache too; a name the naming rules
-// refuse is bad_request (CheckName).
+// refuse is bad_request (CheckName). A notice of the server's renaming
+// goes: the player chose a name.
 func (s *Service) Rename(ctx context.Context, id, name string) error {
 	if err := s.CheckName(name); err != nil {
 		return err
