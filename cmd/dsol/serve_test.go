@@ -70,10 +70,14 @@ func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	ctx = withReady(ctx, func(a string) { addr <- a })
 	s := &server{cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
 	getenv := func(k string) string {
-		if v, ok := env[k]; ok || k != "DSOL_WINNABLE_TARGET" {
+		if v, ok := env[k]; ok || (k != "DSOL_WINNABLE_TARGET" && k != "DSOL_ACCOUNTS_PER_HOUR") {
 			return v
 		}
-		return "0" // no search for winnable deals, which would take a core through every test, unless asked for
+		// unless asked for: no search for winnable deals, which would take
+		// a core through every test, and no bound on the players created
+		// from one address, which the tests create by the dozen from
+		// 127.0.0.1
+		return "0"
 	}
 	go func() {
 		s.done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, io.Discard, s.logs)
@@ -269,13 +273,17 @@ func TestServeConfig(t *testing.T) {
 		}, false},
 		{"bad winnable target", []string{"--winnable-target", "-1"}, nil, nil, true},
 		{"bad winnable budget", nil, map[string]string{"DSOL_WINNABLE_BUDGET": "lots"}, nil, true},
-		{"no reserved names", nil, nil, func(c serveConfig) bool { return c.reservedNames == nil }, false},
-		{"reserved names from env", nil, map[string]string{"DSOL_RESERVED_NAMES": "Admin, Moderator,,"}, func(c serveConfig) bool {
-			return slices.Equal(c.reservedNames, []string{"Admin", "Moderator"})
+		{"names and accounts defaults", nil, nil, func(c serveConfig) bool {
+			return c.reservedNames == nil && c.accountsPerHour == 30
 		}, false},
-		{"reserved names flag", []string{"--reserved-names", "Staff"}, map[string]string{"DSOL_RESERVED_NAMES": "Admin"}, func(c serveConfig) bool {
-			return slices.Equal(c.reservedNames, []string{"Staff"})
+		{"reserved names from env", nil, map[string]string{"DSOL_RESERVED_NAMES": "Admin, Moderator,,", "DSOL_ACCOUNTS_PER_HOUR": "0"}, func(c serveConfig) bool {
+			return slices.Equal(c.reservedNames, []string{"Admin", "Moderator"}) && c.accountsPerHour == 0
 		}, false},
+		{"reserved names flag", []string{"--reserved-names", "Staff", "--accounts-per-hour", "100"}, map[string]string{"DSOL_RESERVED_NAMES": "Admin"}, func(c serveConfig) bool {
+			return slices.Equal(c.reservedNames, []string{"Staff"}) && c.accountsPerHour == 100
+		}, false},
+		{"negative accounts per hour", []string{"--accounts-per-hour", "-1"}, nil, nil, true},
+		{"bad accounts per hour", nil, map[string]string{"DSOL_ACCOUNTS_PER_HOUR": "many"}, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseServe(tc.args, func(k string) string { return tc.env[k] }, io.Discard)

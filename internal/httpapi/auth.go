@@ -2,9 +2,15 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"dsol/internal/game"
 	"dsol/internal/players"
@@ -113,7 +119,9 @@ type playerJSON struct {
 }
 
 // createPlayer is POST /api/v1/players: a new player, its token (shown once)
-// and the session cookie.
+// and the session cookie. Beyond Config.AccountsPerHour players from the
+// client's address (or IPv6 /64) in an hour, 429 with Retry-After; a
+// request refused for its name takes nothing from that bound.
 func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 	b, err := readBody(r)
 	if err != nil {
@@ -125,12 +133,55 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
+	now := s.clock()
+	var grant *rate.Reservation
+	if s.accounts != nil {
+		var wait time.Duration
+		if grant, wait = s.accounts.take(accountKey(clientOf(r.Context()).ip), now); wait > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+			s.error(w, r, game.Errorf(game.RateLimited, "too many new players from this network: at most %d an hour; try again in %s, or sign in on this device with a transfer code",
+				s.cfg.AccountsPerHour, waitText(wait)))
+			return
+		}
+	}
 	p, tok, err := s.players.Create(r.Context(), name)
 	if err != nil {
+		if grant != nil {
+			grant.CancelAt(now)
+		}
 		s.error(w, r, err)
 		return
 	}
 	s.signedIn(w, r, p, tok)
+}
+
+// DefaultAccountsPerHour is the default of Config.AccountsPerHour: well
+// above what a household or a classroom behind one address creates in an
+// hour, far below what a script would.
+const DefaultAccountsPerHour = 30
+
+// accountKey is the bucket of the players created from a client address:
+// the address itself for IPv4, its /64 for IPv6 (a host picks its
+// addresses within a /64 as it likes).
+func accountKey(ip netip.Addr) string {
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
+}
+
+// waitText says how long a wait is, for a person: seconds under a minute,
+// else whole minutes, rounded up.
+func waitText(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%d seconds", int(math.Ceil(d.Seconds())))
+	}
+	m := int(math.Ceil(d.Minutes()))
+	if m == 1 {
+		return "a minute"
+	}
+	return fmt.Sprintf("%d minutes", m)
 }
 
 // meJSON is GET /api/v1/me: the player and their rating, rounded
