@@ -63,11 +63,11 @@ func (s *Store) checkNames(ctx context.Context, rules string, at time.Time, batc
 	}
 	for _, p := range list {
 		seen, last = seen+1, p.id
-		var res sql.Result
 		if to := check(p.id, p.name); to == "" || to == p.name {
-			res, err = tx.ExecContext(ctx, `UPDATE players SET name_rules = ?, name_checked = name WHERE id = ? AND name = ?`,
+			_, err = tx.ExecContext(ctx, `UPDATE players SET name_rules = ?, name_checked = name WHERE id = ? AND name = ?`,
 				rules, p.id, p.name)
 		} else {
+			var res sql.Result
 			res, err = tx.ExecContext(ctx, `UPDATE players SET name = ?, name_checked = ?, name_rules = ?, renamed_from = name, renamed_at = ?
 				WHERE id = ? AND name = ?`, to, to, rules, micros(at), p.id, p.name)
 			if err == nil {
