@@ -19,6 +19,7 @@ import (
 	"dsol/internal/httpapi"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
+	"dsol/internal/names"
 	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
@@ -56,6 +57,8 @@ type serveConfig struct {
 	matchBotAfter   time.Duration // how long a quick match waits before the client offers the computer
 	winnableTarget  int           // winnable deals of each mode the background search works towards (0: off)
 	winnableBudget  int64         // the search's budget for each deal, in positions
+	reservedNames   []string      // names no player may take, besides the computer's and the deleted players'
+	accountsPerHour int           // players created per client address (or IPv6 /64) an hour (0: no bound)
 }
 
 // env returns the value of an environment variable, or def when it is unset.
@@ -116,6 +119,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		"this node's name in the ownership of live games (PostgreSQL; default: the host name and a random suffix) (env DSOL_NODE)")
 	fs.StringVar(&c.advertise, "advertise", getenv("DSOL_ADVERTISE"),
 		"the address other nodes reach this one at, recorded with the games it runs (env DSOL_ADVERTISE)")
+	var reserved string
+	fs.StringVar(&reserved, "reserved-names", getenv("DSOL_RESERVED_NAMES"),
+		"comma-separated names no player may take or keep, nor any look-alike of them, besides the computer's and the deleted players' (env DSOL_RESERVED_NAMES)")
 	fs.StringVar(&c.logFormat, "log-format", env(getenv, "DSOL_LOG_FORMAT", "json"), "log format: json or text (env DSOL_LOG_FORMAT)")
 	fs.StringVar(&level, "log-level", env(getenv, "DSOL_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env DSOL_LOG_LEVEL)")
 	durations := []struct {
@@ -150,6 +156,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.commitMax, "commit-max", "DSOL_COMMIT_MAX", 256, "most actions of one group commit"},
 		{&c.writeBurst, "write-burst", "DSOL_WRITE_BURST", 40, "burst of writes per player"},
 		{&c.wsBurst, "ws-burst", "DSOL_WS_BURST", 40, "burst of WebSocket messages per connection"},
+		{&c.accountsPerHour, "accounts-per-hour", "DSOL_ACCOUNTS_PER_HOUR", httpapi.DefaultAccountsPerHour, "players that may be created from one client address, or one IPv6 /64, in an hour (0: no bound)"},
 		{&c.winnableTarget, "winnable-target", "DSOL_WINNABLE_TARGET", 10000, "winnable deals of each mode (the shipped list's included) that the background search works towards, while the process uses under half the CPUs (0: no search)"},
 	}
 	for _, d := range ints {
@@ -186,6 +193,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if c.winnableTarget < 0 || c.winnableBudget < 1 {
 		return c, usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
 	}
+	if c.accountsPerHour < 0 {
+		return c, usagef("accounts-per-hour: %d is negative (0: no bound)", c.accountsPerHour)
+	}
+	c.reservedNames = splitList(reserved)
 	if c.retention < 0 {
 		return c, usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
 	}
@@ -343,7 +354,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MessageRate:    cfg.wsRate,
 		MessageBurst:   cfg.wsBurst,
 	}
-	playerService := players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader})
+	playerService := players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader, Names: names.New(cfg.reservedNames...)})
+	defer startNameCheck(ctx, playerService, log)()
 	socketDeps := ws.Deps{
 		Tables:  reg,
 		Player:  httpapi.PlayerID,
@@ -366,6 +378,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Config:  wsCfg,
 	})
 	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
+	accounts := cfg.accountsPerHour
+	if accounts == 0 {
+		accounts = -1 // no bound
+	}
 	handler := httpapi.NewServer(httpapi.Deps{
 		Sockets: sockets,
 		Lobby:   lobbySockets,
@@ -376,13 +392,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Metrics: m,
 		Clock:   time.Now,
 		Config: httpapi.Config{
-			TrustedProxies: cfg.proxies,
-			AllowedOrigins: cfg.origins,
-			RequestTimeout: cfg.requestTimeout,
-			WriteRate:      cfg.writeRate,
-			WriteBurst:     cfg.writeBurst,
-			Static:         web.FS(),
-			MatchBotAfter:  cfg.matchBotAfter,
+			TrustedProxies:  cfg.proxies,
+			AllowedOrigins:  cfg.origins,
+			RequestTimeout:  cfg.requestTimeout,
+			WriteRate:       cfg.writeRate,
+			WriteBurst:      cfg.writeBurst,
+			AccountsPerHour: accounts,
+			Static:          web.FS(),
+			MatchBotAfter:   cfg.matchBotAfter,
 		},
 	})
 	front.set(handler)

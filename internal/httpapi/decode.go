@@ -12,7 +12,6 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/names"
 	"dsol/internal/players"
 	"dsol/internal/table"
 )
@@ -53,9 +52,9 @@ func decodeJSON(b []byte, v any, allowEmpty bool) error {
 // maxName is the longest player name, in characters.
 const maxName = 24
 
-// checkName validates a player name: 1 to 24 printable characters, none
-// of the words of the deny-list and no look-alike of the bot (package
-// names).
+// checkName validates the form of a player name: 1 to 24 printable
+// characters, not blank. The naming rules (the deny-list, the reserved
+// names and their look-alikes) are the players service's (CheckName).
 func checkName(name string) error {
 	n := utf8.RuneCountInString(name)
 	if !utf8.ValidString(name) || n < 1 || n > maxName {
@@ -69,15 +68,8 @@ func checkName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return game.Errorf(game.BadRequest, "a name cannot be blank")
 	}
-	if why := names.Check(name, botNames...); why != "" {
-		return game.Errorf(game.BadRequest, "%s", why)
-	}
 	return nil
 }
-
-// botNames are the server bot's name and its names in the web client's
-// languages (web/js/i18n: race.computer): no player may look like it.
-var botNames = []string{game.BotName, "Ordenador", "Komputer"}
 
 // nameRequest is the body of POST /api/v1/players and PATCH /api/v1/me.
 type nameRequest struct {

@@ -154,11 +154,13 @@ func TestQuickMatch(t *testing.T) {
 }
 
 // TestNamesFiltered: a name strangers would see is refused when it is on
-// the deny-list or looks like the bot's.
+// the deny-list or looks like a reserved name: the bot's, a deleted
+// player's.
 func TestNamesFiltered(t *testing.T) {
 	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.mustPlayer(t)
-	for _, bad := range []string{"Computer", "c0mpu7er", "C O M P U T E R", "Ordenador", "Kurwa", "f.u.c.k"} {
+	for _, bad := range []string{"Computer", "c0mpu7er", "C O M P U T E R", "Ordenador", "Kurwa", "f.u.c.k",
+		"Сomputer", "ＣＯＭＰＵＴＥＲ", "Deleted player", "Usunięty gracz", "fuсk"} {
 		var e errorBody
 		c.MustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": bad}, 400, &e)
 		if e.Error.Code != game.BadRequest || !strings.Contains(e.Error.Message, "choose another") {

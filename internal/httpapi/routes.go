@@ -34,6 +34,7 @@ func (s *server) routes() chi.Router {
 			r.Use(s.authenticate)
 			r.Get("/api/v1/me", s.getMe)
 			r.With(s.rateLimit).Patch("/api/v1/me", s.patchMe)
+			r.With(s.rateLimit).Delete("/api/v1/me/renamed", s.seenRenamed)
 			r.Get("/api/v1/me/stats", s.getStats)
 			r.With(s.rateLimit).Post("/api/v1/me/stats/reset", s.resetStats)
 			r.With(s.rateLimit).Delete("/api/v1/me", s.deleteMe)

@@ -41,6 +41,11 @@ type Config struct {
 	// player (or per client IP before there is a player); default 20/s, 40.
 	WriteRate  float64
 	WriteBurst int
+	// AccountsPerHour bounds the players created (POST /api/v1/players)
+	// from one client address, or one IPv6 /64, in an hour: a token bucket
+	// of that many that fills up again in an hour. Default
+	// DefaultAccountsPerHour; negative: no bound.
+	AccountsPerHour int
 	// HintRate and HintBurst are the token bucket of hint requests per
 	// player; default 1/s, 5.
 	HintRate  float64
@@ -112,9 +117,12 @@ type server struct {
 	// client address and from all of them (link.go).
 	linkGuesses *limiter
 	linkAll     *limiter
-	ready       *readiness
-	csrf        *http.CrossOriginProtection
-	static      http.Handler // the web client, or nil
+	// accounts bounds the players created per client address or IPv6 /64
+	// (nil: no bound).
+	accounts *limiter
+	ready    *readiness
+	csrf     *http.CrossOriginProtection
+	static   http.Handler // the web client, or nil
 }
 
 // NewServer returns the HTTP handler of the whole API.
@@ -135,6 +143,9 @@ func newServer(d Deps) *server {
 	}
 	if cfg.WriteBurst <= 0 {
 		cfg.WriteBurst = 40
+	}
+	if cfg.AccountsPerHour == 0 {
+		cfg.AccountsPerHour = DefaultAccountsPerHour
 	}
 	if cfg.MatchBotAfter <= 0 {
 		cfg.MatchBotAfter = 30 * time.Second
@@ -171,6 +182,9 @@ func newServer(d Deps) *server {
 		linkAll:     newLimiter(linkPerNode/60.0, linkPerNode),
 		ready:       newReadiness(d.Tables, d.Tables, d.Clock),
 		csrf:        http.NewCrossOriginProtection(),
+	}
+	if cfg.AccountsPerHour > 0 {
+		s.accounts = newLimiter(float64(cfg.AccountsPerHour)/3600, cfg.AccountsPerHour)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

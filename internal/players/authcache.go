@@ -71,6 +71,13 @@ func (c *authCache) rename(playerID, name string) {
 	}
 }
 
+// clear forgets every token.
+func (c *authCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
+}
+
 // drop forgets one token.
 func (c *authCache) drop(h []byte) {
 	c.mu.Lock()

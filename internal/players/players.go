@@ -1,5 +1,6 @@
 // Package players is the players service of dsol: accounts and their
-// bearer tokens (with a short per-node cache of the tokens seen), names,
+// bearer tokens (with a short per-node cache of the tokens seen), names
+// and the naming rules they are held to (package names),
 // ratings, the transfer codes that sign another device in, blocks,
 // statistics and the daily streak, the listing and the export of a
 // player's games, and deleting a player's data. The transports call it for
@@ -19,6 +20,7 @@ import (
 
 	"dsol/internal/daily"
 	"dsol/internal/game"
+	"dsol/internal/names"
 	"dsol/internal/store"
 )
 
@@ -45,6 +47,9 @@ type Config struct {
 	// token revoked on another node still signs in here, and an open socket
 	// stays open.
 	AuthTTL time.Duration
+	// Names are the naming rules (default names.New(): the deny-list and
+	// names.Reserved).
+	Names *names.Checker
 }
 
 // Service is the players service.
@@ -52,6 +57,7 @@ type Service struct {
 	st     store.Store
 	clock  func() time.Time
 	random io.Reader
+	names  *names.Checker
 	auth   *authCache
 }
 
@@ -66,7 +72,10 @@ func New(cfg Config) *Service {
 	if cfg.AuthTTL <= 0 {
 		cfg.AuthTTL = DefaultAuthTTL
 	}
-	return &Service{st: cfg.Store, clock: cfg.Clock, random: cfg.Random, auth: newAuthCache(cfg.AuthTTL)}
+	if cfg.Names == nil {
+		cfg.Names = names.New()
+	}
+	return &Service{st: cfg.Store, clock: cfg.Clock, random: cfg.Random, names: cfg.Names, auth: newAuthCache(cfg.AuthTTL)}
 }
 
 // tokenBytes is the length of a bearer token before encoding.
@@ -99,14 +108,20 @@ func (s *Service) newToken() (tok string, hash []byte, err error) {
 
 // Create creates a player named name ("": "Player " and the first
 // characters of their id) and returns it with its first token, shown this
-// once: only its hash is stored.
+// once: only its hash is stored. A name the naming rules refuse is
+// bad_request (CheckName).
 func (s *Service) Create(ctx context.Context, name string) (Player, string, error) {
+	if name != "" {
+		if err := s.CheckName(name); err != nil {
+			return Player{}, "", err
+		}
+	}
 	id, err := s.randomString(12)
 	if err != nil {
 		return Player{}, "", err
 	}
 	if name == "" {
-		name = "Player " + id[:4]
+		name = s.generatedName(id)
 	}
 	tok, hash, err := s.newToken()
 	if err != nil {
@@ -163,8 +178,13 @@ func (s *Service) Player(ctx context.Context, id string) (Player, error) {
 	return s.st.Player(ctx, id)
 }
 
-// Rename changes a player's name, in the cache too.
+// Rename changes a player's name, in the cache too; a name the naming rules
+// refuse is bad_request (CheckName). A notice of the server's renaming
+// goes: the player chose a name.
 func (s *Service) Rename(ctx context.Context, id, name string) error {
+	if err := s.CheckName(name); err != nil {
+		return err
+	}
 	if err := s.st.RenamePlayer(ctx, id, name); err != nil {
 		return err
 	}

@@ -47,6 +47,14 @@ const DeletedPlayerID = "deleted"
 // yet accepted). The races played against someone stay, anonymised.
 const OwnGames = `(seat1 = $1 OR seat2 = $1) AND (kind = 'solo' OR status = 'waiting' OR seat2 IS NULL)`
 
+// Renamed is the server's notice to a player that it changed their name
+// (CheckNames): the name they had and when it went. It stays until they
+// have seen it (ClearRenamed) or chosen a name themselves (RenamePlayer).
+type Renamed struct {
+	From string
+	At   time.Time
+}
+
 // Token is one of a player's bearer tokens, by its hash.
 type Token struct {
 	Hash      []byte // SHA-256 of the token
@@ -194,8 +202,31 @@ type Store interface {
 	PlayerByTokenHash(ctx context.Context, hash []byte) (Player, error)
 	// Player finds a player by id (ErrNotFound).
 	Player(ctx context.Context, id string) (Player, error)
-	// RenamePlayer changes a player's name (ErrNotFound).
+	// RenamePlayer changes a player's name, and drops the notice of a
+	// renaming by the server: the player chose this name (ErrNotFound).
 	RenamePlayer(ctx context.Context, id, name string) error
+	// CheckNames passes the players whose names were not found good under
+	// rules (the fingerprint of the naming rules) since they last changed
+	// to check, in id order, at most batch in each transaction (batch <= 0:
+	// 500). check returns "" to keep the name, which marks it good under
+	// rules, or the name to give instead: it is stored, marked good, with
+	// the notice Renamed{From: the name before, At: at}, which replaces any
+	// notice before. Both are conditional on the name still being the one
+	// checked: a name changed meanwhile is left, for the next call. A name
+	// changed by RenamePlayer, or stored by CreatePlayer, by any release,
+	// is not marked: the mark holds the name it was made for. check must be
+	// pure (it may be called again for the same player when a transaction
+	// is retried). It returns how many players were renamed. On PostgreSQL
+	// one caller checks a schema at a time: a call made while another's
+	// transaction is under way returns at once, with what it renamed until
+	// then.
+	CheckNames(ctx context.Context, rules string, at time.Time, batch int, check func(id, name string) string) (int, error)
+	// Renamed returns a player's notice of the server's last renaming of
+	// them (ErrNotFound: none, or no such player).
+	Renamed(ctx context.Context, id string) (Renamed, error)
+	// ClearRenamed drops a player's notice of a renaming (none: nothing to
+	// do; ErrNotFound for no such player).
+	ClearRenamed(ctx context.Context, id string) error
 	// Tokens lists a player's tokens, oldest first.
 	Tokens(ctx context.Context, playerID string) ([]Token, error)
 	// RevokeToken removes one token (ErrNotFound if no such token).

@@ -4,7 +4,7 @@
 // time: switching disposes of the old one (its listeners, timers and
 // socket) before the next one starts. The ways to open a solo game are in
 // open.js, the HUD in hud.js, the win dialog in win.js, the notices in
-// notice.js.
+// notice.js, the notice of a name the server changed in renamed.js.
 //
 // History: moving to another screen is a new entry (pushState); a change
 // of the same screen (a new deal over a game, a race's own URL) replaces
@@ -24,6 +24,7 @@ import { toast, errMessage, showError, banner } from './notice.js';
 import { gameOpener } from './open.js';
 import { winDialog } from './win.js';
 import { hudButtons } from './hud.js';
+import { renamedNotice } from './renamed.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const settings = loadSettings();
@@ -306,6 +307,8 @@ async function boot() {
       if (p) { me = p; toast(t('account.linked', { name: p.name })); }
     } catch (e) { toast(linkError(e)); }
   }
-  route();
+  await route();
+  // after the screen is up: a switch of screens closes every dialog
+  renamedNotice(me, () => { go('/?mode=race'); route(); });
 }
 boot();

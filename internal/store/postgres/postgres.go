@@ -384,7 +384,7 @@ func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now 
 
 // RenamePlayer implements store.Store.
 func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE players SET name = $1 WHERE id = $2`, name, id)
+	tag, err := s.pool.Exec(ctx, `UPDATE players SET name = $1, renamed_from = NULL, renamed_at = NULL WHERE id = $2`, name, id)
 	return affected("rename player", tag, err)
 }
 

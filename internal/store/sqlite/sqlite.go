@@ -437,7 +437,7 @@ func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now 
 
 // RenamePlayer implements store.Store.
 func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE players SET name = ? WHERE id = ?`, name, id)
+	res, err := s.w.ExecContext(ctx, `UPDATE players SET name = ?, renamed_from = NULL, renamed_at = NULL WHERE id = ?`, name, id)
 	return affected("rename player", res, err)
 }
 

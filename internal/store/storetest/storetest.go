@@ -46,6 +46,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("Tokens", func(t *testing.T) { testTokens(t, open(t)) })
 	t.Run("LinkCodes", func(t *testing.T) { testLinkCodes(t, open(t)) })
 	t.Run("DeletePlayer", func(t *testing.T) { testDeletePlayer(t, open(t)) })
+	t.Run("CheckNames", func(t *testing.T) { testCheckNames(t, open(t)) })
+	t.Run("CheckNamesConcurrent", func(t *testing.T) { testCheckNamesConcurrent(t, open(t)) })
 	t.Run("Blocks", func(t *testing.T) { testBlocks(t, open(t)) })
 	t.Run("FinishRace", func(t *testing.T) { testFinishRace(t, open(t)) })
 	t.Run("DailyChallenges", func(t *testing.T) { testDailyChallenges(t, open(t)) })

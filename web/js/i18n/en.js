@@ -34,7 +34,8 @@ export default {
     signedOut: 'Signed out everywhere. This device starts afresh.',
     delete: 'Delete my data', deleteQ: 'Delete all your data?',
     deleteNote: 'Your name, your sign-ins on every device and your solo games are deleted at once, and races you are playing are resigned. Races you played against others stay for them, with you shown as “Deleted player”. This cannot be undone.',
-    deleteYes: 'Delete everything', deleted: 'Your data was deleted. This device starts afresh.', deletedPlayer: 'Deleted player'
+    deleteYes: 'Delete everything', deleted: 'Your data was deleted. This device starts afresh.', deletedPlayer: 'Deleted player',
+    renamedTitle: 'Your name was changed', renamed: 'The name “{from}” can no longer be used here, so you are now “{name}”. You can choose another name in the race lobby.', renamedOk: 'OK', renamedChoose: 'Choose a name'
   },
   settings: { stillCheck: 'Tell me when the game can no longer be won', title: 'Settings', language: 'Language', dblclick: 'Double click', dblclickHint: 'Two quick taps move a card or run to the best column', fourColor: 'Four-colour deck', theme: 'Appearance', auto: 'Like my device', light: 'Light', dark: 'Dark', leftHanded: 'Left-handed layout', close: 'Done' },
   race: {

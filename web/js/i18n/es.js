@@ -34,7 +34,8 @@ export default {
     signedOut: 'Sesión cerrada en todas partes. Este dispositivo empieza de cero.',
     delete: 'Borrar mis datos', deleteQ: '¿Borrar todos tus datos?',
     deleteNote: 'Tu nombre, tus sesiones en todos los dispositivos y tus partidas en solitario se borran en el acto, y abandonas las carreras que estés jugando. Las carreras que jugaste contra otros se quedan para ellos, contigo como «Jugador borrado». No se puede deshacer.',
-    deleteYes: 'Borrarlo todo', deleted: 'Tus datos se han borrado. Este dispositivo empieza de cero.', deletedPlayer: 'Jugador borrado'
+    deleteYes: 'Borrarlo todo', deleted: 'Tus datos se han borrado. Este dispositivo empieza de cero.', deletedPlayer: 'Jugador borrado',
+    renamedTitle: 'Hemos cambiado tu nombre', renamed: 'El nombre «{from}» ya no se puede usar aquí, así que ahora eres «{name}». Puedes elegir otro nombre en la sala de carreras.', renamedOk: 'Entendido', renamedChoose: 'Elegir un nombre'
   },
   settings: { stillCheck: 'Avisarme cuando la partida ya no se pueda ganar', title: 'Ajustes', language: 'Idioma', dblclick: 'Doble clic', dblclickHint: 'Dos toques rápidos llevan una carta o una escalera a la mejor columna', fourColor: 'Baraja de cuatro colores', theme: 'Aspecto', auto: 'Como mi dispositivo', light: 'Claro', dark: 'Oscuro', leftHanded: 'Disposición para zurdos', close: 'Listo' },
   race: {

@@ -34,7 +34,8 @@ export default {
     signedOut: 'Uscita effettuata ovunque. Questo dispositivo riparte da zero.',
     delete: 'Elimina i miei dati', deleteQ: 'Eliminare tutti i tuoi dati?',
     deleteNote: 'Il tuo nome, i tuoi accessi su ogni dispositivo e le tue partite in solitario vengono eliminati subito, e abbandoni le sfide in corso. Le sfide giocate contro altri restano per loro, con te indicato come «Giocatore eliminato». Non si può annullare.',
-    deleteYes: 'Elimina tutto', deleted: 'I tuoi dati sono stati eliminati. Questo dispositivo riparte da zero.', deletedPlayer: 'Giocatore eliminato'
+    deleteYes: 'Elimina tutto', deleted: 'I tuoi dati sono stati eliminati. Questo dispositivo riparte da zero.', deletedPlayer: 'Giocatore eliminato',
+    renamedTitle: 'Il tuo nome è stato cambiato', renamed: 'Il nome «{from}» non si può più usare qui, quindi ora sei «{name}». Puoi scegliere un altro nome nella sala delle sfide.', renamedOk: 'OK', renamedChoose: 'Scegli un nome'
   },
   settings: { stillCheck: 'Avvisami quando la partita non si può più vincere', title: 'Impostazioni', language: 'Lingua', dblclick: 'Doppio clic', dblclickHint: 'Due tocchi rapidi portano una carta o una sequenza nella colonna migliore', fourColor: 'Mazzo a quattro colori', theme: 'Aspetto', auto: 'Come il dispositivo', light: 'Chiaro', dark: 'Scuro', leftHanded: 'Disposizione per mancini', close: 'Fatto' },
   race: {

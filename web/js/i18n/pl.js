@@ -34,7 +34,8 @@ export default {
     signedOut: 'Wylogowano wszędzie. To urządzenie zaczyna od nowa.',
     delete: 'Usuń moje dane', deleteQ: 'Usunąć wszystkie twoje dane?',
     deleteNote: 'Twoja nazwa, logowania na wszystkich urządzeniach i gry solo zostaną od razu usunięte, a trwające wyścigi poddane. Wyścigi rozegrane z innymi zostają dla nich, a ty jesteś w nich „Usuniętym graczem”. Tego nie można cofnąć.',
-    deleteYes: 'Usuń wszystko', deleted: 'Twoje dane zostały usunięte. To urządzenie zaczyna od nowa.', deletedPlayer: 'Usunięty gracz'
+    deleteYes: 'Usuń wszystko', deleted: 'Twoje dane zostały usunięte. To urządzenie zaczyna od nowa.', deletedPlayer: 'Usunięty gracz',
+    renamedTitle: 'Twoje imię zostało zmienione', renamed: 'Imienia „{from}” nie można już tu używać, więc teraz jesteś „{name}”. Możesz wybrać inne imię w poczekalni wyścigów.', renamedOk: 'OK', renamedChoose: 'Wybierz imię'
   },
   settings: { stillCheck: 'Powiedz mi, gdy partii nie da się już wygrać', title: 'Ustawienia', language: 'Język', dblclick: 'Podwójne kliknięcie', dblclickHint: 'Dwa szybkie dotknięcia przenoszą kartę lub ciąg do najlepszej kolumny', fourColor: 'Talia czterokolorowa', theme: 'Wygląd', auto: 'Jak w urządzeniu', light: 'Jasny', dark: 'Ciemny', leftHanded: 'Układ dla leworęcznych', close: 'Gotowe' },
   race: {

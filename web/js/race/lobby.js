@@ -10,9 +10,7 @@ import { noticeEls } from './fair.js';
 import { INV, errText } from './skeleton.js';
 import { blockPlayer } from '../block.js';
 import { QuickMatch } from './quick.js';
-
-/** NAMED is the localStorage key set once the player chose a name or skipped choosing one. */
-const NAMED = 'dsol.named';
+import { NAMED } from '../renamed.js';
 
 const POLL_MS = 4000;
 
