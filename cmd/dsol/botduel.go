@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	"dsol/internal/hint"
 	k "dsol/internal/klondike"
 	"dsol/internal/race"
@@ -53,7 +54,7 @@ flags:
 
 // parseBotDuel reads the command line of dsol bot-duel.
 func parseBotDuel(args []string, stderr io.Writer) (botDuelConfig, error) {
-	fs := newFlags("bot-duel", botDuelUsage, stderr)
+	fs := cli.NewFlags("bot-duel", botDuelUsage, stderr)
 	c := botDuelConfig{workers: runtime.NumCPU()}
 	var redeal, decks, turns string
 	fs.IntVar(&c.races, "races", 100, "races to play (even: each deal is played twice)")
@@ -71,27 +72,27 @@ func parseBotDuel(args []string, stderr io.Writer) (botDuelConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("bot-duel: %v", err)
+		return c, cli.Usagef("bot-duel: %v", err)
 	}
 	var ok bool
 	switch {
 	case fs.NArg() > 0:
-		return c, usagef("bot-duel takes no arguments (got %q)", fs.Arg(0))
+		return c, cli.Usagef("bot-duel takes no arguments (got %q)", fs.Arg(0))
 	case c.races < 2 || c.races%2 != 0:
-		return c, usagef("bot-duel: --races must be even and at least 2")
+		return c, cli.Usagef("bot-duel: --races must be even and at least 2")
 	case c.draw != 1 && c.draw != 3:
-		return c, usagef("bot-duel: --draw must be 1 or 3")
+		return c, cli.Usagef("bot-duel: --draw must be 1 or 3")
 	case redeal != "unlimited" && redeal != "single":
-		return c, usagef("bot-duel: --redeal must be unlimited or single")
+		return c, cli.Usagef("bot-duel: --redeal must be unlimited or single")
 	case decks != "independent" && decks != "mirrored":
-		return c, usagef("bot-duel: --decks must be independent or mirrored")
+		return c, cli.Usagef("bot-duel: --decks must be independent or mirrored")
 	case c.opt.Samples < 1 || c.opt.Positions < 1:
-		return c, usagef("bot-duel: --samples and --positions must be at least 1")
+		return c, cli.Usagef("bot-duel: --samples and --positions must be at least 1")
 	case c.maxActions < 1 || c.workers < 1:
-		return c, usagef("bot-duel: --max-actions and --workers must be at least 1")
+		return c, cli.Usagef("bot-duel: --max-actions and --workers must be at least 1")
 	}
 	if c.turns, ok = race.ParseTurns(turns); !ok || turns == "" {
-		return c, usagef("bot-duel: --turns must be simultaneous or alternating")
+		return c, cli.Usagef("bot-duel: --turns must be simultaneous or alternating")
 	}
 	c.single, c.mirrored = redeal == "single", decks == "mirrored"
 	return c, nil
@@ -276,7 +277,7 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var thinks []time.Duration
 	var up [2]int // cards put up by the strong and the normal bot
 	var failure error
-	progress := isTerminal(stderr)
+	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	for range c.workers {
 		done.Go(func() {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"dsol/internal/cli"
 )
 
 // TestBotDuel plays a few races both ways round and reports counts that
@@ -42,7 +44,7 @@ func TestBotDuel(t *testing.T) {
 		{"bot-duel", "--samples", "0"},
 		{"bot-duel", "extra"},
 	} {
-		var ue *usageError
+		var ue *cli.UsageError
 		if err := run(context.Background(), bad, noEnv, &out, &errOut); !errors.As(err, &ue) {
 			t.Errorf("%q: %v, want a usage error", bad, err)
 		}

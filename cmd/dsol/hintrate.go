@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	"dsol/internal/hint"
 	k "dsol/internal/klondike"
 	"dsol/internal/race"
@@ -45,7 +46,7 @@ flags:
 
 // parseHintRate reads the command line of dsol hint-rate.
 func parseHintRate(args []string, stderr io.Writer) (hintRateConfig, error) {
-	fs := newFlags("hint-rate", hintRateUsage, stderr)
+	fs := cli.NewFlags("hint-rate", hintRateUsage, stderr)
 	c := hintRateConfig{solveConfig: solveConfig{workers: runtime.NumCPU()}}
 	var scoring string
 	fs.IntVar(&c.sample, "sample", 200, "play this many random DS1 deals")
@@ -61,26 +62,26 @@ func parseHintRate(args []string, stderr io.Writer) (hintRateConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("hint-rate: %v", err)
+		return c, cli.Usagef("hint-rate: %v", err)
 	}
 	switch {
 	case fs.NArg() > 0:
-		return c, usagef("hint-rate takes no arguments (got %q)", fs.Arg(0))
+		return c, cli.Usagef("hint-rate takes no arguments (got %q)", fs.Arg(0))
 	case c.sample < 1:
-		return c, usagef("hint-rate: --sample must be at least 1")
+		return c, cli.Usagef("hint-rate: --sample must be at least 1")
 	case c.draw != 1 && c.draw != 3:
-		return c, usagef("hint-rate: --draw must be 1 or 3")
+		return c, cli.Usagef("hint-rate: --draw must be 1 or 3")
 	case c.maxActions < 1 || c.stall < 1:
-		return c, usagef("hint-rate: --max-actions and --stall must be at least 1")
+		return c, cli.Usagef("hint-rate: --max-actions and --stall must be at least 1")
 	case c.opt.Samples < 1 || c.opt.Positions < 1:
-		return c, usagef("hint-rate: --samples and --positions must be at least 1")
+		return c, cli.Usagef("hint-rate: --samples and --positions must be at least 1")
 	}
 	switch scoring {
 	case "normal":
 	case "vegas":
 		c.vegas = true
 	default:
-		return c, usagef("hint-rate: --scoring must be normal or vegas")
+		return c, cli.Usagef("hint-rate: --scoring must be normal or vegas")
 	}
 	return c, nil
 }
@@ -173,7 +174,7 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var times []time.Duration
 	var failure error
 	finished := 0
-	progress := isTerminal(stderr)
+	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	for range c.workers {
 		done.Go(func() {

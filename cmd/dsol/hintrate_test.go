@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"dsol/internal/cli"
 )
 
 // TestHintRate plays a few deals both ways and reports counts and rates
@@ -36,7 +38,7 @@ func TestHintRate(t *testing.T) {
 		{"hint-rate", "--stall", "0"},
 		{"hint-rate", "extra"},
 	} {
-		var ue *usageError
+		var ue *cli.UsageError
 		if err := run(context.Background(), bad, noEnv, &out, &errOut); !errors.As(err, &ue) {
 			t.Errorf("%q: %v, want a usage error", bad, err)
 		}

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"dsol/internal/cli"
 )
 
 // loadConfig is the command line of dsol load.
@@ -67,7 +69,7 @@ flags:
 `
 
 func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
-	fs := newFlags("load", loadUsage, stderr)
+	fs := cli.NewFlags("load", loadUsage, stderr)
 	var c loadConfig
 	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves) or idle (the server's memory per idle socket)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
@@ -88,44 +90,44 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("load: %v", err)
+		return c, cli.Usagef("load: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return c, usagef("load takes no arguments, only flags (got %q)", fs.Arg(0))
+		return c, cli.Usagef("load takes no arguments, only flags (got %q)", fs.Arg(0))
 	}
 	u, err := url.Parse(c.base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, usagef("load: --url %q: want http://host[:port] or https://host[:port]", c.base)
+		return c, cli.Usagef("load: --url %q: want http://host[:port] or https://host[:port]", c.base)
 	}
 	c.base = strings.TrimSuffix(c.base, "/")
 	switch {
 	case c.clients < 1 || c.clients > 10000:
-		return c, usagef("load: --clients %d: want 1 to 10000", c.clients)
+		return c, cli.Usagef("load: --clients %d: want 1 to 10000", c.clients)
 	case c.duration <= 0:
-		return c, usagef("load: --duration must be positive")
+		return c, cli.Usagef("load: --duration must be positive")
 	case c.setup <= 0:
-		return c, usagef("load: --setup-timeout must be positive")
+		return c, cli.Usagef("load: --setup-timeout must be positive")
 	case c.transport != "ws" && c.transport != "rest":
-		return c, usagef("load: --transport %q: use ws or rest", c.transport)
+		return c, cli.Usagef("load: --transport %q: use ws or rest", c.transport)
 	case c.draw != 1 && c.draw != 3:
-		return c, usagef("load: --draw %d: use 1 or 3", c.draw)
+		return c, cli.Usagef("load: --draw %d: use 1 or 3", c.draw)
 	case c.maxActions < 0:
-		return c, usagef("load: --max-actions cannot be negative")
+		return c, cli.Usagef("load: --max-actions cannot be negative")
 	case c.think < 0:
-		return c, usagef("load: --think cannot be negative")
+		return c, cli.Usagef("load: --think cannot be negative")
 	case c.races < 1 || c.races > 5000:
-		return c, usagef("load: --races %d: want 1 to 5000", c.races)
+		return c, cli.Usagef("load: --races %d: want 1 to 5000", c.races)
 	case c.warmup < 0:
-		return c, usagef("load: --setup cannot be negative")
+		return c, cli.Usagef("load: --setup cannot be negative")
 	case c.sockets < 1 || c.sockets > 100000:
-		return c, usagef("load: --sockets %d: want 1 to 100000", c.sockets)
+		return c, cli.Usagef("load: --sockets %d: want 1 to 100000", c.sockets)
 	case c.protocol != 1 && c.protocol != 2:
-		return c, usagef("load: --protocol %d: use 1 or 2", c.protocol)
+		return c, cli.Usagef("load: --protocol %d: use 1 or 2", c.protocol)
 	}
-	for _, f := range splitList(*pids) {
+	for _, f := range cli.SplitList(*pids) {
 		pid, err := strconv.Atoi(f)
 		if err != nil || pid <= 0 {
-			return c, usagef("load: --pid %q: want process ids such as 1234,1240", *pids)
+			return c, cli.Usagef("load: --pid %q: want process ids such as 1234,1240", *pids)
 		}
 		c.pids = append(c.pids, pid)
 	}
@@ -140,11 +142,11 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	case "idle":
 		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup"}
 	default:
-		return c, usagef("load: --mode %q: use solo, race, race-play or idle", c.mode)
+		return c, cli.Usagef("load: --mode %q: use solo, race, race-play or idle", c.mode)
 	}
 	for _, name := range other {
 		if set[name] {
-			return c, usagef("load: --%s does not apply to --mode %s", name, c.mode)
+			return c, cli.Usagef("load: --%s does not apply to --mode %s", name, c.mode)
 		}
 	}
 	return c, nil

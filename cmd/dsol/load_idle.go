@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"dsol/internal/cli"
 )
 
 // socketsPerPlayer is how many sockets the idle mode opens per player: the
@@ -93,7 +95,7 @@ func (r *idleReport) writeText(w io.Writer) {
 // the server (--pid: one process on this machine).
 func idleRun(ctx context.Context, cfg loadConfig) (*idleReport, error) {
 	if len(cfg.pids) != 1 {
-		return nil, usagef("load: --mode idle needs --pid: the server's process, whose memory it reads")
+		return nil, cli.Usagef("load: --mode idle needs --pid: the server's process, whose memory it reads")
 	}
 	pid := cfg.pids[0]
 	rep := &idleReport{URL: cfg.base, Mode: cfg.mode, Protocol: cfg.protocol, Errors: map[string]int{}}

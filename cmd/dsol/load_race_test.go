@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/cli"
 	"dsol/internal/store/sqlite"
 )
 
@@ -146,7 +147,7 @@ func TestLoadRaceUsage(t *testing.T) {
 		{"--setup", "1s"},
 	} {
 		err := run(context.Background(), append([]string{"load"}, args...), func(string) string { return "" }, io.Discard, io.Discard)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("load %v: %v, want a usage error", args, err)
 		}

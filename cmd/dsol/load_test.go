@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"dsol/internal/cli"
 )
 
 // TestLoad runs dsol load for a short while against a real server over both
@@ -78,7 +80,7 @@ func TestLoadUsage(t *testing.T) {
 		{"extra"},
 	} {
 		err := run(context.Background(), append([]string{"load"}, args...), func(string) string { return "" }, io.Discard, io.Discard)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("load %v: %v, want a usage error", args, err)
 		}

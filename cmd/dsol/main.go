@@ -4,12 +4,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"dsol/internal/cli"
 )
 
 func main() {
@@ -17,7 +18,7 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		var ue *usageError
+		var ue *cli.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(os.Stderr, "dsol:", err)
 			os.Exit(2)
@@ -26,13 +27,6 @@ func main() {
 		os.Exit(1)
 	}
 }
-
-// usageError is a mistake in the command line or its arguments: exit status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 const usage = `usage: dsol <command> [arguments]
 
@@ -55,7 +49,7 @@ commands:
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return usagef("no command given")
+		return cli.Usagef("no command given")
 	}
 	switch args[0] {
 	case "serve":
@@ -87,17 +81,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
-	return usagef("unknown command %q", args[0])
-}
-
-// newFlags returns the flag set of a subcommand whose -h prints usage and
-// then the flags' defaults.
-func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usage)
-		fs.PrintDefaults()
-	}
-	return fs
+	return cli.Usagef("unknown command %q", args[0])
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	k "dsol/internal/klondike"
 	"dsol/internal/solver"
 )
@@ -58,7 +58,7 @@ flags:
 
 // parseSolve reads the command line of dsol solve.
 func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
-	fs := newFlags("solve", solveUsage, stderr)
+	fs := cli.NewFlags("solve", solveUsage, stderr)
 	c := solveConfig{workers: runtime.NumCPU()}
 	var scoring string
 	fs.DurationVar(&c.budget, "budget", 2*time.Second, "time for each deal; the result is unknown when it runs out")
@@ -78,63 +78,63 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("solve: %v", err)
+		return c, cli.Usagef("solve: %v", err)
 	}
 	rest := fs.Args()
 	if code == "" && len(rest) > 0 {
 		code, rest = rest[0], rest[1:]
 	}
 	if len(rest) > 0 {
-		return c, usagef("solve takes one game code (got also %q)", rest[0])
+		return c, cli.Usagef("solve takes one game code (got also %q)", rest[0])
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if c.budget <= 0 {
-		return c, usagef("solve: --budget must be positive")
+		return c, cli.Usagef("solve: --budget must be positive")
 	}
 	if c.positions < 0 {
-		return c, usagef("solve: --positions must be positive")
+		return c, cli.Usagef("solve: --positions must be positive")
 	}
 	if c.positions > 0 && !set["budget"] {
 		c.budget = 0
 	}
 	if c.workers < 1 {
-		return c, usagef("solve: --workers must be at least 1")
+		return c, cli.Usagef("solve: --workers must be at least 1")
 	}
 	if !set["sample"] {
 		for _, name := range []string{"draw", "scoring", "seed", "json", "workers"} {
 			if set[name] {
-				return c, usagef("solve: --%s goes with --sample", name)
+				return c, cli.Usagef("solve: --%s goes with --sample", name)
 			}
 		}
 		if code == "" {
-			return c, usagef("solve takes a solo game code, such as DS1-D1N-AAAAAAB, or --sample N")
+			return c, cli.Usagef("solve takes a solo game code, such as DS1-D1N-AAAAAAB, or --sample N")
 		}
 		parsed, err := cards.ParseCode(code)
 		if err != nil {
-			return c, usagef("%v", err)
+			return c, cli.Usagef("%v", err)
 		}
 		if parsed.Kind != cards.Solo {
-			return c, usagef("solve: %s is a race code; solve takes solo codes (DS1, DS2)", parsed)
+			return c, cli.Usagef("solve: %s is a race code; solve takes solo codes (DS1, DS2)", parsed)
 		}
 		c.code = parsed
 		return c, nil
 	}
 	if code != "" {
-		return c, usagef("solve: give a game code or --sample, not both")
+		return c, cli.Usagef("solve: give a game code or --sample, not both")
 	}
 	if c.sample < 1 {
-		return c, usagef("solve: --sample must be at least 1")
+		return c, cli.Usagef("solve: --sample must be at least 1")
 	}
 	if c.draw != 1 && c.draw != 3 {
-		return c, usagef("solve: --draw must be 1 or 3")
+		return c, cli.Usagef("solve: --draw must be 1 or 3")
 	}
 	switch scoring {
 	case "normal":
 	case "vegas":
 		c.vegas = true
 	default:
-		return c, usagef("solve: --scoring must be normal or vegas")
+		return c, cli.Usagef("solve: --scoring must be normal or vegas")
 	}
 	return c, nil
 }
@@ -232,7 +232,7 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 	var mu sync.Mutex
 	var counts [3]int
 	finished := 0
-	progress := isTerminal(stderr)
+	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	lastShown := time.Time{}
 	for range c.workers {
@@ -379,14 +379,4 @@ positions   %d, %d/s on all workers
 		pct(r.WinLow), pct(r.WinLowCI[0]), pct(r.WinLowCI[1]), pct(r.WinHigh), pct(r.WinHighCI[0]), pct(r.WinHighCI[1]),
 		r.MedianMS, r.P95MS, r.WallMS, r.Positions, r.PositionsPerSec)
 	return err
-}
-
-// isTerminal reports whether w is a terminal (for the progress line).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

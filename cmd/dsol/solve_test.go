@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	k "dsol/internal/klondike"
 	"dsol/internal/solo"
 )
@@ -113,7 +114,7 @@ func TestSolveUsage(t *testing.T) {
 	} {
 		var out, errOut bytes.Buffer
 		err := run(context.Background(), strings.Fields(args), noEnv, &out, &errOut)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || out.Len() != 0 || !strings.Contains(err.Error(), part) {
 			t.Errorf("%s: error %v, output %q; want a usage error naming %q", args, err, out.String(), part)
 		}
@@ -221,7 +222,7 @@ func FuzzParseSolve(f *testing.F) {
 		var errOut bytes.Buffer
 		c, err := parseSolve(strings.Fields(line), &errOut)
 		if err != nil {
-			var ue *usageError
+			var ue *cli.UsageError
 			if !errors.As(err, &ue) && !errors.Is(err, flag.ErrHelp) {
 				t.Fatalf("%q: error %v is not a usage error", line, err)
 			}
