@@ -18,6 +18,7 @@ import (
 	"dsol/internal/hint"
 	k "dsol/internal/klondike"
 	"dsol/internal/race"
+	"dsol/internal/sampling"
 )
 
 // botDuelConfig is the command line of dsol bot-duel.
@@ -314,7 +315,7 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		})
 	}
-	feed(ctx, next, races)
+	sampling.Feed(ctx, next, races)
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -340,15 +341,15 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	slices.Sort(thinks)
-	w := wilson(rep.Wins, rep.Races)
-	rep.WinRate, rep.WinCI = round(float64(rep.Wins)/float64(rep.Races)), [2]float64{round(w[0]), round(w[1])}
-	rep.StrongCards = round(float64(up[0]) / float64(rep.Races))
-	rep.NormalCards = round(float64(up[1]) / float64(rep.Races))
+	w := sampling.Wilson(rep.Wins, rep.Races)
+	rep.WinRate, rep.WinCI = sampling.Round(float64(rep.Wins)/float64(rep.Races)), [2]float64{sampling.Round(w[0]), sampling.Round(w[1])}
+	rep.StrongCards = sampling.Round(float64(up[0]) / float64(rep.Races))
+	rep.NormalCards = sampling.Round(float64(up[1]) / float64(rep.Races))
 	if rep.Decisions > 0 {
-		rep.Hinted = round(rep.Hinted / float64(rep.Decisions))
+		rep.Hinted = sampling.Round(rep.Hinted / float64(rep.Decisions))
 	}
-	rep.Thinks, rep.ThinkP50MS, rep.ThinkP95MS = len(thinks), millis(quantile(thinks, 0.5)), millis(quantile(thinks, 0.95))
-	rep.WallMS = millis(time.Since(start))
+	rep.Thinks, rep.ThinkP50MS, rep.ThinkP95MS = len(thinks), sampling.Millis(sampling.Quantile(thinks, 0.5)), sampling.Millis(sampling.Quantile(thinks, 0.95))
+	rep.WallMS = sampling.Millis(time.Since(start))
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"dsol/internal/cli"
+	"dsol/internal/sampling"
 )
 
 // TestBotDuel plays a few races both ways round and reports counts that
@@ -26,7 +27,7 @@ func TestBotDuel(t *testing.T) {
 			t.Fatal(err)
 		}
 		if rep.Mode != "D1UI" || rep.Turns != turns || rep.Races != 4 || rep.Asked != 4 || rep.Samples != 2 || rep.Positions != 300 ||
-			rep.Wins+rep.Draws+rep.Losses+rep.Unfinished != 4 || rep.WinRate != round(float64(rep.Wins)/4) ||
+			rep.Wins+rep.Draws+rep.Losses+rep.Unfinished != 4 || rep.WinRate != sampling.Round(float64(rep.Wins)/4) ||
 			rep.WinCI[0] > rep.WinRate || rep.WinCI[1] < rep.WinRate || rep.Decisions == 0 || rep.Thinks == 0 ||
 			rep.Hinted <= 0 || rep.Hinted > 1 || rep.StrongCards <= 0 || rep.NormalCards <= 0 ||
 			rep.Deals != 2 || rep.DealsSwept+rep.DealsLost+rep.DealsSplit != 2 || rep.DealsSwept > rep.Wins/2 || rep.DealsLost > rep.Losses/2 {

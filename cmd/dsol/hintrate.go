@@ -17,6 +17,7 @@ import (
 	"dsol/internal/hint"
 	k "dsol/internal/klondike"
 	"dsol/internal/race"
+	"dsol/internal/sampling"
 	"dsol/internal/solo"
 )
 
@@ -166,7 +167,7 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	codes := sampleCodes(c.solveConfig)
+	codes := sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
 	next := make(chan cards.Code)
 	var done sync.WaitGroup
 	var mu sync.Mutex
@@ -201,7 +202,7 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			}
 		})
 	}
-	feed(ctx, next, codes)
+	sampling.Feed(ctx, next, codes)
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -213,14 +214,17 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("hint-rate: interrupted before the first deal")
 	}
 	slices.Sort(times)
-	ci := func(k int) [2]float64 { w := wilson(k, finished); return [2]float64{round(w[0]), round(w[1])} }
+	ci := func(k int) [2]float64 {
+		w := sampling.Wilson(k, finished)
+		return [2]float64{sampling.Round(w[0]), sampling.Round(w[1])}
+	}
 	rep := hintRateReport{
-		Mode: c.mode(), Deals: finished, Asked: len(codes),
+		Mode: sampling.Mode(c.draw, c.vegas), Deals: finished, Asked: len(codes),
 		Seed: c.seed, Samples: c.opt.Samples, Positions: c.opt.Positions, MaxActions: c.maxActions, Stall: c.stall,
-		HintWon: won[0], HintRate: round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
-		BotWon: won[1], BotRate: round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
-		Hints: len(times), HintP50MS: millis(quantile(times, 0.5)), HintP95MS: millis(quantile(times, 0.95)),
-		WallMS: millis(time.Since(start)),
+		HintWon: won[0], HintRate: sampling.Round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
+		BotWon: won[1], BotRate: sampling.Round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
+		Hints: len(times), HintP50MS: sampling.Millis(sampling.Quantile(times, 0.5)), HintP95MS: sampling.Millis(sampling.Quantile(times, 0.95)),
+		WallMS: sampling.Millis(time.Since(start)),
 	}
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"dsol/internal/cli"
+	"dsol/internal/sampling"
 )
 
 // TestHintRate plays a few deals both ways and reports counts and rates
@@ -27,7 +28,7 @@ func TestHintRate(t *testing.T) {
 	if rep.Mode != "D3N" || rep.Deals != 3 || rep.Asked != 3 || rep.Samples != 2 || rep.Positions != 500 || rep.MaxActions != 300 || rep.Stall != 200 {
 		t.Fatalf("report %+v", rep)
 	}
-	if rep.HintWon > 3 || rep.BotWon > 3 || rep.HintRate != round(float64(rep.HintWon)/3) || rep.BotRate != round(float64(rep.BotWon)/3) ||
+	if rep.HintWon > 3 || rep.BotWon > 3 || rep.HintRate != sampling.Round(float64(rep.HintWon)/3) || rep.BotRate != sampling.Round(float64(rep.BotWon)/3) ||
 		rep.HintCI[0] > rep.HintRate || rep.HintCI[1] < rep.HintRate || rep.Hints < 3 {
 		t.Fatalf("report %+v", rep)
 	}

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/cli"
 	k "dsol/internal/klondike"
+	"dsol/internal/sampling"
 	"dsol/internal/solver"
 )
 
@@ -166,17 +166,12 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Result:    res.Verdict.String(),
 		Moves:     res.Moves,
 		Positions: res.Positions,
-		MS:        millis(res.Elapsed),
+		MS:        sampling.Millis(res.Elapsed),
 	}
 	if out.Moves == nil {
 		out.Moves = []k.Action{}
 	}
 	return json.NewEncoder(stdout).Encode(out)
-}
-
-// millis writes a duration in milliseconds with one decimal.
-func millis(d time.Duration) json.Number {
-	return json.Number(fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)))
 }
 
 // sampleResult is one solved deal of a sample.
@@ -211,21 +206,10 @@ type sampleReport struct {
 	WallMS          json.Number `json:"wall_ms"`
 }
 
-// sampleCodes returns the codes of a sample: DS1 deals numbered by a
-// SplitMix64 stream from the seed.
-func sampleCodes(c solveConfig) []cards.Code {
-	r := cards.NewSplitMix64(c.seed)
-	codes := make([]cards.Code, c.sample)
-	for i := range codes {
-		codes[i] = cards.Code{Kind: cards.Solo, Draw: c.draw, Vegas: c.vegas, Deal: r.Uniform(cards.DealCount)}
-	}
-	return codes
-}
-
 // runSample solves the deals of a sample with a worker per CPU and prints
 // the report.
 func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) error {
-	codes := sampleCodes(c)
+	codes := sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
 	results := make([]sampleResult, len(codes))
 	next := make(chan int)
 	var done sync.WaitGroup
@@ -253,7 +237,7 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 			}
 		})
 	}
-	n := feed(ctx, next, indexes(len(codes)))
+	n := sampling.Feed(ctx, next, indexes(len(codes)))
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -268,20 +252,6 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 	return writeReport(stdout, rep)
 }
 
-// feed sends items to next in order until ctx is done, closes next and
-// returns how many it sent.
-func feed[T any](ctx context.Context, next chan<- T, items []T) int {
-	defer close(next)
-	for i, it := range items {
-		select {
-		case next <- it:
-		case <-ctx.Done():
-			return i
-		}
-	}
-	return len(items)
-}
-
 // indexes returns 0, 1, …, n-1.
 func indexes(n int) []int {
 	out := make([]int, n)
@@ -294,13 +264,13 @@ func indexes(n int) []int {
 // summarise computes the report of a sample's results.
 func summarise(c solveConfig, results []sampleResult, wall time.Duration) sampleReport {
 	rep := sampleReport{
-		Mode:            c.mode(),
+		Mode:            sampling.Mode(c.draw, c.vegas),
 		Deals:           len(results),
 		Seed:            c.seed,
-		BudgetMS:        millis(c.budget),
+		BudgetMS:        sampling.Millis(c.budget),
 		BudgetPositions: c.positions,
 		Workers:         c.workers,
-		WallMS:          millis(wall),
+		WallMS:          sampling.Millis(wall),
 	}
 	times := make([]time.Duration, len(results))
 	for i, r := range results {
@@ -317,45 +287,17 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 	}
 	slices.Sort(times)
 	n := len(results)
-	rep.MedianMS = millis(quantile(times, 0.5))
-	rep.P95MS = millis(quantile(times, 0.95))
+	rep.MedianMS = sampling.Millis(sampling.Quantile(times, 0.5))
+	rep.P95MS = sampling.Millis(sampling.Quantile(times, 0.95))
 	if wall > 0 {
 		rep.PositionsPerSec = int64(float64(rep.Positions) / wall.Seconds())
 	}
-	rep.WinLow = round(float64(rep.Won) / float64(n))
-	rep.WinHigh = round(float64(rep.Won+rep.Unknown) / float64(n))
-	lo, hi := wilson(rep.Won, n), wilson(rep.Won+rep.Unknown, n)
-	rep.WinLowCI = [2]float64{round(lo[0]), round(lo[1])}
-	rep.WinHighCI = [2]float64{round(hi[0]), round(hi[1])}
+	rep.WinLow = sampling.Round(float64(rep.Won) / float64(n))
+	rep.WinHigh = sampling.Round(float64(rep.Won+rep.Unknown) / float64(n))
+	lo, hi := sampling.Wilson(rep.Won, n), sampling.Wilson(rep.Won+rep.Unknown, n)
+	rep.WinLowCI = [2]float64{sampling.Round(lo[0]), sampling.Round(lo[1])}
+	rep.WinHighCI = [2]float64{sampling.Round(hi[0]), sampling.Round(hi[1])}
 	return rep
-}
-
-// mode names the sample's mode, such as D1N.
-func (c solveConfig) mode() string {
-	return fmt.Sprintf("D%d%s", c.draw, map[bool]string{false: "N", true: "V"}[c.vegas])
-}
-
-// round rounds a rate to four decimals for the reports.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
-// quantile returns the q-quantile of sorted durations (nearest rank).
-func quantile(sorted []time.Duration, q float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(math.Ceil(q*float64(len(sorted)))) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
-}
-
-// wilson returns the 95% Wilson score interval of k successes in n trials.
-func wilson(k, n int) [2]float64 {
-	const z = 1.959964
-	p := float64(k) / float64(n)
-	nf := float64(n)
-	d := 1 + z*z/nf
-	centre := (p + z*z/(2*nf)) / d
-	half := z / d * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
-	return [2]float64{max(0, centre-half), min(1, centre+half)}
 }
 
 // writeReport prints a sample's report for people.
