@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"dsol/internal/cli"
+	"dsol/internal/hintrate"
 )
 
 func main() {
@@ -71,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "solve":
 		return runSolve(ctx, args[1:], stdout, stderr)
 	case "hint-rate":
-		return runHintRate(ctx, args[1:], stdout, stderr)
+		return hintrate.Run(ctx, args[1:], stdout, stderr)
 	case "bot-duel":
 		return runBotDuel(ctx, args[1:], stdout, stderr)
 	case "winnable":

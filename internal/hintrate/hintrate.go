@@ -1,4 +1,7 @@
-package main
+// Package hintrate is dsol hint-rate: the win rate of a player who always
+// follows the hint, beside that of one who plays the race bot's choice, over
+// a sample of random solo deals.
+package hintrate
 
 import (
 	"context"
@@ -21,15 +24,20 @@ import (
 	"dsol/internal/solo"
 )
 
-// hintRateConfig is the command line of dsol hint-rate.
-type hintRateConfig struct {
-	solveConfig     // sample, draw, vegas, seed, json, workers
-	maxActions  int // actions per game before it counts as lost
-	stall       int // actions without progress before it counts as lost
-	opt         hint.Options
+// config is the command line of dsol hint-rate.
+type config struct {
+	sample     int    // deals to play
+	draw       int    // 1 or 3
+	vegas      bool   // Vegas scoring
+	seed       uint64 // the seed of the deal numbers
+	json       bool   // print the report as JSON
+	workers    int    // deals played at once: one per CPU
+	maxActions int    // actions per game before it counts as lost
+	stall      int    // actions without progress before it counts as lost
+	opt        hint.Options
 }
 
-const hintRateUsage = `usage: dsol hint-rate --sample N --draw 1|3 --scoring normal|vegas [--seed 1] [--max-actions 1000]
+const usage = `usage: dsol hint-rate --sample N --draw 1|3 --scoring normal|vegas [--seed 1] [--max-actions 1000]
        [--stall 200] [--samples S] [--positions P] [--json]
 
 Plays N random DS1 deals of one mode twice: once always following the hint
@@ -45,10 +53,10 @@ Wilson intervals and the time of a hint. The deals are those of dsol solve
 flags:
 `
 
-// parseHintRate reads the command line of dsol hint-rate.
-func parseHintRate(args []string, stderr io.Writer) (hintRateConfig, error) {
-	fs := cli.NewFlags("hint-rate", hintRateUsage, stderr)
-	c := hintRateConfig{solveConfig: solveConfig{workers: runtime.NumCPU()}}
+// parse reads the command line of dsol hint-rate.
+func parse(args []string, stderr io.Writer) (config, error) {
+	fs := cli.NewFlags("hint-rate", usage, stderr)
+	c := config{workers: runtime.NumCPU()}
 	var scoring string
 	fs.IntVar(&c.sample, "sample", 200, "play this many random DS1 deals")
 	fs.IntVar(&c.draw, "draw", 1, "draw 1 or 3")
@@ -115,7 +123,7 @@ func botPlayer() player {
 }
 
 // play plays a game of code with p and reports whether the engine says won.
-func play(code cards.Code, p player, c hintRateConfig) (bool, error) {
+func play(code cards.Code, p player, c config) (bool, error) {
 	g, err := solo.New(code)
 	if err != nil {
 		return false, err
@@ -136,8 +144,8 @@ func play(code cards.Code, p player, c hintRateConfig) (bool, error) {
 	return g.Status() == solo.Won, nil
 }
 
-// hintRateReport is the summary of a run, as --json prints it.
-type hintRateReport struct {
+// report is the summary of a run, as --json prints it.
+type report struct {
 	Mode       string      `json:"mode"`
 	Deals      int         `json:"deals"` // played to the end (fewer than asked when interrupted)
 	Asked      int         `json:"asked"`
@@ -158,9 +166,11 @@ type hintRateReport struct {
 	WallMS     json.Number `json:"wall_ms"`
 }
 
-// runHintRate is dsol hint-rate.
-func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, err := parseHintRate(args, stderr)
+// Run is dsol hint-rate with its arguments (after the subcommand's name):
+// the report goes to stdout, the usage and the progress line to stderr. A
+// wrong command line is a *cli.UsageError.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
@@ -218,7 +228,7 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		w := sampling.Wilson(k, finished)
 		return [2]float64{sampling.Round(w[0]), sampling.Round(w[1])}
 	}
-	rep := hintRateReport{
+	rep := report{
 		Mode: sampling.Mode(c.draw, c.vegas), Deals: finished, Asked: len(codes),
 		Seed: c.seed, Samples: c.opt.Samples, Positions: c.opt.Positions, MaxActions: c.maxActions, Stall: c.stall,
 		HintWon: won[0], HintRate: sampling.Round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
