@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"dsol/internal/botduel"
 	"dsol/internal/cli"
 	"dsol/internal/hintrate"
 )
@@ -74,7 +75,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "hint-rate":
 		return hintrate.Run(ctx, args[1:], stdout, stderr)
 	case "bot-duel":
-		return runBotDuel(ctx, args[1:], stdout, stderr)
+		return botduel.Run(ctx, args[1:], stdout, stderr)
 	case "winnable":
 		return runWinnable(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":

@@ -20,6 +20,7 @@ func TestToolDispatch(t *testing.T) {
 		bad   []string
 	}{
 		{"hint-rate", "usage: dsol hint-rate --sample N", []string{"--draw", "2"}},
+		{"bot-duel", "usage: dsol bot-duel --races N", []string{"--races", "3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
