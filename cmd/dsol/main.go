@@ -13,6 +13,7 @@ import (
 	"dsol/internal/botduel"
 	"dsol/internal/cli"
 	"dsol/internal/hintrate"
+	"dsol/internal/load"
 )
 
 func main() {
@@ -61,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "deal":
 		return runDeal(args[1:], stdout)
 	case "load":
-		return runLoad(ctx, args[1:], stdout, stderr)
+		return load.Run(ctx, args[1:], stdout, stderr)
 	case "backup":
 		return runBackup(ctx, args[1:], getenv, stdout, stderr)
 	case "restore":

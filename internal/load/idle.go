@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -90,10 +90,10 @@ func (r *idleReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
 }
 
-// idleRun opens --sockets game sockets (eight per player, on one solo game
+// runIdle opens --sockets game sockets (eight per player, on one solo game
 // of that player) and leaves them idle, to measure what an idle socket costs
 // the server (--pid: one process on this machine).
-func idleRun(ctx context.Context, cfg loadConfig) (*idleReport, error) {
+func runIdle(ctx context.Context, cfg config) (*idleReport, error) {
 	if len(cfg.pids) != 1 {
 		return nil, cli.Usagef("load: --mode idle needs --pid: the server's process, whose memory it reads")
 	}

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -74,10 +74,10 @@ type cpuReport struct {
 	LoadSeconds float64 `json:"loadSeconds"`
 }
 
-// raceRun sets up the pairs (players, a first race, connections), lets them
+// runRace sets up the pairs (players, a first race, connections), lets them
 // play through the warm-up and the window, measures the window and gathers
 // the figures.
-func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
+func runRace(ctx context.Context, cfg config) (*raceReport, error) {
 	hc := &http.Client{Transport: &http.Transport{
 		Proxy:               nil, // only ever the given URL
 		MaxIdleConns:        2*cfg.races + 10,
@@ -224,7 +224,7 @@ func (r *raceReport) writeText(w io.Writer) {
 // racePair is two players racing each other, one race at a time, each seat
 // on its own connection. Its figures are read after it stops.
 type racePair struct {
-	cfg   *loadConfig
+	cfg   *config
 	hc    *http.Client
 	seats [2]*raceSeat
 	race  *raceGame // the current race, nil between races
@@ -253,7 +253,7 @@ func (g *raceGame) giveUp() {
 }
 
 // newRacePair makes a pair with no players yet (see setup).
-func newRacePair(cfg *loadConfig, hc *http.Client) *racePair {
+func newRacePair(cfg *config, hc *http.Client) *racePair {
 	p := &racePair{cfg: cfg, hc: hc, errors: map[string]int{}}
 	for i := range p.seats {
 		p.seats[i] = &raceSeat{cfg: cfg, hc: hc, seat: i + 1, acks: map[string]int{},
@@ -290,7 +290,7 @@ func (p *racePair) setup(ctx context.Context) bool {
 }
 
 // failed counts an error of the setup or of starting a race and reports
-// whether to try again (as loadClient.failed).
+// whether to try again (as soloClient.failed).
 func (p *racePair) failed(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return false

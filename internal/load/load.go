@@ -1,14 +1,16 @@
-package main
+// Package load is dsol load: virtual clients that play against a running
+// dsol server (solo games, races, or idle sockets) and report what it
+// sustained: actions per second, their latency, its CPU time per ack, its
+// memory per idle socket.
+package load
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -16,13 +18,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"dsol/internal/cli"
 )
 
-// loadConfig is the command line of dsol load.
-type loadConfig struct {
+// config is the command line of dsol load.
+type config struct {
 	mode       string // "solo", "race" or "race-play"
 	base       string // the server's base URL, without a trailing slash
 	clients    int
@@ -42,7 +42,7 @@ type loadConfig struct {
 	sockets  int           // idle mode: sockets to open
 }
 
-const loadUsage = `usage: dsol load [flags]
+const usage = `usage: dsol load [flags]
 
 Plays solo games against a running dsol server with virtual clients and
 reports the actions per second and the latency from sending an action to its
@@ -68,9 +68,10 @@ resident memory they cost the server, from /proc/PID/status of --pid.
 flags:
 `
 
-func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
-	fs := cli.NewFlags("load", loadUsage, stderr)
-	var c loadConfig
+// parse reads the command line of dsol load.
+func parse(args []string, stderr io.Writer) (config, error) {
+	fs := cli.NewFlags("load", usage, stderr)
+	var c config
 	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves) or idle (the server's memory per idle socket)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
 	fs.IntVar(&c.clients, "clients", 50, "virtual clients, each with its own player and connection")
@@ -172,9 +173,11 @@ type latencyReport struct {
 	Mean float64 `json:"mean"`
 }
 
-// runLoad is dsol load.
-func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfg, err := parseLoad(args, stderr)
+// Run is dsol load with its arguments (after the subcommand's name): the
+// report goes to stdout, the usage to stderr. A wrong command line is a
+// *cli.UsageError.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
@@ -184,11 +187,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var rep interface{ writeText(io.Writer) }
 	switch cfg.mode {
 	case "solo":
-		rep, err = loadRun(ctx, cfg)
+		rep, err = runSolo(ctx, cfg)
 	case "idle":
-		rep, err = idleRun(ctx, cfg)
+		rep, err = runIdle(ctx, cfg)
 	default:
-		rep, err = raceRun(ctx, cfg)
+		rep, err = runRace(ctx, cfg)
 	}
 	if err != nil {
 		return err
@@ -247,108 +250,4 @@ func errorList(m map[string]int) string {
 		fmt.Fprintf(&b, "%s %d", c, m[c])
 	}
 	return b.String()
-}
-
-// errCtxDone marks a call cut short by the end of the run: not an error of
-// the server.
-var errCtxDone = errors.New("run over")
-
-// apiError is an error answer of the server, or a failure to reach it
-// (code "transport", or "ws_close_N" for a WebSocket closed by the server).
-type apiError struct {
-	code string
-	msg  string
-}
-
-func (e *apiError) Error() string { return e.code + ": " + e.msg }
-
-// codeOf returns the error code to count for err.
-func codeOf(err error) string {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		return ae.code
-	}
-	return "transport"
-}
-
-// sleep waits for d or the end of ctx, reporting whether the wait was full.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// wsError names a WebSocket failure.
-func wsError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return errCtxDone
-	}
-	if s := websocket.CloseStatus(err); s != -1 {
-		return &apiError{"ws_close_" + strconv.Itoa(int(s)), err.Error()}
-	}
-	return &apiError{"transport", err.Error()}
-}
-
-// postJSON sends body to url in a POST (see doJSON).
-func postJSON(ctx context.Context, hc *http.Client, url, token string, body []byte, out any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	return doJSON(ctx, hc, req, token, out)
-}
-
-// getJSON sends a GET to url (see doJSON).
-func getJSON(ctx context.Context, hc *http.Client, url, token string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	return doJSON(ctx, hc, req, token, out)
-}
-
-// doJSON sends req, with the player's token when not empty, and decodes a
-// 2xx answer into out (when not nil), or returns the error code of the
-// answer.
-func doJSON(ctx context.Context, hc *http.Client, req *http.Request, token string, out any) error {
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return errCtxDone
-		}
-		return &apiError{"transport", err.Error()}
-	}
-	defer res.Body.Close()
-	if res.StatusCode/100 == 2 {
-		if out == nil {
-			_, err = io.Copy(io.Discard, res.Body)
-		} else {
-			err = json.NewDecoder(res.Body).Decode(out)
-			io.Copy(io.Discard, res.Body)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return errCtxDone
-			}
-			return &apiError{"transport", err.Error()}
-		}
-		return nil
-	}
-	var e struct {
-		Error struct{ Code, Message string }
-	}
-	raw, _ := io.ReadAll(res.Body)
-	if json.Unmarshal(raw, &e) != nil || e.Error.Code == "" {
-		return &apiError{"http_" + strconv.Itoa(res.StatusCode), string(raw)}
-	}
-	return &apiError{e.Error.Code, e.Error.Message}
 }
