@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -115,4 +116,93 @@ func doJSON(ctx context.Context, hc *http.Client, req *http.Request, token strin
 		return &apiError{"http_" + strconv.Itoa(res.StatusCode), string(raw)}
 	}
 	return &apiError{e.Error.Code, e.Error.Message}
+}
+
+// newHTTPClient is the HTTP client of a run with conns connections at once:
+// no proxy (only ever the given URL), and as many idle connections kept, and
+// a few more.
+func newHTTPClient(conns int) *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy:               nil,
+		MaxIdleConns:        conns + 10,
+		MaxIdleConnsPerHost: conns + 10,
+		IdleConnTimeout:     90 * time.Second,
+	}}
+}
+
+// retry counts an error of a setup or of starting a game in errs and reports
+// whether to try again: after a pause (a second when rate limited), and
+// never once ctx is over.
+func retry(ctx context.Context, errs map[string]int, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	code := codeOf(err)
+	errs[code]++
+	pause := 100 * time.Millisecond
+	if code == "rate_limited" {
+		pause = rateLimitPause
+	}
+	return sleep(ctx, pause)
+}
+
+// persist calls f until it succeeds or retry gives up, and reports whether
+// it succeeded.
+func persist(ctx context.Context, errs map[string]int, f func(context.Context) error) bool {
+	for {
+		err := f(ctx)
+		if err == nil {
+			return true
+		}
+		if !retry(ctx, errs, err) {
+			return false
+		}
+	}
+}
+
+// signUp creates a player named load and returns its token, trying again
+// as persist does; false when it gave up.
+func signUp(ctx context.Context, hc *http.Client, base string, errs map[string]int) (string, bool) {
+	var p struct{ Token string }
+	ok := persist(ctx, errs, func(ctx context.Context) error {
+		return postJSON(ctx, hc, base+"/api/v1/players", "", []byte(`{"name":"load"}`), &p)
+	})
+	return p.Token, ok
+}
+
+// socketURL is the address of a game's socket, asking for protocol 2 when
+// v2 (a server without it ignores the ask and sends whole views).
+func socketURL(base, game string, v2 bool) string {
+	u := "ws" + strings.TrimPrefix(base, "http") + "/api/v1/games/" + game + "/ws"
+	if v2 {
+		u += "?v=2"
+	}
+	return u
+}
+
+// dialGame opens the socket of a game as the player of token (see
+// socketURL); a refusal for too many sockets is rate_limited.
+func dialGame(ctx context.Context, hc *http.Client, base, game, token string, v2 bool) (*websocket.Conn, error) {
+	conn, res, err := websocket.Dial(ctx, socketURL(base, game, v2), &websocket.DialOptions{
+		HTTPClient: hc,
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + token}},
+	})
+	if err != nil {
+		if res != nil && res.StatusCode == http.StatusTooManyRequests {
+			return nil, &apiError{"rate_limited", err.Error()}
+		}
+		return nil, wsError(ctx, err)
+	}
+	conn.SetReadLimit(1 << 20)
+	return conn, nil
+}
+
+// actionFrame is the socket message of an action: {"type":"action",
+// "id":id,"action":action}.
+func actionFrame(id string, action []byte) []byte {
+	frame := make([]byte, 0, len(action)+48)
+	frame = append(frame, `{"type":"action","id":"`...)
+	frame = append(frame, id...)
+	frame = append(frame, `","action":`...)
+	return append(append(frame, action...), '}')
 }

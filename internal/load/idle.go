@@ -163,13 +163,9 @@ func runIdle(ctx context.Context, cfg config) (*idleReport, error) {
 			c.CloseNow()
 		}
 	}()
-	q := ""
-	if cfg.protocol >= 2 {
-		q = "?v=2"
-	}
 	for i := 0; i < cfg.sockets; i++ {
 		s := seats[i/socketsPerPlayer]
-		u := "ws" + strings.TrimPrefix(cfg.base, "http") + "/api/v1/games/" + s.game + "/ws" + q
+		u := socketURL(cfg.base, s.game, cfg.protocol >= 2)
 		c, _, err := websocket.Dial(setupCtx, u, &websocket.DialOptions{HTTPClient: hc,
 			HTTPHeader: http.Header{"Authorization": {"Bearer " + s.token}}})
 		if err != nil {

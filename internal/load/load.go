@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"dsol/internal/cli"
@@ -251,3 +252,58 @@ func errorList(m map[string]int) string {
 	}
 	return b.String()
 }
+
+// player is a virtual client of a run, or a pair of them: it sets up within
+// a context, reporting whether it is ready to play, then plays until stop
+// ends, its last action answered within ctx.
+type player interface {
+	setup(ctx context.Context) bool
+	play(stop, ctx context.Context)
+}
+
+// team is the players of a run once set up (see setUp).
+type team struct {
+	done      sync.WaitGroup
+	start     chan struct{}
+	stop, ctx context.Context // what the players play with: set before start closes
+}
+
+// setUp has every player set up at once within ctx and returns when all
+// are done, with how many are ready: those wait for play.
+func setUp[P player](ctx context.Context, players []P) (*team, int) {
+	t := &team{start: make(chan struct{})}
+	var setups sync.WaitGroup
+	ok := make([]bool, len(players))
+	for i, p := range players {
+		setups.Add(1)
+		t.done.Add(1)
+		go func() {
+			defer t.done.Done()
+			ok[i] = p.setup(ctx)
+			setups.Done()
+			if !ok[i] {
+				return
+			}
+			<-t.start
+			p.play(t.stop, t.ctx)
+		}()
+	}
+	setups.Wait()
+	ready := 0
+	for _, o := range ok {
+		if o {
+			ready++
+		}
+	}
+	return t, ready
+}
+
+// play starts the ready players: they play until stop ends, their last
+// actions answered within ctx.
+func (t *team) play(stop, ctx context.Context) {
+	t.stop, t.ctx = stop, ctx
+	close(t.start)
+}
+
+// wait returns once every player has stopped.
+func (t *team) wait() { t.done.Wait() }

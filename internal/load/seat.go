@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -75,21 +74,10 @@ var (
 
 // dial opens the seat's connection to race g and reads its first state.
 func (s *raceSeat) dial(ctx context.Context, g *raceGame) error {
-	u := "ws" + strings.TrimPrefix(s.cfg.base, "http") + "/api/v1/games/" + g.id + "/ws"
-	if s.cfg.protocol >= 2 {
-		u += "?v=2" // a server without protocol 2 ignores it and sends whole views
-	}
-	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{
-		HTTPClient: s.hc,
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + s.token}},
-	})
+	conn, err := dialGame(ctx, s.hc, s.cfg.base, g.id, s.token, s.cfg.protocol >= 2)
 	if err != nil {
-		if res != nil && res.StatusCode == http.StatusTooManyRequests {
-			return &apiError{"rate_limited", err.Error()}
-		}
-		return wsError(ctx, err)
+		return err
 	}
-	conn.SetReadLimit(1 << 20)
 	s.conn = conn
 	s.connects++
 	s.acked, s.viewSeq, s.viewData, s.deltas, s.base = 0, -1, nil, nil, nil
@@ -126,12 +114,7 @@ func (s *raceSeat) hangUp() {
 func (s *raceSeat) act(ctx context.Context, g *raceGame, action []byte) (*answer, error) {
 	s.nextID++
 	id := "R" + strconv.Itoa(s.nextID)
-	frame := make([]byte, 0, len(action)+48)
-	frame = append(frame, `{"type":"action","id":"`...)
-	frame = append(frame, id...)
-	frame = append(frame, `","action":`...)
-	frame = append(append(frame, action...), '}')
-	if err := s.conn.Write(ctx, websocket.MessageText, frame); err != nil {
+	if err := s.conn.Write(ctx, websocket.MessageText, actionFrame(id, action)); err != nil {
 		return nil, wsError(ctx, err)
 	}
 	for {

@@ -9,8 +9,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -42,12 +40,7 @@ type soloReport struct {
 // runSolo sets up the clients (players, first games, connections), then lets
 // them all play for the duration and gathers their figures.
 func runSolo(ctx context.Context, cfg config) (*soloReport, error) {
-	hc := &http.Client{Transport: &http.Transport{
-		Proxy:               nil, // only ever the given URL
-		MaxIdleConns:        cfg.clients + 10,
-		MaxIdleConnsPerHost: cfg.clients + 10,
-		IdleConnTimeout:     90 * time.Second,
-	}}
+	hc := newHTTPClient(cfg.clients)
 	defer hc.CloseIdleConnections()
 
 	clients := make([]*soloClient, cfg.clients)
@@ -62,45 +55,21 @@ func runSolo(ctx context.Context, cfg config) (*soloReport, error) {
 
 	setupStart := time.Now()
 	setupCtx, cancelSetup := context.WithTimeout(ctx, cfg.setup)
-	var ready, done sync.WaitGroup
-	start := make(chan struct{})
-	var stop, runCtx context.Context
-	ok := make([]bool, len(clients))
-	for i, c := range clients {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ok[i] = c.setupClient(setupCtx)
-			ready.Done()
-			if !ok[i] {
-				return
-			}
-			<-start
-			c.play(stop, runCtx)
-		}()
-	}
-	ready.Wait()
+	team, ready := setUp(setupCtx, clients)
 	cancelSetup()
 	setupTime := time.Since(setupStart)
 
 	rep := &soloReport{
 		URL: cfg.base, Transport: cfg.transport, Draw: cfg.draw, Think: cfg.think.String(),
-		SetupSeconds: setupTime.Seconds(), Errors: map[string]int{},
+		SetupSeconds: setupTime.Seconds(), Errors: map[string]int{}, Clients: ready,
 	}
-	for _, o := range ok {
-		if o {
-			rep.Clients++
-		}
-	}
-	var cancelStop, cancelRun context.CancelFunc
-	stop, cancelStop = context.WithTimeout(ctx, cfg.duration)
+	stop, cancelStop := context.WithTimeout(ctx, cfg.duration)
 	defer cancelStop()
-	runCtx, cancelRun = context.WithTimeout(ctx, cfg.duration+drainTimeout)
+	runCtx, cancelRun := context.WithTimeout(ctx, cfg.duration+drainTimeout)
 	defer cancelRun()
 	begin := time.Now()
-	close(start)
-	done.Wait()
+	team.play(stop, runCtx)
+	team.wait()
 	elapsed := time.Since(begin)
 	if rep.Clients == 0 {
 		elapsed = 0
@@ -170,45 +139,15 @@ type soloClient struct {
 	errors    map[string]int
 }
 
-// setupClient creates the player and the first game, reporting whether the
+// setup creates the player and the first game, reporting whether the
 // client is ready to play.
-func (c *soloClient) setupClient(ctx context.Context) bool {
-	for {
-		var p struct{ Token string }
-		err := c.post(ctx, "/api/v1/players", []byte(`{"name":"load"}`), &p)
-		if err == nil {
-			c.token = p.Token
-			break
-		}
-		if !c.failed(ctx, err) {
-			return false
-		}
-	}
-	for {
-		err := c.newGame(ctx)
-		if err == nil {
-			return true
-		}
-		if !c.failed(ctx, err) {
-			return false
-		}
-	}
-}
-
-// failed counts an error of the setup or of creating a game and reports
-// whether to try again: after a pause when rate limited, at once when not,
-// and never once ctx is over.
-func (c *soloClient) failed(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
+func (c *soloClient) setup(ctx context.Context) bool {
+	token, ok := signUp(ctx, c.hc, c.cfg.base, c.errors)
+	if !ok {
 		return false
 	}
-	code := codeOf(err)
-	c.errors[code]++
-	pause := 100 * time.Millisecond
-	if code == "rate_limited" {
-		pause = rateLimitPause
-	}
-	return sleep(ctx, pause)
+	c.token = token
+	return persist(ctx, c.errors, c.newGame)
 }
 
 // newGame drops the current game and creates the next one with a random
@@ -250,7 +189,7 @@ func (c *soloClient) play(stop, ctx context.Context) {
 	defer c.dropGame()
 	for stop.Err() == nil {
 		if c.game == nil {
-			if err := c.newGame(stop); err != nil && !c.failed(stop, err) {
+			if err := c.newGame(stop); err != nil && !retry(stop, c.errors, err) {
 				return
 			}
 			continue
@@ -316,12 +255,7 @@ func (c *soloClient) act(ctx context.Context, id string, action []byte) error {
 		body = append(append(append(body, `{"action":`...), action...), '}')
 		return c.post(ctx, "/api/v1/games/"+c.gameID+"/actions", body, nil)
 	}
-	frame := make([]byte, 0, len(action)+48)
-	frame = append(frame, `{"type":"action","id":"`...)
-	frame = append(frame, id...)
-	frame = append(frame, `","action":`...)
-	frame = append(append(frame, action...), '}')
-	if err := c.conn.Write(ctx, websocket.MessageText, frame); err != nil {
+	if err := c.conn.Write(ctx, websocket.MessageText, actionFrame(id, action)); err != nil {
 		return wsError(ctx, err)
 	}
 	for {
@@ -354,18 +288,10 @@ func (c *soloClient) act(ctx context.Context, id string, action []byte) error {
 
 // dial opens the WebSocket of the current game and reads its first state.
 func (c *soloClient) dial(ctx context.Context) error {
-	u := "ws" + strings.TrimPrefix(c.cfg.base, "http") + "/api/v1/games/" + c.gameID + "/ws"
-	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{
-		HTTPClient: c.hc,
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.token}},
-	})
+	conn, err := dialGame(ctx, c.hc, c.cfg.base, c.gameID, c.token, false)
 	if err != nil {
-		if res != nil && res.StatusCode == http.StatusTooManyRequests {
-			return &apiError{"rate_limited", err.Error()}
-		}
-		return wsError(ctx, err)
+		return err
 	}
-	conn.SetReadLimit(1 << 20)
 	c.connects++
 	c.conn = conn
 	_, data, err := conn.Read(ctx)
