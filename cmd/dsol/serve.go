@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"dsol/internal/cli"
 	"dsol/internal/httpapi"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
@@ -67,17 +68,6 @@ func env(getenv func(string) string, name, def string) string {
 		return v
 	}
 	return def
-}
-
-// splitList splits a comma-separated list, dropping blanks.
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // parsePrefixes reads CIDR prefixes or single addresses.
@@ -143,7 +133,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	for _, d := range durations {
 		v, err := time.ParseDuration(env(getenv, d.name, d.def))
 		if err != nil {
-			return c, usagef("%s: %v", d.name, err)
+			return c, cli.Usagef("%s: %v", d.name, err)
 		}
 		fs.DurationVar(d.p, d.flag, v, d.usage+" (env "+d.name+")")
 	}
@@ -162,54 +152,54 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	for _, d := range ints {
 		v, err := strconv.Atoi(env(getenv, d.name, strconv.Itoa(d.def)))
 		if err != nil {
-			return c, usagef("%s: %v", d.name, err)
+			return c, cli.Usagef("%s: %v", d.name, err)
 		}
 		fs.IntVar(d.p, d.flag, v, d.usage+" (env "+d.name+")")
 	}
 	budgetDef, err := strconv.ParseInt(env(getenv, "DSOL_WINNABLE_BUDGET", strconv.Itoa(winnable.DefaultBudget)), 10, 64)
 	if err != nil {
-		return c, usagef("DSOL_WINNABLE_BUDGET: %v", err)
+		return c, cli.Usagef("DSOL_WINNABLE_BUDGET: %v", err)
 	}
 	fs.Int64Var(&c.winnableBudget, "winnable-budget", budgetDef, "the background search's budget for each deal, in solver positions (memory grows with it: about 40 bytes a position) (env DSOL_WINNABLE_BUDGET)")
 	rateDef, err := strconv.ParseFloat(env(getenv, "DSOL_WRITE_RATE", "20"), 64)
 	if err != nil {
-		return c, usagef("DSOL_WRITE_RATE: %v", err)
+		return c, cli.Usagef("DSOL_WRITE_RATE: %v", err)
 	}
 	fs.Float64Var(&c.writeRate, "write-rate", rateDef, "writes per second per player (env DSOL_WRITE_RATE)")
 	wsRateDef, err := strconv.ParseFloat(env(getenv, "DSOL_WS_RATE", "20"), 64)
 	if err != nil {
-		return c, usagef("DSOL_WS_RATE: %v", err)
+		return c, cli.Usagef("DSOL_WS_RATE: %v", err)
 	}
 	fs.Float64Var(&c.wsRate, "ws-rate", wsRateDef, "WebSocket messages per second per connection (env DSOL_WS_RATE)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("serve: %v", err)
+		return c, cli.Usagef("serve: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return c, usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
+		return c, cli.Usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
 	}
 	if c.winnableTarget < 0 || c.winnableBudget < 1 {
-		return c, usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
+		return c, cli.Usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
 	}
 	if c.accountsPerHour < 0 {
-		return c, usagef("accounts-per-hour: %d is negative (0: no bound)", c.accountsPerHour)
+		return c, cli.Usagef("accounts-per-hour: %d is negative (0: no bound)", c.accountsPerHour)
 	}
-	c.reservedNames = splitList(reserved)
+	c.reservedNames = cli.SplitList(reserved)
 	if c.retention < 0 {
-		return c, usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
+		return c, cli.Usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
 	}
 	c.db = *db
-	c.origins = splitList(origins)
-	if c.proxies, err = parsePrefixes(splitList(proxies)); err != nil {
-		return c, usagef("%v", err)
+	c.origins = cli.SplitList(origins)
+	if c.proxies, err = parsePrefixes(cli.SplitList(proxies)); err != nil {
+		return c, cli.Usagef("%v", err)
 	}
 	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
-		return c, usagef("log level %q: use debug, info, warn or error", level)
+		return c, cli.Usagef("log level %q: use debug, info, warn or error", level)
 	}
 	if c.logFormat != "json" && c.logFormat != "text" {
-		return c, usagef("log format %q: use json or text", c.logFormat)
+		return c, cli.Usagef("log format %q: use json or text", c.logFormat)
 	}
 	return c, nil
 }

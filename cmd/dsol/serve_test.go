@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"dsol/internal/apitest"
+	"dsol/internal/cli"
 	"dsol/internal/game"
 	"dsol/internal/testenv"
 )
@@ -355,7 +356,7 @@ func TestMigrate(t *testing.T) {
 	if !strings.Contains(out.String(), "sqlite schema is up to date") {
 		t.Fatalf("output %q", out.String())
 	}
-	var ue *usageError
+	var ue *cli.UsageError
 	if err := run(context.Background(), []string{"migrate", "extra"}, func(string) string { return "" }, &out, io.Discard); !errors.As(err, &ue) {
 		t.Fatalf("stray argument: %v", err)
 	}

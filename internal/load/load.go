@@ -1,26 +1,29 @@
-package main
+// Package load is dsol load: virtual clients that play against a running
+// dsol server (solo games, races, or idle sockets) and report what it
+// sustained: actions per second, their latency, its CPU time per ack, its
+// memory per idle socket.
+package load
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/coder/websocket"
+	"dsol/internal/cli"
 )
 
-// loadConfig is the command line of dsol load.
-type loadConfig struct {
+// config is the command line of dsol load.
+type config struct {
 	mode       string // "solo", "race" or "race-play"
 	base       string // the server's base URL, without a trailing slash
 	clients    int
@@ -40,7 +43,7 @@ type loadConfig struct {
 	sockets  int           // idle mode: sockets to open
 }
 
-const loadUsage = `usage: dsol load [flags]
+const usage = `usage: dsol load [flags]
 
 Plays solo games against a running dsol server with virtual clients and
 reports the actions per second and the latency from sending an action to its
@@ -66,9 +69,10 @@ resident memory they cost the server, from /proc/PID/status of --pid.
 flags:
 `
 
-func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
-	fs := newFlags("load", loadUsage, stderr)
-	var c loadConfig
+// parse reads the command line of dsol load.
+func parse(args []string, stderr io.Writer) (config, error) {
+	fs := cli.NewFlags("load", usage, stderr)
+	var c config
 	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves) or idle (the server's memory per idle socket)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
 	fs.IntVar(&c.clients, "clients", 50, "virtual clients, each with its own player and connection")
@@ -88,44 +92,44 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("load: %v", err)
+		return c, cli.Usagef("load: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return c, usagef("load takes no arguments, only flags (got %q)", fs.Arg(0))
+		return c, cli.Usagef("load takes no arguments, only flags (got %q)", fs.Arg(0))
 	}
 	u, err := url.Parse(c.base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, usagef("load: --url %q: want http://host[:port] or https://host[:port]", c.base)
+		return c, cli.Usagef("load: --url %q: want http://host[:port] or https://host[:port]", c.base)
 	}
 	c.base = strings.TrimSuffix(c.base, "/")
 	switch {
 	case c.clients < 1 || c.clients > 10000:
-		return c, usagef("load: --clients %d: want 1 to 10000", c.clients)
+		return c, cli.Usagef("load: --clients %d: want 1 to 10000", c.clients)
 	case c.duration <= 0:
-		return c, usagef("load: --duration must be positive")
+		return c, cli.Usagef("load: --duration must be positive")
 	case c.setup <= 0:
-		return c, usagef("load: --setup-timeout must be positive")
+		return c, cli.Usagef("load: --setup-timeout must be positive")
 	case c.transport != "ws" && c.transport != "rest":
-		return c, usagef("load: --transport %q: use ws or rest", c.transport)
+		return c, cli.Usagef("load: --transport %q: use ws or rest", c.transport)
 	case c.draw != 1 && c.draw != 3:
-		return c, usagef("load: --draw %d: use 1 or 3", c.draw)
+		return c, cli.Usagef("load: --draw %d: use 1 or 3", c.draw)
 	case c.maxActions < 0:
-		return c, usagef("load: --max-actions cannot be negative")
+		return c, cli.Usagef("load: --max-actions cannot be negative")
 	case c.think < 0:
-		return c, usagef("load: --think cannot be negative")
+		return c, cli.Usagef("load: --think cannot be negative")
 	case c.races < 1 || c.races > 5000:
-		return c, usagef("load: --races %d: want 1 to 5000", c.races)
+		return c, cli.Usagef("load: --races %d: want 1 to 5000", c.races)
 	case c.warmup < 0:
-		return c, usagef("load: --setup cannot be negative")
+		return c, cli.Usagef("load: --setup cannot be negative")
 	case c.sockets < 1 || c.sockets > 100000:
-		return c, usagef("load: --sockets %d: want 1 to 100000", c.sockets)
+		return c, cli.Usagef("load: --sockets %d: want 1 to 100000", c.sockets)
 	case c.protocol != 1 && c.protocol != 2:
-		return c, usagef("load: --protocol %d: use 1 or 2", c.protocol)
+		return c, cli.Usagef("load: --protocol %d: use 1 or 2", c.protocol)
 	}
-	for _, f := range splitList(*pids) {
+	for _, f := range cli.SplitList(*pids) {
 		pid, err := strconv.Atoi(f)
 		if err != nil || pid <= 0 {
-			return c, usagef("load: --pid %q: want process ids such as 1234,1240", *pids)
+			return c, cli.Usagef("load: --pid %q: want process ids such as 1234,1240", *pids)
 		}
 		c.pids = append(c.pids, pid)
 	}
@@ -140,11 +144,11 @@ func parseLoad(args []string, stderr io.Writer) (loadConfig, error) {
 	case "idle":
 		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup"}
 	default:
-		return c, usagef("load: --mode %q: use solo, race, race-play or idle", c.mode)
+		return c, cli.Usagef("load: --mode %q: use solo, race, race-play or idle", c.mode)
 	}
 	for _, name := range other {
 		if set[name] {
-			return c, usagef("load: --%s does not apply to --mode %s", name, c.mode)
+			return c, cli.Usagef("load: --%s does not apply to --mode %s", name, c.mode)
 		}
 	}
 	return c, nil
@@ -170,9 +174,11 @@ type latencyReport struct {
 	Mean float64 `json:"mean"`
 }
 
-// runLoad is dsol load.
-func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfg, err := parseLoad(args, stderr)
+// Run is dsol load with its arguments (after the subcommand's name): the
+// report goes to stdout, the usage to stderr. A wrong command line is a
+// *cli.UsageError.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
@@ -182,11 +188,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var rep interface{ writeText(io.Writer) }
 	switch cfg.mode {
 	case "solo":
-		rep, err = loadRun(ctx, cfg)
+		rep, err = runSolo(ctx, cfg)
 	case "idle":
-		rep, err = idleRun(ctx, cfg)
+		rep, err = runIdle(ctx, cfg)
 	default:
-		rep, err = raceRun(ctx, cfg)
+		rep, err = runRace(ctx, cfg)
 	}
 	if err != nil {
 		return err
@@ -247,106 +253,57 @@ func errorList(m map[string]int) string {
 	return b.String()
 }
 
-// errCtxDone marks a call cut short by the end of the run: not an error of
-// the server.
-var errCtxDone = errors.New("run over")
-
-// apiError is an error answer of the server, or a failure to reach it
-// (code "transport", or "ws_close_N" for a WebSocket closed by the server).
-type apiError struct {
-	code string
-	msg  string
+// player is a virtual client of a run, or a pair of them: it sets up within
+// a context, reporting whether it is ready to play, then plays until stop
+// ends, its last action answered within ctx.
+type player interface {
+	setup(ctx context.Context) bool
+	play(stop, ctx context.Context)
 }
 
-func (e *apiError) Error() string { return e.code + ": " + e.msg }
-
-// codeOf returns the error code to count for err.
-func codeOf(err error) string {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		return ae.code
-	}
-	return "transport"
+// team is the players of a run once set up (see setUp).
+type team struct {
+	done      sync.WaitGroup
+	start     chan struct{}
+	stop, ctx context.Context // what the players play with: set before start closes
 }
 
-// sleep waits for d or the end of ctx, reporting whether the wait was full.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// wsError names a WebSocket failure.
-func wsError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return errCtxDone
-	}
-	if s := websocket.CloseStatus(err); s != -1 {
-		return &apiError{"ws_close_" + strconv.Itoa(int(s)), err.Error()}
-	}
-	return &apiError{"transport", err.Error()}
-}
-
-// postJSON sends body to url in a POST (see doJSON).
-func postJSON(ctx context.Context, hc *http.Client, url, token string, body []byte, out any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	return doJSON(ctx, hc, req, token, out)
-}
-
-// getJSON sends a GET to url (see doJSON).
-func getJSON(ctx context.Context, hc *http.Client, url, token string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	return doJSON(ctx, hc, req, token, out)
-}
-
-// doJSON sends req, with the player's token when not empty, and decodes a
-// 2xx answer into out (when not nil), or returns the error code of the
-// answer.
-func doJSON(ctx context.Context, hc *http.Client, req *http.Request, token string, out any) error {
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return errCtxDone
-		}
-		return &apiError{"transport", err.Error()}
-	}
-	defer res.Body.Close()
-	if res.StatusCode/100 == 2 {
-		if out == nil {
-			_, err = io.Copy(io.Discard, res.Body)
-		} else {
-			err = json.NewDecoder(res.Body).Decode(out)
-			io.Copy(io.Discard, res.Body)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return errCtxDone
+// setUp has every player set up at once within ctx and returns when all
+// are done, with how many are ready: those wait for play.
+func setUp[P player](ctx context.Context, players []P) (*team, int) {
+	t := &team{start: make(chan struct{})}
+	var setups sync.WaitGroup
+	ok := make([]bool, len(players))
+	for i, p := range players {
+		setups.Add(1)
+		t.done.Add(1)
+		go func() {
+			defer t.done.Done()
+			ok[i] = p.setup(ctx)
+			setups.Done()
+			if !ok[i] {
+				return
 			}
-			return &apiError{"transport", err.Error()}
+			<-t.start
+			p.play(t.stop, t.ctx)
+		}()
+	}
+	setups.Wait()
+	ready := 0
+	for _, o := range ok {
+		if o {
+			ready++
 		}
-		return nil
 	}
-	var e struct {
-		Error struct{ Code, Message string }
-	}
-	raw, _ := io.ReadAll(res.Body)
-	if json.Unmarshal(raw, &e) != nil || e.Error.Code == "" {
-		return &apiError{"http_" + strconv.Itoa(res.StatusCode), string(raw)}
-	}
-	return &apiError{e.Error.Code, e.Error.Message}
+	return t, ready
 }
+
+// play starts the ready players: they play until stop ends, their last
+// actions answered within ctx.
+func (t *team) play(stop, ctx context.Context) {
+	t.stop, t.ctx = stop, ctx
+	close(t.start)
+}
+
+// wait returns once every player has stopped.
+func (t *team) wait() { t.done.Wait() }

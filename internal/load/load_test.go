@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bytes"
@@ -6,29 +6,30 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"dsol/internal/cli"
 )
 
 // TestLoad runs dsol load for a short while against a real server over both
 // transports and checks the report: actions were acknowledged, latencies
 // were measured, and the only errors are the rate limiter's.
 func TestLoad(t *testing.T) {
-	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "load.db")})
+	s := mustServe(t, 0)
 	for _, tc := range []struct{ transport, draw string }{{"ws", "1"}, {"rest", "3"}} {
 		t.Run(tc.transport, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			var out, errOut bytes.Buffer
-			err := run(ctx, []string{"load", "--url", s.base, "--clients", "4", "--duration", "2s",
+			err := Run(ctx, []string{"--url", s.base, "--clients", "4", "--duration", "2s",
 				"--transport", tc.transport, "--draw", tc.draw, "--max-actions", "60", "--json"},
-				func(string) string { return "" }, &out, &errOut)
+				&out, &errOut)
 			if err != nil {
 				t.Fatalf("load: %v\n%s", err, errOut.String())
 			}
-			var rep loadReport
+			var rep soloReport
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 				t.Fatalf("report: %v\n%s", err, out.String())
 			}
@@ -54,8 +55,8 @@ func TestLoad(t *testing.T) {
 
 	// The text report names the figures.
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"load", "--url", s.base, "--clients", "1", "--duration", "300ms"},
-		func(string) string { return "" }, &out, io.Discard); err != nil {
+	if err := Run(context.Background(), []string{"--url", s.base, "--clients", "1", "--duration", "300ms"},
+		&out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"actions", "latency ms", "p99", "rate limited", "errors"} {
@@ -77,14 +78,14 @@ func TestLoadUsage(t *testing.T) {
 		{"--think", "-1s"},
 		{"extra"},
 	} {
-		err := run(context.Background(), append([]string{"load"}, args...), func(string) string { return "" }, io.Discard, io.Discard)
-		var ue *usageError
+		err := Run(context.Background(), args, io.Discard, io.Discard)
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("load %v: %v, want a usage error", args, err)
 		}
 	}
-	err := run(context.Background(), []string{"load", "--url", "http://127.0.0.1:1", "--clients", "1",
-		"--duration", "100ms", "--setup-timeout", "300ms"}, func(string) string { return "" }, io.Discard, io.Discard)
+	err := Run(context.Background(), []string{"--url", "http://127.0.0.1:1", "--clients", "1",
+		"--duration", "100ms", "--setup-timeout", "300ms"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "transport") {
 		t.Errorf("load against no server: %v, want a setup failure naming transport errors", err)
 	}

@@ -1,8 +1,10 @@
-package main
+// Package botduel is dsol bot-duel: races of the strong bot against the
+// normal one on random deals, each deal played with the seats both ways, and
+// the strong bot's record.
+package botduel
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,13 +16,14 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	"dsol/internal/hint"
-	k "dsol/internal/klondike"
 	"dsol/internal/race"
+	"dsol/internal/sampling"
 )
 
-// botDuelConfig is the command line of dsol bot-duel.
-type botDuelConfig struct {
+// config is the command line of dsol bot-duel.
+type config struct {
 	races      int
 	seed       uint64
 	draw       int
@@ -33,7 +36,7 @@ type botDuelConfig struct {
 	opt        hint.Options
 }
 
-const botDuelUsage = `usage: dsol bot-duel --races N [--seed 1] [--draw 1|3] [--redeal unlimited|single]
+const usage = `usage: dsol bot-duel --races N [--seed 1] [--draw 1|3] [--redeal unlimited|single]
        [--decks independent|mirrored] [--turns simultaneous|alternating]
        [--samples S] [--positions P] [--max-actions 5000] [--json]
 
@@ -51,10 +54,10 @@ the cards each put up, and the time of the strong bot's decisions.
 flags:
 `
 
-// parseBotDuel reads the command line of dsol bot-duel.
-func parseBotDuel(args []string, stderr io.Writer) (botDuelConfig, error) {
-	fs := newFlags("bot-duel", botDuelUsage, stderr)
-	c := botDuelConfig{workers: runtime.NumCPU()}
+// parse reads the command line of dsol bot-duel.
+func parse(args []string, stderr io.Writer) (config, error) {
+	fs := cli.NewFlags("bot-duel", usage, stderr)
+	c := config{workers: runtime.NumCPU()}
 	var redeal, decks, turns string
 	fs.IntVar(&c.races, "races", 100, "races to play (even: each deal is played twice)")
 	fs.Uint64Var(&c.seed, "seed", 1, "the seed of the deals")
@@ -71,151 +74,34 @@ func parseBotDuel(args []string, stderr io.Writer) (botDuelConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("bot-duel: %v", err)
+		return c, cli.Usagef("bot-duel: %v", err)
 	}
 	var ok bool
 	switch {
 	case fs.NArg() > 0:
-		return c, usagef("bot-duel takes no arguments (got %q)", fs.Arg(0))
+		return c, cli.Usagef("bot-duel takes no arguments (got %q)", fs.Arg(0))
 	case c.races < 2 || c.races%2 != 0:
-		return c, usagef("bot-duel: --races must be even and at least 2")
+		return c, cli.Usagef("bot-duel: --races must be even and at least 2")
 	case c.draw != 1 && c.draw != 3:
-		return c, usagef("bot-duel: --draw must be 1 or 3")
+		return c, cli.Usagef("bot-duel: --draw must be 1 or 3")
 	case redeal != "unlimited" && redeal != "single":
-		return c, usagef("bot-duel: --redeal must be unlimited or single")
+		return c, cli.Usagef("bot-duel: --redeal must be unlimited or single")
 	case decks != "independent" && decks != "mirrored":
-		return c, usagef("bot-duel: --decks must be independent or mirrored")
+		return c, cli.Usagef("bot-duel: --decks must be independent or mirrored")
 	case c.opt.Samples < 1 || c.opt.Positions < 1:
-		return c, usagef("bot-duel: --samples and --positions must be at least 1")
+		return c, cli.Usagef("bot-duel: --samples and --positions must be at least 1")
 	case c.maxActions < 1 || c.workers < 1:
-		return c, usagef("bot-duel: --max-actions and --workers must be at least 1")
+		return c, cli.Usagef("bot-duel: --max-actions and --workers must be at least 1")
 	}
 	if c.turns, ok = race.ParseTurns(turns); !ok || turns == "" {
-		return c, usagef("bot-duel: --turns must be simultaneous or alternating")
+		return c, cli.Usagef("bot-duel: --turns must be simultaneous or alternating")
 	}
 	c.single, c.mirrored = redeal == "single", decks == "mirrored"
 	return c, nil
 }
 
-// mode is the race mode in the code's spelling, such as D1UI.
-func (c botDuelConfig) mode() string {
-	m := fmt.Sprintf("D%dUI", c.draw)
-	if c.single {
-		m = m[:2] + "S" + m[3:]
-	}
-	if c.mirrored {
-		m = m[:3] + "M"
-	}
-	return m
-}
-
-// duelCodes are the deals of a duel: from the seed's stream, DR1 and DR2
-// codes in turn.
-func duelCodes(c botDuelConfig) []cards.Code {
-	r := cards.NewSplitMix64(c.seed)
-	codes := make([]cards.Code, c.races/2)
-	for i := range codes {
-		code := cards.Code{Kind: cards.Race, Draw: c.draw, Single: c.single, Mirrored: c.mirrored}
-		if i%2 == 0 {
-			code.Deal = r.Uniform(cards.DealCount)
-		} else {
-			code.Secret = true
-			for j := 0; j < cards.SecretBytes; j += 8 {
-				binary.LittleEndian.PutUint64(code.Key[j:], r.Next())
-			}
-		}
-		codes[i] = code
-	}
-	return codes
-}
-
-// duelResult is one race of a duel.
-type duelResult struct {
-	outcome    int // of the strong bot: 1 win, 0 draw, -1 loss
-	unfinished bool
-	reason     race.Reason
-	strong     int // cards the strong bot put up
-	normal     int
-	thinks     []time.Duration // the strong bot's searches
-	decisions  int             // the strong bot's actions
-	hinted     int             // … of which a hint's
-}
-
-// duel plays one race of code with the strong bot in seat strong and the
-// normal bot in the other.
-func duel(code cards.Code, strong int, c botDuelConfig) (duelResult, error) {
-	opts := race.Options{Turns: c.turns}
-	if c.turns == race.Alternating {
-		opts.First = race.FirstCreator
-	}
-	r, err := race.New(code, opts)
-	if err != nil {
-		return duelResult{}, err
-	}
-	var res duelResult
-	sb := &race.StrongBot{}
-	var nb race.Bot
-	name := code.String()
-	next := func(seat int) (k.Action, bool) {
-		s := r.Seen(seat)
-		if seat != strong {
-			return nb.Next(s)
-		}
-		var h hint.Hint
-		if sb.Wants(s) {
-			start := time.Now()
-			h = race.Think(s, hint.Seed(name, int64(r.Actions())), c.opt)
-			res.thinks = append(res.thinks, time.Since(start))
-		}
-		a, ok := sb.Play(s, h)
-		if ok {
-			res.decisions++
-			if h.OK && a == h.Action {
-				res.hinted++
-			}
-		}
-		return a, ok
-	}
-	seat := 1
-	for r.Status() == race.Playing {
-		if r.Actions() >= c.maxActions {
-			res.unfinished = true
-			break
-		}
-		if c.turns == race.Alternating {
-			seat = r.Turn()
-		}
-		a, ok := next(seat)
-		if !ok && c.turns == race.Simultaneous {
-			// it waits: the other acts, or both ask again (a bot that is
-			// not blocked runs out of patience and resigns)
-			seat = 3 - seat
-			a, ok = next(seat)
-		}
-		if ok {
-			if _, err := r.Apply(seat, a); err != nil {
-				return res, fmt.Errorf("%s, strong in seat %d: seat %d's %s refused: %w", name, strong, seat, a, err)
-			}
-		}
-		if c.turns == race.Simultaneous {
-			seat = 3 - seat
-		}
-	}
-	out := r.Result()
-	res.reason = out.Reason
-	res.strong, res.normal = r.Count(strong), r.Count(3-strong)
-	switch {
-	case res.unfinished || out.Winner == 0:
-	case out.Winner == strong:
-		res.outcome = 1
-	default:
-		res.outcome = -1
-	}
-	return res, nil
-}
-
-// botDuelReport is the summary of a duel, as --json prints it.
-type botDuelReport struct {
+// report is the summary of a duel, as --json prints it.
+type report struct {
 	Mode       string     `json:"mode"`
 	Turns      string     `json:"turns"`
 	Races      int        `json:"races"` // played (fewer than asked when interrupted)
@@ -254,9 +140,11 @@ type pairing struct {
 	strong int
 }
 
-// runBotDuel is dsol bot-duel.
-func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, err := parseBotDuel(args, stderr)
+// Run is dsol bot-duel with its arguments (after the subcommand's name):
+// the report goes to stdout, the usage and the progress line to stderr. A
+// wrong command line is a *cli.UsageError.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
@@ -264,19 +152,19 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	var races []pairing
-	for i, code := range duelCodes(c) {
+	for i, code := range codes(c) {
 		races = append(races, pairing{i, code, 1}, pairing{i, code, 2})
 	}
 	outcomes := make([][]int, len(races)/2) // each deal's races, of the strong bot: 1 win, 0 draw, -1 loss
 	next := make(chan pairing)
 	var done sync.WaitGroup
 	var mu sync.Mutex
-	rep := botDuelReport{Mode: c.mode(), Turns: c.turns.String(), Asked: c.races, Seed: c.seed,
+	rep := report{Mode: c.mode(), Turns: c.turns.String(), Asked: c.races, Seed: c.seed,
 		Samples: c.opt.Samples, Positions: c.opt.Positions}
 	var thinks []time.Duration
 	var up [2]int // cards put up by the strong and the normal bot
 	var failure error
-	progress := isTerminal(stderr)
+	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	for range c.workers {
 		done.Go(func() {
@@ -313,7 +201,7 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		})
 	}
-	feed(ctx, next, races)
+	sampling.Feed(ctx, next, races)
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -339,15 +227,15 @@ func runBotDuel(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	slices.Sort(thinks)
-	w := wilson(rep.Wins, rep.Races)
-	rep.WinRate, rep.WinCI = round(float64(rep.Wins)/float64(rep.Races)), [2]float64{round(w[0]), round(w[1])}
-	rep.StrongCards = round(float64(up[0]) / float64(rep.Races))
-	rep.NormalCards = round(float64(up[1]) / float64(rep.Races))
+	w := sampling.Wilson(rep.Wins, rep.Races)
+	rep.WinRate, rep.WinCI = sampling.Round(float64(rep.Wins)/float64(rep.Races)), [2]float64{sampling.Round(w[0]), sampling.Round(w[1])}
+	rep.StrongCards = sampling.Round(float64(up[0]) / float64(rep.Races))
+	rep.NormalCards = sampling.Round(float64(up[1]) / float64(rep.Races))
 	if rep.Decisions > 0 {
-		rep.Hinted = round(rep.Hinted / float64(rep.Decisions))
+		rep.Hinted = sampling.Round(rep.Hinted / float64(rep.Decisions))
 	}
-	rep.Thinks, rep.ThinkP50MS, rep.ThinkP95MS = len(thinks), millis(quantile(thinks, 0.5)), millis(quantile(thinks, 0.95))
-	rep.WallMS = millis(time.Since(start))
+	rep.Thinks, rep.ThinkP50MS, rep.ThinkP95MS = len(thinks), sampling.Millis(sampling.Quantile(thinks, 0.5)), sampling.Millis(sampling.Quantile(thinks, 0.95))
+	rep.WallMS = sampling.Millis(time.Since(start))
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)
 	}

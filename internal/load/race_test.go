@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bytes"
@@ -7,13 +7,12 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"dsol/internal/store/sqlite"
+	"dsol/internal/cli"
 )
 
 // TestLoadRace runs both race modes for a short while against a real server
@@ -21,9 +20,7 @@ import (
 // server refused, and every acknowledged action is in the store's log of its
 // race, no more and no fewer.
 func TestLoadRace(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "race.db")
-	s := mustServe(t, map[string]string{"DATABASE_URL": db},
-		"--ws-rate", "100000", "--ws-burst", "100000", "--write-rate", "100000", "--write-burst", "100000")
+	s := mustServe(t, 100000)
 	reports := map[string]*raceReport{}
 	for _, tc := range []struct {
 		name, mode string
@@ -36,12 +33,12 @@ func TestLoadRace(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cfg, err := parseLoad(append([]string{"--mode", tc.mode, "--url", s.base, "--races", "3",
+			cfg, err := parse(append([]string{"--mode", tc.mode, "--url", s.base, "--races", "3",
 				"--setup", "300ms", "--duration", "1500ms"}, tc.args...), io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := raceRun(ctx, cfg)
+			rep, err := runRace(ctx, cfg)
 			if err != nil {
 				t.Fatalf("%s: %v", tc.mode, err)
 			}
@@ -74,14 +71,10 @@ func TestLoadRace(t *testing.T) {
 	}
 
 	// Every ack is in the log of its race (the server is stopped first, so
-	// that the store is ours alone).
-	s.stop(t)
+	// that every action acknowledged is stored and the store is ours alone).
+	s.stop()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := s.st
 	if v1, v2 := reports["race-play-v1"].EventBytes.P50, reports["race-play"].EventBytes.P50; v2*3 > v1 {
 		t.Errorf("median event message %.0f bytes with deltas, %.0f with whole views", v2, v1)
 	}
@@ -109,11 +102,10 @@ func sum(m map[string]int) int {
 // TestLoadRaceText checks the text report of a race run and that --json
 // writes the report.
 func TestLoadRaceText(t *testing.T) {
-	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "text.db")},
-		"--ws-rate", "100000", "--ws-burst", "100000")
+	s := mustServe(t, 100000)
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"load", "--mode", "race", "--url", s.base, "--races", "1", "--duration", "300ms"},
-		func(string) string { return "" }, &out, io.Discard); err != nil {
+	if err := Run(context.Background(), []string{"--mode", "race", "--url", s.base, "--races", "1", "--duration", "300ms"},
+		&out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"1 races (2 clients)", "acks", "ack ms", "p99", "rejects     none", "errors      none", "µs per ack"} {
@@ -122,8 +114,8 @@ func TestLoadRaceText(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"load", "--mode", "race-play", "--url", s.base, "--races", "1", "--duration", "300ms", "--json"},
-		func(string) string { return "" }, &out, io.Discard); err != nil {
+	if err := Run(context.Background(), []string{"--mode", "race-play", "--url", s.base, "--races", "1", "--duration", "300ms", "--json"},
+		&out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var rep raceReport
@@ -145,70 +137,15 @@ func TestLoadRaceUsage(t *testing.T) {
 		{"--races", "4"},
 		{"--setup", "1s"},
 	} {
-		err := run(context.Background(), append([]string{"load"}, args...), func(string) string { return "" }, io.Discard, io.Discard)
-		var ue *usageError
+		err := Run(context.Background(), args, io.Discard, io.Discard)
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("load %v: %v, want a usage error", args, err)
 		}
 	}
-	err := run(context.Background(), []string{"load", "--mode", "race", "--url", "http://127.0.0.1:1", "--races", "1",
-		"--duration", "100ms", "--setup-timeout", "300ms"}, func(string) string { return "" }, io.Discard, io.Discard)
+	err := Run(context.Background(), []string{"--mode", "race", "--url", "http://127.0.0.1:1", "--races", "1",
+		"--duration", "100ms", "--setup-timeout", "300ms"}, io.Discard, io.Discard)
 	if err == nil {
 		t.Error("race load against no server: no error")
-	}
-}
-
-// TestServerCPU checks the two readings of the server's CPU time.
-func TestServerCPU(t *testing.T) {
-	stat := []byte("4242 (dsol (serve) x) S 1 4242 4242 0 -1 4194560 1234 0 0 0 1500 250 0 0 20 0 12 0 100 0 0\n")
-	if got, err := procCPUSeconds(stat); err != nil || got != 17.5 {
-		t.Errorf("procCPUSeconds = %v, %v; want 17.5", got, err)
-	}
-	if _, err := procCPUSeconds([]byte("4242 (dsol) S 1")); err == nil {
-		t.Error("short stat: no error")
-	}
-	raw, err := os.ReadFile("/proc/self/stat")
-	if err == nil {
-		if _, err := procCPUSeconds(raw); err != nil {
-			t.Errorf("/proc/self/stat: %v", err)
-		}
-	}
-	metrics := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n" +
-		"# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total_other 9\nprocess_cpu_seconds_total 12.34\n"
-	if got, err := metricsCPUSeconds(strings.NewReader(metrics)); err != nil || got != 12.34 {
-		t.Errorf("metricsCPUSeconds = %v, %v; want 12.34", got, err)
-	}
-	if _, err := metricsCPUSeconds(strings.NewReader("go_goroutines 3\n")); err == nil {
-		t.Error("no cpu metric: no error")
-	}
-}
-
-// TestLoadIdle opens idle sockets and reads the server's memory (the test
-// process is the server).
-func TestLoadIdle(t *testing.T) {
-	s := mustServe(t, map[string]string{"DATABASE_URL": filepath.Join(t.TempDir(), "idle.db")})
-	cfg, err := parseLoad([]string{"--mode", "idle", "--url", s.base, "--sockets", "20", "--duration", "100ms",
-		"--pid", strconv.Itoa(os.Getpid())}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := idleRun(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Sockets != 20 || rep.Players != 3 || rep.RSSBeforeKiB <= 0 || rep.RSSAfterKiB <= 0 {
-		t.Fatalf("report %+v", rep)
-	}
-	// each socket is at least its two goroutines, and the heap and the
-	// stacks were read
-	if g := rep.Go; g.GoroutinesPerSocket < 2 || g.HeapBeforeKiB <= 0 || g.StackAfterKiB <= 0 {
-		t.Fatalf("the runtime's share %+v", g)
-	}
-	if _, err := parseLoad([]string{"--mode", "idle", "--races", "3"}, io.Discard); err == nil {
-		t.Fatal("--races taken in idle mode")
-	}
-	cfg.pids = nil
-	if _, err := idleRun(context.Background(), cfg); err == nil {
-		t.Fatal("idle mode without --pid")
 	}
 }

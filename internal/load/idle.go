@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"dsol/internal/cli"
 )
 
 // socketsPerPlayer is how many sockets the idle mode opens per player: the
@@ -88,12 +90,12 @@ func (r *idleReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
 }
 
-// idleRun opens --sockets game sockets (eight per player, on one solo game
+// runIdle opens --sockets game sockets (eight per player, on one solo game
 // of that player) and leaves them idle, to measure what an idle socket costs
 // the server (--pid: one process on this machine).
-func idleRun(ctx context.Context, cfg loadConfig) (*idleReport, error) {
+func runIdle(ctx context.Context, cfg config) (*idleReport, error) {
 	if len(cfg.pids) != 1 {
-		return nil, usagef("load: --mode idle needs --pid: the server's process, whose memory it reads")
+		return nil, cli.Usagef("load: --mode idle needs --pid: the server's process, whose memory it reads")
 	}
 	pid := cfg.pids[0]
 	rep := &idleReport{URL: cfg.base, Mode: cfg.mode, Protocol: cfg.protocol, Errors: map[string]int{}}
@@ -161,13 +163,9 @@ func idleRun(ctx context.Context, cfg loadConfig) (*idleReport, error) {
 			c.CloseNow()
 		}
 	}()
-	q := ""
-	if cfg.protocol >= 2 {
-		q = "?v=2"
-	}
 	for i := 0; i < cfg.sockets; i++ {
 		s := seats[i/socketsPerPlayer]
-		u := "ws" + strings.TrimPrefix(cfg.base, "http") + "/api/v1/games/" + s.game + "/ws" + q
+		u := socketURL(cfg.base, s.game, cfg.protocol >= 2)
 		c, _, err := websocket.Dial(setupCtx, u, &websocket.DialOptions{HTTPClient: hc,
 			HTTPHeader: http.Header{"Authorization": {"Bearer " + s.token}}})
 		if err != nil {

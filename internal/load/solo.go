@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -20,8 +18,8 @@ import (
 	"dsol/internal/solo"
 )
 
-// loadReport is the result of a load run (the JSON of --json).
-type loadReport struct {
+// soloReport is the result of a load run (the JSON of --json).
+type soloReport struct {
 	URL              string         `json:"url"`
 	Transport        string         `json:"transport"`
 	Clients          int            `json:"clients"` // clients that finished the setup and played
@@ -39,20 +37,15 @@ type loadReport struct {
 	Errors           map[string]int `json:"errors"` // by error code, rate_limited included
 }
 
-// loadRun sets up the clients (players, first games, connections), then lets
+// runSolo sets up the clients (players, first games, connections), then lets
 // them all play for the duration and gathers their figures.
-func loadRun(ctx context.Context, cfg loadConfig) (*loadReport, error) {
-	hc := &http.Client{Transport: &http.Transport{
-		Proxy:               nil, // only ever the given URL
-		MaxIdleConns:        cfg.clients + 10,
-		MaxIdleConnsPerHost: cfg.clients + 10,
-		IdleConnTimeout:     90 * time.Second,
-	}}
+func runSolo(ctx context.Context, cfg config) (*soloReport, error) {
+	hc := newHTTPClient(cfg.clients)
 	defer hc.CloseIdleConnections()
 
-	clients := make([]*loadClient, cfg.clients)
+	clients := make([]*soloClient, cfg.clients)
 	for i := range clients {
-		clients[i] = &loadClient{
+		clients[i] = &soloClient{
 			cfg:    &cfg,
 			hc:     hc,
 			rng:    rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),
@@ -62,45 +55,21 @@ func loadRun(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 
 	setupStart := time.Now()
 	setupCtx, cancelSetup := context.WithTimeout(ctx, cfg.setup)
-	var ready, done sync.WaitGroup
-	start := make(chan struct{})
-	var stop, runCtx context.Context
-	ok := make([]bool, len(clients))
-	for i, c := range clients {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ok[i] = c.setupClient(setupCtx)
-			ready.Done()
-			if !ok[i] {
-				return
-			}
-			<-start
-			c.play(stop, runCtx)
-		}()
-	}
-	ready.Wait()
+	team, ready := setUp(setupCtx, clients)
 	cancelSetup()
 	setupTime := time.Since(setupStart)
 
-	rep := &loadReport{
+	rep := &soloReport{
 		URL: cfg.base, Transport: cfg.transport, Draw: cfg.draw, Think: cfg.think.String(),
-		SetupSeconds: setupTime.Seconds(), Errors: map[string]int{},
+		SetupSeconds: setupTime.Seconds(), Errors: map[string]int{}, Clients: ready,
 	}
-	for _, o := range ok {
-		if o {
-			rep.Clients++
-		}
-	}
-	var cancelStop, cancelRun context.CancelFunc
-	stop, cancelStop = context.WithTimeout(ctx, cfg.duration)
+	stop, cancelStop := context.WithTimeout(ctx, cfg.duration)
 	defer cancelStop()
-	runCtx, cancelRun = context.WithTimeout(ctx, cfg.duration+drainTimeout)
+	runCtx, cancelRun := context.WithTimeout(ctx, cfg.duration+drainTimeout)
 	defer cancelRun()
 	begin := time.Now()
-	close(start)
-	done.Wait()
+	team.play(stop, runCtx)
+	team.wait()
 	elapsed := time.Since(begin)
 	if rep.Clients == 0 {
 		elapsed = 0
@@ -129,7 +98,7 @@ func loadRun(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 	return rep, nil
 }
 
-func (r *loadReport) writeText(w io.Writer) {
+func (r *soloReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "dsol load: %s, %d clients, draw %d, think %s, %s\n", r.Transport, r.Clients, r.Draw, r.Think, r.URL)
 	fmt.Fprintf(w, "setup       %.1fs\n", r.SetupSeconds)
 	fmt.Fprintf(w, "run         %.1fs\n", r.Seconds)
@@ -144,11 +113,11 @@ func (r *loadReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
 }
 
-// loadClient is one virtual player: its own player, one game at a time and,
+// soloClient is one virtual player: its own player, one game at a time and,
 // over WebSocket, one connection at a time. Its figures are read after it
 // stops.
-type loadClient struct {
-	cfg   *loadConfig
+type soloClient struct {
+	cfg   *config
 	hc    *http.Client
 	rng   *rand.Rand
 	token string
@@ -170,50 +139,20 @@ type loadClient struct {
 	errors    map[string]int
 }
 
-// setupClient creates the player and the first game, reporting whether the
+// setup creates the player and the first game, reporting whether the
 // client is ready to play.
-func (c *loadClient) setupClient(ctx context.Context) bool {
-	for {
-		var p struct{ Token string }
-		err := c.post(ctx, "/api/v1/players", []byte(`{"name":"load"}`), &p)
-		if err == nil {
-			c.token = p.Token
-			break
-		}
-		if !c.failed(ctx, err) {
-			return false
-		}
-	}
-	for {
-		err := c.newGame(ctx)
-		if err == nil {
-			return true
-		}
-		if !c.failed(ctx, err) {
-			return false
-		}
-	}
-}
-
-// failed counts an error of the setup or of creating a game and reports
-// whether to try again: after a pause when rate limited, at once when not,
-// and never once ctx is over.
-func (c *loadClient) failed(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
+func (c *soloClient) setup(ctx context.Context) bool {
+	token, ok := signUp(ctx, c.hc, c.cfg.base, c.errors)
+	if !ok {
 		return false
 	}
-	code := codeOf(err)
-	c.errors[code]++
-	pause := 100 * time.Millisecond
-	if code == "rate_limited" {
-		pause = rateLimitPause
-	}
-	return sleep(ctx, pause)
+	c.token = token
+	return persist(ctx, c.errors, c.newGame)
 }
 
 // newGame drops the current game and creates the next one with a random
 // deal, opening its WebSocket when the transport is ws.
-func (c *loadClient) newGame(ctx context.Context) error {
+func (c *soloClient) newGame(ctx context.Context) error {
 	c.dropGame()
 	code := cards.Code{Kind: cards.Solo, Draw: c.cfg.draw, Deal: c.rng.Uint64N(cards.DealCount)}
 	g, err := solo.New(code)
@@ -236,7 +175,7 @@ func (c *loadClient) newGame(ctx context.Context) error {
 }
 
 // dropGame forgets the current game and closes its WebSocket.
-func (c *loadClient) dropGame() {
+func (c *soloClient) dropGame() {
 	if c.conn != nil {
 		c.conn.Close(websocket.StatusNormalClosure, "next game")
 		c.conn = nil
@@ -246,11 +185,11 @@ func (c *loadClient) dropGame() {
 
 // play sends actions until stop ends, letting the last one finish within
 // ctx.
-func (c *loadClient) play(stop, ctx context.Context) {
+func (c *soloClient) play(stop, ctx context.Context) {
 	defer c.dropGame()
 	for stop.Err() == nil {
 		if c.game == nil {
-			if err := c.newGame(stop); err != nil && !c.failed(stop, err) {
+			if err := c.newGame(stop); err != nil && !retry(stop, c.errors, err) {
 				return
 			}
 			continue
@@ -282,7 +221,7 @@ func (c *loadClient) play(stop, ctx context.Context) {
 // server accepts it, pausing while rate limited (until stop ends). It
 // reports whether the action was accepted; on any other answer the game is
 // dropped, since the local engine no longer matches the server.
-func (c *loadClient) send(stop, ctx context.Context, a k.Action) bool {
+func (c *soloClient) send(stop, ctx context.Context, a k.Action) bool {
 	c.nextID++
 	id := "L" + strconv.Itoa(c.nextID)
 	body := a.AppendJSON(nil)
@@ -310,18 +249,13 @@ func (c *loadClient) send(stop, ctx context.Context, a k.Action) bool {
 
 // act sends one action body over the client's transport and waits for its
 // ack or response.
-func (c *loadClient) act(ctx context.Context, id string, action []byte) error {
+func (c *soloClient) act(ctx context.Context, id string, action []byte) error {
 	if c.cfg.transport == "rest" {
 		body := make([]byte, 0, len(action)+16)
 		body = append(append(append(body, `{"action":`...), action...), '}')
 		return c.post(ctx, "/api/v1/games/"+c.gameID+"/actions", body, nil)
 	}
-	frame := make([]byte, 0, len(action)+48)
-	frame = append(frame, `{"type":"action","id":"`...)
-	frame = append(frame, id...)
-	frame = append(frame, `","action":`...)
-	frame = append(append(frame, action...), '}')
-	if err := c.conn.Write(ctx, websocket.MessageText, frame); err != nil {
+	if err := c.conn.Write(ctx, websocket.MessageText, actionFrame(id, action)); err != nil {
 		return wsError(ctx, err)
 	}
 	for {
@@ -353,19 +287,11 @@ func (c *loadClient) act(ctx context.Context, id string, action []byte) error {
 }
 
 // dial opens the WebSocket of the current game and reads its first state.
-func (c *loadClient) dial(ctx context.Context) error {
-	u := "ws" + strings.TrimPrefix(c.cfg.base, "http") + "/api/v1/games/" + c.gameID + "/ws"
-	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{
-		HTTPClient: c.hc,
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.token}},
-	})
+func (c *soloClient) dial(ctx context.Context) error {
+	conn, err := dialGame(ctx, c.hc, c.cfg.base, c.gameID, c.token, false)
 	if err != nil {
-		if res != nil && res.StatusCode == http.StatusTooManyRequests {
-			return &apiError{"rate_limited", err.Error()}
-		}
-		return wsError(ctx, err)
+		return err
 	}
-	conn.SetReadLimit(1 << 20)
 	c.connects++
 	c.conn = conn
 	_, data, err := conn.Read(ctx)
@@ -379,7 +305,7 @@ func (c *loadClient) dial(ctx context.Context) error {
 }
 
 // post sends a JSON POST with the client's token (see postJSON).
-func (c *loadClient) post(ctx context.Context, path string, body []byte, out any) error {
+func (c *soloClient) post(ctx context.Context, path string, body []byte, out any) error {
 	return postJSON(ctx, c.hc, c.cfg.base+path, c.token, body, out)
 }
 
@@ -388,7 +314,7 @@ func (c *loadClient) post(ctx context.Context, path string, body []byte, out any
 // over, then a waste card to a column, then a draw or a recycle. It reports
 // false when the game is stuck for this player: a recycle would repeat a
 // pass through the stock that changed nothing.
-func (c *loadClient) choose() (k.Action, bool) {
+func (c *soloClient) choose() (k.Action, bool) {
 	g := c.game
 	b, f := g.Board(), g.Foundations()
 	n := int(b.NCols)
@@ -445,7 +371,7 @@ func (c *loadClient) choose() (k.Action, bool) {
 // apply plays a on the local game, returning the action as resolved (the
 // server resolves it the same way); a foundation play or a turned card
 // counts as progress.
-func (c *loadClient) apply(a k.Action) (k.Action, bool) {
+func (c *soloClient) apply(a k.Action) (k.Action, bool) {
 	out, err := c.game.Apply(a)
 	if err != nil {
 		return k.Action{}, false

@@ -1,4 +1,7 @@
-package main
+// Package hintrate is dsol hint-rate: the win rate of a player who always
+// follows the hint, beside that of one who plays the race bot's choice, over
+// a sample of random solo deals.
+package hintrate
 
 import (
 	"context"
@@ -13,21 +16,28 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	"dsol/internal/hint"
 	k "dsol/internal/klondike"
 	"dsol/internal/race"
+	"dsol/internal/sampling"
 	"dsol/internal/solo"
 )
 
-// hintRateConfig is the command line of dsol hint-rate.
-type hintRateConfig struct {
-	solveConfig     // sample, draw, vegas, seed, json, workers
-	maxActions  int // actions per game before it counts as lost
-	stall       int // actions without progress before it counts as lost
-	opt         hint.Options
+// config is the command line of dsol hint-rate.
+type config struct {
+	sample     int    // deals to play
+	draw       int    // 1 or 3
+	vegas      bool   // Vegas scoring
+	seed       uint64 // the seed of the deal numbers
+	json       bool   // print the report as JSON
+	workers    int    // deals played at once: one per CPU
+	maxActions int    // actions per game before it counts as lost
+	stall      int    // actions without progress before it counts as lost
+	opt        hint.Options
 }
 
-const hintRateUsage = `usage: dsol hint-rate --sample N --draw 1|3 --scoring normal|vegas [--seed 1] [--max-actions 1000]
+const usage = `usage: dsol hint-rate --sample N --draw 1|3 --scoring normal|vegas [--seed 1] [--max-actions 1000]
        [--stall 200] [--samples S] [--positions P] [--json]
 
 Plays N random DS1 deals of one mode twice: once always following the hint
@@ -43,10 +53,10 @@ Wilson intervals and the time of a hint. The deals are those of dsol solve
 flags:
 `
 
-// parseHintRate reads the command line of dsol hint-rate.
-func parseHintRate(args []string, stderr io.Writer) (hintRateConfig, error) {
-	fs := newFlags("hint-rate", hintRateUsage, stderr)
-	c := hintRateConfig{solveConfig: solveConfig{workers: runtime.NumCPU()}}
+// parse reads the command line of dsol hint-rate.
+func parse(args []string, stderr io.Writer) (config, error) {
+	fs := cli.NewFlags("hint-rate", usage, stderr)
+	c := config{workers: runtime.NumCPU()}
 	var scoring string
 	fs.IntVar(&c.sample, "sample", 200, "play this many random DS1 deals")
 	fs.IntVar(&c.draw, "draw", 1, "draw 1 or 3")
@@ -61,26 +71,26 @@ func parseHintRate(args []string, stderr io.Writer) (hintRateConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("hint-rate: %v", err)
+		return c, cli.Usagef("hint-rate: %v", err)
 	}
 	switch {
 	case fs.NArg() > 0:
-		return c, usagef("hint-rate takes no arguments (got %q)", fs.Arg(0))
+		return c, cli.Usagef("hint-rate takes no arguments (got %q)", fs.Arg(0))
 	case c.sample < 1:
-		return c, usagef("hint-rate: --sample must be at least 1")
+		return c, cli.Usagef("hint-rate: --sample must be at least 1")
 	case c.draw != 1 && c.draw != 3:
-		return c, usagef("hint-rate: --draw must be 1 or 3")
+		return c, cli.Usagef("hint-rate: --draw must be 1 or 3")
 	case c.maxActions < 1 || c.stall < 1:
-		return c, usagef("hint-rate: --max-actions and --stall must be at least 1")
+		return c, cli.Usagef("hint-rate: --max-actions and --stall must be at least 1")
 	case c.opt.Samples < 1 || c.opt.Positions < 1:
-		return c, usagef("hint-rate: --samples and --positions must be at least 1")
+		return c, cli.Usagef("hint-rate: --samples and --positions must be at least 1")
 	}
 	switch scoring {
 	case "normal":
 	case "vegas":
 		c.vegas = true
 	default:
-		return c, usagef("hint-rate: --scoring must be normal or vegas")
+		return c, cli.Usagef("hint-rate: --scoring must be normal or vegas")
 	}
 	return c, nil
 }
@@ -113,7 +123,7 @@ func botPlayer() player {
 }
 
 // play plays a game of code with p and reports whether the engine says won.
-func play(code cards.Code, p player, c hintRateConfig) (bool, error) {
+func play(code cards.Code, p player, c config) (bool, error) {
 	g, err := solo.New(code)
 	if err != nil {
 		return false, err
@@ -134,8 +144,8 @@ func play(code cards.Code, p player, c hintRateConfig) (bool, error) {
 	return g.Status() == solo.Won, nil
 }
 
-// hintRateReport is the summary of a run, as --json prints it.
-type hintRateReport struct {
+// report is the summary of a run, as --json prints it.
+type report struct {
 	Mode       string      `json:"mode"`
 	Deals      int         `json:"deals"` // played to the end (fewer than asked when interrupted)
 	Asked      int         `json:"asked"`
@@ -156,16 +166,18 @@ type hintRateReport struct {
 	WallMS     json.Number `json:"wall_ms"`
 }
 
-// runHintRate is dsol hint-rate.
-func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c, err := parseHintRate(args, stderr)
+// Run is dsol hint-rate with its arguments (after the subcommand's name):
+// the report goes to stdout, the usage and the progress line to stderr. A
+// wrong command line is a *cli.UsageError.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parse(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	codes := sampleCodes(c.solveConfig)
+	codes := sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
 	next := make(chan cards.Code)
 	var done sync.WaitGroup
 	var mu sync.Mutex
@@ -173,7 +185,7 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var times []time.Duration
 	var failure error
 	finished := 0
-	progress := isTerminal(stderr)
+	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	for range c.workers {
 		done.Go(func() {
@@ -200,7 +212,7 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			}
 		})
 	}
-	feed(ctx, next, codes)
+	sampling.Feed(ctx, next, codes)
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -212,14 +224,17 @@ func runHintRate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("hint-rate: interrupted before the first deal")
 	}
 	slices.Sort(times)
-	ci := func(k int) [2]float64 { w := wilson(k, finished); return [2]float64{round(w[0]), round(w[1])} }
-	rep := hintRateReport{
-		Mode: c.mode(), Deals: finished, Asked: len(codes),
+	ci := func(k int) [2]float64 {
+		w := sampling.Wilson(k, finished)
+		return [2]float64{sampling.Round(w[0]), sampling.Round(w[1])}
+	}
+	rep := report{
+		Mode: sampling.Mode(c.draw, c.vegas), Deals: finished, Asked: len(codes),
 		Seed: c.seed, Samples: c.opt.Samples, Positions: c.opt.Positions, MaxActions: c.maxActions, Stall: c.stall,
-		HintWon: won[0], HintRate: round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
-		BotWon: won[1], BotRate: round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
-		Hints: len(times), HintP50MS: millis(quantile(times, 0.5)), HintP95MS: millis(quantile(times, 0.95)),
-		WallMS: millis(time.Since(start)),
+		HintWon: won[0], HintRate: sampling.Round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
+		BotWon: won[1], BotRate: sampling.Round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
+		Hints: len(times), HintP50MS: sampling.Millis(sampling.Quantile(times, 0.5)), HintP95MS: sampling.Millis(sampling.Quantile(times, 0.95)),
+		WallMS: sampling.Millis(time.Since(start)),
 	}
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)

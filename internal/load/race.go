@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"context"
@@ -74,16 +74,11 @@ type cpuReport struct {
 	LoadSeconds float64 `json:"loadSeconds"`
 }
 
-// raceRun sets up the pairs (players, a first race, connections), lets them
+// runRace sets up the pairs (players, a first race, connections), lets them
 // play through the warm-up and the window, measures the window and gathers
 // the figures.
-func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
-	hc := &http.Client{Transport: &http.Transport{
-		Proxy:               nil, // only ever the given URL
-		MaxIdleConns:        2*cfg.races + 10,
-		MaxIdleConnsPerHost: 2*cfg.races + 10,
-		IdleConnTimeout:     90 * time.Second,
-	}}
+func runRace(ctx context.Context, cfg config) (*raceReport, error) {
+	hc := newHTTPClient(2 * cfg.races)
 	defer hc.CloseIdleConnections()
 	meter := newCPUMeter(&cfg, hc)
 	if _, err := meter.seconds(ctx); err != nil {
@@ -96,40 +91,17 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 	}
 	setupStart := time.Now()
 	setupCtx, cancelSetup := context.WithTimeout(ctx, cfg.setup)
-	stop, cancelStop := context.WithCancel(ctx)
-	defer cancelStop()
-	var runCtx context.Context
-	var ready, done sync.WaitGroup
-	start := make(chan struct{})
-	ok := make([]bool, len(pairs))
-	for i, p := range pairs {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ok[i] = p.setup(setupCtx)
-			ready.Done()
-			if !ok[i] {
-				return
-			}
-			<-start
-			p.play(stop, runCtx)
-		}()
-	}
-	ready.Wait()
+	team, ready := setUp(setupCtx, pairs)
 	cancelSetup()
 	rep := &raceReport{URL: cfg.base, Mode: cfg.mode, Protocol: cfg.protocol, SetupSeconds: time.Since(setupStart).Seconds(),
+		Races: ready, Clients: 2 * ready,
 		Rejects: map[string]int{}, Errors: map[string]int{}, gameActs: map[string]int{},
 		CPU: cpuReport{Source: meter.source, PIDs: cfg.pids}}
-	for _, o := range ok {
-		if o {
-			rep.Races++
-		}
-	}
-	rep.Clients = 2 * rep.Races
+	stop, cancelStop := context.WithCancel(ctx)
+	defer cancelStop()
 	runCtx, cancelRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelRun()
-	close(start)
+	team.play(stop, runCtx)
 
 	warm := time.Now()
 	sleep(ctx, cfg.warmup)
@@ -143,7 +115,7 @@ func raceRun(ctx context.Context, cfg loadConfig) (*raceReport, error) {
 	self1, selfErr1 := processCPUSeconds("self")
 	cancelStop()
 	drain := time.AfterFunc(drainTimeout, cancelRun)
-	done.Wait()
+	team.wait()
 	drain.Stop()
 
 	var lat []time.Duration
@@ -224,7 +196,7 @@ func (r *raceReport) writeText(w io.Writer) {
 // racePair is two players racing each other, one race at a time, each seat
 // on its own connection. Its figures are read after it stops.
 type racePair struct {
-	cfg   *loadConfig
+	cfg   *config
 	hc    *http.Client
 	seats [2]*raceSeat
 	race  *raceGame // the current race, nil between races
@@ -253,7 +225,7 @@ func (g *raceGame) giveUp() {
 }
 
 // newRacePair makes a pair with no players yet (see setup).
-func newRacePair(cfg *loadConfig, hc *http.Client) *racePair {
+func newRacePair(cfg *config, hc *http.Client) *racePair {
 	p := &racePair{cfg: cfg, hc: hc, errors: map[string]int{}}
 	for i := range p.seats {
 		p.seats[i] = &raceSeat{cfg: cfg, hc: hc, seat: i + 1, acks: map[string]int{},
@@ -266,42 +238,13 @@ func newRacePair(cfg *loadConfig, hc *http.Client) *racePair {
 // pair is ready to play.
 func (p *racePair) setup(ctx context.Context) bool {
 	for _, s := range p.seats {
-		for {
-			var pl struct{ Token string }
-			err := postJSON(ctx, p.hc, p.cfg.base+"/api/v1/players", "", []byte(`{"name":"load"}`), &pl)
-			if err == nil {
-				s.token = pl.Token
-				break
-			}
-			if !p.failed(ctx, err) {
-				return false
-			}
-		}
-	}
-	for {
-		err := p.newRace(ctx)
-		if err == nil {
-			return true
-		}
-		if !p.failed(ctx, err) {
+		token, ok := signUp(ctx, p.hc, p.cfg.base, p.errors)
+		if !ok {
 			return false
 		}
+		s.token = token
 	}
-}
-
-// failed counts an error of the setup or of starting a race and reports
-// whether to try again (as loadClient.failed).
-func (p *racePair) failed(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	code := codeOf(err)
-	p.errors[code]++
-	pause := 100 * time.Millisecond
-	if code == "rate_limited" {
-		pause = rateLimitPause
-	}
-	return sleep(ctx, pause)
+	return persist(ctx, p.errors, p.newRace)
 }
 
 // newRace creates a race with seat 1, joins it with seat 2 and opens both
@@ -340,7 +283,7 @@ func (p *racePair) play(stop, ctx context.Context) {
 	defer p.dropRace()
 	for stop.Err() == nil {
 		if p.race == nil {
-			if err := p.newRace(stop); err != nil && !p.failed(stop, err) {
+			if err := p.newRace(stop); err != nil && !retry(stop, p.errors, err) {
 				return
 			}
 			continue

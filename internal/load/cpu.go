@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -29,7 +29,7 @@ type cpuMeter struct {
 }
 
 // newCPUMeter measures the processes of --pid, else the server's /metrics.
-func newCPUMeter(cfg *loadConfig, hc *http.Client) *cpuMeter {
+func newCPUMeter(cfg *config, hc *http.Client) *cpuMeter {
 	if len(cfg.pids) > 0 {
 		return &cpuMeter{pids: cfg.pids, source: "proc"}
 	}

@@ -1,0 +1,86 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"log/slog"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"dsol/internal/apitest"
+	"dsol/internal/httpapi"
+	"dsol/internal/metrics"
+	"dsol/internal/players"
+	"dsol/internal/store"
+	"dsol/internal/table"
+	"dsol/internal/ws"
+)
+
+// server is a whole dsol server in the test's process, wired as dsol serve
+// wires it (the REST API, the game sockets, /metrics) on a fresh SQLite
+// store, on a loopback port. The test's process is the server's: its pid
+// is os.Getpid().
+type server struct {
+	base string
+	st   store.Store // still open after stop, until the test ends
+	logs *syncBuffer
+	stop func() // shuts it down as dsol serve does: sockets, HTTP, tables, commits
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's logger and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// mustServe starts a server with the rate limits of dsol serve's defaults,
+// or, when rate is not 0, with rate writes a second per player and socket
+// messages a second per connection (and bursts of as many), as dsol serve
+// --write-rate R --write-burst R --ws-rate R --ws-burst R would. The test's
+// end stops it.
+func mustServe(tb testing.TB, rate int) *server {
+	tb.Helper()
+	st := apitest.SQLite(tb)
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	m := metrics.New()
+	com := store.NewCommitter(st, time.Millisecond, 256, m.ObserveCommit)
+	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Logger: log, Clock: time.Now, Random: rand.Reader,
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces}})
+	wc := ws.Config{MessageRate: float64(rate), MessageBurst: rate} // 0: the defaults
+	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Logger: log, Metrics: m, Clock: time.Now, Config: wc})
+	h := httpapi.NewServer(httpapi.Deps{Sockets: sockets, Logger: log,
+		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
+		Tables:  reg, Metrics: m, Clock: time.Now,
+		Config: httpapi.Config{WriteRate: float64(rate), WriteBurst: rate}})
+	ts := httptest.NewServer(h)
+	var once sync.Once
+	s := &server{base: ts.URL, st: st, logs: logs, stop: func() {
+		once.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), apitest.Wait)
+			defer cancel()
+			sockets.Shutdown(ctx)
+			ts.CloseClientConnections()
+			ts.Close()
+			reg.Close(ctx)
+			com.Close()
+		})
+	}}
+	tb.Cleanup(s.stop)
+	return s
+}
