@@ -317,15 +317,90 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	pool, stopWinnable := startWinnable(ctx, st, cfg.winnableTarget, cfg.winnableBudget, log, m)
 	defer stopWinnable()
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
+	w := wire(st, com, cfg, log, m, wiringDeps{random: rand.Reader, playerRandom: rand.Reader, clock: time.Now, winnable: pool})
+	defer startNameCheck(ctx, w.players, log)()
+	front.set(w.handler)
+
+	select {
+	case err = <-served:
+		log.Error("server stopped", "err", err)
+	case <-ctx.Done():
+		log.Info("shutting down", "timeout", cfg.shutdownTimeout)
+	}
+
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
+	defer cancel()
+	// Hijacked WebSocket connections (games and lobby) are not covered by
+	// srv.Shutdown: close them first with 1012 so that clients reconnect
+	// elsewhere.
+	w.closeSockets(sctx)
+	if serr := srv.Shutdown(sctx); serr != nil {
+		log.Warn("http shutdown", "err", serr)
+		srv.Close()
+	}
+	if rerr := w.tables.Close(sctx); rerr != nil {
+		log.Warn("tables did not all stop in time", "err", rerr)
+	}
+	com.Close()
+	log.Info("stopped")
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// wiringDeps are what the wiring of the server takes from the process
+// rather than from its configuration: dsol serve passes crypto/rand and the
+// system clock, a test seeded sources and a manual clock.
+type wiringDeps struct {
+	// random is the game service's source of game ids, invites, salts and
+	// the server's deals; playerRandom the players service's, of player
+	// ids, tokens and transfer codes.
+	random, playerRandom io.Reader
+	// clock is the time of the game and players services, the rate limits
+	// and the sockets.
+	clock func() time.Time
+	// afterFunc runs the races' timers (the turn clock, the bot's moves, a
+	// rematch offer's lapse) on clock; nil: time.AfterFunc.
+	afterFunc func(d time.Duration, f func()) (stop func() bool)
+	// winnable is the pool winnable solo deals are dealt from.
+	winnable *winnable.Pool
+}
+
+// wired is the server wire builds: the handler of every route, the game
+// service, and the socket handlers, which the HTTP server's shutdown does
+// not cover.
+type wired struct {
+	handler http.Handler
+	tables  *table.Registry
+	players *players.Service
+	sockets *ws.Handler
+	lobby   *ws.LobbyHandler
+	match   *ws.MatchHandler
+}
+
+// closeSockets closes the hijacked WebSocket connections (games, lobby and
+// match) with 1012, so that clients reconnect elsewhere.
+func (w *wired) closeSockets(ctx context.Context) {
+	w.sockets.Shutdown(ctx)
+	w.lobby.Shutdown(ctx)
+	w.match.Shutdown(ctx)
+}
+
+// wire builds the server of dsol serve over an open store and its
+// committer: the game service, the players service, the sockets and the
+// REST API, with the settings of cfg and the sources of deps.
+func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logger, m *metrics.Metrics, deps wiringDeps) *wired {
 	tc := table.Config{
 		Store:     st,
 		Committer: com,
 		Logger:    log,
-		Clock:     time.Now,
-		Random:    rand.Reader,
-		Winnable:  pool,
+		Clock:     deps.clock,
+		Random:    deps.random,
+		Winnable:  deps.winnable,
 		IdleAfter: cfg.idle,
 		Grace:     cfg.grace,
+		AfterFunc: deps.afterFunc,
 		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces,
 			Elsewhere: m.ObserveElsewhere, Moved: m.ObserveMoved,
 			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait},
@@ -344,8 +419,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MessageRate:    cfg.wsRate,
 		MessageBurst:   cfg.wsBurst,
 	}
-	playerService := players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader, Names: names.New(cfg.reservedNames...)})
-	defer startNameCheck(ctx, playerService, log)()
+	playerService := players.New(players.Config{Store: st, Clock: deps.clock, Random: deps.playerRandom, Names: names.New(cfg.reservedNames...)})
 	socketDeps := ws.Deps{
 		Tables:  reg,
 		Player:  httpapi.PlayerID,
@@ -353,34 +427,35 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Check:   playerService.CheckToken, // and on other nodes within the sign-in cache's lifetime
 		Logger:  log,
 		Metrics: m,
-		Clock:   time.Now,
+		Clock:   deps.clock,
 		Config:  wsCfg,
 	}
-	sockets := ws.NewHandler(socketDeps)
-	lobbySockets := ws.NewLobbyHandler(ws.LobbyDeps{
+	w := &wired{tables: reg, players: playerService}
+	w.sockets = ws.NewHandler(socketDeps)
+	w.lobby = ws.NewLobbyHandler(ws.LobbyDeps{
 		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),
 		Player:  httpapi.PlayerID,
 		Token:   httpapi.TokenHash,
 		Check:   playerService.CheckToken,
 		Logger:  log,
 		Metrics: m,
-		Clock:   time.Now,
+		Clock:   deps.clock,
 		Config:  wsCfg,
 	})
-	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
+	w.match = ws.NewMatchHandler(socketDeps) // the queue is the registry's
 	accounts := cfg.accountsPerHour
 	if accounts == 0 {
 		accounts = -1 // no bound
 	}
-	handler := httpapi.NewServer(httpapi.Deps{
-		Sockets: sockets,
-		Lobby:   lobbySockets,
-		Match:   matchSockets,
+	w.handler = httpapi.NewServer(httpapi.Deps{
+		Sockets: w.sockets,
+		Lobby:   w.lobby,
+		Match:   w.match,
 		Logger:  log,
-		Players: playerService,
+		Players: w.players,
 		Tables:  reg,
 		Metrics: m,
-		Clock:   time.Now,
+		Clock:   deps.clock,
 		Config: httpapi.Config{
 			TrustedProxies:  cfg.proxies,
 			AllowedOrigins:  cfg.origins,
@@ -392,36 +467,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			MatchBotAfter:   cfg.matchBotAfter,
 		},
 	})
-	front.set(handler)
-
-	select {
-	case err = <-served:
-		log.Error("server stopped", "err", err)
-	case <-ctx.Done():
-		log.Info("shutting down", "timeout", cfg.shutdownTimeout)
-	}
-
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
-	defer cancel()
-	// Hijacked WebSocket connections (games and lobby) are not covered by
-	// srv.Shutdown: close them first with 1012 so that clients reconnect
-	// elsewhere.
-	sockets.Shutdown(sctx)
-	lobbySockets.Shutdown(sctx)
-	matchSockets.Shutdown(sctx)
-	if serr := srv.Shutdown(sctx); serr != nil {
-		log.Warn("http shutdown", "err", serr)
-		srv.Close()
-	}
-	if rerr := reg.Close(sctx); rerr != nil {
-		log.Warn("tables did not all stop in time", "err", rerr)
-	}
-	com.Close()
-	log.Info("stopped")
-	if err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return w
 }
 
 // originHosts turns allowed origins (scheme://host[:port]) into the host
