@@ -15,9 +15,9 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/players"
+	"dsol/internal/protocol"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/ws"
 )
 
 func TestWholeSoloGame(t *testing.T) {
@@ -399,7 +399,7 @@ func TestOperatorEndpoints(t *testing.T) {
 func TestErrorTable(t *testing.T) {
 	standard := map[int]int{1009: 413, 1011: 500, 1013: 503}
 	for _, c := range game.Codes() {
-		st, cc := statusOf(c), ws.CloseCode(c)
+		st, cc := statusOf(c), protocol.CloseCode(c)
 		if _, ok := statuses[c]; !ok || st < 400 || cc < 1000 {
 			t.Errorf("%s: status %d, close %d", c, st, cc)
 		}

@@ -11,6 +11,7 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/players"
+	"dsol/internal/protocol"
 	"dsol/internal/table"
 )
 
@@ -23,7 +24,7 @@ import (
 // checkRefusal fails unless err is a client error of the API.
 func checkRefusal(t *testing.T, body []byte, err error) {
 	t.Helper()
-	e := table.AsError(err)
+	e := protocol.AsError(err)
 	if e.Code != game.BadRequest && e.Code != game.BadCode || e.Msg == "" {
 		t.Fatalf("%q: refused with %v (code %s), want bad_request or bad_code", body, err, e.Code)
 	}

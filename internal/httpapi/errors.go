@@ -10,7 +10,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/table"
+	"dsol/internal/protocol"
 )
 
 // errorBody is the JSON of every error answer: {"error": {"code", "message"}}.
@@ -61,7 +61,7 @@ func (s *server) error(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &mbe) {
 		err = game.Errorf(game.TooLarge, "the request body is larger than %d bytes", mbe.Limit)
 	}
-	e := table.AsError(err)
+	e := protocol.AsError(err)
 	switch e.Code {
 	case game.Internal:
 		s.log.Error("httpapi: internal error", "method", r.Method, "path", r.URL.Path,

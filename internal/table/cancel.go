@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
 
@@ -38,7 +39,7 @@ func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table
 		}
 		var ierr error
 		err = t.call(ctx, func() { ierr = t.reread(ctx, f) })
-		if errors.Is(err, ErrStopped) {
+		if errors.Is(err, protocol.ErrStopped) {
 			continue
 		}
 		if err != nil {
@@ -80,7 +81,7 @@ func (r *Registry) inTable(ctx context.Context, id string, f func(t *Table) erro
 		}
 		var ferr error
 		err = t.call(ctx, func() { ferr = f(t) })
-		if errors.Is(err, ErrStopped) {
+		if errors.Is(err, protocol.ErrStopped) {
 			continue
 		}
 		if err != nil {

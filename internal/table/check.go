@@ -8,6 +8,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/solo"
 )
 
@@ -84,7 +85,7 @@ func (r *Registry) SetCheck(ctx context.Context, id string) (View, error) {
 			return nil, err
 		}
 		v, err := t.SetCheck(ctx)
-		if !errors.Is(err, ErrStopped) {
+		if !errors.Is(err, protocol.ErrStopped) {
 			return v, err
 		}
 	}

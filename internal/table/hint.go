@@ -7,6 +7,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 )
 
 // SoloPosition is all that a hint may decide from in a solo game: what its
@@ -62,7 +63,7 @@ func (t *Table) AddHint(ctx context.Context) (int, error) {
 			t.game.Store(&g)
 		}
 	})
-	if errors.Is(err, ErrStopped) {
+	if errors.Is(err, protocol.ErrStopped) {
 		err = nil
 	}
 	return n, err
@@ -77,7 +78,7 @@ func (r *Registry) SoloPosition(ctx context.Context, id string) (SoloPosition, e
 			return SoloPosition{}, err
 		}
 		p, err := t.SoloPosition(ctx)
-		if !errors.Is(err, ErrStopped) {
+		if !errors.Is(err, protocol.ErrStopped) {
 			return p, err
 		}
 	}

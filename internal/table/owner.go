@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"dsol/internal/game"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
 
@@ -33,6 +35,11 @@ type ElsewhereError struct {
 	Lease store.Lease
 }
 
+// GameError implements protocol.CodedError: the client retries.
+func (e *ElsewhereError) GameError() *game.Error {
+	return &game.Error{Code: game.Unavailable, Msg: "the game is moving between nodes; retry", Err: e}
+}
+
 // Error implements error.
 func (e *ElsewhereError) Error() string {
 	if e.Lease.Node == "" {
@@ -40,11 +47,6 @@ func (e *ElsewhereError) Error() string {
 	}
 	return fmt.Sprintf("table: game %s runs on node %s", e.Lease.Game, e.Lease.Node)
 }
-
-// ErrMoved is why a table stopped when its lease was lost or handed over;
-// it is an ErrStopped, so registry methods retry (and then meet the
-// ElsewhereError).
-var ErrMoved = fmt.Errorf("%w: the game moved to another node", ErrStopped)
 
 // DefaultLeaseTTL is how long a lease lasts unless renewed.
 const DefaultLeaseTTL = 3 * time.Second
@@ -179,7 +181,7 @@ func (r *Registry) renew() bool {
 func (r *Registry) stopMoved(t *Table, release bool) {
 	err := t.call(context.Background(), func() {
 		t.stopping = true
-		t.err = ErrMoved
+		t.err = protocol.ErrMoved
 	})
 	if err != nil {
 		return // stopped already
@@ -247,7 +249,7 @@ func (r *Registry) Preview(ctx context.Context, id string, viewer int) (int64, V
 		select {
 		case <-e.ready:
 			if e.t != nil && !isClosed(e.t.done) {
-				if seq, v, err := e.t.Snapshot(ctx, viewer); !errors.Is(err, ErrStopped) {
+				if seq, v, err := e.t.Snapshot(ctx, viewer); !errors.Is(err, protocol.ErrStopped) {
 					return seq, v, err
 				}
 			}

@@ -7,6 +7,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
 
@@ -108,10 +109,10 @@ func TestRaceLiveClaim(t *testing.T) {
 	if at := l.claimAt(2, e, &rig.g); !at.Equal(seen.Add(40 * time.Second)) {
 		t.Fatalf("claimAt %v, want 40s after %v", at, seen)
 	}
-	if err := l.mayClaim(1, e, &rig.g); AsError(err).Code != game.Conflict {
+	if err := l.mayClaim(1, e, &rig.g); protocol.AsError(err).Code != game.Conflict {
 		t.Fatalf("a claim within the grace: %v", err)
 	}
-	if err := l.mayClaim(2, e, &rig.g); AsError(err).Code != game.Conflict {
+	if err := l.mayClaim(2, e, &rig.g); protocol.AsError(err).Code != game.Conflict {
 		t.Fatalf("a claim over a connected seat: %v", err)
 	}
 	v := e.View(1, "live", 0).(RaceView)

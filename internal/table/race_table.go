@@ -12,6 +12,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
 
@@ -276,9 +277,9 @@ func (t *Table) botAct(l *raceLive, a klondike.Action, ok bool) {
 // bot) through the same path as a player's: committed, logged, published.
 func (t *Table) serverAction(seat int, a klondike.Action) error {
 	var err error
-	t.handle([]*doReq{{ctx: context.Background(), cmd: Command{Seat: seat, Action: a},
+	t.handle([]*doReq{{ctx: context.Background(), cmd: protocol.Command{Seat: seat, Action: a},
 		answer: func(_ Result, e error) { err = e }}})
-	if err != nil && AsError(err).Code != game.Conflict {
+	if err != nil && protocol.AsError(err).Code != game.Conflict {
 		t.cfg.Logger.Warn("table: server action refused", "game", t.id, "seat", seat,
 			"action", a.Type.String(), "err", err)
 	}
@@ -326,7 +327,7 @@ func (t *Table) racePresence() {
 func (t *Table) notify(n *Notice) {
 	for s := range t.subs.all() {
 		if !s.push(Update{Notice: n}) {
-			t.drop(s, ErrSlow)
+			t.drop(s, protocol.ErrSlow)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 	"dsol/internal/winnable"
 )
@@ -207,7 +208,7 @@ func (r *Registry) Get(ctx context.Context, id string) (*Table, error) {
 		r.mu.Lock()
 		if r.closed {
 			r.mu.Unlock()
-			return nil, ErrClosed
+			return nil, protocol.ErrClosed
 		}
 		e, ok := r.tables[id]
 		if !ok {
@@ -286,14 +287,14 @@ func (r *Registry) forgetTable(t *Table) {
 
 // Do sends a command to a game's table, loading it if needed, and retries on
 // a table that stopped before taking the command.
-func (r *Registry) Do(ctx context.Context, id string, cmd Command) (Result, error) {
+func (r *Registry) Do(ctx context.Context, id string, cmd protocol.Command) (Result, error) {
 	for {
 		t, err := r.Get(ctx, id)
 		if err != nil {
 			return Result{}, err
 		}
 		res, err := t.Do(ctx, cmd)
-		if errors.Is(err, ErrStopped) {
+		if errors.Is(err, protocol.ErrStopped) {
 			continue
 		}
 		return res, err
@@ -308,7 +309,7 @@ func (r *Registry) Snapshot(ctx context.Context, id string, viewer int) (int64, 
 			return 0, nil, err
 		}
 		seq, v, err := t.Snapshot(ctx, viewer)
-		if errors.Is(err, ErrStopped) {
+		if errors.Is(err, protocol.ErrStopped) {
 			continue
 		}
 		return seq, v, err

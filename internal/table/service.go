@@ -13,6 +13,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/lobby"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 	"dsol/internal/winnable"
 )
@@ -71,10 +72,10 @@ func (r *Registry) Act(ctx context.Context, id, player string, envelope io.Reade
 	if err != nil {
 		return Result{}, err
 	}
-	cmd, err := DecodeCommand(b, false)
+	cmd, err := protocol.DecodeCommand(b, false)
 	if err != nil {
 		if r.cfg.Hooks.Action != nil {
-			r.cfg.Hooks.Action("", string(AsError(err).Code))
+			r.cfg.Hooks.Action("", string(protocol.AsError(err).Code))
 		}
 		return Result{}, err
 	}
@@ -91,7 +92,7 @@ func (r *Registry) Follow(ctx context.Context, id, player string, since int64) (
 			return nil, err
 		}
 		sub, err := t.Subscribe(ctx, seat, since)
-		if errors.Is(err, ErrStopped) {
+		if errors.Is(err, protocol.ErrStopped) {
 			continue
 		}
 		return sub, err
@@ -117,8 +118,8 @@ func (r *Registry) ResignAll(ctx context.Context, player string) ([]string, erro
 		if g.Kind != game.KindRace || g.Status != game.Playing {
 			continue
 		}
-		_, err := r.Do(ctx, g.ID, Command{Seat: game.SeatOf(g.Seats, player), Action: klondike.Simple(klondike.Resign)})
-		if c := AsError(err); c != nil && (c.Code == game.Unavailable || c.Code == game.Internal) {
+		_, err := r.Do(ctx, g.ID, protocol.Command{Seat: game.SeatOf(g.Seats, player), Action: klondike.Simple(klondike.Resign)})
+		if c := protocol.AsError(err); c != nil && (c.Code == game.Unavailable || c.Code == game.Internal) {
 			return nil, err
 		}
 	}

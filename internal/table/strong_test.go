@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
@@ -148,7 +149,7 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 		if a, ok := me.Next(shadow.Seen(1)); ok {
 			seq := applied
 			// refused (a conflict: the bot acted since): dropped
-			_, _ = reg.Do(ctx, id, Command{Seat: 1, Action: a, Seq: &seq})
+			_, _ = reg.Do(ctx, id, protocol.Command{Seat: 1, Action: a, Seq: &seq})
 		}
 		wait := time.Minute
 		if shadow.Options().Turns == race.Simultaneous {
@@ -210,7 +211,7 @@ func TestStrongBotThinksAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := <-calls
-	mustDo(t, e.reg, "again", Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	mustDo(t, e.reg, "again", protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	close(release)
 	second := <-calls
 	if second.Boards[1] != first.Boards[1] || second.Boards[0] == first.Boards[0] {

@@ -25,16 +25,9 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
-
-// Command is one action sent to a table.
-type Command struct {
-	Seat     int             // the sender's seat: 1 or 2 (solo: 1)
-	Action   klondike.Action // the decoded action
-	ClientID string          // client action id ("" for none): applies once per game and seat
-	Seq      *int64          // the seq the client last saw; a different current seq is a conflict
-}
 
 // Event is one committed action of a game, as stored in the log and sent to
 // subscribers, in seq order without gaps.
@@ -105,7 +98,7 @@ type Table struct {
 
 type doReq struct {
 	ctx    context.Context
-	cmd    Command
+	cmd    protocol.Command
 	answer func(Result, error) // called once, on the table's goroutine
 }
 
@@ -198,7 +191,7 @@ func (t *Table) Done() <-chan struct{} { return t.done }
 // (even if the seq moved on or the game is over since: a resend after a lost
 // answer must find its action); the engine's game_over/turn checks; the
 // expected seq (conflict); then the engine applies the action.
-func (t *Table) Do(ctx context.Context, cmd Command) (Result, error) {
+func (t *Table) Do(ctx context.Context, cmd protocol.Command) (Result, error) {
 	type reply struct {
 		res Result
 		err error
@@ -224,12 +217,12 @@ func (t *Table) Do(ctx context.Context, cmd Command) (Result, error) {
 // called) when the table has stopped, or ctx's error. A command handed over
 // that the table stops before taking is answered ErrStopped: nothing was
 // applied (refuseLeft).
-func (t *Table) Submit(ctx context.Context, cmd Command, answer func(Result, error)) error {
+func (t *Table) Submit(ctx context.Context, cmd protocol.Command, answer func(Result, error)) error {
 	t.senders.Add(1)
 	defer t.senders.Add(-1)
 	select {
 	case <-t.done: // first: a stopped table never takes a command
-		return ErrStopped
+		return protocol.ErrStopped
 	default:
 	}
 	r := &doReq{ctx: ctx, cmd: cmd, answer: answer}
@@ -237,7 +230,7 @@ func (t *Table) Submit(ctx context.Context, cmd Command, answer func(Result, err
 	case t.do <- r:
 		return nil
 	case <-t.done:
-		return ErrStopped
+		return protocol.ErrStopped
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -253,7 +246,7 @@ func (t *Table) call(ctx context.Context, f func()) error {
 	select {
 	case t.ops <- op:
 	case <-t.done:
-		return ErrStopped
+		return protocol.ErrStopped
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -435,7 +428,7 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 	stale := false
 	err := t.call(ctx, func() {
 		if stale = st.stale(t); stale {
-			t.err, t.stopping = ErrReloaded, true
+			t.err, t.stopping = protocol.ErrReloaded, true
 			return
 		}
 		t.touch()
@@ -453,7 +446,7 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 	})
 	if err == nil && stale {
 		<-t.done
-		return nil, ErrStopped
+		return nil, protocol.ErrStopped
 	}
 	if err != nil {
 		return nil, err
@@ -551,7 +544,7 @@ func (t *Table) run() {
 	}
 	why := t.err
 	if why == nil {
-		why = ErrStopped
+		why = protocol.ErrStopped
 	}
 	for s := range t.subs.all() {
 		t.drop(s, why)
@@ -569,7 +562,7 @@ func (t *Table) refuseLeft() {
 		for drained := false; !drained; {
 			select {
 			case r := <-t.do:
-				r.answer(Result{}, ErrStopped)
+				r.answer(Result{}, protocol.ErrStopped)
 			default:
 				drained = true
 			}
@@ -749,7 +742,7 @@ func (t *Table) handle(batch []*doReq) {
 }
 
 // dupResult answers a resent client id: the earlier event, the current view.
-func (t *Table) dupResult(cmd Command, seq int64) Result {
+func (t *Table) dupResult(cmd protocol.Command, seq int64) Result {
 	return Result{
 		Seq: seq, Duplicate: true, Event: t.events[seq-1],
 		View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq,
@@ -757,7 +750,7 @@ func (t *Table) dupResult(cmd Command, seq int64) Result {
 }
 
 // observe reports an accepted (err nil) or refused action to the hooks.
-func (t *Table) observe(cmd Command, err error) {
+func (t *Table) observe(cmd protocol.Command, err error) {
 	if t.cfg.Hooks.Action == nil {
 		return
 	}
@@ -766,7 +759,7 @@ func (t *Table) observe(cmd Command, err error) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return
 		}
-		code = string(AsError(err).Code)
+		code = string(protocol.AsError(err).Code)
 	}
 	t.cfg.Hooks.Action(cmd.Action.Type.String(), code)
 }
@@ -777,11 +770,11 @@ func (t *Table) publish(frames []*Frame) {
 	for s := range t.subs.all() {
 		f := frameOf(frames, s.viewer)
 		if f == nil { // subscribed while the batch was applied: cannot happen, but stay safe
-			t.drop(s, ErrSlow)
+			t.drop(s, protocol.ErrSlow)
 			continue
 		}
 		if !s.push(Update{Frame: f}) {
-			t.drop(s, ErrSlow)
+			t.drop(s, protocol.ErrSlow)
 		}
 	}
 }
@@ -917,7 +910,7 @@ func (t *Table) reload() error {
 		return err
 	}
 	for s := range t.subs.all() {
-		t.drop(s, ErrReloaded)
+		t.drop(s, protocol.ErrReloaded)
 	}
 	return nil
 }

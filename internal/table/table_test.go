@@ -16,13 +16,14 @@ import (
 	"dsol/internal/finishtest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 )
 
 const code = "DS1-D1N-AAAAAAB"
 
-func mustDo(tb testing.TB, reg *Registry, id string, cmd Command) Result {
+func mustDo(tb testing.TB, reg *Registry, id string, cmd protocol.Command) Result {
 	tb.Helper()
 	res, err := reg.Do(context.Background(), id, cmd)
 	if err != nil {
@@ -57,7 +58,7 @@ func play(tb testing.TB, reg *Registry, id string, n int, seed uint64) *solo.Gam
 		if _, err := g.Apply(a); err != nil {
 			tb.Fatal(err)
 		}
-		mustDo(tb, reg, id, Command{Seat: 1, Action: a})
+		mustDo(tb, reg, id, protocol.Command{Seat: 1, Action: a})
 	}
 	return g
 }
@@ -162,9 +163,9 @@ func TestSweeperEvictsIdleTables(t *testing.T) {
 func TestClientIDAppliesOnce(t *testing.T) {
 	e := mustEnv(t)
 	id := mustGame(t, e, "g1", code)
-	draw := Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "a1"}
+	draw := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "a1"}
 	r1 := mustDo(t, e.reg, id, draw)
-	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	r2 := mustDo(t, e.reg, id, draw)
 	if r1.Duplicate || !r2.Duplicate || r2.Seq != r1.Seq || r2.ViewSeq != 2 {
 		t.Fatalf("first %+v, resend %+v", r1, r2)
@@ -185,20 +186,20 @@ func TestClientIDAppliesOnce(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	e := mustEnv(t)
 	id := mustGame(t, e, "g1", code)
-	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	stale := int64(0)
 	for _, tc := range []struct {
 		name string
-		cmd  Command
+		cmd  protocol.Command
 		code game.Code
 	}{
-		{"stale seq", Command{Seat: 1, Action: klondike.Simple(klondike.Draw), Seq: &stale}, game.Conflict},
-		{"illegal", Command{Seat: 1, Action: klondike.Simple(klondike.Recycle)}, game.IllegalMove},
-		{"seat 2", Command{Seat: 2, Action: klondike.Simple(klondike.Draw)}, game.NotYourTurn},
+		{"stale seq", protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw), Seq: &stale}, game.Conflict},
+		{"illegal", protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Recycle)}, game.IllegalMove},
+		{"seat 2", protocol.Command{Seat: 2, Action: klondike.Simple(klondike.Draw)}, game.NotYourTurn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.reg.Do(context.Background(), id, tc.cmd)
-			if got := AsError(err); got == nil || got.Code != tc.code {
+			if got := protocol.AsError(err); got == nil || got.Code != tc.code {
 				t.Fatalf("err %v, want %s", err, tc.code)
 			}
 		})
@@ -214,11 +215,11 @@ func TestRefusals(t *testing.T) {
 func TestCommitFailureRollsBack(t *testing.T) {
 	e := mustEnv(t)
 	id := mustGame(t, e, "g1", code)
-	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	seq, before := mustSnapshot(t, e.reg, id)
 	e.st.setFail(store.ErrUnavailable)
-	_, err := e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "x"})
-	if got := AsError(err); got.Code != game.Unavailable {
+	_, err := e.reg.Do(context.Background(), id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "x"})
+	if got := protocol.AsError(err); got.Code != game.Unavailable {
 		t.Fatalf("err %v, want unavailable", err)
 	}
 	seq2, after := mustSnapshot(t, e.reg, id)
@@ -226,7 +227,7 @@ func TestCommitFailureRollsBack(t *testing.T) {
 		t.Fatal("the engine ran ahead of the log")
 	}
 	e.st.setFail(nil)
-	r := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "x"})
+	r := mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw), ClientID: "x"})
 	if r.Duplicate || r.Seq != 2 {
 		t.Fatalf("retry after the failure: %+v", r)
 	}
@@ -235,21 +236,21 @@ func TestCommitFailureRollsBack(t *testing.T) {
 func TestFenceReloads(t *testing.T) {
 	e := mustEnv(t)
 	id := mustGame(t, e, "g1", code)
-	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	// Another node appends seq 2 behind this table's back.
 	err := e.st.AppendActions(context.Background(), []store.Action{{GameID: id, Seq: 2, Seat: 1,
 		Action: []byte(`{"type":"draw"}`), At: e.clock.Now()}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
-	if got := AsError(err); got.Code != game.Conflict {
+	_, err = e.reg.Do(context.Background(), id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	if got := protocol.AsError(err); got.Code != game.Conflict {
 		t.Fatalf("err %v, want conflict", err)
 	}
 	if seq, v := mustSnapshot(t, e.reg, id); seq != 2 || v.Stock != 59-2 {
 		t.Fatalf("after reload: seq %d stock %d", seq, v.Stock)
 	}
-	if r := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}); r.Seq != 3 {
+	if r := mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}); r.Seq != 3 {
 		t.Fatalf("next seq %d, want 3", r.Seq)
 	}
 }
@@ -271,7 +272,7 @@ func TestConcurrentTotalOrder(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			r, err := e.reg.Do(context.Background(), id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+			r, err := e.reg.Do(context.Background(), id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 			if err != nil {
 				t.Error(err)
 				return
@@ -314,9 +315,9 @@ func TestSlowSubscriberDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 4 {
-		mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+		mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	}
-	if n := drain(slow); n != 2 || !errors.Is(slow.Err(), ErrSlow) {
+	if n := drain(slow); n != 2 || !errors.Is(slow.Err(), protocol.ErrSlow) {
 		t.Fatalf("slow subscriber got %d updates, err %v", n, slow.Err())
 	}
 	slow.Close() // harmless after the drop
@@ -359,9 +360,9 @@ func TestStatusStoredBeforeAnswer(t *testing.T) {
 	c, line := finishtest.Line(t, 1)
 	id := mustGame(t, e, "won", c.String())
 	for _, a := range line {
-		mustDo(t, e.reg, id, Command{Seat: 1, Action: a})
+		mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: a})
 	}
-	res := mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Finish)})
+	res := mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Finish)})
 	if res.Event.Status != "won" {
 		t.Fatalf("the finish left the game %s", res.Event.Status)
 	}
@@ -401,7 +402,7 @@ func TestSubscribeOffTable(t *testing.T) {
 	e.cfg.Store = g
 	e.restart(t)
 	id := mustGame(t, e, "g1", code)
-	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	tb, err := e.reg.Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -419,7 +420,7 @@ func TestSubscribeOffTable(t *testing.T) {
 	<-g.entered // the subscriber waits on the store
 	// The bound is against a hang, not a speed test.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	res, err := e.reg.Do(ctx, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	res, err := e.reg.Do(ctx, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	cancel()
 	g.armed.Store(false)
 	close(g.release)
@@ -442,7 +443,7 @@ func TestSubscribeOffTable(t *testing.T) {
 func TestSubscribeFindsStale(t *testing.T) {
 	e := mustEnv(t)
 	id := mustGame(t, e, "g1", code)
-	mustDo(t, e.reg, id, Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
 	tb, err := e.reg.Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -455,11 +456,11 @@ func TestSubscribeFindsStale(t *testing.T) {
 	if err := e.st.AppendActions(context.Background(), []store.Action{a}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tb.Subscribe(context.Background(), 1, -1); !errors.Is(err, ErrStopped) {
+	if _, err := tb.Subscribe(context.Background(), 1, -1); !errors.Is(err, protocol.ErrStopped) {
 		t.Fatalf("subscribing to a stale table: %v, want ErrStopped", err)
 	}
 	drain(old)
-	if !errors.Is(old.Err(), ErrReloaded) {
+	if !errors.Is(old.Err(), protocol.ErrReloaded) {
 		t.Fatalf("the old subscriber's end: %v, want ErrReloaded", old.Err())
 	}
 	if seq, _ := mustSnapshot(t, e.reg, id); seq != 2 {
@@ -561,14 +562,14 @@ func TestStoppedTableAnswersWhatItHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	draw := Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}
+	draw := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}
 	type answer struct {
 		res Result
 		err error
 	}
 	const held = 10
 	answers := make(chan answer, held+1)
-	submit := func(cmd Command) {
+	submit := func(cmd protocol.Command) {
 		t.Helper()
 		err := tb.Submit(context.Background(), cmd, func(res Result, err error) { answers <- answer{res, err} })
 		if err != nil {
@@ -595,7 +596,7 @@ func TestStoppedTableAnswersWhatItHeld(t *testing.T) {
 	for i := range held {
 		select {
 		case a := <-answers:
-			if !errors.Is(a.err, ErrStopped) {
+			if !errors.Is(a.err, protocol.ErrStopped) {
 				t.Fatalf("held %d: %+v, want ErrStopped", i, a)
 			}
 		case <-deadline:
@@ -610,7 +611,7 @@ func TestStoppedTableAnswersWhatItHeld(t *testing.T) {
 		t.Fatalf("an answer too many: %+v", a)
 	default:
 	}
-	if err := tb.Submit(context.Background(), draw, func(Result, error) { t.Error("answered after the stop") }); !errors.Is(err, ErrStopped) {
+	if err := tb.Submit(context.Background(), draw, func(Result, error) { t.Error("answered after the stop") }); !errors.Is(err, protocol.ErrStopped) {
 		t.Fatalf("submit to the stopped table: %v", err)
 	}
 	acts, err := e.st.Actions(context.Background(), id, 0)

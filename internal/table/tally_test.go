@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
 
@@ -34,7 +35,7 @@ func TestTally(t *testing.T) {
 	e.cfg.Committer = com
 	e.restart(t)
 	id := mustGame(t, e, "g1", code)
-	draw := Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}
+	draw := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}
 	gaps := []time.Duration{0, 10 * time.Second, 10 * time.Minute, 5 * time.Second}
 	var views []SoloView
 	for i, gap := range gaps {
@@ -44,7 +45,7 @@ func TestTally(t *testing.T) {
 		e.clock.Add(gap)
 		views = append(views, mustDo(t, e.reg, id, draw).View.(SoloView))
 	}
-	undo := Command{Seat: 1, Action: klondike.Simple(klondike.Undo)}
+	undo := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Undo)}
 	e.clock.Add(2 * time.Second)
 	views = append(views, mustDo(t, e.reg, id, undo).View.(SoloView))
 

@@ -13,6 +13,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/metrics"
+	"dsol/internal/protocol"
 )
 
 // connection is what a game session and a lobby session share of an open
@@ -105,7 +106,7 @@ func (c *connection) closeNow() { c.ws.CloseNow() }
 // writes nothing more) and the socket closes with CloseSignedOut.
 func (c *connection) revoke() {
 	c.cancel()
-	go c.close(CloseSignedOut, "signed out")
+	go c.close(protocol.CloseSignedOut, "signed out")
 }
 
 // closeAsync closes the socket without waiting for the handshake; run waits
@@ -176,7 +177,7 @@ func (c *connection) strike() bool { return c.strikes.AllowN(c.clock(), 1) }
 // close code of "unavailable"), so that it reconnects and resumes.
 func (c *connection) slow() {
 	c.metrics.ObserveWSSlowDrop()
-	c.closeAsync(CloseCode(game.Unavailable), "too slow")
+	c.closeAsync(protocol.CloseCode(game.Unavailable), "too slow")
 }
 
 // write writes one message as a frame and counts it.

@@ -9,8 +9,8 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/apitest"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
-	"dsol/internal/ws"
 )
 
 // mustDevice signs another device in as p's player, with a transfer code:
@@ -76,8 +76,8 @@ func mustSignedOut(tb testing.TB, ss []socket) {
 	tb.Helper()
 	for _, s := range ss {
 		code, seen := s.c.mustClose()
-		if int(code) != ws.CloseSignedOut {
-			tb.Fatalf("%s socket closed with %d, want %d (signed out)", s.what, code, ws.CloseSignedOut)
+		if int(code) != protocol.CloseSignedOut {
+			tb.Fatalf("%s socket closed with %d, want %d (signed out)", s.what, code, protocol.CloseSignedOut)
 		}
 		for _, m := range seen {
 			if m.Type == "ack" || m.Type == "pong" {
@@ -136,9 +136,9 @@ func TestRevokeClosesSockets(t *testing.T) {
 				ada := e.mustPlayer(t)
 				phone := ada.mustDevice(t)
 				solo := ada.mustSolo(t)
+				ada.MustJSON(t, "POST", "/api/v1/match", queueOptions[i], 202, nil) // before her race: one race at a time
 				r := ada.mustRace(t, `{"code":"DR1-D1UI-QWERTYU"}`)
 				e.mustPlayer(t).mustJoin(t, r)
-				ada.MustJSON(t, "POST", "/api/v1/match", queueOptions[i], 202, nil)
 				mine := ada.mustSockets(t, solo, r.ID)
 				theirs := phone.mustSockets(t, solo, r.ID)
 

@@ -8,12 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
 	"dsol/internal/game"
-	"dsol/internal/input"
+	"dsol/internal/protocol"
 	"dsol/internal/table"
 )
 
@@ -102,32 +101,32 @@ func (s *session) readLoop() {
 			continue
 		}
 		start := time.Now()
-		f, ferr := decodeFrame(typ, data)
-		if ferr == errNotUTF8 {
+		f, ferr := protocol.DecodeFrame(typ == websocket.MessageText, data)
+		if ferr == protocol.ErrNotUTF8 {
 			s.h.metrics.ObserveWSIn("invalid")
-			s.end(CloseInvalidData, ferr.Msg)
+			s.end(protocol.CloseInvalidData, ferr.Msg)
 			continue
 		}
 		if !s.allow() {
 			s.h.metrics.ObserveWSIn("invalid")
 			if !s.strike() {
-				s.end(ClosePolicy, "too many messages")
+				s.end(protocol.ClosePolicy, "too many messages")
 				continue
 			}
-			s.reject(f.id, game.Errorf(game.RateLimited, "too many messages; slow down"), time.Time{})
+			s.reject(f.ID, game.Errorf(game.RateLimited, "too many messages; slow down"), time.Time{})
 			continue
 		}
-		if f.typ == "action" {
+		if f.Type == "action" {
 			s.h.metrics.ObserveWSIn("action")
 		}
 		if ferr != nil {
-			if f.typ == "action" {
+			if f.Type == "action" {
 				s.h.metrics.ObserveAction("", string(ferr.Code))
 			}
-			s.bad(f.id, ferr.Msg, start)
+			s.bad(f.ID, ferr.Msg, start)
 			continue
 		}
-		switch f.typ {
+		switch f.Type {
 		case "action":
 			s.action(f, start)
 		case "ping":
@@ -135,67 +134,6 @@ func (s *session) readLoop() {
 			s.ping()
 		}
 	}
-}
-
-// frame is a decoded client frame.
-type frame struct {
-	typ string        // "action" or "ping"; for a refused frame, "action" or ""
-	id  string        // the client action id; for a refused frame, the id to reject it with
-	cmd table.Command // an action's, without the seat
-}
-
-// errNotUTF8 refuses a text frame that is not UTF-8, which RFC 6455 does not
-// allow: the read loop closes the socket with 1007 instead of rejecting it.
-var errNotUTF8 = game.Errorf(game.BadRequest, "a text frame must be UTF-8")
-
-// checkFrame refuses a client frame, of a game or the lobby, that is not
-// JSON text passing input.CheckJSON: errNotUTF8 for text that is not UTF-8,
-// else a bad_request.
-func checkFrame(typ websocket.MessageType, data []byte) *game.Error {
-	if typ != websocket.MessageText {
-		return game.Errorf(game.BadRequest, "frames are JSON text")
-	}
-	if !utf8.Valid(data) {
-		return errNotUTF8
-	}
-	if err := input.CheckJSON(data); err != nil {
-		return game.Errorf(game.BadRequest, "a frame is one JSON object: %v", err)
-	}
-	return nil
-}
-
-// decodeFrame reads a client frame: {"type": "ping"} or an action frame
-// {"type": "action", "id", "action", "seq"}, read by table.DecodeCommand
-// with the rules of the REST API. A refusal is a bad_request, which the read
-// loop rejects (and counts a strike), except errNotUTF8, which closes the
-// socket.
-func decodeFrame(typ websocket.MessageType, data []byte) (frame, *game.Error) {
-	if typ == websocket.MessageText {
-		switch t, c, ok := table.QuickEnvelope(data); {
-		case ok && t == "action":
-			return frame{typ: "action", id: c.ClientID, cmd: c}, nil
-		}
-	}
-	if err := checkFrame(typ, data); err != nil {
-		return frame{}, err
-	}
-	var m struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return frame{}, game.Errorf(game.BadRequest, "a frame is one JSON object such as {\"type\": \"action\", ...}")
-	}
-	switch m.Type {
-	case "action":
-		c, err := table.DecodeCommand(data, true)
-		if err != nil {
-			return frame{typ: "action", id: idOf(data)}, table.AsError(err)
-		}
-		return frame{typ: "action", id: c.ClientID, cmd: c}, nil
-	case "ping":
-		return frame{typ: "ping"}, nil
-	}
-	return frame{id: idOf(data)}, game.Errorf(game.BadRequest, "unknown message type; send \"action\" or \"ping\"")
 }
 
 // end has the writer close the socket once it has written the answers of
@@ -212,21 +150,10 @@ func (s *session) end(code int, reason string) {
 func (s *session) bad(id, msg string, start time.Time) {
 	s.h.metrics.ObserveWSIn("invalid")
 	if !s.strike() {
-		s.end(ClosePolicy, "too many bad messages")
+		s.end(protocol.ClosePolicy, "too many bad messages")
 		return
 	}
 	s.reject(id, game.Errorf(game.BadRequest, "%s", msg), start)
-}
-
-// idOf finds the client id of a frame that could not be handled, if any.
-func idOf(data []byte) string {
-	var m struct {
-		ID string `json:"id"`
-	}
-	if json.Unmarshal(data, &m) != nil || !table.ValidClientID(m.ID) {
-		return ""
-	}
-	return m.ID
 }
 
 // action hands one decoded action to the table without waiting for it: the
@@ -235,13 +162,13 @@ func idOf(data []byte) string {
 // connection reach the table in the order they were read, and the answer
 // takes the place in the outbox that the action's frame had in the order
 // of the client's frames.
-func (s *session) action(f frame, start time.Time) {
-	id := f.id
+func (s *session) action(f protocol.Frame, start time.Time) {
+	id := f.ID
 	if s.viewer == 0 {
 		s.reject(id, game.Errorf(game.Forbidden, "spectators cannot play"), start)
 		return
 	}
-	cmd := f.cmd
+	cmd := f.Cmd
 	cmd.Seat = s.viewer
 	slot := s.out.reserve()
 	s.submit(cmd, func(res table.Result, err error) { s.answer(slot, id, start, res, err) })
@@ -257,7 +184,7 @@ var pong = []byte(`{"type":"pong"}`)
 func (s *session) ping() { s.send(outMsg{typ: "pong", body: pong}) }
 
 // submit hands a command to the game's table; answer is called once.
-func (s *session) submit(cmd table.Command, answer func(table.Result, error)) {
+func (s *session) submit(cmd protocol.Command, answer func(table.Result, error)) {
 	// The command's context is not the session's: an action read before the
 	// socket closed is applied even so, and its answer written before the
 	// close the session queues (a socket that drops answers nothing more; a
@@ -266,7 +193,7 @@ func (s *session) submit(cmd table.Command, answer func(table.Result, error)) {
 	if err == nil {
 		return // handed over: the table answers
 	}
-	if !errors.Is(err, table.ErrStopped) {
+	if !errors.Is(err, protocol.ErrStopped) {
 		answer(table.Result{}, err)
 		return
 	}
@@ -548,7 +475,7 @@ func (s *session) take(m outMsg) bool {
 		}
 		m.body = append(b, '}')
 	case "reject":
-		e := table.AsError(m.err)
+		e := protocol.AsError(m.err)
 		switch e.Code {
 		case game.Internal:
 			s.h.log.Error("ws: internal error", "game", s.game, "err", m.err)
@@ -734,17 +661,17 @@ func (s *session) follow() bool {
 // socket closes with the error's close code (1012 when the server stops).
 func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subscription, error) {
 	err := old.Err()
-	if errors.Is(err, table.ErrSlow) {
+	if errors.Is(err, protocol.ErrSlow) {
 		s.slow()
 		return nil, err
 	}
 	if s.ctx.Err() != nil {
 		return nil, s.ctx.Err()
 	}
-	if errors.Is(err, table.ErrMoved) {
+	if errors.Is(err, protocol.ErrMoved) {
 		// The game moved to another node: the client reconnects and the
 		// routing takes it there.
-		s.closeAsync(CloseRestart, "the game moved to another node; reconnect")
+		s.closeAsync(protocol.CloseRestart, "the game moved to another node; reconnect")
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
@@ -754,16 +681,16 @@ func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subsc
 		if err == nil {
 			var sub *table.Subscription
 			sub, err = t.Subscribe(ctx, s.viewer, last)
-			if errors.Is(err, table.ErrStopped) {
+			if errors.Is(err, protocol.ErrStopped) {
 				continue
 			}
 			if err == nil {
 				return sub, nil
 			}
 		}
-		code := CloseCode(table.AsError(err).Code)
-		if errors.Is(err, table.ErrClosed) || table.AsError(err).Code == game.Unavailable {
-			code = CloseRestart
+		code := protocol.CloseCode(protocol.AsError(err).Code)
+		if errors.Is(err, protocol.ErrClosed) || protocol.AsError(err).Code == game.Unavailable {
+			code = protocol.CloseRestart
 		}
 		s.closeAsync(code, "the game cannot be followed; reconnect")
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 )
 
 // socket is an open session as its handler sees it.
@@ -203,7 +204,7 @@ func (k *sockets[S]) shutdown(ctx context.Context) error {
 		closing.Add(1)
 		go func() {
 			defer closing.Done()
-			s.close(CloseRestart, "server restart")
+			s.close(protocol.CloseRestart, "server restart")
 		}()
 	}
 	done := make(chan struct{})

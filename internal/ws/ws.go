@@ -33,28 +33,8 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/metrics"
+	"dsol/internal/protocol"
 	"dsol/internal/table"
-)
-
-// Close codes of the sessions besides the library's (1009 for a frame over
-// the read limit) and the error table's (game.Code.CloseCode).
-const (
-	// ClosePolicy (1008) ends a session that keeps sending too many or
-	// malformed messages.
-	ClosePolicy = int(websocket.StatusPolicyViolation)
-	// CloseRestart (1012) ends every session when the server shuts down, and
-	// a session whose game could not be followed any more: reconnect (with
-	// ?since=) to continue.
-	CloseRestart = int(websocket.StatusServiceRestart)
-	// CloseInvalidData (1007) ends a session whose client sent a text frame
-	// that is not UTF-8.
-	CloseInvalidData = int(websocket.StatusInvalidFramePayloadData)
-	// CloseSignedOut (4401, the close code of unauthorized) ends every socket
-	// of a token that no longer signs its player in: signed out on this
-	// device, everywhere, or the player deleted (Revoke on this node; on
-	// the others when the socket checks its token again, see Deps.Check).
-	// Do not reconnect with that token.
-	CloseSignedOut = 4401
 )
 
 // Config holds the limits of the sessions. Zero values take the defaults.
@@ -321,7 +301,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.socks.track(s, pid, h.tokenOf(r)) {
 		h.socks.release(pid)
 		sub.Close()
-		c.Close(websocket.StatusCode(CloseRestart), "server restart")
+		c.Close(websocket.StatusCode(protocol.CloseRestart), "server restart")
 		return
 	}
 	h.metrics.AddWSConnections(1)
@@ -377,7 +357,7 @@ func checkOrigin(r *http.Request, patterns []string) error {
 
 // error answers a refused upgrade with the API's JSON error.
 func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
-	e := table.AsError(err)
+	e := protocol.AsError(err)
 	switch e.Code {
 	case game.Internal:
 		h.log.Error("ws: internal error", "path", r.URL.Path, "err", err)
@@ -390,6 +370,6 @@ func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
 	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(refusalStatus(e.Code))
+	w.WriteHeader(protocol.RefusalStatus(e.Code))
 	w.Write(append(b, '\n'))
 }

@@ -1,4 +1,4 @@
-package table
+package protocol
 
 import (
 	"context"
@@ -12,19 +12,32 @@ import (
 	"dsol/internal/store"
 )
 
-// Sentinel errors of the table layer.
+// Why a live game did not take a request, or ended a feed: a transport
+// answers each as the protocol says (retry, reconnect with since, close).
 var (
-	// ErrStopped means the table stopped (evicted, reloaded or closing) before
-	// it took the request; nothing was applied. Registry methods retry on it.
-	ErrStopped = errors.New("table: stopped")
-	// ErrClosed means the registry is closed: the server is shutting down.
-	ErrClosed = errors.New("table: registry closed")
+	// ErrStopped means the game's table stopped (evicted, reloaded or
+	// closing) before it took the request; nothing was applied. The game
+	// service retries on it.
+	ErrStopped = errors.New("protocol: the game's table stopped")
+	// ErrClosed means the server's tables are closed: it is shutting down.
+	ErrClosed = errors.New("protocol: the server is closing")
 	// ErrSlow means a subscriber did not keep up and was dropped.
-	ErrSlow = errors.New("table: subscriber too slow")
+	ErrSlow = errors.New("protocol: subscriber too slow")
 	// ErrReloaded means the table rebuilt itself from the store (another node
 	// wrote to the game); subscribers must resubscribe.
-	ErrReloaded = errors.New("table: reloaded from the store")
+	ErrReloaded = errors.New("protocol: the game was reloaded from the store")
+	// ErrMoved is why a table stopped when its game moved to another node
+	// (its lease was lost or handed over); it is an ErrStopped, so the game
+	// service retries (and then learns where the game is).
+	ErrMoved = fmt.Errorf("%w: the game moved to another node", ErrStopped)
 )
+
+// A CodedError knows the error a client is told of it (the ownership of a
+// game on another node is unavailable: retry).
+type CodedError interface {
+	error
+	GameError() *game.Error
+}
 
 // AsError maps any error to the domain error: engine refusals, malformed game
 // codes, store and context errors keep their meaning; anything else is
@@ -45,8 +58,9 @@ func AsError(err error) *game.Error {
 	if errors.As(err, &ce) {
 		return &game.Error{Code: game.BadCode, Msg: fmt.Sprintf("bad game code %s: %s", input.Quote(ce.Input), ce.Part)}
 	}
-	if isElsewhere(err) {
-		return &game.Error{Code: game.Unavailable, Msg: "the game is moving between nodes; retry", Err: err}
+	var coded CodedError
+	if errors.As(err, &coded) {
+		return coded.GameError()
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):

@@ -1,4 +1,4 @@
-package ws
+package protocol
 
 import (
 	"testing"
@@ -13,7 +13,7 @@ func TestCloseCodes(t *testing.T) {
 		if _, ok := closeCodes[c]; !ok {
 			t.Errorf("%s has no close code", c)
 		}
-		if st := refusalStatus(c); st < 400 || st > 599 {
+		if st := RefusalStatus(c); st < 400 || st > 599 {
 			t.Errorf("%s: a refused upgrade answers %d", c, st)
 		}
 	}

@@ -1,4 +1,4 @@
-package ws
+package protocol
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/game"
-	"dsol/internal/table"
 )
 
 // FuzzClientFrame checks the client frame decoder: it never panics; an
@@ -39,18 +38,18 @@ func FuzzClientFrame(f *testing.F) {
 		if !text {
 			typ = websocket.MessageBinary
 		}
-		fr, err := decodeFrame(typ, data)
+		fr, err := DecodeFrame(typ == websocket.MessageText, data)
 		if err != nil {
 			if err.Code != game.BadRequest || err.Msg == "" {
 				t.Fatalf("%q: refused with %+v, want a bad_request", data, err)
 			}
-			if (err == errNotUTF8) != (text && !utf8.Valid(data)) {
+			if (err == ErrNotUTF8) != (text && !utf8.Valid(data)) {
 				t.Fatalf("%q (text %v): refused with %+v", data, text, err)
 			}
-			if fr.id != "" && !table.ValidClientID(fr.id) {
-				t.Fatalf("%q: rejected with the id %q", data, fr.id)
+			if fr.ID != "" && !ValidClientID(fr.ID) {
+				t.Fatalf("%q: rejected with the id %q", data, fr.ID)
 			}
-			if fr.typ != "" && fr.typ != "action" {
+			if fr.Type != "" && fr.Type != "action" {
 				t.Fatalf("%q: refused frame %+v", data, fr)
 			}
 			return
@@ -58,30 +57,30 @@ func FuzzClientFrame(f *testing.F) {
 		if !text || !json.Valid(data) {
 			t.Fatalf("%q (text %v): accepted %+v", data, text, fr)
 		}
-		switch fr.typ {
+		switch fr.Type {
 		case "ping":
-			if fr != (frame{typ: "ping"}) {
+			if fr.ID != "" || fr.Cmd != (Command{}) {
 				t.Fatalf("%q: ping %+v", data, fr)
 			}
 			return
 		case "action":
 		default:
-			t.Fatalf("%q: accepted a frame of type %q", data, fr.typ)
+			t.Fatalf("%q: accepted a frame of type %q", data, fr.Type)
 		}
-		if fr.id != "" && !table.ValidClientID(fr.id) || fr.cmd.Seq != nil && *fr.cmd.Seq < 0 {
+		if fr.ID != "" && !ValidClientID(fr.ID) || fr.Cmd.Seq != nil && *fr.Cmd.Seq < 0 {
 			t.Fatalf("%q: accepted %+v", data, fr)
 		}
-		m := map[string]any{"type": "action", "action": json.RawMessage(fr.cmd.Action.AppendJSON(nil))}
-		if fr.id != "" {
-			m["id"] = fr.id
+		m := map[string]any{"type": "action", "action": json.RawMessage(fr.Cmd.Action.AppendJSON(nil))}
+		if fr.ID != "" {
+			m["id"] = fr.ID
 		}
-		if fr.cmd.Seq != nil {
-			m["seq"] = *fr.cmd.Seq
+		if fr.Cmd.Seq != nil {
+			m["seq"] = *fr.Cmd.Seq
 		}
 		enc, _ := json.Marshal(m)
-		again, err := decodeFrame(websocket.MessageText, enc)
-		if err != nil || again.typ != fr.typ || again.id != fr.id || again.cmd.Action != fr.cmd.Action ||
-			(again.cmd.Seq == nil) != (fr.cmd.Seq == nil) || fr.cmd.Seq != nil && *again.cmd.Seq != *fr.cmd.Seq {
+		again, err := DecodeFrame(true, enc)
+		if err != nil || again.Type != fr.Type || again.ID != fr.ID || again.Cmd.Action != fr.Cmd.Action ||
+			(again.Cmd.Seq == nil) != (fr.Cmd.Seq == nil) || fr.Cmd.Seq != nil && *again.Cmd.Seq != *fr.Cmd.Seq {
 			t.Fatalf("%q → %+v → %s → %+v, %v", data, fr, enc, again, err)
 		}
 	})

@@ -1,4 +1,11 @@
-package table
+// Package protocol is dsol's wire: what a client sends — action envelopes
+// over REST and the socket, socket frames — and what the server sends —
+// views, their deltas, events, notices, answers — with the error codes'
+// close codes and the one table from any error to the error a client is
+// told. It decodes every client frame in one place, once, for every shape.
+// The action itself (klondike.Action) keeps its text form in its own
+// package, as a rules library keeps its notation.
+package protocol
 
 import (
 	"bytes"
@@ -8,6 +15,15 @@ import (
 	"dsol/internal/input"
 	"dsol/internal/klondike"
 )
+
+// Command is one action a client sent, decoded: the seat comes from who
+// sent it, not from the wire.
+type Command struct {
+	Seat     int             // the sender's seat: 1 or 2 (solo: 1)
+	Action   klondike.Action // the decoded action
+	ClientID string          // client action id ("" for none): applies once per game and seat
+	Seq      *int64          // the seq the client last saw; a different current seq is a conflict
+}
 
 // envelope is the wire form of an action request.
 type envelope struct {
@@ -39,6 +55,11 @@ func decodeCommand(data []byte, frame bool) (Command, error) {
 	if err := input.CheckJSON(data); err != nil {
 		return Command{}, game.Errorf(game.BadRequest, "%v", err)
 	}
+	return decodeChecked(data, frame)
+}
+
+// decodeChecked is decodeCommand for input that passed input.CheckJSON.
+func decodeChecked(data []byte, frame bool) (Command, error) {
 	var env envelope
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -1,14 +1,11 @@
-package ws
+package protocol
 
 import (
 	"bytes"
 	"strconv"
 	"testing"
 
-	"github.com/coder/websocket"
-
 	"dsol/internal/game"
-	"dsol/internal/table"
 )
 
 // The action envelope of each transport: REST's body of
@@ -30,7 +27,7 @@ func restBody(id string, action []byte, seq int64, shape uint8) []byte {
 	return append(b, '}')
 }
 
-// wsFrame renders the same as an action frame, in the order of the protocol.
+// wsFrame renders the same as an action frame, in the order of the
 func wsFrame(id string, action []byte, seq int64, shape uint8) []byte {
 	b := []byte(`{"type":"action",`)
 	if shape&1 != 0 {
@@ -69,31 +66,31 @@ func splice(body []byte, m string) []byte {
 
 // overWS decodes a frame as the read loop does; a close with 1007 (text that
 // is not UTF-8) counts as a bad_request.
-func overWS(data []byte) (table.Command, *game.Error) {
-	f, err := decodeFrame(websocket.MessageText, data)
-	if err == errNotUTF8 {
-		return table.Command{}, game.Errorf(game.BadRequest, "closed with %d", CloseInvalidData)
+func overWS(data []byte) (Command, *game.Error) {
+	f, err := DecodeFrame(true, data)
+	if err == ErrNotUTF8 {
+		return Command{}, game.Errorf(game.BadRequest, "closed with %d", CloseInvalidData)
 	}
-	if err == nil && f.typ != "action" {
-		return table.Command{}, game.Errorf(game.Internal, "decoded as a %q frame", f.typ)
+	if err == nil && f.Type != "action" {
+		return Command{}, game.Errorf(game.Internal, "decoded as a %q frame", f.Type)
 	}
-	return table.Command{Action: f.cmd.Action, ClientID: f.id, Seq: f.cmd.Seq}, err
+	return Command{Action: f.Cmd.Action, ClientID: f.ID, Seq: f.Cmd.Seq}, err
 }
 
 // overREST decodes a body as POST /api/v1/games/{id}/actions does.
-func overREST(data []byte) (table.Command, *game.Error) {
-	c, err := table.DecodeCommand(data, false)
-	return c, table.AsError(err)
+func overREST(data []byte) (Command, *game.Error) {
+	c, err := DecodeCommand(data, false)
+	return c, AsError(err)
 }
 
-func sameCommand(a, b table.Command) bool {
+func sameCommand(a, b Command) bool {
 	return a.Action == b.Action && a.ClientID == b.ClientID && (a.Seq == nil) == (b.Seq == nil) &&
 		(a.Seq == nil || *a.Seq == *b.Seq)
 }
 
 // checkSame fails unless a REST body and a frame decode to the same command,
 // or are both refused with the same code; it returns the command.
-func checkSame(t *testing.T, body, frame []byte) (table.Command, bool) {
+func checkSame(t *testing.T, body, frame []byte) (Command, bool) {
 	t.Helper()
 	rc, rerr := overREST(body)
 	wc, werr := overWS(frame)
@@ -102,13 +99,13 @@ func checkSame(t *testing.T, body, frame []byte) (table.Command, bool) {
 		if rerr.Code != werr.Code || rerr.Code != game.BadRequest {
 			t.Fatalf("REST %q: %v\nWS %q: %v", body, rerr, frame, werr)
 		}
-		return table.Command{}, false
+		return Command{}, false
 	case rerr != nil || werr != nil:
 		t.Fatalf("REST %q: %+v, %v\nWS %q: %+v, %v", body, rc, rerr, frame, wc, werr)
 	case !sameCommand(rc, wc):
 		t.Fatalf("REST %q: %+v\nWS %q: %+v", body, rc, frame, wc)
 	}
-	if rc.ClientID != "" && !table.ValidClientID(rc.ClientID) || rc.Seq != nil && *rc.Seq < 0 {
+	if rc.ClientID != "" && !ValidClientID(rc.ClientID) || rc.Seq != nil && *rc.Seq < 0 {
 		t.Fatalf("%q: accepted %+v", body, rc)
 	}
 	return rc, true
