@@ -13,6 +13,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/rating"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -113,8 +114,8 @@ func TestQuickMatch(t *testing.T) {
 		sockAct(t, socks[ada], "r", klondike.Simple(klondike.Resign))
 		for {
 			var n struct {
-				Type    string             `json:"type"`
-				Ratings []table.SeatRating `json:"ratings"`
+				Type    string                `json:"type"`
+				Ratings []protocol.SeatRating `json:"ratings"`
 			}
 			if socks[bob].ReadJSON(&n); n.Type != "over" {
 				continue

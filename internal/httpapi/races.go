@@ -6,7 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/lobby"
-	"dsol/internal/table"
+	"dsol/internal/protocol"
 )
 
 // createRace is POST /api/v1/races: a new race with the caller in seat 1 and,
@@ -38,7 +38,7 @@ func raceBody(r *http.Request) (raceSpec, error) {
 }
 
 // answerRace writes a race view; a 201 names the new race in Location.
-func (s *server) answerRace(w http.ResponseWriter, status int, v table.RaceView) {
+func (s *server) answerRace(w http.ResponseWriter, status int, v protocol.RaceView) {
 	if status == http.StatusCreated {
 		w.Header().Set("Location", "/api/v1/games/"+v.ID)
 	}

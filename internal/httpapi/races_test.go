@@ -14,6 +14,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/lobby"
+	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/store"
 	"dsol/internal/table"
@@ -61,11 +62,11 @@ type rview struct {
 	GraceSeconds int                     `json:"graceSeconds"`
 	TurnDeadline *time.Time              `json:"turnDeadline"`
 	OfferExpires *time.Time              `json:"offerExpires"`
-	Series       table.SeriesView        `json:"series"`
+	Series       protocol.SeriesView     `json:"series"`
 	Cancelled    bool                    `json:"cancelled"`
 	RematchOf    string                  `json:"rematchOf"`
-	Rematch      *table.RematchView      `json:"rematch"`
-	Ratings      []table.SeatRating      `json:"ratings"`
+	Rematch      *protocol.RematchView   `json:"rematch"`
+	Ratings      []protocol.SeatRating   `json:"ratings"`
 }
 
 func (c *client) mustRace(tb testing.TB, body any) rview {
@@ -705,7 +706,7 @@ func TestRaceStrongBot(t *testing.T) {
 }
 
 // mustRecv waits up to 10 s for the next update of the subscription f reads.
-func mustRecv(t *testing.T, s *table.Subscription, f *testenv.Feed[table.Update]) table.Update {
+func mustRecv(t *testing.T, s *table.Subscription, f *testenv.Feed[protocol.Update]) protocol.Update {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -10,9 +10,9 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/rating"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // playToResign has both seats draw n times each (or recycle, when their
@@ -144,7 +144,7 @@ func TestRatedRaces(t *testing.T) {
 		if ra.Rating >= 1500 || rb.Rating <= 1500 || ra.Races != 1 || rb.Races != 1 || ra != rr.After[0] || rb != rr.After[1] {
 			t.Fatalf("after the race: ada %+v (resigned), bob %+v", ra, rb)
 		}
-		want := []table.SeatRating{{Before: 1500, After: game.RoundRating(ra.Rating), Provisional: true}, {Before: 1500, After: game.RoundRating(rb.Rating), Provisional: true}}
+		want := []protocol.SeatRating{{Before: 1500, After: game.RoundRating(ra.Rating), Provisional: true}, {Before: 1500, After: game.RoundRating(rb.Rating), Provisional: true}}
 		view := bob.mustView(t, id)
 		if fmt.Sprint(view.Ratings) != fmt.Sprint(want) {
 			t.Fatalf("view ratings %v, want %v", view.Ratings, want)

@@ -9,10 +9,10 @@ import (
 	"dsol/internal/input"
 )
 
-// Frame is a client's socket frame, decoded: an action (its Command, without
+// ClientFrame is a client's socket frame, decoded: an action (its Command, without
 // the seat) or a ping. A refused frame keeps what the refusal is answered
 // with: Type "action" when it was one, and the client id it carried.
-type Frame struct {
+type ClientFrame struct {
 	Type string // "action" or "ping"; for a refused frame, "action" or ""
 	ID   string // the client action id; for a refused frame, the id to reject it with
 	Cmd  Command
@@ -32,35 +32,35 @@ var ping = []byte(`{"type":"ping"}`)
 // or the ping as the clients spell it); any other is checked once
 // (CheckFrame) and decoded once. A refusal is a bad_request, except
 // ErrNotUTF8.
-func DecodeFrame(text bool, data []byte) (Frame, *game.Error) {
+func DecodeFrame(text bool, data []byte) (ClientFrame, *game.Error) {
 	if text {
 		if t, c, ok := QuickEnvelope(data); ok && t == "action" {
-			return Frame{Type: "action", ID: c.ClientID, Cmd: c}, nil
+			return ClientFrame{Type: "action", ID: c.ClientID, Cmd: c}, nil
 		}
 		if bytes.Equal(bytes.TrimSpace(data), ping) {
-			return Frame{Type: "ping"}, nil
+			return ClientFrame{Type: "ping"}, nil
 		}
 	}
 	if err := CheckFrame(text, data); err != nil {
-		return Frame{}, err
+		return ClientFrame{}, err
 	}
 	var m struct {
 		Type string `json:"type"`
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Frame{}, game.Errorf(game.BadRequest, "a frame is one JSON object such as {\"type\": \"action\", ...}")
+		return ClientFrame{}, game.Errorf(game.BadRequest, "a frame is one JSON object such as {\"type\": \"action\", ...}")
 	}
 	switch m.Type {
 	case "action":
 		c, err := decodeChecked(data, true) // CheckFrame checked it
 		if err != nil {
-			return Frame{Type: "action", ID: IDOf(data)}, AsError(err)
+			return ClientFrame{Type: "action", ID: IDOf(data)}, AsError(err)
 		}
-		return Frame{Type: "action", ID: c.ClientID, Cmd: c}, nil
+		return ClientFrame{Type: "action", ID: c.ClientID, Cmd: c}, nil
 	case "ping":
-		return Frame{Type: "ping"}, nil
+		return ClientFrame{Type: "ping"}, nil
 	}
-	return Frame{ID: IDOf(data)}, game.Errorf(game.BadRequest, "unknown message type; send \"action\" or \"ping\"")
+	return ClientFrame{ID: IDOf(data)}, game.Errorf(game.BadRequest, "unknown message type; send \"action\" or \"ping\"")
 }
 
 // CheckFrame refuses a client frame, of a game or the lobby, that is not

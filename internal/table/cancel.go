@@ -18,7 +18,7 @@ func cancelled(t *Table, l *raceLive, _ store.Game) error {
 		return nil
 	}
 	l.over = true
-	t.notify(&Notice{Type: "over"})
+	t.notify(&protocol.Notice{Type: "over"})
 	t.raceSchedule(l)
 	return nil
 }

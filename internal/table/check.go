@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"sync/atomic"
 
@@ -51,7 +50,7 @@ func (r *Registry) SetChecker(f CheckFunc) { r.cfg.checks.f.Store(&f) }
 // it already. It returns the player's view, stillWinnable still null until
 // the answer comes (a "check" notice to the subscribers, and every view
 // from then on until the next action).
-func (t *Table) SetCheck(ctx context.Context) (View, error) {
+func (t *Table) SetCheck(ctx context.Context) (protocol.View, error) {
 	if t.Game().Kind != "solo" {
 		return nil, game.Errorf(game.Forbidden, "the check is for solo games, not races")
 	}
@@ -60,7 +59,7 @@ func (t *Table) SetCheck(ctx context.Context) (View, error) {
 	if err := t.cfg.Store.SetChecked(sctx, t.id); err != nil {
 		return nil, err
 	}
-	var v View
+	var v protocol.View
 	err := t.call(ctx, func() {
 		t.touch()
 		if g := *t.game.Load(); !g.Checked {
@@ -78,7 +77,7 @@ func (t *Table) SetCheck(ctx context.Context) (View, error) {
 
 // SetCheck turns the live check on for a game (loading its table if
 // needed, and again when the one it found stopped).
-func (r *Registry) SetCheck(ctx context.Context, id string) (View, error) {
+func (r *Registry) SetCheck(ctx context.Context, id string) (protocol.View, error) {
 	for {
 		t, err := r.Get(ctx, id)
 		if err != nil {
@@ -137,23 +136,17 @@ func (t *Table) startCheck() {
 }
 
 // checkNotice is the check message of the answer v for the view at seq.
-func checkNotice(seq int64, v *bool) *Notice {
-	return &Notice{Type: "check", Seq: &seq, StillWinnable: checkJSON(v)}
+func checkNotice(seq int64, v *bool) *protocol.Notice {
+	return &protocol.Notice{Type: "check", Seq: &seq, StillWinnable: protocol.StillJSON(v)}
 }
 
 // answeredCheck returns the check message of the answer at the table's
 // seq, or nil when no answer has come for it (the check is off, or still
 // working): a new subscriber gets it after its view, since it may have
 // missed the notice.
-func (t *Table) answeredCheck() *Notice {
+func (t *Table) answeredCheck() *protocol.Notice {
 	if e, ok := t.eng.(*soloEngine); ok && e.answered {
 		return checkNotice(t.seq, e.still)
 	}
 	return nil
-}
-
-// checkJSON is a check's answer as JSON: true, false or null.
-func checkJSON(v *bool) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }

@@ -8,6 +8,7 @@ import (
 
 	"dsol/internal/daily"
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 	"dsol/internal/solver"
 	"dsol/internal/store"
 )
@@ -142,7 +143,7 @@ func rankOf(e store.DailyRow) *int {
 // (created true) or the one they have: one game per player and challenge,
 // resumable, never a second try. The game header and the entry are stored
 // in one transaction.
-func (r *Registry) StartDaily(ctx context.Context, player string, m daily.Mode) (id string, v View, created bool, err error) {
+func (r *Registry) StartDaily(ctx context.Context, player string, m daily.Mode) (id string, v protocol.View, created bool, err error) {
 	now := r.cfg.Clock()
 	day := daily.Day(now)
 	cs, err := r.challenges(ctx, day, true)

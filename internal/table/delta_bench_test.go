@@ -1,6 +1,7 @@
 package table
 
 import (
+	"dsol/internal/protocol"
 	"math/rand/v2"
 	"testing"
 )
@@ -17,7 +18,7 @@ func BenchmarkRaceEvent(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	eng := raceEngine1(b, r)
 	var seq int64
-	prev := [3]View{}
+	prev := [3]protocol.View{}
 	for v := range prev {
 		prev[v] = eng.View(v, "g", seq)
 	}

@@ -9,6 +9,7 @@ import (
 	"dsol/internal/daily"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 )
@@ -27,7 +28,7 @@ type Engine interface {
 	// View projects the game for a viewer (a seat, or 0 for a spectator),
 	// adding the game id and the seq the view reflects. No hidden card may
 	// appear in it.
-	View(viewer int, id string, seq int64) View
+	View(viewer int, id string, seq int64) protocol.View
 	// Status is the stored status of the game now ("playing", "won", ...).
 	Status() string
 	// Result is the JSON result stored with the header once the game is over,
@@ -54,26 +55,6 @@ type NewEngine func(g store.Game) (Engine, error)
 // store.Game.Kind.
 func DefaultEngines() map[string]NewEngine {
 	return map[string]NewEngine{"solo": NewSolo, "race": NewRace}
-}
-
-// SoloView is the solo game view of the API: the engine's view plus the
-// game id, the seq it reflects, whether the game was dealt as winnable
-// (a deal the solver won: see internal/winnable), the hints given so
-// far, the day of the daily challenge it is the game of ("": none), and
-// the live check's answer at this seq (StillWinnable: true, false, or nil
-// while the check is off, not decided yet or undecided within its budget;
-// always in the JSON, null then). A daily game's view has no code until
-// its day has closed (a known deal can be solved offline); from then on it
-// says Closed, and the game takes no more actions.
-type SoloView struct {
-	ID            string `json:"id"`
-	Seq           int64  `json:"seq"`
-	Winnable      bool   `json:"winnable"`
-	Hints         int    `json:"hints"`
-	Daily         string `json:"daily,omitempty"`
-	Closed        bool   `json:"closed,omitempty"`
-	StillWinnable *bool  `json:"stillWinnable"`
-	solo.View
 }
 
 // soloEngine adapts solo.Game to Engine. A solo game has one seat. hints
@@ -161,16 +142,13 @@ func (e *soloEngine) Apply(seat int, a klondike.Action) (Outcome, error) {
 	return Outcome{Action: out.Action, Tally: &store.Tally{Score: e.g.Score(), Moves: e.g.Moves()}}, nil
 }
 
-func (e *soloEngine) View(_ int, id string, seq int64) View {
-	v := SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, Daily: e.opts.Daily, StillWinnable: e.still, View: e.g.View()}
+func (e *soloEngine) View(_ int, id string, seq int64) protocol.View {
+	v := protocol.SoloView{ID: id, Seq: seq, Winnable: e.opts.Winnable, Hints: e.hints, Daily: e.opts.Daily, StillWinnable: e.still, View: e.g.View()}
 	if v.Closed = e.closed(); v.Daily != "" && !v.Closed {
 		v.Code = ""
 	}
 	return v
 }
-
-// For implements View: every viewer of a solo game sees the same.
-func (v SoloView) For(int) View { return v }
 
 func (e *soloEngine) Status() string { return e.g.Status().String() }
 

@@ -12,6 +12,7 @@ import (
 	"dsol/internal/delta"
 	"dsol/internal/finishtest"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
 
@@ -26,8 +27,12 @@ func decode(tb testing.TB, b []byte) map[string]any {
 }
 
 // gameState is the part of a view that is game state at a seq.
-func gameState(tb testing.TB, v View) map[string]any {
-	return delta.GameState(decode(tb, appendJSON(nil, v)))
+func gameState(tb testing.TB, v protocol.View) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return delta.GameState(decode(tb, b))
 }
 
 // randomAction picks an action for seat of a game; many are refused, which
@@ -82,7 +87,7 @@ type folder struct {
 	eng    Engine
 	viewer int
 	seq    int64
-	prev   View
+	prev   protocol.View
 	state  map[string]any
 	c      *deltaCase
 }
@@ -268,7 +273,7 @@ func TestRaceDeltaSameForEveryViewer(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for range 20 {
 		eng := raceEngine1(t, r)
-		var prev [3]View
+		var prev [3]protocol.View
 		for v := range prev {
 			prev[v] = eng.View(v, "g", 0)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
@@ -166,7 +167,7 @@ func legal(g *solo.Game, rng *rand.Rand) (klondike.Action, bool) {
 }
 
 // feed reads a subscription one update at a time, waiting for each.
-func feed(s *Subscription) *testenv.Feed[Update] { return testenv.NewFeed(s.Take, s.OnReady) }
+func feed(s *Subscription) *testenv.Feed[protocol.Update] { return testenv.NewFeed(s.Take, s.OnReady) }
 
 // drain reads a subscription to its end and counts the updates.
 func drain(s *Subscription) int {

@@ -13,6 +13,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/store"
 )
@@ -73,41 +74,41 @@ func (r *Registry) drawFirst(o *game.RaceOptions) error {
 // CreateRace creates a race with player in seat 1 and, for a race against
 // the computer, the server's bot in seat 2, and returns the creator's view
 // with the secret invite, shown this once (only its hash is stored).
-func (r *Registry) CreateRace(ctx context.Context, player string, spec RaceSpec) (RaceView, error) {
+func (r *Registry) CreateRace(ctx context.Context, player string, spec RaceSpec) (protocol.RaceView, error) {
 	code, o, public := spec.Code, spec.Options, spec.Public
 	if spec.Random {
 		if err := r.secretDeal(&code); err != nil {
-			return RaceView{}, err
+			return protocol.RaceView{}, err
 		}
 	} else {
 		o.Chosen = true
 	}
 	if o.Bot != "" {
 		if err := r.ensureBot(ctx); err != nil {
-			return RaceView{}, err
+			return protocol.RaceView{}, err
 		}
 	}
 	if err := r.drawFirst(&o); err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	id, err := r.randomString(12)
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	invite := ""
 	var inviteHash []byte
 	if o.Bot == "" {
 		if invite, err = r.randomString(inviteBytes); err != nil {
-			return RaceView{}, err
+			return protocol.RaceView{}, err
 		}
 		inviteHash = hashSecret(invite)
 	}
 	g, err := r.newRace(id, code, o, [2]string{player}, public, inviteHash, id, 1)
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	if err := r.cfg.Store.CreateGame(ctx, g); err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	if g.Public {
 		r.lobbyChanged()
@@ -119,14 +120,14 @@ func (r *Registry) CreateRace(ctx context.Context, player string, spec RaceSpec)
 
 // raceView is a seat's view of a race (Preview: no table is started for
 // it).
-func (r *Registry) raceView(ctx context.Context, id string, seat int) (RaceView, error) {
+func (r *Registry) raceView(ctx context.Context, id string, seat int) (protocol.RaceView, error) {
 	_, v, err := r.Preview(ctx, id, seat)
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
-	rv, ok := v.(RaceView)
+	rv, ok := v.(protocol.RaceView)
 	if !ok {
-		return RaceView{}, game.Errorf(game.NotFound, "no such race")
+		return protocol.RaceView{}, game.Errorf(game.NotFound, "no such race")
 	}
 	return rv, nil
 }
@@ -230,9 +231,9 @@ func (r *Registry) raceHeader(ctx context.Context, id string) (store.Game, error
 // their own race, nor can a third player (409); a wrong invite is 403, and
 // so is a race of a player the caller blocked or was blocked by. Joining
 // again as seat 2 answers the view.
-func (r *Registry) Join(ctx context.Context, id, player string, invite *string) (RaceView, error) {
+func (r *Registry) Join(ctx context.Context, id, player string, invite *string) (protocol.RaceView, error) {
 	if _, err := r.raceHeader(ctx, id); err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	err := r.inTable(ctx, id, func(t *Table) error {
 		g, err := r.raceHeader(ctx, id)
@@ -279,7 +280,7 @@ func (r *Registry) Join(ctx context.Context, id, player string, invite *string) 
 		return t.reread(ctx, joined(ctx))
 	})
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	return r.raceView(ctx, id, 2)
 }
@@ -308,7 +309,7 @@ func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error
 		for _, i := range seats {
 			l.seen[i] = l.now()
 			on := l.online[i] || isBot(&g, i+1)
-			t.notify(&Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
+			t.notify(&protocol.Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
 		}
 		t.raceSchedule(l)
 		return nil
@@ -321,13 +322,13 @@ func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error
 // more; its subscribers get {"type": "over"}. Cancelling again answers the
 // view; 403 for anybody but the creator, 409 once a second player has
 // joined.
-func (r *Registry) Cancel(ctx context.Context, id, player string) (RaceView, error) {
+func (r *Registry) Cancel(ctx context.Context, id, player string) (protocol.RaceView, error) {
 	g, err := r.raceHeader(ctx, id)
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	if g.Seats[0] != player {
-		return RaceView{}, game.Errorf(game.Forbidden, "only the creator of a race can cancel it")
+		return protocol.RaceView{}, game.Errorf(game.Forbidden, "only the creator of a race can cancel it")
 	}
 	err = r.inTable(ctx, id, func(t *Table) error {
 		err := r.cfg.Store.CancelRace(ctx, g.ID, player, r.cfg.Clock())
@@ -348,7 +349,7 @@ func (r *Registry) Cancel(ctx context.Context, id, player string) (RaceView, err
 		return t.reread(ctx, cancelled)
 	})
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	return r.raceView(ctx, id, 1)
 }
@@ -393,26 +394,26 @@ func rematchOffer(g store.Game) int {
 // the next race and whether this call created it; 409 when the offer was
 // declined or lapsed; 403 between players of whom either blocked the other
 // (offering and accepting alike; declining stays open).
-func (r *Registry) Rematch(ctx context.Context, id, player string) (RaceView, bool, error) {
+func (r *Registry) Rematch(ctx context.Context, id, player string) (protocol.RaceView, bool, error) {
 	g, seat, err := r.finishedRace(ctx, id, player, "ask for a rematch")
 	if err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if err := r.checkNotBlocked(ctx, g.Seats[seat-1], g.Seats[2-seat]); err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	next := NextRaceID(g.ID)
 	ng, err := r.cfg.Store.Game(ctx, next)
 	switch {
 	case errors.Is(err, store.ErrNotFound) && g.Seats[2-seat] == store.DeletedPlayerID:
-		return RaceView{}, false, game.Errorf(game.Conflict, "your opponent deleted their data: start a new race")
+		return protocol.RaceView{}, false, game.Errorf(game.Conflict, "your opponent deleted their data: start a new race")
 	case errors.Is(err, store.ErrNotFound):
 		return r.offerRematch(ctx, g, seat)
 	case err != nil:
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if err := r.rematchAnswer(ng, seat); err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if ng.Status != game.Waiting || rematchOffer(ng) == seat {
 		v, err := r.raceView(ctx, next, seat) // started, or asked again
@@ -440,11 +441,11 @@ func (r *Registry) Rematch(ctx context.Context, id, player string) (RaceView, bo
 		return t.reread(ctx, joined(ctx))
 	})
 	if err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if accepted {
 		if err := r.RematchChanged(ctx, g.ID); err != nil {
-			return RaceView{}, false, err
+			return protocol.RaceView{}, false, err
 		}
 	}
 	v, err := r.raceView(ctx, next, seat)
@@ -469,11 +470,11 @@ func (r *Registry) rematchAnswer(ng store.Game, seat int) error {
 // offerRematch creates the race offered after g by seat, waiting for the
 // opponent (against the bot it starts at once: the bot always accepts), and
 // tells both races' tables.
-func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (RaceView, bool, error) {
+func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (protocol.RaceView, bool, error) {
 	next := NextRaceID(g.ID)
 	o, err := game.ParseRaceOptions(g.Options)
 	if err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	series, index := next, 1
 	o.Prev, o.Chosen = "", false
@@ -485,17 +486,17 @@ func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (Ra
 	}
 	code, err := cards.ParseCode(g.Code)
 	if err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if err := r.secretDeal(&code); err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if err := r.drawFirst(&o); err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	ng, err := r.newRace(next, code, o, g.Seats, false, nil, series, index)
 	if err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if o.OfferedBy != 0 {
 		ng.Status = game.Waiting // until the opponent accepts
@@ -504,13 +505,13 @@ func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (Ra
 	if err := r.cfg.Store.CreateGame(ctx, ng); errors.Is(err, store.ErrConflict) {
 		created = false // the other player asked at the same moment: ask again to accept
 	} else if err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if err := r.headerChanged(ctx, next, joined(ctx)); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	if err := r.RematchChanged(ctx, g.ID); err != nil {
-		return RaceView{}, false, err
+		return protocol.RaceView{}, false, err
 	}
 	v, err := r.raceView(ctx, next, seat)
 	return v, created, err
@@ -519,10 +520,10 @@ func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (Ra
 // Decline is a player's no to the rematch their opponent offered after
 // race id, on the offered race's table: it ends as a cancelled one, and
 // both races say so. It answers the player's view of race id.
-func (r *Registry) Decline(ctx context.Context, id, player string) (RaceView, error) {
+func (r *Registry) Decline(ctx context.Context, id, player string) (protocol.RaceView, error) {
 	g, seat, err := r.finishedRace(ctx, id, player, "decline its rematch")
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	next := NextRaceID(g.ID)
 	check := func(ng store.Game, err error) error {
@@ -539,7 +540,7 @@ func (r *Registry) Decline(ctx context.Context, id, player string) (RaceView, er
 		return nil
 	}
 	if err := check(r.cfg.Store.Game(ctx, next)); err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	err = r.inTable(ctx, next, func(t *Table) error {
 		ng, err := r.cfg.Store.Game(ctx, next)
@@ -556,10 +557,10 @@ func (r *Registry) Decline(ctx context.Context, id, player string) (RaceView, er
 		return t.reread(ctx, cancelled)
 	})
 	if err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	if err := r.RematchChanged(ctx, g.ID); err != nil {
-		return RaceView{}, err
+		return protocol.RaceView{}, err
 	}
 	return r.raceView(ctx, g.ID, seat)
 }
@@ -568,27 +569,27 @@ func (r *Registry) Decline(ctx context.Context, id, player string) (RaceView, er
 // options, or pairs them at once (Match): it returns the new race's id and
 // the player's view, seat 2, or "" while they wait. Players of whom either
 // blocked the other never pair.
-func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec) (string, RaceView, error) {
+func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec) (string, protocol.RaceView, error) {
 	if err := r.notInRace(ctx, player, "", "you have a race in play: finish it before you look for another"); err != nil {
-		return "", RaceView{}, err
+		return "", protocol.RaceView{}, err
 	}
 	rt, err := r.cfg.Store.Rating(ctx, player)
 	if err != nil {
-		return "", RaceView{}, err
+		return "", protocol.RaceView{}, err
 	}
 	avoid, err := r.blocksOf(ctx, player)
 	if err != nil {
-		return "", RaceView{}, err
+		return "", protocol.RaceView{}, err
 	}
 	key, err := json.Marshal(spec.Options)
 	if err != nil {
-		return "", RaceView{}, err
+		return "", protocol.RaceView{}, err
 	}
 	c := spec.Code
 	id, err := r.Match(ctx, MatchEntry{Player: player, Rating: rt.Rating, Options: spec, Avoid: avoid,
 		Key: fmt.Sprintf("D%d single=%v mirrored=%v %s", c.Draw, c.Single, c.Mirrored, key)})
 	if err != nil || id == "" {
-		return "", RaceView{}, err
+		return "", protocol.RaceView{}, err
 	}
 	v, err := r.raceView(ctx, id, 2)
 	return id, v, err

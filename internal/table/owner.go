@@ -241,7 +241,7 @@ func isElsewhere(err error) bool {
 // clock, no bot and no lease. The answer to creating a game uses it, so that
 // only the node the game's requests are routed to runs it. A live table
 // answers for itself.
-func (r *Registry) Preview(ctx context.Context, id string, viewer int) (int64, View, error) {
+func (r *Registry) Preview(ctx context.Context, id string, viewer int) (int64, protocol.View, error) {
 	r.mu.Lock()
 	e, ok := r.tables[id]
 	r.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/store"
 )
@@ -64,8 +65,8 @@ type raceLive struct {
 	prevTotals  [2]int
 	seriesID    string
 	seriesIndex int
-	rematch     *RematchView // the rematch offered after this race, once over; nil: none
-	ratings     []SeatRating // the seats' ratings before and after, once over and rated
+	rematch     *protocol.RematchView // the rematch offered after this race, once over; nil: none
+	ratings     []protocol.SeatRating // the seats' ratings before and after, once over and rated
 }
 
 // newRaceLive returns the live state of a race just loaded: both seats seen

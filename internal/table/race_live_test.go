@@ -115,7 +115,7 @@ func TestRaceLiveClaim(t *testing.T) {
 	if err := l.mayClaim(2, e, &rig.g); protocol.AsError(err).Code != game.Conflict {
 		t.Fatalf("a claim over a connected seat: %v", err)
 	}
-	v := e.View(1, "live", 0).(RaceView)
+	v := e.View(1, "live", 0).(protocol.RaceView)
 	if v.ClaimAt == nil || !v.ClaimAt.Equal(seen.Add(40*time.Second)) || v.Seats[1].ClaimAt == nil || v.GraceSeconds != 40 {
 		t.Fatalf("seat 1's view: claimAt %v, seat 2's %v, grace %d", v.ClaimAt, v.Seats[1].ClaimAt, v.GraceSeconds)
 	}

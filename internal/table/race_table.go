@@ -157,7 +157,7 @@ func (r *Registry) RematchChanged(ctx context.Context, id string) error {
 		if err := t.loadRematch(ctx, l); err != nil {
 			return err
 		}
-		t.notify(&Notice{Type: "rematch", Rematch: l.rematch})
+		t.notify(&protocol.Notice{Type: "rematch", Rematch: l.rematch})
 		return nil
 	})
 }
@@ -195,7 +195,7 @@ func (t *Table) raceAfter() {
 	}
 	if !l.over && t.eng.Status() == "over" {
 		l.over = true
-		t.notify(&Notice{Type: "over", Result: t.eng.Result(), Ratings: slices.Clone(l.ratings)})
+		t.notify(&protocol.Notice{Type: "over", Result: t.eng.Result(), Ratings: slices.Clone(l.ratings)})
 	}
 	t.racePresence()
 	t.raceSchedule(l)
@@ -240,7 +240,7 @@ func (t *Table) raceLapse(l *raceLive) {
 	t.game.Store(&g)
 	if !l.over && t.eng.Status() == "over" {
 		l.over = true
-		t.notify(&Notice{Type: "over"})
+		t.notify(&protocol.Notice{Type: "over"})
 	}
 	t.cfg.rematchLapsed(t.raceEng().opts.RematchOf)
 }
@@ -278,7 +278,7 @@ func (t *Table) botAct(l *raceLive, a klondike.Action, ok bool) {
 func (t *Table) serverAction(seat int, a klondike.Action) error {
 	var err error
 	t.handle([]*doReq{{ctx: context.Background(), cmd: protocol.Command{Seat: seat, Action: a},
-		answer: func(_ Result, e error) { err = e }}})
+		answer: func(_ protocol.Result, e error) { err = e }}})
 	if err != nil && protocol.AsError(err).Code != game.Conflict {
 		t.cfg.Logger.Warn("table: server action refused", "game", t.id, "seat", seat,
 			"action", a.Type.String(), "err", err)
@@ -309,7 +309,7 @@ func (t *Table) racePresence() {
 			l.seen[i] = l.now()
 			changed = true
 			online := on[i]
-			n := &Notice{Type: "presence", Seat: i + 1, Online: &online,
+			n := &protocol.Notice{Type: "presence", Seat: i + 1, Online: &online,
 				GraceSeconds: int(t.cfg.Grace / time.Second)}
 			if at := l.claimAt(i+1, t.raceEng(), t.game.Load()); !at.IsZero() {
 				at = at.UTC()
@@ -324,9 +324,9 @@ func (t *Table) racePresence() {
 }
 
 // notify sends a notice to every subscriber; a full subscriber is dropped.
-func (t *Table) notify(n *Notice) {
+func (t *Table) notify(n *protocol.Notice) {
 	for s := range t.subs.all() {
-		if !s.push(Update{Notice: n}) {
+		if !s.push(protocol.Update{Notice: n}) {
 			t.drop(s, protocol.ErrSlow)
 		}
 	}

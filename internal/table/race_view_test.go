@@ -1,6 +1,7 @@
 package table
 
 import (
+	"dsol/internal/protocol"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -16,7 +17,7 @@ func TestRaceBoardShared(t *testing.T) {
 		e := eng.(*raceEngine)
 		for seq, tries := int64(0), 0; seq < 150 && tries < 4000 && eng.Check(1) == nil; tries++ {
 			for viewer := range 3 {
-				got := eng.View(viewer, "g", seq).(RaceView).View
+				got := eng.View(viewer, "g", seq).(protocol.RaceView).View
 				if want := e.r.View(viewer); !reflect.DeepEqual(got, want) {
 					t.Fatalf("after %d actions, viewer %d: the shared view differs from the race's:\n%+v\nwant\n%+v", seq, viewer, got, want)
 				}

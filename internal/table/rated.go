@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 	"dsol/internal/rating"
 	"dsol/internal/store"
 )
@@ -19,14 +20,6 @@ import (
 // the transaction that stores its end, so it can be audited and a race is
 // never rated twice. Races against the server's bot are never rated and
 // leave no decision.
-
-// SeatRating is a seat's rating before and after a rated race, rounded,
-// and whether the rating after it is still provisional.
-type SeatRating struct {
-	Before      int  `json:"before"`
-	After       int  `json:"after"`
-	Provisional bool `json:"provisional,omitempty"`
-}
 
 // raceDecision returns how to decide the rating of the race that just
 // ended with a result, for store.Store.FinishRace; nil when it is never
@@ -80,7 +73,7 @@ type pace struct {
 }
 
 // paceOf returns the pace of a log.
-func paceOf(events []Event) pace {
+func paceOf(events []protocol.Event) pace {
 	var p pace
 	if n := len(events); n > 0 {
 		p.played = events[n-1].At.Sub(events[0].At)
@@ -127,7 +120,7 @@ func (t *Table) loadRatings(ctx context.Context, l *raceLive) error {
 	}
 	l.ratings = nil
 	if rr.Rated {
-		l.ratings = []SeatRating{
+		l.ratings = []protocol.SeatRating{
 			{Before: game.RoundRating(rr.Before[0].Rating), After: game.RoundRating(rr.After[0].Rating), Provisional: rr.After[0].Provisional()},
 			{Before: game.RoundRating(rr.Before[1].Rating), After: game.RoundRating(rr.After[1].Rating), Provisional: rr.After[1].Provisional()},
 		}

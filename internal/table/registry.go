@@ -287,11 +287,11 @@ func (r *Registry) forgetTable(t *Table) {
 
 // Do sends a command to a game's table, loading it if needed, and retries on
 // a table that stopped before taking the command.
-func (r *Registry) Do(ctx context.Context, id string, cmd protocol.Command) (Result, error) {
+func (r *Registry) Do(ctx context.Context, id string, cmd protocol.Command) (protocol.Result, error) {
 	for {
 		t, err := r.Get(ctx, id)
 		if err != nil {
-			return Result{}, err
+			return protocol.Result{}, err
 		}
 		res, err := t.Do(ctx, cmd)
 		if errors.Is(err, protocol.ErrStopped) {
@@ -302,7 +302,7 @@ func (r *Registry) Do(ctx context.Context, id string, cmd protocol.Command) (Res
 }
 
 // Snapshot returns the current seq and a viewer's view of a game.
-func (r *Registry) Snapshot(ctx context.Context, id string, viewer int) (int64, View, error) {
+func (r *Registry) Snapshot(ctx context.Context, id string, viewer int) (int64, protocol.View, error) {
 	for {
 		t, err := r.Get(ctx, id)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"dsol/internal/daily"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
 
@@ -20,7 +21,7 @@ import (
 type Replay struct {
 	Game    store.Game
 	Actions []store.Action
-	Start   View
+	Start   protocol.View
 	Steps   []json.RawMessage
 }
 
@@ -50,12 +51,12 @@ func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
 	out := Replay{Game: g, Actions: make([]store.Action, len(events)), Steps: make([]json.RawMessage, len(events))}
 	prev := eng.View(viewer, g.ID, 0)
 	out.Start = prev
-	if rv, ok := prev.(RaceView); ok { // the players, for the start only: no step changes them
+	if rv, ok := prev.(protocol.RaceView); ok { // the players, for the start only: no step changes them
 		players, err := seatPlayers(ctx, r.cfg.Store, g)
 		if err != nil {
 			return Replay{}, err
 		}
-		rv.Seats = append([]RaceSeatView(nil), rv.Seats...)
+		rv.Seats = append([]protocol.RaceSeatView(nil), rv.Seats...)
 		for i := range rv.Seats {
 			if players[i].ID != "" {
 				p := players[i]
@@ -107,7 +108,7 @@ type ReplayView struct {
 	Code    string            `json:"code"`
 	Salt    string            `json:"salt,omitempty"`
 	Actions []ReplayAction    `json:"actions"`
-	Start   View              `json:"start"`
+	Start   protocol.View     `json:"start"`
 	Steps   []json.RawMessage `json:"steps"`
 }
 

@@ -47,7 +47,7 @@ func (r *Registry) open(ctx context.Context, id, player string) (*Table, int, er
 
 // PlayerView returns a player's view of a game: their seat's, or a
 // spectator's of a race.
-func (r *Registry) PlayerView(ctx context.Context, id, player string) (View, error) {
+func (r *Registry) PlayerView(ctx context.Context, id, player string) (protocol.View, error) {
 	t, seat, err := r.open(ctx, id, player)
 	if err != nil {
 		return nil, err
@@ -60,24 +60,24 @@ func (r *Registry) PlayerView(ctx context.Context, id, player string) (View, err
 // envelope of DecodeCommand) once the player's seat is known, and returns
 // once it is durable. The result's view is the player's right after it (for
 // a resent action id, the current view).
-func (r *Registry) Act(ctx context.Context, id, player string, envelope io.Reader) (Result, error) {
+func (r *Registry) Act(ctx context.Context, id, player string, envelope io.Reader) (protocol.Result, error) {
 	t, seat, err := r.open(ctx, id, player)
 	if err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	if seat == 0 {
-		return Result{}, game.Errorf(game.Forbidden, "spectators cannot play")
+		return protocol.Result{}, game.Errorf(game.Forbidden, "spectators cannot play")
 	}
 	b, err := io.ReadAll(envelope)
 	if err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	cmd, err := protocol.DecodeCommand(b, false)
 	if err != nil {
 		if r.cfg.Hooks.Action != nil {
 			r.cfg.Hooks.Action("", string(protocol.AsError(err).Code))
 		}
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	cmd.Seat = seat
 	return r.Do(ctx, t.ID(), cmd)
@@ -214,7 +214,7 @@ type SoloSpec struct {
 // player's view. A winnable game's deal comes from the pool of winnable
 // deals, one the player has not played when the pool allows. No table is
 // started (Preview).
-func (r *Registry) CreateSolo(ctx context.Context, player string, spec SoloSpec) (string, View, error) {
+func (r *Registry) CreateSolo(ctx context.Context, player string, spec SoloSpec) (string, protocol.View, error) {
 	code := spec.Code
 	var opts []byte
 	switch {

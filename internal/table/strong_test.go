@@ -120,7 +120,7 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 	}
 	defer sub.Close()
 	applied := int64(0)
-	apply := func(ev Event) {
+	apply := func(ev protocol.Event) {
 		if ev.Seq <= applied {
 			return
 		}

@@ -13,7 +13,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"iter"
 	"runtime"
@@ -28,39 +27,6 @@ import (
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
-
-// Event is one committed action of a game, as stored in the log and sent to
-// subscribers, in seq order without gaps.
-type Event struct {
-	Seq      int64           `json:"seq"`
-	Seat     int             `json:"seat"`
-	Action   json.RawMessage `json:"action"` // canonical JSON of the resolved action
-	Status   string          `json:"status"` // game status after the action
-	At       time.Time       `json:"at"`
-	ClientID string          `json:"-"` // never shown to other players
-}
-
-// Result answers a Command.
-type Result struct {
-	// Seq is the seq of the action: for a duplicate client id, the seq of the
-	// earlier action, which was not applied again.
-	Seq       int64
-	Duplicate bool
-	Event     Event // the committed event of the action
-	// View is the sender's view and ViewSeq the seq it reflects: right after
-	// the action, or the current state for a duplicate.
-	View    View
-	ViewSeq int64
-}
-
-// Update is what a subscriber receives: for every committed event its Frame
-// (the event and the subscriber's view around it, shared with every
-// subscriber of the same viewer), or a Notice of a change outside the action
-// log — a seat's presence, or the end of a race.
-type Update struct {
-	Frame  *Frame
-	Notice *Notice
-}
 
 // Table is one live game. Its methods are safe for concurrent use; all game
 // state is owned by the table's goroutine.
@@ -84,7 +50,7 @@ type Table struct {
 	// Owned by the goroutine.
 	eng       Engine
 	seq       int64
-	events    []Event
+	events    []protocol.Event
 	play      time.Duration // seconds of play after the last committed event (store.AddGap)
 	clientIDs clientIDs
 	subs      subscribers
@@ -99,13 +65,13 @@ type Table struct {
 type doReq struct {
 	ctx    context.Context
 	cmd    protocol.Command
-	answer func(Result, error) // called once, on the table's goroutine
+	answer func(protocol.Result, error) // called once, on the table's goroutine
 }
 
 // seqView is a view and the seq it reflects.
 type seqView struct {
 	seq  int64
-	view View
+	view protocol.View
 }
 
 // viewBases are the bases of a table's viewers' next deltas: a few, one per
@@ -164,9 +130,9 @@ func (ss *subscribers) all() iter.Seq[*Subscription] {
 }
 
 // frameOf returns the viewer's frame among an event's, nil when none.
-func frameOf(frames []*Frame, viewer int) *Frame {
+func frameOf(frames []*protocol.Frame, viewer int) *protocol.Frame {
 	for _, f := range frames {
-		if f.viewer == viewer {
+		if f.Viewer == viewer {
 			return f
 		}
 	}
@@ -191,20 +157,20 @@ func (t *Table) Done() <-chan struct{} { return t.done }
 // (even if the seq moved on or the game is over since: a resend after a lost
 // answer must find its action); the engine's game_over/turn checks; the
 // expected seq (conflict); then the engine applies the action.
-func (t *Table) Do(ctx context.Context, cmd protocol.Command) (Result, error) {
+func (t *Table) Do(ctx context.Context, cmd protocol.Command) (protocol.Result, error) {
 	type reply struct {
-		res Result
+		res protocol.Result
 		err error
 	}
 	c := make(chan reply, 1)
-	if err := t.Submit(ctx, cmd, func(res Result, err error) { c <- reply{res, err} }); err != nil {
-		return Result{}, err
+	if err := t.Submit(ctx, cmd, func(res protocol.Result, err error) { c <- reply{res, err} }); err != nil {
+		return protocol.Result{}, err
 	}
 	select {
 	case rep := <-c:
 		return rep.res, rep.err
 	case <-ctx.Done():
-		return Result{}, ctx.Err()
+		return protocol.Result{}, ctx.Err()
 	}
 }
 
@@ -217,7 +183,7 @@ func (t *Table) Do(ctx context.Context, cmd protocol.Command) (Result, error) {
 // called) when the table has stopped, or ctx's error. A command handed over
 // that the table stops before taking is answered ErrStopped: nothing was
 // applied (refuseLeft).
-func (t *Table) Submit(ctx context.Context, cmd protocol.Command, answer func(Result, error)) error {
+func (t *Table) Submit(ctx context.Context, cmd protocol.Command, answer func(protocol.Result, error)) error {
 	t.senders.Add(1)
 	defer t.senders.Add(-1)
 	select {
@@ -256,7 +222,7 @@ func (t *Table) call(ctx context.Context, f func()) error {
 
 // Snapshot returns the current seq and the viewer's view (a seat, or 0 for
 // a spectator).
-func (t *Table) Snapshot(ctx context.Context, viewer int) (seq int64, view View, err error) {
+func (t *Table) Snapshot(ctx context.Context, viewer int) (seq int64, view protocol.View, err error) {
 	err = t.call(ctx, func() {
 		t.touch()
 		seq, view = t.seq, t.eng.View(viewer, t.id, t.seq)
@@ -265,8 +231,8 @@ func (t *Table) Snapshot(ctx context.Context, viewer int) (seq int64, view View,
 }
 
 // EventsSince returns the committed events with seq > since, in seq order.
-func (t *Table) EventsSince(ctx context.Context, since int64) ([]Event, error) {
-	var out []Event
+func (t *Table) EventsSince(ctx context.Context, since int64) ([]protocol.Event, error) {
+	var out []protocol.Event
 	err := t.call(ctx, func() {
 		t.touch()
 		out = t.since(since)
@@ -275,14 +241,14 @@ func (t *Table) EventsSince(ctx context.Context, since int64) ([]Event, error) {
 }
 
 // since copies the events after seq.
-func (t *Table) since(seq int64) []Event {
+func (t *Table) since(seq int64) []protocol.Event {
 	if seq < 0 {
 		seq = 0
 	}
 	if seq >= int64(len(t.events)) {
 		return nil
 	}
-	return append([]Event(nil), t.events[seq:]...)
+	return append([]protocol.Event(nil), t.events[seq:]...)
 }
 
 // Subscription is a live feed of a game's events for one viewer.
@@ -290,15 +256,15 @@ type Subscription struct {
 	// Seq and View are the state when the subscription started; Take
 	// delivers every event after Seq, in seq order without gaps.
 	Seq  int64
-	View View
+	View protocol.View
 	// Missed holds the events after the since of Subscribe when Resumed is
 	// true (since was between 0 and Seq): replaying them on the state at since
 	// gives the state at Seq.
-	Missed  []Event
+	Missed  []protocol.Event
 	Resumed bool
 	// Check is the live check's answer at Seq as a check message, when it
 	// had come before the subscription (it is then not delivered again).
-	Check *Notice
+	Check *protocol.Notice
 
 	t      *Table
 	viewer int
@@ -310,7 +276,7 @@ type Subscription struct {
 	// and is idle most of that time: the queue then holds nothing (a
 	// buffered channel of SubscriberBuffer updates would keep its slots).
 	mu    sync.Mutex
-	q     []Update
+	q     []protocol.Update
 	ended bool // no update comes after those in q
 }
 
@@ -320,7 +286,7 @@ const keepQueue = 8
 
 // push queues an update on the table's goroutine; false when the
 // subscriber is SubscriberBuffer updates behind (the table then drops it).
-func (s *Subscription) push(u Update) bool {
+func (s *Subscription) push(u protocol.Update) bool {
 	s.mu.Lock()
 	if len(s.q) >= s.t.cfg.SubscriberBuffer {
 		s.mu.Unlock()
@@ -344,7 +310,7 @@ func (s *Subscription) end() {
 // once the subscription has ended (by Close, because the subscriber fell
 // behind: Err returns ErrSlow, or because the table stopped or reloaded:
 // ErrStopped, ErrReloaded) and dst holds its last updates.
-func (s *Subscription) Take(dst []Update) (_ []Update, open bool) {
+func (s *Subscription) Take(dst []protocol.Update) (_ []protocol.Update, open bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	dst = append(dst, s.q...)
@@ -562,7 +528,7 @@ func (t *Table) refuseLeft() {
 		for drained := false; !drained; {
 			select {
 			case r := <-t.do:
-				r.answer(Result{}, protocol.ErrStopped)
+				r.answer(protocol.Result{}, protocol.ErrStopped)
 			default:
 				drained = true
 			}
@@ -586,11 +552,11 @@ func isClosed(c chan struct{}) bool {
 // pending is one request of a batch being handled.
 type pending struct {
 	r       *doReq
-	res     Result
+	res     protocol.Result
 	err     error
 	dupOf   int64 // seq of the earlier action with the same client id
 	applied bool
-	frames  []*Frame // one per viewer, for subscribers
+	frames  []*protocol.Frame // one per viewer, for subscribers
 }
 
 // handle applies a batch of commands, commits the accepted actions in one
@@ -644,7 +610,7 @@ func (t *Table) handle(batch []*doReq) {
 			out.Tally.Play = play
 		}
 		t.seq++
-		ev := Event{
+		ev := protocol.Event{
 			Seq:      t.seq,
 			Seat:     cmd.Seat,
 			Action:   out.Action.AppendJSON(nil),
@@ -656,11 +622,11 @@ func (t *Table) handle(batch []*doReq) {
 			t.clientIDs.put(cmd.Seat, cmd.ClientID, t.seq)
 		}
 		p.applied = true
-		p.res = Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
+		p.res = protocol.Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
 		// The view after the action is built for the first viewer that
 		// needs it and turned to the others (View.For).
-		var built View
-		viewOf := func(viewer int) View {
+		var built protocol.View
+		viewOf := func(viewer int) protocol.View {
 			if built == nil {
 				built = t.eng.View(viewer, t.id, t.seq)
 				return built
@@ -668,18 +634,18 @@ func (t *Table) handle(batch []*doReq) {
 			return built.For(viewer)
 		}
 		if len(t.subs) > 0 {
-			p.frames = make([]*Frame, 0, len(t.subs))
-			var first *Frame // with a delta the other viewers' frames share, in a race
+			p.frames = make([]*protocol.Frame, 0, len(t.subs))
+			var first *protocol.Frame // with a delta the other viewers' frames share, in a race
 			for _, s := range t.subs {
 				if frameOf(p.frames, s.viewer) == nil {
-					f := &Frame{Event: ev, View: viewOf(s.viewer), viewer: s.viewer}
+					f := &protocol.Frame{Event: ev, View: viewOf(s.viewer), Viewer: s.viewer}
 					if base, ok := views.get(s.viewer); ok && base.seq == t.seq-1 {
 						f.Prev = base.view
-						if _, race := f.View.(RaceView); race {
+						if _, race := f.View.(protocol.RaceView); race {
 							if first == nil {
 								first = f
 							} else {
-								f.like = first
+								f.Like = first
 							}
 						}
 					}
@@ -732,7 +698,7 @@ func (t *Table) handle(batch []*doReq) {
 			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
 		default:
 			t.observe(p.r.cmd, p.err)
-			p.r.answer(Result{}, p.err)
+			p.r.answer(protocol.Result{}, p.err)
 		}
 	}
 	if len(actions) > 0 {
@@ -742,8 +708,8 @@ func (t *Table) handle(batch []*doReq) {
 }
 
 // dupResult answers a resent client id: the earlier event, the current view.
-func (t *Table) dupResult(cmd protocol.Command, seq int64) Result {
-	return Result{
+func (t *Table) dupResult(cmd protocol.Command, seq int64) protocol.Result {
+	return protocol.Result{
 		Seq: seq, Duplicate: true, Event: t.events[seq-1],
 		View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq,
 	}
@@ -766,14 +732,14 @@ func (t *Table) observe(cmd protocol.Command, err error) {
 
 // publish sends an event's frames to every subscriber; a full subscriber is
 // dropped.
-func (t *Table) publish(frames []*Frame) {
+func (t *Table) publish(frames []*protocol.Frame) {
 	for s := range t.subs.all() {
 		f := frameOf(frames, s.viewer)
 		if f == nil { // subscribed while the batch was applied: cannot happen, but stay safe
 			t.drop(s, protocol.ErrSlow)
 			continue
 		}
-		if !s.push(Update{Frame: f}) {
+		if !s.push(protocol.Update{Frame: f}) {
 			t.drop(s, protocol.ErrSlow)
 		}
 	}
@@ -842,14 +808,14 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 		switch {
 		case i >= first:
 			t.observe(p.r.cmd, answer)
-			p.r.answer(Result{}, answer)
+			p.r.answer(protocol.Result{}, answer)
 		case p.dupOf > 0 && rerr == nil:
 			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
 		case p.dupOf > 0:
-			p.r.answer(Result{}, answer)
+			p.r.answer(protocol.Result{}, answer)
 		default:
 			t.observe(p.r.cmd, p.err)
-			p.r.answer(Result{}, p.err)
+			p.r.answer(protocol.Result{}, p.err)
 		}
 	}
 	if rerr != nil {
@@ -861,7 +827,7 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 
 // rebuild replays events through a fresh engine and makes them the table's
 // state.
-func (t *Table) rebuild(events []Event) error {
+func (t *Table) rebuild(events []protocol.Event) error {
 	g := t.game.Load()
 	eng, err := t.cfg.Engines[g.Kind](*g)
 	if err != nil {
@@ -916,7 +882,7 @@ func (t *Table) reload() error {
 }
 
 // loadLog reads a game's header and its whole action log.
-func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []Event, error) {
+func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []protocol.Event, error) {
 	g, err := cfg.Store.Game(ctx, id)
 	if err != nil {
 		return store.Game{}, nil, err
@@ -928,12 +894,12 @@ func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []Event, 
 	if err != nil {
 		return store.Game{}, nil, err
 	}
-	events := make([]Event, len(acts))
+	events := make([]protocol.Event, len(acts))
 	for i, a := range acts {
 		if a.Seq != int64(i+1) {
 			return store.Game{}, nil, &game.Error{Code: game.Internal, Msg: "the action log has a gap at seq " + itoa(int64(i+1))}
 		}
-		events[i] = Event{Seq: a.Seq, Seat: a.Seat, Action: a.Action, At: a.At, ClientID: a.ClientID}
+		events[i] = protocol.Event{Seq: a.Seq, Seat: a.Seat, Action: a.Action, At: a.At, ClientID: a.ClientID}
 	}
 	return g, events, nil
 }

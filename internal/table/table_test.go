@@ -23,7 +23,7 @@ import (
 
 const code = "DS1-D1N-AAAAAAB"
 
-func mustDo(tb testing.TB, reg *Registry, id string, cmd protocol.Command) Result {
+func mustDo(tb testing.TB, reg *Registry, id string, cmd protocol.Command) protocol.Result {
 	tb.Helper()
 	res, err := reg.Do(context.Background(), id, cmd)
 	if err != nil {
@@ -32,13 +32,13 @@ func mustDo(tb testing.TB, reg *Registry, id string, cmd protocol.Command) Resul
 	return res
 }
 
-func mustSnapshot(tb testing.TB, reg *Registry, id string) (int64, SoloView) {
+func mustSnapshot(tb testing.TB, reg *Registry, id string) (int64, protocol.SoloView) {
 	tb.Helper()
 	seq, v, err := reg.Snapshot(context.Background(), id, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return seq, v.(SoloView)
+	return seq, v.(protocol.SoloView)
 }
 
 // play applies n random legal actions through the registry and to a mirror
@@ -291,7 +291,7 @@ func TestConcurrentTotalOrder(t *testing.T) {
 	f := feed(sub)
 	for want := int64(1); want <= n; want++ {
 		u, _ := f.Recv(context.Background())
-		if u.Frame.Event.Seq != want || u.Frame.View.(SoloView).Seq != want {
+		if u.Frame.Event.Seq != want || u.Frame.View.(protocol.SoloView).Seq != want {
 			t.Fatalf("event %d, want %d", u.Frame.Event.Seq, want)
 		}
 	}
@@ -479,10 +479,10 @@ func TestSubscriptionQueue(t *testing.T) {
 	if us, open := s.Take(nil); len(us) != 0 || !open {
 		t.Fatalf("empty queue: %v %v", us, open)
 	}
-	frames := make([]*Frame, 20)
+	frames := make([]*protocol.Frame, 20)
 	for i := range frames {
-		frames[i] = &Frame{}
-		if !s.push(Update{Frame: frames[i]}) {
+		frames[i] = &protocol.Frame{}
+		if !s.push(protocol.Update{Frame: frames[i]}) {
 			t.Fatalf("push %d refused", i)
 		}
 	}
@@ -502,12 +502,12 @@ func TestSubscriptionQueue(t *testing.T) {
 		t.Fatalf("an idle queue keeps room for %d updates after a burst", cap(s.q))
 	}
 
-	s.push(Update{Frame: frames[0]})
-	s.push(Update{Frame: frames[1]})
+	s.push(protocol.Update{Frame: frames[0]})
+	s.push(protocol.Update{Frame: frames[1]})
 	if us, open := s.Take(nil); !open || len(us) != 2 || cap(s.q) == 0 {
 		t.Fatalf("took %d, open %v, room kept %d", len(us), open, cap(s.q))
 	}
-	s.push(Update{Frame: frames[2]})
+	s.push(protocol.Update{Frame: frames[2]})
 	s.end()
 	if ready != 24 {
 		t.Fatalf("OnReady called %d times, want 24 (a push or the end each)", ready)
@@ -522,7 +522,7 @@ func TestSubscriptionQueue(t *testing.T) {
 	cfg.SubscriberBuffer = 2
 	s3 := &Subscription{t: s.t}
 	for i, want := range []bool{true, true, false} {
-		if got := s3.push(Update{}); got != want {
+		if got := s3.push(protocol.Update{}); got != want {
 			t.Fatalf("push %d of a 2-update bound: %v, want %v", i+1, got, want)
 		}
 	}
@@ -564,14 +564,14 @@ func TestStoppedTableAnswersWhatItHeld(t *testing.T) {
 	}
 	draw := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}
 	type answer struct {
-		res Result
+		res protocol.Result
 		err error
 	}
 	const held = 10
 	answers := make(chan answer, held+1)
 	submit := func(cmd protocol.Command) {
 		t.Helper()
-		err := tb.Submit(context.Background(), cmd, func(res Result, err error) { answers <- answer{res, err} })
+		err := tb.Submit(context.Background(), cmd, func(res protocol.Result, err error) { answers <- answer{res, err} })
 		if err != nil {
 			t.Fatalf("submit: %v", err)
 		}
@@ -611,7 +611,7 @@ func TestStoppedTableAnswersWhatItHeld(t *testing.T) {
 		t.Fatalf("an answer too many: %+v", a)
 	default:
 	}
-	if err := tb.Submit(context.Background(), draw, func(Result, error) { t.Error("answered after the stop") }); !errors.Is(err, protocol.ErrStopped) {
+	if err := tb.Submit(context.Background(), draw, func(protocol.Result, error) { t.Error("answered after the stop") }); !errors.Is(err, protocol.ErrStopped) {
 		t.Fatalf("submit to the stopped table: %v", err)
 	}
 	acts, err := e.st.Actions(context.Background(), id, 0)

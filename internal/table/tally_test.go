@@ -37,17 +37,17 @@ func TestTally(t *testing.T) {
 	id := mustGame(t, e, "g1", code)
 	draw := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}
 	gaps := []time.Duration{0, 10 * time.Second, 10 * time.Minute, 5 * time.Second}
-	var views []SoloView
+	var views []protocol.SoloView
 	for i, gap := range gaps {
 		if i == 2 {
 			e.restart(t)
 		}
 		e.clock.Add(gap)
-		views = append(views, mustDo(t, e.reg, id, draw).View.(SoloView))
+		views = append(views, mustDo(t, e.reg, id, draw).View.(protocol.SoloView))
 	}
 	undo := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Undo)}
 	e.clock.Add(2 * time.Second)
-	views = append(views, mustDo(t, e.reg, id, undo).View.(SoloView))
+	views = append(views, mustDo(t, e.reg, id, undo).View.(protocol.SoloView))
 
 	plays := []time.Duration{0, 10 * time.Second, 70 * time.Second, 75 * time.Second, 77 * time.Second}
 	if len(rec.got) != len(plays) {

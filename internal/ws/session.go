@@ -40,13 +40,13 @@ type session struct {
 	hold     *time.Timer
 
 	// Owned by the writer.
-	opened  bool           // the opening messages are written
-	last    int64          // the seq the client is at
-	over    bool           // the client was told the game is over
-	batch   []outMsg       // messages waiting to be written, as one frame in protocol 2
-	size    int            // their bytes
-	updates []table.Update // the subscription's, taken for this pass
-	room    []outMsg       // the answers of the pass before, emptied: the outbox's next room
+	opened  bool              // the opening messages are written
+	last    int64             // the seq the client is at
+	over    bool              // the client was told the game is over
+	batch   []outMsg          // messages waiting to be written, as one frame in protocol 2
+	size    int               // their bytes
+	updates []protocol.Update // the subscription's, taken for this pass
+	room    []outMsg          // the answers of the pass before, emptied: the outbox's next room
 }
 
 // The most room for updates, and for answers, the writer keeps between
@@ -162,7 +162,7 @@ func (s *session) bad(id, msg string, start time.Time) {
 // connection reach the table in the order they were read, and the answer
 // takes the place in the outbox that the action's frame had in the order
 // of the client's frames.
-func (s *session) action(f protocol.Frame, start time.Time) {
+func (s *session) action(f protocol.ClientFrame, start time.Time) {
 	id := f.ID
 	if s.viewer == 0 {
 		s.reject(id, game.Errorf(game.Forbidden, "spectators cannot play"), start)
@@ -171,7 +171,7 @@ func (s *session) action(f protocol.Frame, start time.Time) {
 	cmd := f.Cmd
 	cmd.Seat = s.viewer
 	slot := s.out.reserve()
-	s.submit(cmd, func(res table.Result, err error) { s.answer(slot, id, start, res, err) })
+	s.submit(cmd, func(res protocol.Result, err error) { s.answer(slot, id, start, res, err) })
 }
 
 // pong is the answer to a ping.
@@ -184,7 +184,7 @@ var pong = []byte(`{"type":"pong"}`)
 func (s *session) ping() { s.send(outMsg{typ: "pong", body: pong}) }
 
 // submit hands a command to the game's table; answer is called once.
-func (s *session) submit(cmd protocol.Command, answer func(table.Result, error)) {
+func (s *session) submit(cmd protocol.Command, answer func(protocol.Result, error)) {
 	// The command's context is not the session's: an action read before the
 	// socket closed is applied even so, and its answer written before the
 	// close the session queues (a socket that drops answers nothing more; a
@@ -194,7 +194,7 @@ func (s *session) submit(cmd protocol.Command, answer func(table.Result, error))
 		return // handed over: the table answers
 	}
 	if !errors.Is(err, protocol.ErrStopped) {
-		answer(table.Result{}, err)
+		answer(protocol.Result{}, err)
 		return
 	}
 	// The table stopped (evicted or reloading) and the writer will follow
@@ -210,7 +210,7 @@ func (s *session) submit(cmd protocol.Command, answer func(table.Result, error))
 // durable, or a reject (table.ErrStopped, an action the table had taken
 // but stopped before applying, is unavailable: send it again). It runs on
 // the table's goroutine, so it only queues; the writer encodes.
-func (s *session) answer(slot int64, id string, start time.Time, res table.Result, err error) {
+func (s *session) answer(slot int64, id string, start time.Time, res protocol.Result, err error) {
 	m := outMsg{typ: "ack", id: id, seq: res.Seq, dup: res.Duplicate, start: start}
 	if err != nil {
 		m = outMsg{typ: "reject", id: id, err: err, start: start}
@@ -238,9 +238,9 @@ func (s *session) send(m outMsg) {
 // Server messages.
 type (
 	stateMsg struct {
-		Type string     `json:"type"` // "state"
-		Seq  int64      `json:"seq"`
-		Game table.View `json:"game"`
+		Type string        `json:"type"` // "state"
+		Seq  int64         `json:"seq"`
+		Game protocol.View `json:"game"`
 	}
 	rejectMsg struct {
 		Type  string    `json:"type"` // "reject"
@@ -435,7 +435,7 @@ func (s *session) events() bool {
 
 // addUpdates adds updates to the batch, writing it whenever it grows past
 // maxBatchBytes; false when a write failed.
-func (s *session) addUpdates(us []table.Update) bool {
+func (s *session) addUpdates(us []protocol.Update) bool {
 	for _, u := range us {
 		s.update(u)
 		if s.size >= maxBatchBytes && !s.flush() {
@@ -546,7 +546,7 @@ func (s *session) flush() bool {
 
 // update adds what the table sent: a notice, or an event (and the end of a
 // solo game).
-func (s *session) update(u table.Update) {
+func (s *session) update(u protocol.Update) {
 	if n := u.Notice; n != nil { // presence, or the end of a race
 		if n.Type == "over" {
 			if s.over {
@@ -604,7 +604,7 @@ func (s *session) open(sub *table.Subscription) bool {
 // event that ended the game is followed by "over".
 func (s *session) addMissed(sub *table.Subscription, tell bool) {
 	for i, ev := range sub.Missed {
-		f := &table.Frame{Event: ev}
+		f := &protocol.Frame{Event: ev}
 		if i == len(sub.Missed)-1 {
 			f.View = sub.View
 			s.add(outMsg{typ: "event", body: f.Full()})
@@ -619,7 +619,7 @@ func (s *session) addMissed(sub *table.Subscription, tell bool) {
 }
 
 // missedMsg is a missed event without a view (protocol 1).
-func missedMsg(ev table.Event) any {
+func missedMsg(ev protocol.Event) any {
 	return struct {
 		Type   string          `json:"type"`
 		Seq    int64           `json:"seq"`
@@ -699,16 +699,16 @@ func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subsc
 
 // addOver adds {"type": "over", "result"}: the race's result from its view,
 // or for a solo game {"status", "score", "moves"}.
-func (s *session) addOver(status string, view table.View) {
+func (s *session) addOver(status string, view protocol.View) {
 	var res json.RawMessage
 	switch v := view.(type) {
-	case table.RaceView:
+	case protocol.RaceView:
 		if v.Result != nil {
 			res, _ = json.Marshal(v.Result)
 		} else {
 			res, _ = json.Marshal(map[string]any{"status": status})
 		}
-	case table.SoloView:
+	case protocol.SoloView:
 		res, _ = json.Marshal(map[string]any{"status": status, "score": v.Score, "moves": v.Moves})
 	default:
 		res, _ = json.Marshal(map[string]any{"status": status})

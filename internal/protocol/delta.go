@@ -1,4 +1,4 @@
-package table
+package protocol
 
 import (
 	"strconv"
@@ -9,7 +9,7 @@ import (
 )
 
 // View is a viewer's view of a live game: SoloView or RaceView. It is what
-// REST answers and socket frames carry, built on the table's goroutine and
+// REST answers and socket frames carry, built on the live game's goroutine and
 // read-only once built.
 type View interface {
 	// GameStatus is the view's status: "playing", "won", "stuck" for a solo
@@ -58,7 +58,7 @@ func (v SoloView) AppendDelta(b []byte, prev View) []byte {
 	d.num("hints", v.Hints, p.Hints)
 	d.boolean("finish", v.Finish, p.Finish)
 	if !sameBool(v.StillWinnable, p.StillWinnable) {
-		d.raw("stillWinnable", checkJSON(v.StillWinnable))
+		d.raw("stillWinnable", StillJSON(v.StillWinnable))
 	}
 	d.num("s", v.Stock, p.Stock)
 	d.pile("w", v.Waste, p.Waste)
@@ -79,7 +79,7 @@ func (v SoloView) AppendDelta(b []byte, prev View) []byte {
 // AppendDelta implements View. It reads nothing that differs between
 // viewers (what does, "you" and "claimAt", when the viewer may claim against
 // the opponent, never changes or is presence), so every viewer's delta of an
-// event is the same and the table builds it once (Frame.like).
+// event is the same and it is built once (Frame.Like).
 func (v RaceView) AppendDelta(b []byte, prev View) []byte {
 	p, _ := prev.(RaceView)
 	d := deltaWriter{b: append(b, '{')}

@@ -1,4 +1,4 @@
-package table
+package protocol
 
 import (
 	"encoding/json"
@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Frame is one committed event as one viewer receives it. The table builds
-// it once per viewer and event; the socket frames of both protocol versions
+// Frame is one committed event as one viewer receives it. The live game
+// builds it once per viewer and event; the socket frames of both protocol versions
 // are encoded from it at most once, on first use, however many connections
 // the viewer has, and then shared by all of them.
 type Frame struct {
@@ -16,12 +16,12 @@ type Frame struct {
 	View  View // the viewer's view after the event
 	Prev  View // the viewer's view before it; nil when not known
 
-	viewer int // whose frame it is
-
-	// like is another viewer's frame of the same event, also with its view
+	// Viewer is whose frame it is: a seat, or 0 for a spectator.
+	Viewer int
+	// Like is another viewer's frame of the same event, also with its view
 	// before, whose delta is this one's: a race's delta is the same for
-	// every viewer (RaceView.AppendDelta), so the table builds it once.
-	like *Frame
+	// every viewer (RaceView.AppendDelta), so it is built once.
+	Like *Frame
 
 	fullOnce, deltaOnce sync.Once
 	full, delta         []byte
@@ -45,8 +45,8 @@ func (f *Frame) Full() []byte {
 // {"type": "event", "seq", "seat", "action", "at", "d"}, or the whole view
 // as "game" when the view before the event is not known.
 func (f *Frame) Delta() []byte {
-	if f.like != nil {
-		return f.like.Delta()
+	if f.Like != nil {
+		return f.Like.Delta()
 	}
 	f.deltaOnce.Do(func() {
 		b := f.head(make([]byte, 0, 192))
@@ -76,12 +76,12 @@ func (f *Frame) head(b []byte) []byte {
 	return append(b, '"')
 }
 
-// appendJSON appends the JSON of a value the table built (a view, a player,
+// appendJSON appends the JSON of a value the server built (a view, a player,
 // a result): such values always encode.
 func appendJSON(b []byte, v any) []byte {
 	j, err := json.Marshal(v)
 	if err != nil {
-		panic("table: a view does not encode: " + err.Error())
+		panic("protocol: a view does not encode: " + err.Error())
 	}
 	return append(b, j...)
 }
