@@ -1,9 +1,10 @@
 package table
 
 import (
-	"dsol/internal/protocol"
 	"math/rand/v2"
 	"testing"
+
+	"dsol/internal/protocol"
 )
 
 // BenchmarkRaceEvent is what one race action costs the table beside the

@@ -1,10 +1,11 @@
 package table
 
 import (
-	"dsol/internal/protocol"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"dsol/internal/protocol"
 )
 
 // TestRaceBoardShared: the race part of every viewer's view, which the

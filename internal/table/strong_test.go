@@ -2,16 +2,16 @@ package table
 
 import (
 	"context"
-	"dsol/internal/game"
-	"dsol/internal/protocol"
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/store"
 )

@@ -2,12 +2,11 @@ package winnable
 
 import (
 	"context"
+	crand "crypto/rand"
 	"log/slog"
 	"math/rand/v2"
 	"runtime"
 	"time"
-
-	crand "crypto/rand"
 
 	"dsol/internal/cards"
 	"dsol/internal/solver"
