@@ -17,7 +17,7 @@ import (
 )
 
 // The commands that back up and restore a PostgreSQL database of dsol (the
-// README gives them too). The custom format is compressed, and pg_restore
+// docs/operations.md gives them too). The custom format is compressed, and pg_restore
 // can restore it whole or in part; --no-owner lets the dump be restored as
 // another role.
 const (

@@ -332,7 +332,7 @@ func newDatabase(t *testing.T, base, name string) string {
 }
 
 // TestBackupRestorePostgres: dsol backup runs pg_dump on a running server's
-// database; pg_restore, as the README says, puts it into a fresh database
+// database; pg_restore, as docs/operations.md says, puts it into a fresh database
 // that a server then serves.
 func TestBackupRestorePostgres(t *testing.T) {
 	base := testenv.PostgresURL(t)
@@ -344,7 +344,7 @@ func TestBackupRestorePostgres(t *testing.T) {
 	db := newDatabase(t, base, name)
 	backupRoundTrip(t, db, nil, func(t *testing.T, out string) string {
 		restored := newDatabase(t, base, name+"_restored")
-		// The README's line: pg_restore --clean --if-exists --no-owner -d "$DATABASE_URL" dsol.dump
+		// The line of docs/operations.md: pg_restore --clean --if-exists --no-owner -d "$DATABASE_URL" dsol.dump
 		cmd := exec.Command(pgRestore, "--clean", "--if-exists", "--no-owner", "-d", restored, out)
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("pg_restore: %v\n%s", err, msg)

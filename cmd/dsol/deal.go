@@ -10,7 +10,7 @@ import (
 	"dsol/internal/solo"
 )
 
-// runDeal prints the full deal of a game code (the command-line reference in README.md).
+// runDeal prints the full deal of a game code (docs/rules.md §5; the commands are listed in docs/operations.md).
 func runDeal(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return cli.Usagef("deal takes one game code, such as DS1-D1N-AAAAAAB")

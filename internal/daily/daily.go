@@ -76,7 +76,7 @@ func InTime(day string, at time.Time) bool {
 	return err == nil && at.Before(end)
 }
 
-// The rules of a ranked entry (docs/ranking.md): its player had played,
+// The rules of a ranked entry (docs/fair-play.md): its player had played,
 // before the day began, a solo game (any, an earlier day's challenge too)
 // of at least EarlierActions actions, so that accounts made to look at the
 // deal first do not rank; and a win ranks only at a person's pace, the

@@ -1,4 +1,4 @@
-// Package race is the two-player race engine (RULES.md section 2): each seat
+// Package race is the two-player race engine (docs/rules.md §3): each seat
 // plays its own 52-card Klondike of 7 columns onto 8 shared foundations, in
 // simultaneous or alternating turns, until a seat goes out, both seats are
 // blocked, or a seat resigns or forfeits. It plays by the same rule code as the
@@ -136,7 +136,7 @@ func (s Status) String() string {
 // Reason tells why a race ended.
 type Reason uint8
 
-// End reasons (RULES.md section 2, End).
+// End reasons (docs/rules.md §3.5).
 const (
 	NotOver     Reason = iota
 	Out                // a seat has all its cards on the foundations
@@ -287,7 +287,7 @@ func (r *Race) Board(seat int) *k.Board { return &r.boards[seat-1] }
 // seat of a foundation card is its Deck()+1.
 func (r *Race) Foundations() *k.Foundations { return &r.found }
 
-// Blocked reports whether seat is blocked (RULES.md section 3): on its own
+// Blocked reports whether seat is blocked (docs/rules.md §4): on its own
 // board, with the shared foundations frozen, no sequence of its own column
 // moves, waste-to-column moves, draws and recycles leads to a foundation play
 // or a face-down card turned over. A bounded search (klondike.SearchLimit)

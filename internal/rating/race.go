@@ -2,7 +2,7 @@ package rating
 
 import "time"
 
-// The rules of a rated race (docs/ranking.md says why each is there):
+// The rules of a rated race (docs/fair-play.md says why each is there):
 //
 //   - both seats took part: each made at least MinActions actions and the
 //     race lasted at least MinPlay from its first action to its last (a

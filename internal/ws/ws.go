@@ -12,8 +12,9 @@
 // idle socket has one goroutine. Frames are bounded (8 KiB by default),
 // rate-limited per connection, and a client that keeps
 // breaking the rules, or that does not read fast enough, is disconnected with
-// a close code that says why. The package's README.md is the reference of the
-// messages, close codes and limits.
+// a close code that says why. docs/protocol.md is the reference of the
+// messages, close codes and limits; its last section, "Inside the server:
+// package ws", is this package's side of them.
 package ws
 
 import (

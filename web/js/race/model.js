@@ -165,7 +165,7 @@ const clone = (v) => ({
   seats: v.seats.map((s) => s && { ...s, waste: s.waste.slice(), columns: s.columns.map((c) => ({ down: c.down, up: c.up.slice() })) }),
 });
 
-/** dtapTarget picks the column for a double tap (RULES.md): the fullest accepting one, else an empty one for a king. */
+/** dtapTarget picks the column for a double tap (docs/rules.md §2.5): the fullest accepting one, else an empty one for a king. */
 export function dtapTarget(board, from, card) {
   let best = -1, most = -1;
   board.columns.forEach((c, i) => {
