@@ -12,6 +12,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/lobby"
+	"dsol/internal/matchmaking"
 	"dsol/internal/store"
 	"dsol/internal/table"
 )
@@ -209,7 +210,7 @@ func TestQuickMatchBlocked(t *testing.T) {
 
 	ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil)
 	adaWS := ada.Dial(t, "/api/v1/match/ws", nil)
-	var m table.MatchMessage
+	var m matchmaking.Message
 	if adaWS.ReadJSON(&m); m.Type != "waiting" {
 		t.Fatalf("ada's match socket: %+v", m)
 	}

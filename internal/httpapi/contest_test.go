@@ -10,9 +10,9 @@ import (
 	"dsol/internal/daily"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/matchmaking"
 	"dsol/internal/rating"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // mustEarlierPlay has c play a solo game of daily.EarlierActions actions
@@ -336,7 +336,7 @@ func TestOneRaceAtATime(t *testing.T) {
 		// eve leaves the queue instead of being seated twice.
 		eve.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 3}, 202, nil)
 		eveWS := eve.Dial(t, "/api/v1/match/ws", nil)
-		var m table.MatchMessage
+		var m matchmaking.Message
 		if eveWS.ReadJSON(&m); m.Type != "waiting" {
 			t.Fatalf("eve's match socket: %+v", m)
 		}

@@ -13,10 +13,10 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/matchmaking"
 	"dsol/internal/protocol"
 	"dsol/internal/rating"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // sockAct sends an action on a game socket and reads up to its ack.
@@ -61,7 +61,7 @@ func TestQuickMatch(t *testing.T) {
 			t.Fatalf("%d waiting after one player queued twice", n)
 		}
 		adaWS := ada.Dial(t, "/api/v1/match/ws", nil)
-		var m table.MatchMessage
+		var m matchmaking.Message
 		if adaWS.ReadJSON(&m); m.Type != "waiting" || m.Since == nil {
 			t.Fatalf("ada's match socket: %+v", m)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/game"
+	"dsol/internal/matchmaking"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/store"
@@ -586,7 +587,7 @@ func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec)
 		return "", protocol.RaceView{}, err
 	}
 	c := spec.Code
-	id, err := r.Match(ctx, MatchEntry{Player: player, Rating: rt.Rating, Options: spec, Avoid: avoid,
+	id, err := r.Match(ctx, matchmaking.Entry{Player: player, Rating: rt.Rating, Options: spec, Avoid: avoid,
 		Key: fmt.Sprintf("D%d single=%v mirrored=%v %s", c.Draw, c.Single, c.Mirrored, key)})
 	if err != nil || id == "" {
 		return "", protocol.RaceView{}, err
@@ -597,16 +598,16 @@ func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec)
 
 // pairRace creates the race of two paired players (the registry's
 // MatchPair): a server-dealt race of the options they asked for, both
-// seated and playing, private, a series of its own; a *busyError when one
+// seated and playing, private, a series of its own; a *matchmaking.BusyError when one
 // of them has a race in play meanwhile (one race at a time).
-func (r *Registry) pairRace(ctx context.Context, first, second MatchEntry) (string, error) {
+func (r *Registry) pairRace(ctx context.Context, first, second matchmaking.Entry) (string, error) {
 	spec, ok := first.Options.(RaceSpec)
 	if !ok {
 		return "", fmt.Errorf("table: quick match options of type %T", first.Options)
 	}
 	for _, p := range []string{first.Player, second.Player} {
 		if race, err := r.raceInPlay(ctx, p, ""); err != nil || race != "" {
-			return "", cmp.Or(err, error(&busyError{player: p, race: race}))
+			return "", cmp.Or(err, error(&matchmaking.BusyError{Player: p, Race: race}))
 		}
 	}
 	code, o := spec.Code, spec.Options
@@ -654,11 +655,4 @@ func (r *Registry) notInRace(ctx context.Context, player, except, msg string) er
 		return err
 	}
 	return &game.Error{Code: game.Conflict, Msg: msg, Game: race}
-}
-
-// busyError is a pairing refused because a player has a race in play.
-type busyError struct{ player, race string }
-
-func (e *busyError) Error() string {
-	return "table: " + e.player + " has the race " + e.race + " in play"
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"dsol/internal/game"
+	"dsol/internal/matchmaking"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
@@ -121,7 +122,7 @@ func (r *Registry) leaser() {
 			for _, t := range r.liveTables() {
 				r.stopMoved(t, false)
 			}
-			r.dropQueue()
+			r.q.Drop()
 		}
 	}
 }
@@ -142,9 +143,9 @@ func (r *Registry) renew() bool {
 	for i, t := range ts {
 		ids[i] = t.id
 	}
-	queue := r.queueLive()
+	queue := r.q.Live()
 	if queue {
-		ids = append(ids, MatchID)
+		ids = append(ids, matchmaking.ID)
 	}
 	if len(ids) == 0 {
 		return true
@@ -162,14 +163,14 @@ func (r *Registry) renew() bool {
 			r.stopMoved(t, ok)
 		}
 	}
-	if wanted, ok := held[MatchID]; queue && (!ok || wanted) {
+	if wanted, ok := held[matchmaking.ID]; queue && (!ok || wanted) {
 		// The queue moved: its players re-queue where the routing sends them.
-		r.dropQueue()
+		r.q.Drop()
 		if ok {
 			r.mu.Lock()
-			r.handed[MatchID] = r.cfg.Clock()
+			r.handed[matchmaking.ID] = r.cfg.Clock()
 			r.mu.Unlock()
-			r.release([]string{MatchID})
+			r.release([]string{matchmaking.ID})
 		}
 	}
 	return true

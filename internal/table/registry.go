@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"dsol/internal/matchmaking"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 	"dsol/internal/winnable"
@@ -104,8 +105,8 @@ type Registry struct {
 	tables  map[string]*entry
 	handed  map[string]time.Time // games handed over to another node, and when
 	closed  bool
-	q       queue          // the match queue (match.go)
-	wg      sync.WaitGroup // table goroutines and the sweepers
+	q       *matchmaking.Queue // the quick-match queue
+	wg      sync.WaitGroup     // table goroutines and the sweepers
 	stopSwp chan struct{}
 
 	lobby atomic.Pointer[func()] // tells the lobby that its list changed (SetLobby)
@@ -157,10 +158,10 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.Winnable == nil {
 		cfg.Winnable = winnable.NewPool(nil)
 	}
-	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{}),
-		q: queue{waiting: make(map[string]*queued), matched: make(map[string]matchedAt)}}
+	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{})}
+	r.q = matchmaking.New(matchmaking.Config{Pair: r.pairRace, Clock: cfg.Clock, Logger: cfg.Logger,
+		Waiting: cfg.Hooks.MatchWaiting, Wait: cfg.Hooks.MatchWait})
 	r.cfg.checks = &checks{}
-	r.q.pair = r.pairRace
 	r.cfg.thinkers = &thinkers{}
 	r.cfg.rematchLapsed = func(old string) {
 		// off the lapsed race's goroutine: the old race's table is another
@@ -374,7 +375,7 @@ func (r *Registry) Close(ctx context.Context) error {
 	}
 	r.mu.Unlock()
 	close(r.stopSwp)
-	r.dropQueue()
+	r.q.Close()
 	for _, e := range es {
 		select {
 		case <-e.ready:
@@ -395,3 +396,28 @@ func (r *Registry) Close(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+// Match puts a player in the quick-match queue, or pairs them at once (see
+// matchmaking.Queue.Join), once this node holds the queue's lease: an
+// *ElsewhereError means another node runs the queue.
+func (r *Registry) Match(ctx context.Context, e matchmaking.Entry) (string, error) {
+	if err := r.acquire(ctx, matchmaking.ID); err != nil {
+		return "", err
+	}
+	return r.q.Join(ctx, e)
+}
+
+// Unmatch takes a player out of the quick-match queue.
+func (r *Registry) Unmatch(player string) error { return r.q.Leave(player) }
+
+// MatchWatch follows a player's place in the quick-match queue.
+func (r *Registry) MatchWatch(player string) (<-chan []byte, func(), error) { return r.q.Watch(player) }
+
+// MatchBlocked tells the quick-match queue that a blocked b.
+func (r *Registry) MatchBlocked(a, b string) { r.q.Blocked(a, b) }
+
+// MatchWaiting returns how many players wait for a quick match.
+func (r *Registry) MatchWaiting() int { return r.q.Waiting() }
+
+// SweepQueue pairs the waiting players whose windows widened enough.
+func (r *Registry) SweepQueue(ctx context.Context) { r.q.Sweep(ctx) }

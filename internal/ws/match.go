@@ -5,16 +5,17 @@ import (
 	"errors"
 	"sync"
 
+	"dsol/internal/matchmaking"
 	"dsol/internal/table"
 )
 
 // MatchHandler serves GET /api/v1/match/ws: a read-only socket that follows
-// the player's place in the quick-match queue (table.MatchMessage):
+// the player's place in the quick-match queue (matchmaking.Message):
 // {"type": "waiting", "since"} on connect, then {"type": "matched",
 // "race"} when an opponent is found, and the socket closes (1000). A player
 // not in the queue gets {"type": "idle"} and the close (queue again with
 // POST /api/v1/match). While the socket is open the player keeps their
-// place; once it closes they leave the queue after table.MatchUnwatched
+// place; once it closes they leave the queue after matchmaking.Unwatched
 // unless it reconnects. Pings as on the lobby socket.
 type MatchHandler struct {
 	feedHandler
@@ -35,7 +36,7 @@ func NewMatchHandler(d Deps) *MatchHandler {
 
 func (h *MatchHandler) watch(pid string) (feed, error) {
 	c, stop, err := h.tables.MatchWatch(pid)
-	if errors.Is(err, table.ErrNotQueued) {
+	if errors.Is(err, matchmaking.ErrNotQueued) {
 		idle := make(chan []byte, 1)
 		idle <- []byte(`{"type":"idle"}`)
 		close(idle)
