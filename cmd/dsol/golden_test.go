@@ -201,6 +201,7 @@ func newGolden(t *testing.T, kind string) *golden {
 		if err := w.tables.Close(sctx); err != nil {
 			t.Errorf("tables: %v", err)
 		}
+		w.owner.Close()
 		com.Close()
 		stopWinnable()
 		cancel()

@@ -21,6 +21,7 @@ import (
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/names"
+	"dsol/internal/ownership"
 	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
@@ -341,6 +342,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if rerr := w.tables.Close(sctx); rerr != nil {
 		log.Warn("tables did not all stop in time", "err", rerr)
 	}
+	w.owner.Close() // every game handed over at once
 	com.Close()
 	log.Info("stopped")
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -373,6 +375,7 @@ type wiringDeps struct {
 type wired struct {
 	handler http.Handler
 	tables  *table.Registry
+	owner   *ownership.Owner
 	players *players.Service
 	sockets *ws.Handler
 	lobby   *ws.LobbyHandler
@@ -401,18 +404,19 @@ func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logge
 		IdleAfter: cfg.idle,
 		Grace:     cfg.grace,
 		AfterFunc: deps.afterFunc,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces,
-			Elsewhere: m.ObserveElsewhere, Moved: m.ObserveMoved,
+		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces, Moved: m.ObserveMoved,
 			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait},
-		LeaseTTL: cfg.lease,
 	}
+	oc := ownership.Config{TTL: cfg.lease, Clock: deps.clock, Logger: log, Elsewhere: m.ObserveElsewhere}
 	if ls, ok := st.(store.Leases); ok { // PostgreSQL: nodes share the games
-		tc.Leases, tc.Node, tc.Addr = ls, cfg.node, cfg.advertise
-		if tc.Node == "" {
-			tc.Node = nodeName()
+		oc.Leases, oc.Node, oc.Addr = ls, cfg.node, cfg.advertise
+		if oc.Node == "" {
+			oc.Node = nodeName()
 		}
-		log.Info("sharing games with other nodes", "node", tc.Node, "advertise", tc.Addr, "lease", cfg.lease)
+		log.Info("sharing games with other nodes", "node", oc.Node, "advertise", oc.Addr, "lease", cfg.lease)
 	}
+	owner := ownership.New(oc)
+	tc.Owner = owner
 	reg := table.NewRegistry(tc)
 	wsCfg := ws.Config{
 		OriginPatterns: originHosts(cfg.origins),
@@ -430,7 +434,7 @@ func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logge
 		Clock:   deps.clock,
 		Config:  wsCfg,
 	}
-	w := &wired{tables: reg, players: playerService}
+	w := &wired{tables: reg, owner: owner, players: playerService}
 	w.sockets = ws.NewHandler(socketDeps)
 	w.lobby = ws.NewLobbyHandler(ws.LobbyDeps{
 		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"dsol/internal/ownership"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
@@ -28,7 +29,7 @@ func cancelled(t *Table, l *raceLive, _ store.Game) error {
 func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table, l *raceLive, g store.Game) error) error {
 	for {
 		t, err := r.Get(ctx, id)
-		if isElsewhere(err) {
+		if ownership.IsElsewhere(err) {
 			// Another node runs the game and was just asked to hand it
 			// over: its table stops, and the one loaded next reads the new
 			// header from the store.
@@ -73,7 +74,7 @@ func (t *Table) reread(ctx context.Context, f func(t *Table, l *raceLive, g stor
 func (r *Registry) inTable(ctx context.Context, id string, f func(t *Table) error) error {
 	for {
 		t, err := r.Get(ctx, id)
-		if isElsewhere(err) {
+		if ownership.IsElsewhere(err) {
 			return f(nil)
 		}
 		if err != nil {
@@ -99,7 +100,7 @@ func (r *Registry) inTable(ctx context.Context, id string, f func(t *Table) erro
 func (r *Registry) Evict(ids []string) {
 	for _, t := range r.liveTables() {
 		if slices.Contains(ids, t.id) {
-			r.stopMoved(t, false)
+			r.stopMoved(t)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"dsol/internal/matchmaking"
+	"dsol/internal/ownership"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 	"dsol/internal/winnable"
@@ -31,10 +32,8 @@ type Hooks struct {
 	Live func(delta int)
 	// Races is called with +1 when a race's table starts and -1 when it stops.
 	Races func(delta int)
-	// Elsewhere is called when a game was asked for whose lease another
-	// node holds; Moved when a table stopped because its game moved away.
-	Elsewhere func()
-	Moved     func()
+	// Moved is called when a table stopped because its game moved away.
+	Moved func()
 	// MatchWaiting is called with the number of players in the match
 	// queue whenever it changes; MatchWait with how long a player waited,
 	// when paired.
@@ -85,25 +84,20 @@ type Config struct {
 	checks        *checks
 	thinkers      *thinkers
 	rematchLapsed func(old string)
-	// Leases, when set, shares the games with the other nodes of the store:
-	// this node runs a game's table only while it holds its lease (see
-	// owner.go). Node names this node in the leases (required with Leases),
-	// Addr is where other nodes reach it, and LeaseTTL how long a lease
-	// lasts unless renewed (default DefaultLeaseTTL).
-	Leases   store.Leases
-	Node     string
-	Addr     string
-	LeaseTTL time.Duration
+	// Owner shares the games with the other nodes of the store: this node
+	// runs a game's table only while it holds its lease (package
+	// ownership). Nil: a node alone, which owns every game.
+	Owner *ownership.Owner
 }
 
 // Registry finds live tables by game id, loads them on demand and evicts idle
 // ones.
 type Registry struct {
-	cfg Config
+	cfg   Config
+	owner *ownership.Owner
 
 	mu      sync.Mutex
 	tables  map[string]*entry
-	handed  map[string]time.Time // games handed over to another node, and when
 	closed  bool
 	q       *matchmaking.Queue // the quick-match queue
 	wg      sync.WaitGroup     // table goroutines and the sweepers
@@ -146,9 +140,6 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.Grace <= 0 {
 		cfg.Grace = 60 * time.Second
 	}
-	if cfg.LeaseTTL <= 0 {
-		cfg.LeaseTTL = DefaultLeaseTTL
-	}
 	if cfg.RematchTimeout <= 0 {
 		cfg.RematchTimeout = DefaultRematchTimeout
 	}
@@ -158,7 +149,10 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.Winnable == nil {
 		cfg.Winnable = winnable.NewPool(nil)
 	}
-	r := &Registry{cfg: cfg, tables: make(map[string]*entry), handed: make(map[string]time.Time), stopSwp: make(chan struct{})}
+	if cfg.Owner == nil {
+		cfg.Owner = ownership.New(ownership.Config{})
+	}
+	r := &Registry{cfg: cfg, owner: cfg.Owner, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
 	r.q = matchmaking.New(matchmaking.Config{Pair: r.pairRace, Clock: cfg.Clock, Logger: cfg.Logger,
 		Waiting: cfg.Hooks.MatchWaiting, Wait: cfg.Hooks.MatchWait})
 	r.cfg.checks = &checks{}
@@ -177,10 +171,20 @@ func NewRegistry(cfg Config) *Registry {
 		r.wg.Add(1)
 		go r.sweeper()
 	}
-	if cfg.Leases != nil {
-		r.wg.Add(1)
-		go r.leaser()
-	}
+	r.owner.Hold(ownership.Holder{Held: r.Games, Lost: func(id string) {
+		if t := r.liveTable(id); t != nil {
+			r.stopMoved(t)
+		}
+	}})
+	r.owner.Hold(ownership.Holder{
+		Held: func() []string {
+			if r.q.Live() {
+				return []string{matchmaking.ID}
+			}
+			return nil
+		},
+		Lost: func(string) { r.q.Drop() }, // its players re-queue where the routing sends them
+	})
 	return r
 }
 
@@ -245,12 +249,12 @@ func (r *Registry) Get(ctx context.Context, id string) (*Table, error) {
 
 // load takes the game's lease and builds its table, and counts it.
 func (r *Registry) load(ctx context.Context, id string) (*Table, error) {
-	if err := r.acquire(ctx, id); err != nil {
+	if err := r.owner.Acquire(ctx, id); err != nil {
 		return nil, err
 	}
 	t, err := newTable(ctx, &r.cfg, id)
 	if err != nil {
-		r.release([]string{id})
+		r.owner.Release([]string{id})
 		return nil, err
 	}
 	r.wg.Add(1)
@@ -352,7 +356,7 @@ func (r *Registry) Sweep(now time.Time) int {
 		if err == nil && evicted {
 			<-t.done
 			r.forgetTable(t)
-			r.release([]string{t.id})
+			r.owner.Release([]string{t.id})
 			n++
 		}
 	}
@@ -390,7 +394,7 @@ func (r *Registry) Close(ctx context.Context) error {
 	go func() { r.wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		r.release(nil) // hand every game over at once
+		r.owner.Release(nil) // hand every game over at once
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -401,7 +405,7 @@ func (r *Registry) Close(ctx context.Context) error {
 // matchmaking.Queue.Join), once this node holds the queue's lease: an
 // *ElsewhereError means another node runs the queue.
 func (r *Registry) Match(ctx context.Context, e matchmaking.Entry) (string, error) {
-	if err := r.acquire(ctx, matchmaking.ID); err != nil {
+	if err := r.owner.Acquire(ctx, matchmaking.ID); err != nil {
 		return "", err
 	}
 	return r.q.Join(ctx, e)
