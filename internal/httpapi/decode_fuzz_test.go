@@ -9,10 +9,10 @@ import (
 	"unicode/utf8"
 
 	"dsol/internal/cards"
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/players"
 	"dsol/internal/protocol"
-	"dsol/internal/table"
 )
 
 // The fuzz targets of the request-body decoders (decode.go). Each checks
@@ -173,7 +173,7 @@ func FuzzDecodeCreateRace(f *testing.F) {
 		if c.Kind != cards.Race || !c.Valid() || spec.random && c.Deal != 0 {
 			t.Fatalf("%q: accepted code %+v (random %v)", body, c, spec.random)
 		}
-		if _, err := table.EngineOptions(o); err != nil || o.Series < 1 || o.Series > game.MaxSeries ||
+		if _, err := engine.RaceOptions(o); err != nil || o.Series < 1 || o.Series > game.MaxSeries ||
 			o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < game.MinTurnSeconds || o.TurnSeconds > game.MaxTurnSeconds) ||
 			o.Bot != "" && spec.public || o.FirstSeat != 0 || o.Prev != "" {
 			t.Fatalf("%q: accepted options %+v (public %v, engine: %v)", body, o, spec.public, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
@@ -66,8 +67,8 @@ func (t *Table) SetCheck(ctx context.Context) (protocol.View, error) {
 			g.Checked = true
 			t.game.Store(&g)
 		}
-		if e, ok := t.eng.(*soloEngine); ok && !e.checked {
-			e.checked = true
+		if e, ok := t.eng.(*engine.Solo); ok && !e.Checked() {
+			e.CheckOn()
 			t.startCheck()
 		}
 		v = t.eng.View(1, t.id, t.seq)
@@ -98,33 +99,33 @@ func (r *Registry) SetCheck(ctx context.Context, id string) (protocol.View, erro
 // {"type":"check","seq":N,"stillWinnable":…}, and the viewers' delta bases
 // at seq N take it, so that the next event's delta says when it changes.
 func (t *Table) startCheck() {
-	e, ok := t.eng.(*soloEngine)
-	if !ok || !e.checked {
+	e, ok := t.eng.(*engine.Solo)
+	if !ok || !e.Checked() {
 		return
 	}
 	if t.checkStop != nil {
 		t.checkStop()
 		t.checkStop = nil
 	}
-	e.still, e.answered = nil, false
+	e.SetStill(nil, false)
 	var f *CheckFunc
 	if t.cfg.checks != nil {
 		f = t.cfg.checks.f.Load()
 	}
-	if f == nil || e.g.Status() != solo.Playing {
+	if f == nil || e.Game().Status() != solo.Playing {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.checkStop = cancel
-	seq, b, found := t.seq, *e.g.Board(), *e.g.Foundations()
+	seq, b, found := t.seq, *e.Game().Board(), *e.Game().Foundations()
 	go func() {
 		v := (*f)(ctx, b, found)
 		_ = t.call(ctx, func() {
-			e, ok := t.eng.(*soloEngine)
+			e, ok := t.eng.(*engine.Solo)
 			if ctx.Err() != nil || t.seq != seq || !ok {
 				return
 			}
-			e.still, e.answered = v, true
+			e.SetStill(v, true)
 			for i := range t.views {
 				if b := &t.views[i]; b.seq == seq {
 					b.view = t.eng.View(b.viewer, t.id, seq)
@@ -145,8 +146,10 @@ func checkNotice(seq int64, v *bool) *protocol.Notice {
 // working): a new subscriber gets it after its view, since it may have
 // missed the notice.
 func (t *Table) answeredCheck() *protocol.Notice {
-	if e, ok := t.eng.(*soloEngine); ok && e.answered {
-		return checkNotice(t.seq, e.still)
+	if e, ok := t.eng.(*engine.Solo); ok {
+		if v, answered := e.Still(); answered {
+			return checkNotice(t.seq, v)
+		}
 	}
 	return nil
 }

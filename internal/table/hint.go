@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
@@ -28,13 +29,13 @@ func (t *Table) SoloPosition(ctx context.Context) (SoloPosition, error) {
 	var p SoloPosition
 	solo := false
 	err := t.call(ctx, func() {
-		e, ok := t.eng.(*soloEngine)
+		e, ok := t.eng.(*engine.Solo)
 		if !ok {
 			return
 		}
 		t.touch()
 		solo = true
-		p = SoloPosition{Seq: t.seq, Status: e.g.Status().String(), Seen: e.g.Seen(), Found: *e.g.Foundations(), Over: e.Check(1)}
+		p = SoloPosition{Seq: t.seq, Status: e.Game().Status().String(), Seen: e.Game().Seen(), Found: *e.Game().Foundations(), Over: e.Check(1)}
 	})
 	if err == nil && !solo {
 		err = game.Errorf(game.Forbidden, "hints are for solo games")
@@ -55,8 +56,8 @@ func (t *Table) AddHint(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	err = t.call(ctx, func() {
-		if e, ok := t.eng.(*soloEngine); ok {
-			e.hints = max(e.hints, n)
+		if e, ok := t.eng.(*engine.Solo); ok {
+			e.SetHints(n)
 		}
 		if g := *t.game.Load(); n > g.Hints {
 			g.Hints = n

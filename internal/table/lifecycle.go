@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/matchmaking"
 	"dsol/internal/protocol"
@@ -64,7 +65,7 @@ func (r *Registry) drawFirst(o *game.RaceOptions) error {
 	if _, err := io.ReadFull(r.cfg.Random, b[:]); err != nil {
 		return err
 	}
-	eo, err := EngineOptions(*o)
+	eo, err := engine.RaceOptions(*o)
 	if err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func (r *Registry) liveDeal(code cards.Code, chosen bool, eo race.Options) (card
 // newRace builds a race header with a fresh secret salt; a bot race is
 // playing from the start.
 func (r *Registry) newRace(id string, code cards.Code, o game.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
-	eo, err := EngineOptions(o)
+	eo, err := engine.RaceOptions(o)
 	if err != nil {
 		return store.Game{}, err
 	}

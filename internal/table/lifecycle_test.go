@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"dsol/internal/cards"
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/race"
 )
@@ -17,7 +18,7 @@ func TestServerRedealsDeadRaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eo, err := EngineOptions(game.RaceOptions{})
+	eo, err := engine.RaceOptions(game.RaceOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

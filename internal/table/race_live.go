@@ -3,6 +3,7 @@ package table
 import (
 	"time"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
@@ -52,7 +53,7 @@ type raceLive struct {
 	seen    [2]time.Time // last connection or action of each seat
 	started bool         // the race was playing when last looked at
 
-	turnCount   int // e.turns when the turn clock was last set
+	turnCount   int // e.Turns() when the turn clock was last set
 	deadline    time.Time
 	clockStop   func() bool
 	bot         *race.Bot       // the plain bot of seat 2 ("slow", "normal", "fast")
@@ -92,7 +93,7 @@ func isBot(g *store.Game, seat int) bool {
 // claimAt returns when the opponent may claim the win over an absent seat
 // of race e, whose header is g (zero: the seat is connected, a bot, or the
 // race is not in play).
-func (l *raceLive) claimAt(seat int, e *raceEngine, g *store.Game) time.Time {
+func (l *raceLive) claimAt(seat int, e *engine.Race, g *store.Game) time.Time {
 	if l.online[seat-1] || isBot(g, seat) || e.Status() != "playing" {
 		return time.Time{}
 	}
@@ -100,7 +101,7 @@ func (l *raceLive) claimAt(seat int, e *raceEngine, g *store.Game) time.Time {
 }
 
 // mayClaim refuses a claim by seat before the opponent's grace has run out.
-func (l *raceLive) mayClaim(seat int, e *raceEngine, g *store.Game) error {
+func (l *raceLive) mayClaim(seat int, e *engine.Race, g *store.Game) error {
 	opp := 3 - seat
 	at := l.claimAt(opp, e, g)
 	switch {
@@ -114,7 +115,7 @@ func (l *raceLive) mayClaim(seat int, e *raceEngine, g *store.Game) error {
 
 // schedule sets or cancels the turn clock and the bot's next move of race
 // e, whose header is g, at the table's seq.
-func (l *raceLive) schedule(e *raceEngine, g store.Game, seq int64) {
+func (l *raceLive) schedule(e *engine.Race, g store.Game, seq int64) {
 	playing := e.Status() == "playing"
 	if playing && !l.started {
 		// The race starts now (or the table was just loaded): the turn clock
@@ -129,16 +130,16 @@ func (l *raceLive) schedule(e *raceEngine, g store.Game, seq int64) {
 		l.offerClock(e, g)
 		return
 	}
-	if e.opts.TurnSeconds > 0 && e.r.Turn() != 0 && l.turnCount != e.turns {
+	if e.Options().TurnSeconds > 0 && e.Race().Turn() != 0 && l.turnCount != e.Turns() {
 		l.stopClock()
-		l.turnCount = e.turns
-		d := time.Duration(e.opts.TurnSeconds) * time.Second
+		l.turnCount = e.Turns()
+		d := time.Duration(e.Options().TurnSeconds) * time.Second
 		l.deadline = l.now().Add(d)
-		l.clockStop = l.after(d, raceWake{kind: wakeClock, turns: e.turns})
+		l.clockStop = l.after(d, raceWake{kind: wakeClock, turns: e.Turns()})
 	}
-	if e.opts.Bot != "" && isBot(&g, 2) && l.botStop == nil && l.botIdle != seq {
-		if turn := e.r.Turn(); turn == 0 || turn == 2 {
-			speed, _ := race.ParseSpeed(e.opts.Bot)
+	if e.Options().Bot != "" && isBot(&g, 2) && l.botStop == nil && l.botIdle != seq {
+		if turn := e.Race().Turn(); turn == 0 || turn == 2 {
+			speed, _ := race.ParseSpeed(e.Options().Bot)
 			switch {
 			case l.bot != nil || l.strong != nil:
 			case speed == race.Strong:
@@ -156,8 +157,8 @@ func (l *raceLive) schedule(e *raceEngine, g store.Game, seq int64) {
 // once when that time has passed, as for a table loaded late): the race is
 // then over without a result, as a declined one, and the race it was
 // offered after is told (Table.raceLapse).
-func (l *raceLive) offerClock(e *raceEngine, g store.Game) {
-	if e.opts.RematchOf == "" || l.offerStop != nil || g.Status != "waiting" {
+func (l *raceLive) offerClock(e *engine.Race, g store.Game) {
+	if e.Options().RematchOf == "" || l.offerStop != nil || g.Status != "waiting" {
 		return
 	}
 	left := max(0, g.CreatedAt.Add(l.env.rematchTimeout).Sub(l.now()))
@@ -168,8 +169,8 @@ func (l *raceLive) offerClock(e *raceEngine, g store.Game) {
 // e: it returns the seat on turn and true when that seat's time ran out and
 // it must pass. It returns false when the turn ended in time, and sets the
 // clock again when it came early.
-func (l *raceLive) turnClock(e *raceEngine, turns int) (seat int, pass bool) {
-	if e.turns != turns || e.Status() != "playing" {
+func (l *raceLive) turnClock(e *engine.Race, turns int) (seat int, pass bool) {
+	if e.Turns() != turns || e.Status() != "playing" {
 		return 0, false // the turn ended in time
 	}
 	if left := l.deadline.Sub(l.now()); left > 0 {
@@ -178,7 +179,7 @@ func (l *raceLive) turnClock(e *raceEngine, turns int) (seat int, pass bool) {
 	}
 	l.clockStop = nil
 	l.turnCount = -2 // set a new deadline even if the pass is refused
-	return e.r.Turn(), true
+	return e.Race().Turn(), true
 }
 
 // stop cancels the live state's timers, when its table stops.

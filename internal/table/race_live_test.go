@@ -2,9 +2,12 @@ package table
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
@@ -16,7 +19,7 @@ import (
 type liveRig struct {
 	clock  *clock
 	g      store.Game
-	e      *raceEngine
+	e      *engine.Race
 	l      *raceLive
 	timers []rigTimer
 	wakes  []raceWake
@@ -37,11 +40,11 @@ func newLiveRig(tb testing.TB, o game.RaceOptions, seats [2]string) *liveRig {
 	rig := &liveRig{clock: newClock()}
 	rig.g = store.Game{ID: "live", Kind: "race", Code: "DR1-D1UI-HELLOXY", Options: opts, Status: "playing",
 		Seats: seats, Salt: make([]byte, 16), CreatedAt: rig.clock.Now()}
-	eng, err := NewRace(rig.g)
+	eng, err := engine.NewRace(rig.g)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rig.e = eng.(*raceEngine)
+	rig.e = eng.(*engine.Race)
 	rig.l = newRaceLive(raceEnv{now: rig.clock.Now, grace: 40 * time.Second, rematchTimeout: time.Minute,
 		afterFunc: func(d time.Duration, f func()) func() bool {
 			rig.timers = append(rig.timers, rigTimer{d: d, f: f})
@@ -49,8 +52,60 @@ func newLiveRig(tb testing.TB, o game.RaceOptions, seats [2]string) *liveRig {
 			return func() bool { rig.timers[i].stopped = true; return true }
 		},
 		wake: func(w raceWake) { rig.wakes = append(rig.wakes, w) }})
-	rig.e.attach(rig.l, func() *store.Game { return &rig.g })
+	rig.e.Attach(rigSide{rig})
 	return rig
+}
+
+// rigSide is the rig's live side as its engine reads it, as raceSide is a
+// table's.
+type rigSide struct{ rig *liveRig }
+
+func (s rigSide) Header() *store.Game     { return &s.rig.g }
+func (s rigSide) MayClaim(seat int) error { return s.rig.l.mayClaim(seat, s.rig.e, &s.rig.g) }
+func (s rigSide) Acted(seat int)          { s.rig.l.seen[seat-1] = s.rig.l.now() }
+func (s rigSide) Fill(v *protocol.RaceView, viewer int) {
+	s.rig.l.fill(v, viewer, s.rig.e, &s.rig.g)
+}
+
+// TestViewForLive: a race view made for one viewer and turned to another
+// with For is the view the engine builds for that viewer with the live
+// state filled in, at every seq of random races, with a seat away (so that
+// claim times show) or both connected.
+func TestViewForLive(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for i := range 6 {
+		rig := newLiveRig(t, game.RaceOptions{Turns: "simultaneous", Series: 1}, [2]string{"a", "b"})
+		rig.l.online = [2]bool{i%3 != 1, i%3 != 2}
+		eng := engine.Engine(rig.e)
+		for seq := int64(0); seq <= 150 && eng.Check(1) == nil; {
+			for from := range 3 {
+				base := eng.View(from, "g", seq)
+				for to := range 3 {
+					if got, want := base.For(to), eng.View(to, "g", seq); !reflect.DeepEqual(got, want) {
+						t.Fatalf("seq %d: the view of %d for %d is\n%+v\nwant\n%+v", seq, from, to, got, want)
+					}
+				}
+			}
+			if _, err := eng.Apply(1+r.IntN(2), randomRaceAction(r)); err == nil {
+				seq++
+			}
+		}
+	}
+}
+
+// randomRaceAction picks an action for a seat of a race; many are refused,
+// which the caller skips.
+func randomRaceAction(r *rand.Rand) klondike.Action {
+	switch n := r.IntN(10); {
+	case n < 3:
+		return klondike.Simple(klondike.Draw)
+	case n < 4:
+		return klondike.Simple(klondike.Recycle)
+	case n < 7:
+		return klondike.FromPile(klondike.Tap, klondike.ColPile(r.IntN(7)), 1)
+	default:
+		return klondike.FromPile(klondike.DTap, klondike.ColPile(r.IntN(7)), 1+r.IntN(3))
+	}
 }
 
 // TestRaceLiveTurnClock: the turn clock is set when a turn starts, wakes

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
@@ -42,7 +43,7 @@ func (t *Table) newRaceLive() *raceLive {
 }
 
 // raceEng returns the engine of a race table.
-func (t *Table) raceEng() *raceEngine { return t.eng.(*raceEngine) }
+func (t *Table) raceEng() *engine.Race { return t.eng.(*engine.Race) }
 
 // raceSchedule sets or cancels the turn clock and the bot's next move.
 func (t *Table) raceSchedule(l *raceLive) { l.schedule(t.raceEng(), t.Game(), t.seq) }
@@ -110,7 +111,7 @@ func (t *Table) loadHeader(ctx context.Context, l *raceLive, g store.Game) error
 	l.players = players
 	l.seriesID, l.seriesIndex = g.SeriesID, max(g.SeriesGame, 1)
 	l.prevTotals = [2]int{}
-	prev := t.raceEng().opts.Prev
+	prev := t.raceEng().Options().Prev
 	for n := 0; prev != "" && n < 100; n++ {
 		pg, err := t.cfg.Store.Game(ctx, prev)
 		if errors.Is(err, store.ErrNotFound) {
@@ -168,9 +169,28 @@ func (t *Table) raceAttach() {
 	if t.rl == nil {
 		return
 	}
-	if e, ok := t.eng.(*raceEngine); ok {
-		e.attach(t.rl, t.game.Load)
+	if e, ok := t.eng.(*engine.Race); ok {
+		e.Attach(raceSide{t, t.rl})
 	}
+}
+
+// raceSide is a race table's live side as its engine reads it
+// (engine.RaceLive).
+type raceSide struct {
+	t *Table
+	l *raceLive
+}
+
+func (s raceSide) Header() *store.Game { return s.t.game.Load() }
+
+func (s raceSide) MayClaim(seat int) error {
+	return s.l.mayClaim(seat, s.t.raceEng(), s.t.game.Load())
+}
+
+func (s raceSide) Acted(seat int) { s.l.seen[seat-1] = s.l.now() }
+
+func (s raceSide) Fill(v *protocol.RaceView, viewer int) {
+	s.l.fill(v, viewer, s.t.raceEng(), s.t.game.Load())
 }
 
 // raceStop cancels the race timers when the table stops.
@@ -242,13 +262,13 @@ func (t *Table) raceLapse(l *raceLive) {
 		l.over = true
 		t.notify(&protocol.Notice{Type: "over"})
 	}
-	t.cfg.rematchLapsed(t.raceEng().opts.RematchOf)
+	t.cfg.rematchLapsed(t.raceEng().Options().RematchOf)
 }
 
 // botMove applies the bot's next action for seat 2; the strong bot's, when
 // it wants a hint, once its search has come back (think).
 func (t *Table) botMove(l *raceLive) {
-	s := t.raceEng().r.Seen(2)
+	s := t.raceEng().Race().Seen(2)
 	switch {
 	case l.strong == nil:
 		a, ok := l.bot.Next(s)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
@@ -30,46 +31,10 @@ func rematchOf(next store.Game, timeout time.Duration) *protocol.RematchView {
 	return v
 }
 
-func (e *raceEngine) View(viewer int, id string, seq int64) protocol.View {
-	if n := e.r.Actions() + 1; e.boardAt != n {
-		e.board, e.boardAt = e.r.NextView(&e.board), n
-	}
-	v := protocol.RaceView{ID: id, Seq: seq, View: e.board, Status: e.Status(),
-		Series: protocol.SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot,
-		Commitment: e.commitment, ChosenDeal: e.opts.Chosen}
-	if v.Status == "over" {
-		v.Code, v.Salt = e.code, e.salt
-	}
-	if viewer == 1 || viewer == 2 {
-		you := viewer
-		v.You = &you
-	}
-	if v.Turns == "alternating" {
-		v.First = e.opts.First
-		if v.First == "" {
-			v.First = "random"
-		}
-		v.TurnSeconds = e.opts.TurnSeconds
-	}
-	v.Seats = make([]protocol.RaceSeatView, len(v.View.Seats))
-	for i := range v.Seats {
-		v.Seats[i] = protocol.RaceSeatView{SeatView: v.View.Seats[i]}
-	}
-	if l := e.live; l != nil {
-		l.fill(&v, viewer, e, e.header())
-	}
-	if v.Status == "waiting" || e.cancelled() {
-		v.Turn = nil
-	}
-	v.Cancelled = e.cancelled()
-	v.RematchOf = e.opts.RematchOf
-	return v
-}
-
 // fill adds the live state to the view of race e, whose header is g: the
 // players, presence and claims, the turn clock, the series, the rematch
 // offer and the ratings.
-func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *raceEngine, g *store.Game) {
+func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *engine.Race, g *store.Game) {
 	v.GraceSeconds = int(l.env.grace / time.Second)
 	for i := range v.Seats {
 		s := &v.Seats[i]
@@ -95,7 +60,7 @@ func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *raceEngine, g *stor
 		v.TurnDeadline = &d
 	}
 	v.Series.ID, v.Series.Index, v.Series.Totals = l.seriesID, l.seriesIndex, l.prevTotals
-	if res := e.r.Result(); res.Reason != race.NotOver {
+	if res := e.Race().Result(); res.Reason != race.NotOver {
 		v.Series.Totals[0] += res.Counts[0]
 		v.Series.Totals[1] += res.Counts[1]
 		if v.Series.Index >= v.Series.Games {
@@ -109,7 +74,7 @@ func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *raceEngine, g *stor
 			}
 		}
 	}
-	if e.opts.RematchOf != "" && v.Status == "waiting" {
+	if e.Options().RematchOf != "" && v.Status == "waiting" {
 		exp := g.CreatedAt.Add(l.env.rematchTimeout).UTC()
 		v.OfferExpires = &exp
 	}

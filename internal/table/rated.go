@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/protocol"
 	"dsol/internal/rating"
@@ -26,12 +27,12 @@ import (
 // rated (a seat of the bot).
 func (t *Table) raceDecision() func([2]store.Rating, int) *store.RaceRating {
 	g := t.Game()
-	e, ok := t.eng.(*raceEngine)
+	e, ok := t.eng.(*engine.Race)
 	if !ok || g.Seats[0] == "" || g.Seats[1] == "" || g.Seats[0] == BotPlayerID || g.Seats[1] == BotPlayerID {
 		return nil
 	}
-	res := e.r.Result()
-	f := rating.RaceFacts{ChosenDeal: e.opts.Chosen || !e.secret, Score: 0.5}
+	res := e.Race().Result()
+	f := rating.RaceFacts{ChosenDeal: e.ChosenDeal(), Score: 0.5}
 	switch res.Winner {
 	case 1:
 		f.Score = 1

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"dsol/internal/engine"
 	"dsol/internal/matchmaking"
 	"dsol/internal/ownership"
 	"dsol/internal/protocol"
@@ -45,7 +46,7 @@ type Hooks struct {
 type Config struct {
 	Store     store.Store
 	Committer Committer
-	Engines   map[string]NewEngine // by game kind; nil means DefaultEngines()
+	Engines   map[string]engine.NewEngine // by game kind; nil means DefaultEngines()
 	Logger    *slog.Logger
 	Clock     func() time.Time
 	Hooks     Hooks
@@ -117,7 +118,7 @@ type entry struct {
 // IdleAfter > 0 it sweeps idle tables in the background until Close.
 func NewRegistry(cfg Config) *Registry {
 	if cfg.Engines == nil {
-		cfg.Engines = DefaultEngines()
+		cfg.Engines = engine.DefaultEngines()
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
@@ -48,7 +49,7 @@ type Table struct {
 	durable atomic.Int64
 
 	// Owned by the goroutine.
-	eng       Engine
+	eng       engine.Engine
 	seq       int64
 	events    []protocol.Event
 	play      time.Duration // seconds of play after the last committed event (store.AddGap)
@@ -854,8 +855,8 @@ func (t *Table) rebuild(events []protocol.Event) error {
 	}
 	t.eng, t.events, t.seq, t.clientIDs, t.play = eng, events, int64(len(events)), ids, play
 	t.durable.Store(t.seq)
-	if e, ok := eng.(*soloEngine); ok {
-		e.now = t.cfg.Clock // the replayed actions were taken in time; the next ones must be
+	if e, ok := eng.(*engine.Solo); ok {
+		e.SetClock(t.cfg.Clock) // the replayed actions were taken in time; the next ones must be
 	}
 	t.raceAttach()
 	t.startCheck()

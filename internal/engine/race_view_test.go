@@ -1,4 +1,4 @@
-package table
+package engine
 
 import (
 	"math/rand/v2"
@@ -15,11 +15,11 @@ func TestRaceBoardShared(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 20 {
 		eng := raceEngine1(t, r)
-		e := eng.(*raceEngine)
+		e := eng.(*Race)
 		for seq, tries := int64(0), 0; seq < 150 && tries < 4000 && eng.Check(1) == nil; tries++ {
 			for viewer := range 3 {
 				got := eng.View(viewer, "g", seq).(protocol.RaceView).View
-				if want := e.r.View(viewer); !reflect.DeepEqual(got, want) {
+				if want := e.Race().View(viewer); !reflect.DeepEqual(got, want) {
 					t.Fatalf("after %d actions, viewer %d: the shared view differs from the race's:\n%+v\nwant\n%+v", seq, viewer, got, want)
 				}
 			}

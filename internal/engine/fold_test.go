@@ -1,4 +1,4 @@
-package table
+package engine
 
 import (
 	"encoding/json"
@@ -107,7 +107,7 @@ func (f *folder) apply(seat int, a klondike.Action) bool {
 	if _, err := f.eng.Apply(seat, a); err != nil {
 		return false
 	}
-	if e, ok := f.eng.(*soloEngine); ok {
+	if e, ok := f.eng.(*Solo); ok {
 		e.still = nil // as the table's startCheck: not known yet at the new seq
 	}
 	f.seq++
@@ -131,7 +131,7 @@ func (f *folder) apply(seat int, a klondike.Action) bool {
 // a check notice does: the client sets the key, and the table's delta base
 // takes the answer, so the next delta must say when it changes.
 func (f *folder) check(v *bool) {
-	e, ok := f.eng.(*soloEngine)
+	e, ok := f.eng.(*Solo)
 	if !ok {
 		return
 	}

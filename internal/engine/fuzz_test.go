@@ -1,4 +1,4 @@
-package table
+package engine
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 
 // FuzzRaceOptions checks the stored race options: game.ParseRaceOptions
 // never panics, what it accepts encodes to JSON that parses to the same
-// options, and EngineOptions either maps them or refuses them with bad_request.
+// options, and RaceOptions either maps them or refuses them with bad_request.
 func FuzzRaceOptions(f *testing.F) {
 	for _, s := range []string{``, `null`, `{}`, `{"turns":"simultaneous","soloOutBonus":false,"series":1}`,
 		`{"turns":"alternating","first":"creator","firstSeat":1,"series":3,"turnSeconds":30}`,
@@ -34,7 +34,7 @@ func FuzzRaceOptions(f *testing.F) {
 		if err != nil || again != o {
 			t.Fatalf("%q → %+v → %s → %+v, %v", b, o, enc, again, err)
 		}
-		eo, err := EngineOptions(o)
+		eo, err := RaceOptions(o)
 		if err != nil {
 			var e *game.Error
 			if !errors.As(err, &e) || e.Code != game.BadRequest {

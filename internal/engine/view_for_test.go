@@ -1,11 +1,13 @@
-package table
+package engine
 
 import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 
-	"dsol/internal/game"
+	"dsol/internal/protocol"
+	"dsol/internal/store"
 )
 
 // TestViewFor: a view made for one viewer and turned to another with For is
@@ -44,9 +46,36 @@ func TestViewFor(t *testing.T) {
 	})
 	t.Run("race", func(t *testing.T) {
 		for i := range 6 {
-			rig := newLiveRig(t, game.RaceOptions{Turns: "simultaneous", Series: 1}, [2]string{"a", "b"})
-			rig.l.online = [2]bool{i%3 != 1, i%3 != 2}
-			play(t, rig.e, true)
+			eng := raceEngine1(t, r)
+			eng.(*Race).Attach(&awayLive{online: [2]bool{i%3 != 1, i%3 != 2}, at: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)})
+			play(t, eng, true)
 		}
 	})
+}
+
+// awayLive is a race's live side in which the seats not online may be
+// claimed against from at, as the live game shows it: on the seat, and
+// for the opponent as the view's own claimAt.
+type awayLive struct {
+	header store.Game
+	online [2]bool
+	at     time.Time
+}
+
+func (l *awayLive) Header() *store.Game { l.header.Status = "playing"; return &l.header }
+func (l *awayLive) MayClaim(int) error  { return nil }
+func (l *awayLive) Acted(int)           {}
+
+func (l *awayLive) Fill(v *protocol.RaceView, viewer int) {
+	for i := range v.Seats {
+		s := &v.Seats[i]
+		s.Online = l.online[i]
+		if !l.online[i] && v.Status == "playing" {
+			at := l.at
+			s.ClaimAt = &at
+			if viewer == 2-i {
+				v.ClaimAt = &at
+			}
+		}
+	}
 }
