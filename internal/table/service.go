@@ -85,7 +85,7 @@ func (r *Registry) Act(ctx context.Context, id, player string, envelope io.Reade
 
 // Follow subscribes a player to a game (see Table.Subscribe): as their
 // seat, or as a spectator of a race.
-func (r *Registry) Follow(ctx context.Context, id, player string, since int64) (*Subscription, error) {
+func (r *Registry) Follow(ctx context.Context, id, player string, since int64) (protocol.Feed, error) {
 	for {
 		t, seat, err := r.open(ctx, id, player)
 		if err != nil {
@@ -95,7 +95,30 @@ func (r *Registry) Follow(ctx context.Context, id, player string, since int64) (
 		if errors.Is(err, protocol.ErrStopped) {
 			continue
 		}
-		return sub, err
+		if err != nil {
+			return nil, err
+		}
+		return sub, nil
+	}
+}
+
+// Resubscribe follows a game again as viewer (a seat, or 0 for a
+// spectator), once the feed before ended (its table stopped or reloaded),
+// from since (see Table.Subscribe).
+func (r *Registry) Resubscribe(ctx context.Context, id string, viewer int, since int64) (protocol.Feed, error) {
+	for {
+		t, err := r.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		sub, err := t.Subscribe(ctx, viewer, since)
+		if errors.Is(err, protocol.ErrStopped) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return sub, nil
 	}
 }
 

@@ -136,7 +136,7 @@ func playAgainstBot(t *testing.T, reg *Registry, id string, shadow *race.Race) {
 		}
 		applied = ev.Seq
 	}
-	for _, ev := range sub.Missed {
+	for _, ev := range sub.Start().Missed {
 		apply(ev)
 	}
 	var me race.Bot

@@ -252,20 +252,10 @@ func (t *Table) since(seq int64) []protocol.Event {
 	return append([]protocol.Event(nil), t.events[seq:]...)
 }
 
-// Subscription is a live feed of a game's events for one viewer.
+// Subscription is a live feed of a game's events for one viewer
+// (protocol.Feed).
 type Subscription struct {
-	// Seq and View are the state when the subscription started; Take
-	// delivers every event after Seq, in seq order without gaps.
-	Seq  int64
-	View protocol.View
-	// Missed holds the events after the since of Subscribe when Resumed is
-	// true (since was between 0 and Seq): replaying them on the state at since
-	// gives the state at Seq.
-	Missed  []protocol.Event
-	Resumed bool
-	// Check is the live check's answer at Seq as a check message, when it
-	// had come before the subscription (it is then not delivered again).
-	Check *protocol.Notice
+	start *protocol.Start // until ReleaseStart
 
 	t      *Table
 	viewer int
@@ -344,14 +334,23 @@ func (s *Subscription) signal() {
 	}
 }
 
-// Table returns the table the subscription follows.
-func (s *Subscription) Table() *Table { return s.t }
+// Start is the state the subscription started with, until ReleaseStart.
+func (s *Subscription) Start() *protocol.Start { return s.start }
 
-// ReleaseStart lets go of the state the subscription started with (View,
-// Missed, Check) once the subscriber has sent it on: a subscription lives as
-// long as its socket, and an idle one then holds no view of its own. Only
-// the subscriber calls it, from the goroutine that reads those fields.
-func (s *Subscription) ReleaseStart() { s.View, s.Missed, s.Check = nil, nil, nil }
+// ReleaseStart lets go of the state the subscription started with once the
+// subscriber has sent it on: a subscription lives as long as its socket,
+// and an idle one then holds no view of its own. Only the subscriber calls
+// it, from the goroutine that reads the start.
+func (s *Subscription) ReleaseStart() { s.start = nil }
+
+// Kind is the kind of the game the subscription follows.
+func (s *Subscription) Kind() string { return s.t.Game().Kind }
+
+// Submit hands a command to the table the subscription follows (see
+// Table.Submit).
+func (s *Subscription) Submit(ctx context.Context, cmd protocol.Command, answer func(protocol.Result, error)) error {
+	return s.t.Submit(ctx, cmd, answer)
+}
 
 // Viewer returns the viewer the subscription follows the game as: a seat,
 // or 0 for a spectator.
@@ -399,15 +398,16 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 			return
 		}
 		t.touch()
-		s.Seq, s.View, s.Check = t.seq, t.eng.View(viewer, t.id, t.seq), t.answeredCheck()
+		st := &protocol.Start{Seq: t.seq, View: t.eng.View(viewer, t.id, t.seq), Check: t.answeredCheck()}
 		if base, ok := t.views.get(viewer); !ok || base.seq != t.seq {
 			// Another subscriber of this viewer keeps its base: the view at the
 			// same seq that its client folded.
-			t.views.set(viewer, seqView{t.seq, s.View})
+			t.views.set(viewer, seqView{t.seq, st.View})
 		}
 		if since >= 0 && since <= t.seq {
-			s.Missed, s.Resumed = t.since(since), true
+			st.Missed, st.Resumed = t.since(since), true
 		}
+		s.start = st
 		t.subs = append(t.subs, s)
 		t.racePresence()
 	})

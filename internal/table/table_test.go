@@ -326,10 +326,10 @@ func TestSlowSubscriberDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	if !sub.Resumed || len(sub.Missed) != 3 || sub.Seq != 4 {
+	if st := sub.Start(); !st.Resumed || len(st.Missed) != 3 || st.Seq != 4 {
 		t.Fatalf("resume: %+v", sub)
 	}
-	b, _ := json.Marshal(sub.Missed[0])
+	b, _ := json.Marshal(sub.Start().Missed[0])
 	if string(b) != `{"seq":2,"seat":1,"action":{"type":"draw"},"status":"playing","at":"2030-01-02T03:04:05Z"}` {
 		t.Fatalf("event JSON %s", b)
 	}
@@ -432,8 +432,8 @@ func TestSubscribeOffTable(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	defer r.s.Close()
-	if r.s.Seq != 2 {
-		t.Fatalf("subscribed at seq %d, want 2: the table's own action is not another node's", r.s.Seq)
+	if r.s.Start().Seq != 2 {
+		t.Fatalf("subscribed at seq %d, want 2: the table's own action is not another node's", r.s.Start().Seq)
 	}
 }
 

@@ -13,8 +13,11 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/protocol"
-	"dsol/internal/table"
 )
+
+// feedBox holds the feed a session follows, which the writer replaces and
+// the read loop submits actions through.
+type feedBox struct{ protocol.Feed }
 
 // session is one open socket on one game.
 type session struct {
@@ -27,7 +30,7 @@ type session struct {
 
 	// sub is the writer's current subscription, whose table the read loop
 	// hands actions to.
-	sub atomic.Pointer[table.Subscription]
+	sub atomic.Pointer[feedBox]
 
 	writer  *pump
 	heart   *time.Timer // the heartbeat: sets beatDue and wakes the writer
@@ -76,8 +79,8 @@ func newSession(h *Handler, c *websocket.Conn, game, kind string, viewer, versio
 
 // run serves the socket until it closes: the read loop runs here, the
 // writer when there is something to write (see start).
-func (s *session) run(sub *table.Subscription) {
-	s.sub.Store(sub)
+func (s *session) run(sub protocol.Feed) {
+	s.sub.Store(&feedBox{sub})
 	s.start(sub)
 	s.serve(s.readLoop, func() <-chan struct{} {
 		s.writer.wake() // it sees the end, and closes the subscription
@@ -189,7 +192,7 @@ func (s *session) submit(cmd protocol.Command, answer func(protocol.Result, erro
 	// socket closed is applied even so, and its answer written before the
 	// close the session queues (a socket that drops answers nothing more; a
 	// resend with the action's id finds it).
-	err := s.sub.Load().Table().Submit(context.Background(), cmd, answer)
+	err := s.sub.Load().Submit(context.Background(), cmd, answer)
 	if err == nil {
 		return // handed over: the table answers
 	}
@@ -274,7 +277,7 @@ const maxBatchBytes = 16 << 10
 // costs one write for many messages.
 
 // start starts the writer on sub: it owns the subscription from here on.
-func (s *session) start(sub *table.Subscription) {
+func (s *session) start(sub protocol.Feed) {
 	s.writer = newPump(s.pass, pumpLinger)
 	s.out.notify = s.writer.wake
 	s.heart = time.AfterFunc(s.cfg.PingInterval, func() { s.beatDue.Store(true); s.writer.wake() })
@@ -581,39 +584,40 @@ func (s *session) update(u protocol.Update) {
 // or the state. Protocol 2 has deltas only for live events, so it gets the
 // state whenever it missed any. Then the live check's answer at its seq,
 // when it came before the connection (it may have missed the notice).
-func (s *session) open(sub *table.Subscription) bool {
-	st := sub.View.GameStatus()
-	s.last, s.over = sub.Seq, terminal(st)
-	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(sub.Missed) > 0) {
-		s.addJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
+func (s *session) open(sub protocol.Feed) bool {
+	start := sub.Start()
+	st := start.View.GameStatus()
+	s.last, s.over = start.Seq, terminal(st)
+	if !start.Resumed || len(start.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(start.Missed) > 0) {
+		s.addJSON("state", stateMsg{Type: "state", Seq: start.Seq, Game: start.View})
 	} else {
-		s.addMissed(sub, false)
-		if n := len(sub.Missed); n > 0 && s.over && terminal(sub.Missed[n-1].Status) {
-			s.addOver(st, sub.View)
+		s.addMissed(start, false)
+		if n := len(start.Missed); n > 0 && s.over && terminal(start.Missed[n-1].Status) {
+			s.addOver(st, start.View)
 		}
 	}
-	if sub.Check != nil { // the live check's answer, which came before the socket
-		s.addJSON("check", sub.Check)
+	if start.Check != nil { // the live check's answer, which came before the socket
+		s.addJSON("check", start.Check)
 	}
 	sub.ReleaseStart()
 	return true
 }
 
-// addMissed adds a resumed subscription's missed events (protocol 1): the
-// last one carries the view at sub.Seq, which is its own. With tell, the
+// addMissed adds a resumed feed's missed events (protocol 1): the last one
+// carries the view at the start's seq, which is its own. With tell, the
 // event that ended the game is followed by "over".
-func (s *session) addMissed(sub *table.Subscription, tell bool) {
-	for i, ev := range sub.Missed {
+func (s *session) addMissed(start *protocol.Start, tell bool) {
+	for i, ev := range start.Missed {
 		f := &protocol.Frame{Event: ev}
-		if i == len(sub.Missed)-1 {
-			f.View = sub.View
+		if i == len(start.Missed)-1 {
+			f.View = start.View
 			s.add(outMsg{typ: "event", body: f.Full()})
 		} else {
 			s.addJSON("event", missedMsg(ev))
 		}
 		if tell && !s.over && terminal(ev.Status) {
 			s.over = true
-			s.addOver(ev.Status, sub.View)
+			s.addOver(ev.Status, start.View)
 		}
 	}
 }
@@ -642,15 +646,16 @@ func (s *session) follow() bool {
 		return false
 	}
 	old.Close()
-	s.sub.Store(sub)
+	s.sub.Store(&feedBox{sub})
 	sub.OnReady(s.ready) // what it sent before is read below
-	if !sub.Resumed || len(sub.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(sub.Missed) > 0) {
-		s.addJSON("state", stateMsg{Type: "state", Seq: sub.Seq, Game: sub.View})
-		s.over = s.over || terminal(sub.View.GameStatus())
+	start := sub.Start()
+	if !start.Resumed || len(start.Missed) > s.h.cfg.MaxResume || (s.version >= 2 && len(start.Missed) > 0) {
+		s.addJSON("state", stateMsg{Type: "state", Seq: start.Seq, Game: start.View})
+		s.over = s.over || terminal(start.View.GameStatus())
 	} else {
-		s.addMissed(sub, true)
+		s.addMissed(start, true)
 	}
-	s.last = sub.Seq
+	s.last = start.Seq
 	sub.ReleaseStart()
 	return s.flush()
 }
@@ -659,7 +664,7 @@ func (s *session) follow() bool {
 // a slow client is disconnected (1013), a stopped or reloaded table is
 // subscribed to again from the last seq sent, and when that fails the
 // socket closes with the error's close code (1012 when the server stops).
-func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subscription, error) {
+func (s *session) resubscribe(old protocol.Feed, last int64) (protocol.Feed, error) {
 	err := old.Err()
 	if errors.Is(err, protocol.ErrSlow) {
 		s.slow()
@@ -676,25 +681,16 @@ func (s *session) resubscribe(old *table.Subscription, last int64) (*table.Subsc
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
 	defer cancel()
-	for {
-		t, err := s.h.tables.Get(ctx, s.game)
-		if err == nil {
-			var sub *table.Subscription
-			sub, err = t.Subscribe(ctx, s.viewer, last)
-			if errors.Is(err, protocol.ErrStopped) {
-				continue
-			}
-			if err == nil {
-				return sub, nil
-			}
-		}
-		code := protocol.CloseCode(protocol.AsError(err).Code)
-		if errors.Is(err, protocol.ErrClosed) || protocol.AsError(err).Code == game.Unavailable {
-			code = protocol.CloseRestart
-		}
-		s.closeAsync(code, "the game cannot be followed; reconnect")
-		return nil, err
+	sub, err := s.h.tables.Resubscribe(ctx, s.game, s.viewer, last)
+	if err == nil {
+		return sub, nil
 	}
+	code := protocol.CloseCode(protocol.AsError(err).Code)
+	if errors.Is(err, protocol.ErrClosed) || protocol.AsError(err).Code == game.Unavailable {
+		code = protocol.CloseRestart
+	}
+	s.closeAsync(code, "the game cannot be followed; reconnect")
+	return nil, err
 }
 
 // addOver adds {"type": "over", "result"}: the race's result from its view,

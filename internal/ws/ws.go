@@ -321,12 +321,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // subscribe finds the game and the caller's seat and subscribes to it.
-func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (*table.Subscription, int, string, error) {
+func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (protocol.Feed, int, string, error) {
 	sub, err := h.tables.Follow(ctx, id, pid, since)
 	if err != nil {
 		return nil, 0, "", err
 	}
-	return sub, sub.Viewer(), sub.Table().Game().Kind, nil
+	return sub, sub.Viewer(), sub.Kind(), nil
 }
 
 // checkOrigin applies the origin rule of websocket.Accept before the upgrade,
