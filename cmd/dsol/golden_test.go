@@ -198,7 +198,7 @@ func newGolden(t *testing.T, kind string) *golden {
 		defer scancel()
 		w.closeSockets(sctx)
 		srv.Close()
-		if err := w.tables.Close(sctx); err != nil {
+		if err := w.games.Close(sctx); err != nil {
 			t.Errorf("tables: %v", err)
 		}
 		w.owner.Close()

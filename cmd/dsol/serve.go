@@ -23,6 +23,7 @@ import (
 	"dsol/internal/names"
 	"dsol/internal/ownership"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
@@ -339,7 +340,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Warn("http shutdown", "err", serr)
 		srv.Close()
 	}
-	if rerr := w.tables.Close(sctx); rerr != nil {
+	if rerr := w.games.Close(sctx); rerr != nil {
 		log.Warn("tables did not all stop in time", "err", rerr)
 	}
 	w.owner.Close() // every game handed over at once
@@ -370,11 +371,11 @@ type wiringDeps struct {
 }
 
 // wired is the server wire builds: the handler of every route, the game
-// service, and the socket handlers, which the HTTP server's shutdown does
-// not cover.
+// service and the owner of its leases, the players service, and the socket
+// handlers, which the HTTP server's shutdown does not cover.
 type wired struct {
 	handler http.Handler
-	tables  *table.Registry
+	games   *service.Service
 	owner   *ownership.Owner
 	players *players.Service
 	sockets *ws.Handler
@@ -391,22 +392,11 @@ func (w *wired) closeSockets(ctx context.Context) {
 }
 
 // wire builds the server of dsol serve over an open store and its
-// committer: the game service, the players service, the sockets and the
-// REST API, with the settings of cfg and the sources of deps.
+// committer: the owner of the node's leases, the game service, the players
+// service, the lobby, the sockets and the REST API, with the settings of
+// cfg and the sources of deps. It is the one place where dsol's parts are
+// put together.
 func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logger, m *metrics.Metrics, deps wiringDeps) *wired {
-	tc := table.Config{
-		Store:     st,
-		Committer: com,
-		Logger:    log,
-		Clock:     deps.clock,
-		Random:    deps.random,
-		Winnable:  deps.winnable,
-		IdleAfter: cfg.idle,
-		Grace:     cfg.grace,
-		AfterFunc: deps.afterFunc,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces, Moved: m.ObserveMoved,
-			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait},
-	}
 	oc := ownership.Config{TTL: cfg.lease, Clock: deps.clock, Logger: log, Elsewhere: m.ObserveElsewhere}
 	if ls, ok := st.(store.Leases); ok { // PostgreSQL: nodes share the games
 		oc.Leases, oc.Node, oc.Addr = ls, cfg.node, cfg.advertise
@@ -415,50 +405,65 @@ func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logge
 		}
 		log.Info("sharing games with other nodes", "node", oc.Node, "advertise", oc.Addr, "lease", cfg.lease)
 	}
-	owner := ownership.New(oc)
-	tc.Owner = owner
-	reg := table.NewRegistry(tc)
-	wsCfg := ws.Config{
-		OriginPatterns: originHosts(cfg.origins),
-		MessageRate:    cfg.wsRate,
-		MessageBurst:   cfg.wsBurst,
-	}
-	playerService := players.New(players.Config{Store: st, Clock: deps.clock, Random: deps.playerRandom, Names: names.New(cfg.reservedNames...)})
+	w := &wired{owner: ownership.New(oc)}
+	hub := lobby.NewHub(lobby.Config{Store: st, Logger: log})
+	w.games = service.New(service.Config{
+		Store:        st,
+		Committer:    com,
+		Owner:        w.owner,
+		Logger:       log,
+		Clock:        deps.clock,
+		Random:       deps.random,
+		Winnable:     deps.winnable,
+		LobbyChanged: hub.Changed,
+		Action:       m.ObserveAction,
+		Waiting:      m.SetMatchWaiting,
+		Wait:         m.ObserveMatchWait,
+		Live: table.Config{
+			IdleAfter: cfg.idle,
+			Grace:     cfg.grace,
+			AfterFunc: deps.afterFunc,
+			Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces, Moved: m.ObserveMoved},
+		},
+	})
+	w.players = players.New(players.Config{Store: st, Clock: deps.clock, Random: deps.playerRandom, Names: names.New(cfg.reservedNames...)})
 	socketDeps := ws.Deps{
-		Tables:  reg,
+		Games:   w.games,
 		Player:  httpapi.PlayerID,
-		Token:   httpapi.TokenHash,        // signing out closes the token's sockets
-		Check:   playerService.CheckToken, // and on other nodes within the sign-in cache's lifetime
+		Token:   httpapi.TokenHash,    // signing out closes the token's sockets
+		Check:   w.players.CheckToken, // and on other nodes within the sign-in cache's lifetime
 		Logger:  log,
 		Metrics: m,
 		Clock:   deps.clock,
-		Config:  wsCfg,
+		Config: ws.Config{
+			OriginPatterns: originHosts(cfg.origins),
+			MessageRate:    cfg.wsRate,
+			MessageBurst:   cfg.wsBurst,
+		},
 	}
-	w := &wired{tables: reg, owner: owner, players: playerService}
 	w.sockets = ws.NewHandler(socketDeps)
 	w.lobby = ws.NewLobbyHandler(ws.LobbyDeps{
-		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),
-		Player:  httpapi.PlayerID,
-		Token:   httpapi.TokenHash,
-		Check:   playerService.CheckToken,
+		Hub:     hub,
+		Player:  socketDeps.Player,
+		Token:   socketDeps.Token,
+		Check:   socketDeps.Check,
 		Logger:  log,
 		Metrics: m,
 		Clock:   deps.clock,
-		Config:  wsCfg,
+		Config:  socketDeps.Config,
 	})
-	w.match = ws.NewMatchHandler(socketDeps) // the queue is the registry's
+	w.match = ws.NewMatchHandler(socketDeps) // the queue is the game service's
 	accounts := cfg.accountsPerHour
 	if accounts == 0 {
 		accounts = -1 // no bound
 	}
 	w.handler = httpapi.NewServer(httpapi.Deps{
-		Sockets: w.sockets,
-		Lobby:   w.lobby,
-		Match:   w.match,
 		Logger:  log,
 		Players: w.players,
-		Tables:  reg,
+		Games:   w.games,
+		Lobby:   hub,
 		Metrics: m,
+		Sockets: httpapi.Sockets{Games: w.sockets, Lobby: w.lobby, Match: w.match},
 		Clock:   deps.clock,
 		Config: httpapi.Config{
 			TrustedProxies:  cfg.proxies,

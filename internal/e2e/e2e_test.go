@@ -26,12 +26,15 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"dsol/internal/httpapi"
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
 	"dsol/internal/table"
 	"dsol/internal/testenv"
+	"dsol/internal/ws"
 	"dsol/web"
 )
 
@@ -91,8 +94,8 @@ func browser(t *testing.T) context.Context {
 // SQLite database, on a loopback port.
 type server struct {
 	*httptest.Server
-	st  store.Store
-	reg *table.Registry
+	st    store.Store
+	games *service.Service
 	// ahead is how far the server's clock runs ahead of the machine's: a
 	// test moves it on (Advance) to play at a person's pace without
 	// waiting.
@@ -114,16 +117,21 @@ func startServer(t *testing.T) *server {
 	m := metrics.New()
 	srv := &server{st: st}
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
-	srv.reg = table.NewRegistry(table.Config{Store: st, Committer: com, Clock: srv.now,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
-	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader, Clock: srv.now}), Tables: srv.reg, Metrics: m, Clock: srv.now,
+	hub := lobby.NewHub(lobby.Config{Store: st})
+	srv.games = service.New(service.Config{Store: st, Committer: com, Clock: srv.now, LobbyChanged: hub.Changed,
+		Action: m.ObserveAction, Live: table.Config{Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}})
+	ps := players.New(players.Config{Store: st, Random: rand.Reader, Clock: srv.now})
+	sd := ws.Deps{Games: srv.games, Player: httpapi.PlayerID, Token: httpapi.TokenHash, Check: ps.CheckToken, Metrics: m, Clock: srv.now}
+	sockets := httpapi.Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd),
+		Lobby: ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub, Player: sd.Player, Token: sd.Token, Check: sd.Check, Metrics: m, Clock: srv.now})}
+	h := httpapi.NewServer(httpapi.Deps{Players: ps, Games: srv.games, Lobby: hub, Sockets: sockets, Metrics: m, Clock: srv.now,
 		Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20, MatchBotAfter: 2 * time.Second}})
 	ts := httptest.NewServer(h)
 	srv.Server = ts
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()
-		srv.reg.Close(context.Background())
+		srv.games.Close(context.Background())
 		com.Close()
 		st.Close()
 	})

@@ -97,7 +97,7 @@ func TestQuickMatch(t *testing.T) {
 		a.visible(`[data-testid=quick-cancel]`, `[data-testid=quick-bot]`)
 		a.screenshot("quick-waiting-" + tc.name)
 		a.axe("quick match waiting "+tc.name, `[data-testid=quick]`)
-		for deadline := time.Now().Add(10 * time.Second); srv.reg.MatchWaiting() != 1; time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(10 * time.Second); srv.games.MatchWaiting() != 1; time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatal("the page's player is not in the queue")
 			}
@@ -147,7 +147,7 @@ func TestQuickMatchInPlay(t *testing.T) {
 		a.tap(`[data-testid=quick-match]`)
 		a.waitJS(`!document.querySelector('[data-testid=in-play]').hidden`, "the race in play")
 		a.visible(`[data-testid=in-play-open]`, `[data-testid=quick-match]`)
-		if srv.reg.MatchWaiting() != 0 {
+		if srv.games.MatchWaiting() != 0 {
 			t.Fatal("a player with a race in play waits in the queue")
 		}
 		a.screenshot("quick-in-play-" + tc.name)

@@ -84,7 +84,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	ctx := r.Context()
-	ids, err := s.tables.ResignAll(ctx, p.ID)
+	ids, err := s.games.ResignAll(ctx, p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -94,8 +94,8 @@ func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.revoke(p.ID, nil)
-	s.tables.Evict(ids)
-	s.lobbyWS.Hub().Changed()
+	s.games.Evict(ids)
+	s.hub.Changed()
 	s.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }

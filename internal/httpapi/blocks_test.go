@@ -220,8 +220,8 @@ func TestQuickMatchBlocked(t *testing.T) {
 	if bobWS.ReadJSON(&m); m.Type != "waiting" {
 		t.Fatalf("bob's match socket: %+v", m)
 	}
-	ts.reg.SweepQueue(t.Context())
-	if n := ts.reg.MatchWaiting(); n != 2 {
+	ts.games.SweepQueue(t.Context())
+	if n := ts.games.MatchWaiting(); n != 2 {
 		t.Fatalf("%d waiting: the blocker and the blocked were paired", n)
 	}
 
@@ -233,7 +233,7 @@ func TestQuickMatchBlocked(t *testing.T) {
 	if adaWS.ReadJSON(&m); m.Type != "matched" || m.Race != v.ID {
 		t.Fatalf("ada's match socket after cy came: %+v", m)
 	}
-	if n := ts.reg.MatchWaiting(); n != 1 {
+	if n := ts.games.MatchWaiting(); n != 1 {
 		t.Fatalf("%d waiting, want bob alone", n)
 	}
 }

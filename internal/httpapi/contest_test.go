@@ -346,7 +346,7 @@ func TestOneRaceAtATime(t *testing.T) {
 		if eveWS.ReadJSON(&m); m.Type != "idle" {
 			t.Fatalf("eve's match socket after she got into a race: %+v, want idle", m)
 		}
-		if n := ts.reg.MatchWaiting(); n != 1 {
+		if n := ts.games.MatchWaiting(); n != 1 {
 			t.Fatalf("%d waiting; want gus alone", n)
 		}
 	})

@@ -13,7 +13,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/input"
 	"dsol/internal/players"
-	"dsol/internal/table"
+	"dsol/internal/service"
 )
 
 // The request bodies of the API, each read by a pure function from the raw
@@ -132,8 +132,8 @@ type gameSpec struct {
 }
 
 // table is the spec as the game service takes it.
-func (s gameSpec) table() table.SoloSpec {
-	return table.SoloSpec{Code: s.code, Random: s.random, Winnable: s.winnable}
+func (s gameSpec) table() service.SoloSpec {
+	return service.SoloSpec{Code: s.code, Random: s.random, Winnable: s.winnable}
 }
 
 // decodeCreateGame reads {"draw", "scoring", "winnable"} (each optional) or
@@ -204,8 +204,8 @@ type raceSpec struct {
 }
 
 // table is the spec as the game service takes it.
-func (s raceSpec) table() table.RaceSpec {
-	return table.RaceSpec{Code: s.code, Random: s.random, Options: s.opts, Public: s.public}
+func (s raceSpec) table() service.RaceSpec {
+	return service.RaceSpec{Code: s.code, Random: s.random, Options: s.opts, Public: s.public}
 }
 
 // raceCode reads the code or the draw, redeal and decks of a request; random
@@ -281,7 +281,7 @@ func decodeCreateRace(body []byte) (raceSpec, error) {
 		public = *in.Public
 	}
 	if in.Bot != nil {
-		if err := table.CheckBot(*in.Bot); err != nil {
+		if err := service.CheckBot(*in.Bot); err != nil {
 			return raceSpec{}, err
 		}
 		o.Bot = *in.Bot

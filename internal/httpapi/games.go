@@ -34,7 +34,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	id, view, err := s.tables.CreateSolo(r.Context(), p.ID, spec.table())
+	id, view, err := s.games.CreateSolo(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -47,7 +47,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 // private: anyone but the owner gets 403; race spectators get seat 0's.
 func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	view, err := s.tables.PlayerView(r.Context(), chi.URLParam(r, "id"), p.ID)
+	view, err := s.games.PlayerView(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -107,7 +107,7 @@ func gameQuery(v url.Values) (players.GameFilter, error) {
 // it (for a resent action id, the current view).
 func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	res, err := s.tables.Act(r.Context(), chi.URLParam(r, "id"), p.ID, r.Body)
+	res, err := s.games.Act(r.Context(), chi.URLParam(r, "id"), p.ID, r.Body)
 	if err != nil {
 		s.error(w, r, err)
 		return

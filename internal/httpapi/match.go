@@ -36,7 +36,7 @@ func (s *server) match(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	id, v, err := s.tables.QuickMatch(r.Context(), p.ID, spec.table())
+	id, v, err := s.games.QuickMatch(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -52,7 +52,7 @@ func (s *server) match(w http.ResponseWriter, r *http.Request) {
 // not in it is answered the same), {"status": "idle"}.
 func (s *server) unmatch(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	_ = s.tables.Unmatch(p.ID)
+	_ = s.games.Unmatch(p.ID)
 	writeJSON(w, http.StatusOK, struct {
 		Status string `json:"status"`
 	}{"idle"})

@@ -57,7 +57,7 @@ func TestQuickMatch(t *testing.T) {
 			t.Fatalf("waiting %+v", w)
 		}
 		ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil) // never paired with herself
-		if n := ts.reg.MatchWaiting(); n != 1 {
+		if n := ts.games.MatchWaiting(); n != 1 {
 			t.Fatalf("%d waiting after one player queued twice", n)
 		}
 		adaWS := ada.Dial(t, "/api/v1/match/ws", nil)
@@ -88,7 +88,7 @@ func TestQuickMatch(t *testing.T) {
 			t.Fatalf("ada's match socket after the pairing: %+v, want matched %s", m, v.ID)
 		}
 		adaWS.MustClosed(websocket.StatusNormalClosure)
-		if n := ts.reg.MatchWaiting(); n != 0 {
+		if n := ts.games.MatchWaiting(); n != 0 {
 			t.Fatalf("%d still waiting", n)
 		}
 

@@ -19,7 +19,7 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	v, err := s.tables.CreateRace(r.Context(), p.ID, spec.table())
+	v, err := s.games.CreateRace(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -59,7 +59,7 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	v, err := s.tables.Join(r.Context(), chi.URLParam(r, "id"), p.ID, invite)
+	v, err := s.games.Join(r.Context(), chi.URLParam(r, "id"), p.ID, invite)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -71,7 +71,7 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 // while it still waits for a second player (Registry.Cancel).
 func (s *server) cancelRace(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	v, err := s.tables.Cancel(r.Context(), chi.URLParam(r, "id"), p.ID)
+	v, err := s.games.Cancel(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -84,7 +84,7 @@ func (s *server) cancelRace(w http.ResponseWriter, r *http.Request) {
 // (lobby.Race; the lobby socket sends the same list).
 func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	l, err := s.lobbyWS.Hub().List(r.Context())
+	l, err := s.hub.List(r.Context())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -100,7 +100,7 @@ func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
 // race, 200 after.
 func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	v, created, err := s.tables.Rematch(r.Context(), chi.URLParam(r, "id"), p.ID)
+	v, created, err := s.games.Rematch(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -117,7 +117,7 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 // (Registry.Decline).
 func (s *server) declineRematch(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	v, err := s.tables.Decline(r.Context(), chi.URLParam(r, "id"), p.ID)
+	v, err := s.games.Decline(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return

@@ -109,8 +109,8 @@ func (rd *readiness) ping(ctx context.Context) error {
 // shipped proxy, like /metrics): this node's name in the game leases, the
 // address it advertises, and the ids of the games whose tables it runs.
 func (s *server) node(w http.ResponseWriter, r *http.Request) {
-	name, addr := s.tables.Node()
-	games := s.tables.Games()
+	name, addr := s.games.Node()
+	games := s.games.Games()
 	slices.Sort(games)
 	writeJSON(w, http.StatusOK, struct {
 		Node  string   `json:"node"`

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"dsol/internal/game"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -73,10 +74,24 @@ func (s *server) routes() chi.Router {
 	// timeout. The ws handlers check the Origin and their own limits.
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate)
-		r.Method(http.MethodGet, "/api/v1/games/{id}/ws", s.sockets)
-		r.Method(http.MethodGet, "/api/v1/races/{id}/ws", s.sockets)
-		r.Method(http.MethodGet, "/api/v1/lobby/ws", s.lobbyWS)
-		r.Method(http.MethodGet, "/api/v1/match/ws", s.matchWS)
+		for _, route := range []struct {
+			paths []string
+			h     Socket
+		}{
+			{[]string{"/api/v1/games/{id}/ws", "/api/v1/races/{id}/ws"}, s.sockets.Games},
+			{[]string{"/api/v1/lobby/ws"}, s.sockets.Lobby},
+			{[]string{"/api/v1/match/ws"}, s.sockets.Match},
+		} {
+			var h http.Handler = route.h
+			if route.h == nil {
+				h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					s.error(w, r, game.Errorf(game.NotFound, "no sockets are served here"))
+				})
+			}
+			for _, p := range route.paths {
+				r.Method(http.MethodGet, p, h)
+			}
+		}
 	})
 
 	return r

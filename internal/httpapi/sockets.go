@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
-	"time"
 
 	"dsol/internal/game"
 )
@@ -27,21 +25,14 @@ func TokenHash(r *http.Request) []byte {
 	return p.TokenHash
 }
 
-// checkToken is the ws.Deps.Check of the socket handlers the server builds
-// itself: the players service's, or none without one.
-func (s *server) checkToken() func(context.Context, []byte) (time.Duration, error) {
-	if s.players == nil {
-		return nil
-	}
-	return s.players.CheckToken
-}
-
 // revoke closes the player's sockets on this node (game, race, lobby and
 // match) opened with token, or all of them for a nil token: after signing
 // out one device, every device, or deleting the player. The other nodes'
 // close when they check the token again (players.Service.CheckToken).
 func (s *server) revoke(player string, token []byte) {
-	s.sockets.Revoke(player, token)
-	s.lobbyWS.Revoke(player, token)
-	s.matchWS.Revoke(player, token)
+	for _, h := range []Socket{s.sockets.Games, s.sockets.Lobby, s.sockets.Match} {
+		if h != nil {
+			h.Revoke(player, token)
+		}
+	}
 }

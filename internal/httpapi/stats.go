@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"dsol/internal/players"
-	"dsol/internal/rating"
 )
 
 // statsJSON is the answer of GET /api/v1/me/stats.
@@ -51,7 +50,7 @@ type raceCountsJSON struct {
 type raceStatsJSON struct {
 	raceCountsJSON
 	Rating      int            `json:"rating"`
-	Provisional bool           `json:"provisional"` // the rating's deviation is over rating.Provisional
+	Provisional bool           `json:"provisional"` // the rating is provisional (see GET /api/v1/me)
 	Bot         raceCountsJSON `json:"bot"`         // the races against the server's bot, counted above too
 }
 
@@ -86,7 +85,7 @@ func statsOf(st players.Stats) statsJSON {
 	out := statsJSON{Solo: make([]soloStatsJSON, len(st.Solo)), Race: raceStatsJSON{
 		raceCountsJSON: countsOf(st.Race.RaceCounts),
 		Rating:         int(math.Round(st.Race.Rating)),
-		Provisional:    rating.IsProvisional(rating.Rating{Rating: st.Race.Rating, Deviation: st.Race.Deviation}),
+		Provisional:    st.Race.Provisional(),
 		Bot:            countsOf(st.Race.Bot),
 	}}
 	if !st.Since.IsZero() {

@@ -14,6 +14,7 @@ import (
 	"dsol/internal/httpapi"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/store"
 	"dsol/internal/table"
 	"dsol/internal/ws"
@@ -60,13 +61,13 @@ func mustServe(tb testing.TB, rate int) *server {
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	m := metrics.New()
 	com := store.NewCommitter(st, time.Millisecond, 256, m.ObserveCommit)
-	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Logger: log, Clock: time.Now, Random: rand.Reader,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces}})
+	games := service.New(service.Config{Store: st, Committer: com, Logger: log, Clock: time.Now, Random: rand.Reader,
+		Action: m.ObserveAction, Live: table.Config{Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces}}})
 	wc := ws.Config{MessageRate: float64(rate), MessageBurst: rate} // 0: the defaults
-	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Logger: log, Metrics: m, Clock: time.Now, Config: wc})
-	h := httpapi.NewServer(httpapi.Deps{Sockets: sockets, Logger: log,
+	sockets := ws.NewHandler(ws.Deps{Games: games, Player: httpapi.PlayerID, Logger: log, Metrics: m, Clock: time.Now, Config: wc})
+	h := httpapi.NewServer(httpapi.Deps{Sockets: httpapi.Sockets{Games: sockets}, Logger: log,
 		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
-		Tables:  reg, Metrics: m, Clock: time.Now,
+		Games:   games, Metrics: m, Clock: time.Now,
 		Config: httpapi.Config{WriteRate: float64(rate), WriteBurst: rate}})
 	ts := httptest.NewServer(h)
 	var once sync.Once
@@ -77,7 +78,7 @@ func mustServe(tb testing.TB, rate int) *server {
 			sockets.Shutdown(ctx)
 			ts.CloseClientConnections()
 			ts.Close()
-			reg.Close(ctx)
+			games.Close(ctx)
 			com.Close()
 		})
 	}}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"dsol/internal/rating"
 	"fmt"
 	"strconv"
 	"time"
@@ -99,6 +100,11 @@ type RaceStats struct {
 	Bot       RaceCounts
 	Rating    float64
 	Deviation float64
+}
+
+// Provisional reports whether the rating is provisional (rating.IsProvisional).
+func (r RaceStats) Provisional() bool {
+	return rating.IsProvisional(rating.Rating{Rating: r.Rating, Deviation: r.Deviation})
 }
 
 // RaceCounts count finished races by outcome.

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 
 	"dsol/internal/engine"
 	"dsol/internal/game"
@@ -17,33 +16,6 @@ import (
 // ended: a newer action came, or the table stopped). It runs on a goroutine
 // of its own, never the table's, and may wait (for a free solver slot).
 type CheckFunc func(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool
-
-// checks holds the CheckFunc of a registry's tables (SetCheck).
-type checks struct{ f atomic.Pointer[CheckFunc] }
-
-// DefaultCheckBudget is the positions of one live check unless the server
-// says otherwise.
-const DefaultCheckBudget = solo.CheckBudget
-
-// SolverCheck is the CheckFunc of the server: it waits for take (a free
-// solver slot, or false once ctx ended: a newer action came, or the table
-// stopped), then lets the solver decide the position with full information
-// within budget positions, and gives the slot back with free. Only the
-// verdict leaves it.
-func SolverCheck(budget int64, take func(ctx context.Context) bool, free func()) CheckFunc {
-	return func(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool {
-		if !take(ctx) {
-			return nil
-		}
-		defer free()
-		return solo.StillWinnable(&b, &f, budget, func() bool { return ctx.Err() == nil })
-	}
-}
-
-// SetChecker sets how the tables decide the live check (the server's, which
-// shares the hints' solver slots). Without one, a game with the check on
-// always has stillWinnable null.
-func (r *Registry) SetChecker(f CheckFunc) { r.cfg.checks.f.Store(&f) }
 
 // SetCheck turns the live check on for a solo game: stored first
 // (store.SetChecked: the game counts as assisted from then on), then in the
@@ -108,10 +80,7 @@ func (t *Table) startCheck() {
 		t.checkStop = nil
 	}
 	e.SetStill(nil, false)
-	var f *CheckFunc
-	if t.cfg.checks != nil {
-		f = t.cfg.checks.f.Load()
-	}
+	f := t.cfg.Check
 	if f == nil || e.Game().Status() != solo.Playing {
 		return
 	}
@@ -119,7 +88,7 @@ func (t *Table) startCheck() {
 	t.checkStop = cancel
 	seq, b, found := t.seq, *e.Game().Board(), *e.Game().Foundations()
 	go func() {
-		v := (*f)(ctx, b, found)
+		v := f(ctx, b, found)
 		_ = t.call(ctx, func() {
 			e, ok := t.eng.(*engine.Solo)
 			if ctx.Err() != nil || t.seq != seq || !ok {

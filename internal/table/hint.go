@@ -6,7 +6,6 @@ import (
 
 	"dsol/internal/engine"
 	"dsol/internal/game"
-	"dsol/internal/hint"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
 )
@@ -93,24 +92,4 @@ func (r *Registry) AddHint(ctx context.Context, id string) (int, error) {
 		return 0, err
 	}
 	return t.AddHint(ctx)
-}
-
-// Hint is the answer to a hint: a legal action, or none (null) when no
-// move helps, and a short sentence saying why.
-type Hint struct {
-	Action *klondike.Action `json:"action"`
-	Reason string           `json:"reason"`
-}
-
-// Hint works out a move for game id at this position from what its player
-// has seen (package hint), within o's work. It runs on the caller's
-// goroutine, never the table's: hints take a CPU for up to a few hundred
-// milliseconds.
-func (p SoloPosition) Hint(id string, o hint.Options) Hint {
-	h := hint.For(p.Seen, &p.Found, hint.Seed(id, p.Seq), o)
-	out := Hint{Reason: h.Reason}
-	if h.OK {
-		out.Action = &h.Action
-	}
-	return out
 }

@@ -77,9 +77,9 @@ func (t *Table) raceInit(ctx context.Context) error {
 	return nil
 }
 
-// seatPlayers reads the players of a race's seats (an empty seat is the
+// SeatPlayers reads the players of a race's seats (an empty seat is the
 // zero game.PlayerRef).
-func seatPlayers(ctx context.Context, st store.Store, g store.Game) ([2]game.PlayerRef, error) {
+func SeatPlayers(ctx context.Context, st store.Store, g store.Game) ([2]game.PlayerRef, error) {
 	var out [2]game.PlayerRef
 	for i, id := range g.Seats {
 		switch id {
@@ -104,7 +104,7 @@ func seatPlayers(ctx context.Context, st store.Store, g store.Game) ([2]game.Pla
 func (t *Table) loadHeader(ctx context.Context, l *raceLive, g store.Game) error {
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()
-	players, err := seatPlayers(ctx, t.cfg.Store, g)
+	players, err := SeatPlayers(ctx, t.cfg.Store, g)
 	if err != nil {
 		return err
 	}

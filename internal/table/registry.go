@@ -2,20 +2,15 @@ package table
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"io"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"dsol/internal/engine"
-	"dsol/internal/matchmaking"
 	"dsol/internal/ownership"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
-	"dsol/internal/winnable"
 )
 
 // Committer writes actions durably; *store.Committer (group commit) is the
@@ -35,11 +30,6 @@ type Hooks struct {
 	Races func(delta int)
 	// Moved is called when a table stopped because its game moved away.
 	Moved func()
-	// MatchWaiting is called with the number of players in the match
-	// queue whenever it changes; MatchWait with how long a player waited,
-	// when paired.
-	MatchWaiting func(n int)
-	MatchWait    func(d time.Duration)
 }
 
 // Config holds the dependencies and settings of a Registry.
@@ -50,12 +40,6 @@ type Config struct {
 	Logger    *slog.Logger
 	Clock     func() time.Time
 	Hooks     Hooks
-	// Random is the source of game ids, invites, salts and the server's
-	// deals (default crypto/rand.Reader).
-	Random io.Reader
-	// Winnable is the pool winnable solo deals are dealt from; nil: the
-	// shipped lists alone.
-	Winnable *winnable.Pool
 	// IdleAfter is how long a table without subscribers and commands stays in
 	// memory. Zero disables the background sweeper (call Sweep yourself).
 	IdleAfter time.Duration
@@ -78,12 +62,12 @@ type Config struct {
 	// RematchTimeout is how long a rematch offer waits for the opponent's
 	// answer before it lapses, as if declined (default DefaultRematchTimeout).
 	RematchTimeout time.Duration
+	// Check decides the live check of the solo games that have it on; nil:
+	// their stillWinnable stays null. Think works out the strong race
+	// bot's searches; nil: each runs on a goroutine of its own.
+	Check CheckFunc
+	Think ThinkFunc
 	// rematchLapsed tells the race an offer lapsed after (set by the registry).
-	// checks is the live check of the solo games (set by the registry;
-	// Registry.SetChecker fills it), thinkers the strong bot's searches
-	// (Registry.SetThinker).
-	checks        *checks
-	thinkers      *thinkers
 	rematchLapsed func(old string)
 	// Owner shares the games with the other nodes of the store: this node
 	// runs a game's table only while it holds its lease (package
@@ -100,12 +84,8 @@ type Registry struct {
 	mu      sync.Mutex
 	tables  map[string]*entry
 	closed  bool
-	q       *matchmaking.Queue // the quick-match queue
-	wg      sync.WaitGroup     // table goroutines and the sweepers
+	wg      sync.WaitGroup // table goroutines and the sweepers
 	stopSwp chan struct{}
-
-	lobby atomic.Pointer[func()] // tells the lobby that its list changed (SetLobby)
-	daily dailyMaker             // draws the daily challenges on first need (daily.go)
 }
 
 type entry struct {
@@ -144,20 +124,10 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.RematchTimeout <= 0 {
 		cfg.RematchTimeout = DefaultRematchTimeout
 	}
-	if cfg.Random == nil {
-		cfg.Random = rand.Reader
-	}
-	if cfg.Winnable == nil {
-		cfg.Winnable = winnable.NewPool(nil)
-	}
 	if cfg.Owner == nil {
 		cfg.Owner = ownership.New(ownership.Config{})
 	}
 	r := &Registry{cfg: cfg, owner: cfg.Owner, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
-	r.q = matchmaking.New(matchmaking.Config{Pair: r.pairRace, Clock: cfg.Clock, Logger: cfg.Logger,
-		Waiting: cfg.Hooks.MatchWaiting, Wait: cfg.Hooks.MatchWait})
-	r.cfg.checks = &checks{}
-	r.cfg.thinkers = &thinkers{}
 	r.cfg.rematchLapsed = func(old string) {
 		// off the lapsed race's goroutine: the old race's table is another
 		r.wg.Add(1)
@@ -177,15 +147,6 @@ func NewRegistry(cfg Config) *Registry {
 			r.stopMoved(t)
 		}
 	}})
-	r.owner.Hold(ownership.Holder{
-		Held: func() []string {
-			if r.q.Live() {
-				return []string{matchmaking.ID}
-			}
-			return nil
-		},
-		Lost: func(string) { r.q.Drop() }, // its players re-queue where the routing sends them
-	})
 	return r
 }
 
@@ -380,7 +341,7 @@ func (r *Registry) Close(ctx context.Context) error {
 	}
 	r.mu.Unlock()
 	close(r.stopSwp)
-	r.q.Close()
+
 	for _, e := range es {
 		select {
 		case <-e.ready:
@@ -401,28 +362,3 @@ func (r *Registry) Close(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
-
-// Match puts a player in the quick-match queue, or pairs them at once (see
-// matchmaking.Queue.Join), once this node holds the queue's lease: an
-// *ElsewhereError means another node runs the queue.
-func (r *Registry) Match(ctx context.Context, e matchmaking.Entry) (string, error) {
-	if err := r.owner.Acquire(ctx, matchmaking.ID); err != nil {
-		return "", err
-	}
-	return r.q.Join(ctx, e)
-}
-
-// Unmatch takes a player out of the quick-match queue.
-func (r *Registry) Unmatch(player string) error { return r.q.Leave(player) }
-
-// MatchWatch follows a player's place in the quick-match queue.
-func (r *Registry) MatchWatch(player string) (<-chan []byte, func(), error) { return r.q.Watch(player) }
-
-// MatchBlocked tells the quick-match queue that a blocked b.
-func (r *Registry) MatchBlocked(a, b string) { r.q.Blocked(a, b) }
-
-// MatchWaiting returns how many players wait for a quick match.
-func (r *Registry) MatchWaiting() int { return r.q.Waiting() }
-
-// SweepQueue pairs the waiting players whose windows widened enough.
-func (r *Registry) SweepQueue(ctx context.Context) { r.q.Sweep(ctx) }

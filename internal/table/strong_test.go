@@ -34,17 +34,17 @@ func TestStrongBotRaces(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s-%s-%v", tc.code, tc.turns, tc.slots), func(t *testing.T) {
 			e := mustEnv(t)
-			e.cfg.AfterFunc = immediate
-			e.restart(t)
 			var asked, thought atomic.Int64
-			e.reg.SetThinker(func(s race.Seen, seed uint64) (hint.Hint, bool) {
+			e.cfg.AfterFunc = immediate
+			e.cfg.Think = func(s race.Seen, seed uint64) (hint.Hint, bool) {
 				asked.Add(1)
 				if !tc.slots {
 					return hint.Hint{}, false
 				}
 				thought.Add(1)
 				return race.Think(s, seed, hint.Options{Samples: 3, Positions: 500}), true
-			})
+			}
+			e.restart(t)
 			id := fmt.Sprintf("strong%d", i)
 			opts := race.Options{Turns: race.Simultaneous}
 			ro := game.RaceOptions{Turns: tc.turns, Series: 1, Bot: "strong"}
@@ -190,12 +190,11 @@ func immediate(_ time.Duration, f func()) func() bool {
 // the new one.
 func TestStrongBotThinksAgain(t *testing.T) {
 	e := mustEnv(t)
-	e.cfg.AfterFunc = immediate
-	e.restart(t)
 	calls := make(chan race.Seen, 2)
 	release := make(chan struct{})
 	var n atomic.Int32
-	e.reg.SetThinker(func(s race.Seen, _ uint64) (hint.Hint, bool) {
+	e.cfg.AfterFunc = immediate
+	e.cfg.Think = func(s race.Seen, _ uint64) (hint.Hint, bool) {
 		switch n.Add(1) {
 		case 1:
 			calls <- s
@@ -205,7 +204,8 @@ func TestStrongBotThinksAgain(t *testing.T) {
 			calls <- s
 		}
 		return hint.Hint{}, false // no slot: the plain bot's move
-	})
+	}
+	e.restart(t)
 	mustBotRace(t, e, "again", "DR1-D1UI-HELLOXY", game.RaceOptions{Turns: "simultaneous", Series: 1, Bot: "strong"})
 	if _, err := e.reg.Get(context.Background(), "again"); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"sync/atomic"
 
 	"dsol/internal/hint"
 	"dsol/internal/race"
@@ -14,27 +13,6 @@ import (
 // for that turn rather than wait. It runs on a goroutine of its own, never
 // the table's.
 type ThinkFunc func(s race.Seen, seed uint64) (hint.Hint, bool)
-
-// thinkers holds the ThinkFunc of a registry's tables (SetThinker).
-type thinkers struct{ f atomic.Pointer[ThinkFunc] }
-
-// SetThinker sets how the strong bot's searches get a CPU (the server's,
-// which shares the hints' solver slots). Without one each search simply
-// runs on a goroutine of its own.
-func (r *Registry) SetThinker(f ThinkFunc) { r.cfg.thinkers.f.Store(&f) }
-
-// SolverThink is the server's ThinkFunc: a search in one of the solver
-// slots that the hints and the live checks share, if take gets one at once
-// (free gives it back); else false, and the bot plays its plain move.
-func SolverThink(take func() bool, free func()) ThinkFunc {
-	return func(s race.Seen, seed uint64) (hint.Hint, bool) {
-		if !take() {
-			return hint.Hint{}, false
-		}
-		defer free()
-		return race.Think(s, seed, race.StrongOptions), true
-	}
-}
 
 // thinkAnyway is the ThinkFunc of a registry without one: no slot to wait
 // for.
@@ -52,11 +30,9 @@ func thinkAnyway(s race.Seen, seed uint64) (hint.Hint, bool) {
 // was free, the plain bot's move); if the opponent acted meanwhile the bot
 // decides again at once on the new position.
 func (t *Table) think(l *raceLive, s race.Seen) {
-	f := thinkAnyway
-	if t.cfg.thinkers != nil {
-		if p := t.cfg.thinkers.f.Load(); p != nil {
-			f = *p
-		}
+	f := t.cfg.Think
+	if f == nil {
+		f = thinkAnyway
 	}
 	seq, gen := t.seq, l.botGen
 	seed := hint.Seed(t.id, seq)

@@ -11,8 +11,8 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/apitest"
+	"dsol/internal/service"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/ws"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkSocketAction(b *testing.B) {
 	st := &memLog{Store: apitest.SQLite(b)}
 	com := store.NewCommitter(st, 0, 0, nil)
 	e := mustEnv(b, st, func(c *ws.Config) { c.MessageRate, c.MessageBurst = 1e12, 1<<30 },
-		func(c *table.Config) { c.Committer = com })
+		func(c *service.Config) { c.Committer = com })
 	b.Cleanup(func() { e.stop(); com.Close() })
 	for _, v := range []string{"1", "2"} {
 		b.Run("v="+v, func(b *testing.B) {

@@ -5,8 +5,7 @@ import (
 	"errors"
 	"sync"
 
-	"dsol/internal/matchmaking"
-	"dsol/internal/table"
+	"dsol/internal/service"
 )
 
 // MatchHandler serves GET /api/v1/match/ws: a read-only socket that follows
@@ -19,24 +18,24 @@ import (
 // unless it reconnects. Pings as on the lobby socket.
 type MatchHandler struct {
 	feedHandler
-	tables   *table.Registry
+	games    *service.Service
 	stop     chan struct{}
 	stopOnce sync.Once
 }
 
 // NewMatchHandler returns the match socket handler over the same
-// dependencies as the game sockets' (Tables runs the queue). Mount it on GET
+// dependencies as the game sockets' (Games runs the queue). Mount it on GET
 // /api/v1/match/ws, outside any request timeout.
 func NewMatchHandler(d Deps) *MatchHandler {
-	h := &MatchHandler{tables: d.Tables, stop: make(chan struct{})}
+	h := &MatchHandler{games: d.Games, stop: make(chan struct{})}
 	h.feedHandler = feedHandler{front: newFront[*feedSession]("match sockets", auth{d.Player, d.Token, d.Check}, d.Logger, d.Metrics, d.Clock, d.Config),
 		name: "match", done: h.stop, open: h.watch}
 	return h
 }
 
 func (h *MatchHandler) watch(pid string) (feed, error) {
-	c, stop, err := h.tables.MatchWatch(pid)
-	if errors.Is(err, matchmaking.ErrNotQueued) {
+	c, stop, err := h.games.MatchWatch(pid)
+	if errors.Is(err, service.ErrNotQueued) {
 		idle := make(chan []byte, 1)
 		idle <- []byte(`{"type":"idle"}`)
 		close(idle)

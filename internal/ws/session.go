@@ -204,7 +204,7 @@ func (s *session) submit(cmd protocol.Command, answer func(protocol.Result, erro
 	// its successor: the registry finds or rebuilds it. This one waits, so
 	// that the client's next actions still follow this one.
 	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
-	res, err := s.h.tables.Do(ctx, s.game, cmd)
+	res, err := s.h.games.Do(ctx, s.game, cmd)
 	cancel()
 	answer(res, err)
 }
@@ -681,7 +681,7 @@ func (s *session) resubscribe(old protocol.Feed, last int64) (protocol.Feed, err
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.h.cfg.ActionTimeout)
 	defer cancel()
-	sub, err := s.h.tables.Resubscribe(ctx, s.game, s.viewer, last)
+	sub, err := s.h.games.Resubscribe(ctx, s.game, s.viewer, last)
 	if err == nil {
 		return sub, nil
 	}

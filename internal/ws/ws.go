@@ -35,7 +35,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/metrics"
 	"dsol/internal/protocol"
-	"dsol/internal/table"
+	"dsol/internal/service"
 )
 
 // Config holds the limits of the sessions. Zero values take the defaults.
@@ -127,7 +127,9 @@ func (c *Config) defaults() {
 
 // Deps are the dependencies of a Handler.
 type Deps struct {
-	Tables *table.Registry
+	// Games is the game service: the games the sockets follow and act on,
+	// and the quick-match queue.
+	Games *service.Service
 	// Player returns the id of the authenticated player of a request, or an
 	// error (401 unauthorized) when there is none. The route runs behind the
 	// same authentication as every other call (Bearer token or cookie).
@@ -155,7 +157,7 @@ type Deps struct {
 // Shutdown can close them.
 type Handler struct {
 	front[*session]
-	tables *table.Registry
+	games *service.Service
 }
 
 // NewHandler returns the WebSocket handler. Mount it on GET
@@ -163,7 +165,7 @@ type Handler struct {
 // timeout.
 func NewHandler(d Deps) *Handler {
 	return &Handler{front: newFront[*session]("sockets", auth{d.Player, d.Token, d.Check}, d.Logger, d.Metrics, d.Clock, d.Config),
-		tables: d.Tables}
+		games: d.Games}
 }
 
 // auth is how a handler signs a request in: its player, its token and the
@@ -322,7 +324,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // subscribe finds the game and the caller's seat and subscribes to it.
 func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (protocol.Feed, int, string, error) {
-	sub, err := h.tables.Follow(ctx, id, pid, since)
+	sub, err := h.games.Follow(ctx, id, pid, since)
 	if err != nil {
 		return nil, 0, "", err
 	}

@@ -1,4 +1,4 @@
-package table
+package service
 
 import (
 	"context"
@@ -24,32 +24,32 @@ type dailyMaker struct {
 // challenges returns the challenges of day; with create, the missing ones of
 // that day are drawn and stored first (today's, on the first request that
 // needs them).
-func (r *Registry) challenges(ctx context.Context, day string, create bool) ([]store.DailyChallenge, error) {
-	cs, err := r.cfg.Store.DailyChallenges(ctx, day)
+func (s *Service) challenges(ctx context.Context, day string, create bool) ([]store.DailyChallenge, error) {
+	cs, err := s.store.DailyChallenges(ctx, day)
 	if err != nil || !create || len(cs) == len(daily.Modes) {
 		return cs, err
 	}
-	r.daily.mu.Lock()
-	defer r.daily.mu.Unlock()
-	if cs, err = r.cfg.Store.DailyChallenges(ctx, day); err != nil || len(cs) == len(daily.Modes) {
+	s.daily.mu.Lock()
+	defer s.daily.mu.Unlock()
+	if cs, err = s.store.DailyChallenges(ctx, day); err != nil || len(cs) == len(daily.Modes) {
 		return cs, err
 	}
-	if r.daily.solver == nil {
-		r.daily.solver = solver.New()
+	if s.daily.solver == nil {
+		s.daily.solver = solver.New()
 	}
 	for _, m := range daily.Modes {
 		if challengeOf(cs, m.Name) != nil {
 			continue
 		}
-		code, err := daily.Pick(r.daily.solver, m, r.cfg.Random)
+		code, err := daily.Pick(s.daily.solver, m, s.random)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := r.cfg.Store.PutDailyChallenge(ctx, store.DailyChallenge{Day: day, Mode: m.Name, Code: code.String(), CreatedAt: r.cfg.Clock()}); err != nil {
+		if _, err := s.store.PutDailyChallenge(ctx, store.DailyChallenge{Day: day, Mode: m.Name, Code: code.String(), CreatedAt: s.clock()}); err != nil {
 			return nil, err
 		}
 	}
-	return r.cfg.Store.DailyChallenges(ctx, day)
+	return s.store.DailyChallenges(ctx, day)
 }
 
 func challengeOf(cs []store.DailyChallenge, mode string) *store.DailyChallenge {
@@ -85,11 +85,18 @@ type DailyChallenge struct {
 	Code     string `json:"code,omitempty"`
 }
 
-// Daily returns the challenges of day and player's state in each: today's
-// (UTC) are made on need; a day without any is not_found.
-func (r *Registry) Daily(ctx context.Context, day, player string) (DailyPage, error) {
-	now := r.cfg.Clock()
-	cs, err := r.challenges(ctx, day, day == daily.Day(now))
+// Daily returns the challenges of day ("": today, UTC) and player's state
+// in each: today's are made on need; a day without any is not_found, one
+// that is not a date bad_request.
+func (s *Service) Daily(ctx context.Context, day, player string) (DailyPage, error) {
+	now := s.clock()
+	if day == "" {
+		day = daily.Day(now)
+	}
+	if err := checkDay(day); err != nil {
+		return DailyPage{}, err
+	}
+	cs, err := s.challenges(ctx, day, day == daily.Day(now))
 	if err != nil {
 		return DailyPage{}, err
 	}
@@ -103,7 +110,7 @@ func (r *Registry) Daily(ctx context.Context, day, player string) (DailyPage, er
 		if c == nil {
 			continue
 		}
-		lb, err := r.cfg.Store.Leaderboard(ctx, leaderboardQuery(day, m.Name, player, 0))
+		lb, err := s.store.Leaderboard(ctx, leaderboardQuery(day, m.Name, player, 0))
 		if err != nil {
 			return DailyPage{}, err
 		}
@@ -143,10 +150,14 @@ func rankOf(e store.DailyRow) *int {
 // (created true) or the one they have: one game per player and challenge,
 // resumable, never a second try. The game header and the entry are stored
 // in one transaction.
-func (r *Registry) StartDaily(ctx context.Context, player string, m daily.Mode) (id string, v protocol.View, created bool, err error) {
-	now := r.cfg.Clock()
+func (s *Service) StartDaily(ctx context.Context, player, mode string) (id string, v protocol.View, created bool, err error) {
+	m, err := modeOf(mode)
+	if err != nil {
+		return "", nil, false, err
+	}
+	now := s.clock()
 	day := daily.Day(now)
-	cs, err := r.challenges(ctx, day, true)
+	cs, err := s.challenges(ctx, day, true)
 	if err != nil {
 		return "", nil, false, err
 	}
@@ -154,21 +165,21 @@ func (r *Registry) StartDaily(ctx context.Context, player string, m daily.Mode) 
 	if c == nil {
 		return "", nil, false, game.Errorf(game.Unavailable, "today's %s challenge is not ready: try again", m.Name)
 	}
-	id, err = r.randomString(12)
+	id, err = s.randomString(12)
 	if err != nil {
 		return "", nil, false, err
 	}
 	opts, _ := json.Marshal(game.SoloOptions{Daily: day})
 	g := store.Game{ID: id, Kind: game.KindSolo, Code: c.Code, Options: opts, Status: game.Playing,
 		Seats: [2]string{player}, CreatedAt: now, UpdatedAt: now}
-	e, created, err := r.cfg.Store.StartDaily(ctx, g, store.DailyEntry{Day: day, Mode: m.Name, PlayerID: player, GameID: id, CreatedAt: now})
+	e, created, err := s.store.StartDaily(ctx, g, store.DailyEntry{Day: day, Mode: m.Name, PlayerID: player, GameID: id, CreatedAt: now})
 	if err != nil {
 		return "", nil, false, err
 	}
 	if created {
-		_, v, err = r.Preview(ctx, e.GameID, 1)
+		_, v, err = s.tables.Preview(ctx, e.GameID, 1)
 	} else {
-		_, v, err = r.Snapshot(ctx, e.GameID, 1)
+		_, v, err = s.tables.Snapshot(ctx, e.GameID, 1)
 	}
 	if err != nil {
 		return "", nil, false, err
@@ -213,15 +224,21 @@ type EntryPlayer struct {
 // wins first (clean above assisted, then fewer seconds, then fewer moves,
 // then who won first: every win has its own rank), then the entries not
 // won, unranked; and player's own entry, ranked or not.
-func (r *Registry) Leaderboard(ctx context.Context, day, mode, player string, limit int) (Leaderboard, error) {
-	cs, err := r.cfg.Store.DailyChallenges(ctx, day)
+func (s *Service) Leaderboard(ctx context.Context, day, mode, player string, limit int) (Leaderboard, error) {
+	if err := checkDay(day); err != nil {
+		return Leaderboard{}, err
+	}
+	if _, err := modeOf(mode); err != nil {
+		return Leaderboard{}, err
+	}
+	cs, err := s.store.DailyChallenges(ctx, day)
 	if err != nil {
 		return Leaderboard{}, err
 	}
 	if challengeOf(cs, mode) == nil {
 		return Leaderboard{}, game.Errorf(game.NotFound, "there is no %s challenge of %s", mode, day)
 	}
-	lb, err := r.cfg.Store.Leaderboard(ctx, leaderboardQuery(day, mode, player, limit))
+	lb, err := s.store.Leaderboard(ctx, leaderboardQuery(day, mode, player, limit))
 	if err != nil {
 		return Leaderboard{}, err
 	}
@@ -239,4 +256,21 @@ func (r *Registry) Leaderboard(ctx context.Context, day, mode, player string, li
 func entryOf(e store.DailyRow) LeaderboardEntry {
 	return LeaderboardEntry{Rank: rankOf(e), Player: EntryPlayer{ID: e.PlayerID, Name: e.Name}, Won: e.Won, Clean: e.Clean,
 		Seconds: int64(e.Play.Round(time.Second) / time.Second), Moves: e.Moves, Ranked: e.Ranked, Unranked: e.Unranked}
+}
+
+// checkDay refuses a day that is not a date.
+func checkDay(day string) error {
+	if _, _, err := daily.Bounds(day); err != nil {
+		return game.Errorf(game.BadRequest, "day must be a date, YYYY-MM-DD (UTC)")
+	}
+	return nil
+}
+
+// modeOf finds a mode of the daily challenge by name.
+func modeOf(name string) (daily.Mode, error) {
+	m, ok := daily.ModeOf(name)
+	if !ok {
+		return m, game.Errorf(game.NotFound, "there is no daily challenge of mode %q (D1N or D3N)", name)
+	}
+	return m, nil
 }

@@ -1,17 +1,20 @@
-package table
+package service
 
 import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"dsol/internal/daily"
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
+	"dsol/internal/table"
 )
 
 // Replay is a finished game played again from its stored log, as one viewer
@@ -27,7 +30,7 @@ type Replay struct {
 
 // ErrNotFinished refuses the replay of a game still in play: its log tells
 // the deal.
-var ErrNotFinished = errors.New("table: the game is not finished")
+var ErrNotFinished = errors.New("service: the game is not finished")
 
 // Replay reads a finished game and its log from the store and plays it
 // through a fresh engine: a solo game as its player saw it, a race as a
@@ -35,8 +38,12 @@ var ErrNotFinished = errors.New("table: the game is not finished")
 // log of a finished game no longer changes, so the store is read directly,
 // whichever node owns the game: no table is started. A game not finished
 // is ErrNotFinished; one that does not exist is store.ErrNotFound.
-func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
-	g, events, err := loadLog(ctx, &r.cfg, id)
+func (s *Service) Replay(ctx context.Context, id string) (Replay, error) {
+	g, err := s.store.Game(ctx, id)
+	if err != nil {
+		return Replay{}, err
+	}
+	events, err := s.store.Actions(ctx, id, 0)
 	if err != nil {
 		return Replay{}, err
 	}
@@ -44,7 +51,11 @@ func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
 	if g.Kind == "race" {
 		viewer = 0
 	}
-	eng, err := r.cfg.Engines[g.Kind](g)
+	newEngine := engine.DefaultEngines()[g.Kind]
+	if newEngine == nil {
+		return Replay{}, &game.Error{Code: game.Internal, Msg: "unknown game kind " + g.Kind}
+	}
+	eng, err := newEngine(g)
 	if err != nil {
 		return Replay{}, err
 	}
@@ -52,7 +63,7 @@ func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
 	prev := eng.View(viewer, g.ID, 0)
 	out.Start = prev
 	if rv, ok := prev.(protocol.RaceView); ok { // the players, for the start only: no step changes them
-		players, err := seatPlayers(ctx, r.cfg.Store, g)
+		players, err := table.SeatPlayers(ctx, s.store, g)
 		if err != nil {
 			return Replay{}, err
 		}
@@ -66,12 +77,15 @@ func (r *Registry) Replay(ctx context.Context, id string) (Replay, error) {
 		out.Start = rv
 	}
 	for i, ev := range events {
+		if ev.Seq != int64(i+1) {
+			return Replay{}, &game.Error{Code: game.Internal, Msg: fmt.Sprintf("the action log has a gap at seq %d", i+1)}
+		}
 		a, err := klondike.DecodeAction(ev.Action)
 		if err == nil {
 			_, err = eng.Apply(ev.Seat, a)
 		}
 		if err != nil {
-			return Replay{}, &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
+			return Replay{}, &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(fmt.Errorf("seq %d", ev.Seq), err)}
 		}
 		v := eng.View(viewer, g.ID, ev.Seq)
 		out.Steps[i] = v.AppendDelta(nil, prev)
@@ -116,8 +130,8 @@ type ReplayView struct {
 // that is over) for anyone, so that it can be shared. A game in play is
 // refused to everyone, its players included: its log tells its deal; so is
 // a daily challenge's game until its day has closed.
-func (r *Registry) Watch(ctx context.Context, id string) (ReplayView, error) {
-	rp, err := r.Replay(ctx, id)
+func (s *Service) Watch(ctx context.Context, id string) (ReplayView, error) {
+	rp, err := s.Replay(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return ReplayView{}, game.Errorf(game.NotFound, "no such game")
@@ -126,7 +140,7 @@ func (r *Registry) Watch(ctx context.Context, id string) (ReplayView, error) {
 	case err != nil:
 		return ReplayView{}, err
 	}
-	if daily.Hidden(rp.Game.Kind, rp.Game.Options, r.cfg.Clock()) {
+	if daily.Hidden(rp.Game.Kind, rp.Game.Options, s.clock()) {
 		return ReplayView{}, game.Errorf(game.Forbidden, "a daily challenge's game can be replayed once its day has closed (UTC midnight)")
 	}
 	out := ReplayView{ID: rp.Game.ID, Kind: rp.Game.Kind, Code: rp.Game.Code, Start: rp.Start, Steps: rp.Steps,

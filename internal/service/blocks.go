@@ -1,4 +1,4 @@
-package table
+package service
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 // blocksOf returns the players blocked by or blocking player: for each,
 // true when player blocked them.
-func (r *Registry) blocksOf(ctx context.Context, player string) (map[string]bool, error) {
-	bs, err := r.cfg.Store.BlocksAmong(ctx, []string{player})
+func (s *Service) blocksOf(ctx context.Context, player string) (map[string]bool, error) {
+	bs, err := s.store.BlocksAmong(ctx, []string{player})
 	if err != nil {
 		return nil, err
 	}
@@ -26,8 +26,8 @@ func (r *Registry) blocksOf(ctx context.Context, player string) (map[string]bool
 
 // checkNotBlocked refuses (403) what player would do with other (join
 // their race, rematch them) when either blocked the other.
-func (r *Registry) checkNotBlocked(ctx context.Context, player, other string) error {
-	bl, err := r.blocksOf(ctx, player)
+func (s *Service) checkNotBlocked(ctx context.Context, player, other string) error {
+	bl, err := s.blocksOf(ctx, player)
 	if err != nil {
 		return err
 	}

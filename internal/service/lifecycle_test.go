@@ -1,4 +1,4 @@
-package table
+package service
 
 import (
 	"bytes"
@@ -26,19 +26,19 @@ func TestServerRedealsDeadRaces(t *testing.T) {
 		t.Fatalf("the dead deal is not dead: %v", err)
 	}
 	var zeros [cards.SecretBytes]byte
-	r := &Registry{cfg: Config{Random: bytes.NewReader(zeros[:])}}
-	got, err := r.liveDeal(dead, false, eo)
+	s := &Service{random: bytes.NewReader(zeros[:])}
+	got, err := s.liveDeal(dead, false, eo)
 	if err != nil || got.Key != zeros || got.String()[:9] != "DR2-D3SM-" {
 		t.Fatalf("redealt %s (%v), want the zero secret", got, err)
 	}
 	if rc, _ := race.New(got, eo); rc.Status() != race.Playing {
 		t.Fatal("the redeal is dead too")
 	}
-	if got, err := r.liveDeal(dead, true, eo); err != nil || got != dead {
+	if got, err := s.liveDeal(dead, true, eo); err != nil || got != dead {
 		t.Fatalf("a chosen code became %s (%v)", got, err)
 	}
-	r.cfg.Random = bytes.NewReader(bytes.Repeat(dead.Key[:], deadDealTries))
-	if _, err := r.liveDeal(dead, false, eo); err == nil {
+	s.random = bytes.NewReader(bytes.Repeat(dead.Key[:], deadDealTries))
+	if _, err := s.liveDeal(dead, false, eo); err == nil {
 		t.Fatal("a source of dead deals only was accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package table
+package service
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
-	"dsol/internal/lobby"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
+	"dsol/internal/table"
 	"dsol/internal/winnable"
 )
 
 // The game service. The transports (REST and the WebSocket sessions) call
-// the Registry for everything they do with games, by game id and player
+// the table.Registry for everything they do with games, by game id and player
 // id: create a game, join, cancel or rematch a race, act, follow and look
 // at a game, ask for a hint. Each call writes the store for what it does
 // and changes a live game on that game's table, in its goroutine, so that a
@@ -29,8 +29,8 @@ import (
 // open finds the table of a game for a player and their seat (0: a
 // spectator of a race). Solo games are private: anyone but the owner is
 // refused.
-func (r *Registry) open(ctx context.Context, id, player string) (*Table, int, error) {
-	t, err := r.Get(ctx, id)
+func (s *Service) open(ctx context.Context, id, player string) (*table.Table, int, error) {
+	t, err := s.tables.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, 0, game.Errorf(game.NotFound, "no such game")
 	}
@@ -47,12 +47,12 @@ func (r *Registry) open(ctx context.Context, id, player string) (*Table, int, er
 
 // PlayerView returns a player's view of a game: their seat's, or a
 // spectator's of a race.
-func (r *Registry) PlayerView(ctx context.Context, id, player string) (protocol.View, error) {
-	t, seat, err := r.open(ctx, id, player)
+func (s *Service) PlayerView(ctx context.Context, id, player string) (protocol.View, error) {
+	t, seat, err := s.open(ctx, id, player)
 	if err != nil {
 		return nil, err
 	}
-	_, v, err := r.Snapshot(ctx, t.ID(), seat)
+	_, v, err := s.tables.Snapshot(ctx, t.ID(), seat)
 	return v, err
 }
 
@@ -60,8 +60,8 @@ func (r *Registry) PlayerView(ctx context.Context, id, player string) (protocol.
 // envelope of DecodeCommand) once the player's seat is known, and returns
 // once it is durable. The result's view is the player's right after it (for
 // a resent action id, the current view).
-func (r *Registry) Act(ctx context.Context, id, player string, envelope io.Reader) (protocol.Result, error) {
-	t, seat, err := r.open(ctx, id, player)
+func (s *Service) Act(ctx context.Context, id, player string, envelope io.Reader) (protocol.Result, error) {
+	t, seat, err := s.open(ctx, id, player)
 	if err != nil {
 		return protocol.Result{}, err
 	}
@@ -74,20 +74,20 @@ func (r *Registry) Act(ctx context.Context, id, player string, envelope io.Reade
 	}
 	cmd, err := protocol.DecodeCommand(b, false)
 	if err != nil {
-		if r.cfg.Hooks.Action != nil {
-			r.cfg.Hooks.Action("", string(protocol.AsError(err).Code))
+		if s.action != nil {
+			s.action("", string(protocol.AsError(err).Code))
 		}
 		return protocol.Result{}, err
 	}
 	cmd.Seat = seat
-	return r.Do(ctx, t.ID(), cmd)
+	return s.tables.Do(ctx, t.ID(), cmd)
 }
 
 // Follow subscribes a player to a game (see Table.Subscribe): as their
 // seat, or as a spectator of a race.
-func (r *Registry) Follow(ctx context.Context, id, player string, since int64) (protocol.Feed, error) {
+func (s *Service) Follow(ctx context.Context, id, player string, since int64) (protocol.Feed, error) {
 	for {
-		t, seat, err := r.open(ctx, id, player)
+		t, seat, err := s.open(ctx, id, player)
 		if err != nil {
 			return nil, err
 		}
@@ -105,9 +105,9 @@ func (r *Registry) Follow(ctx context.Context, id, player string, since int64) (
 // Resubscribe follows a game again as viewer (a seat, or 0 for a
 // spectator), once the feed before ended (its table stopped or reloaded),
 // from since (see Table.Subscribe).
-func (r *Registry) Resubscribe(ctx context.Context, id string, viewer int, since int64) (protocol.Feed, error) {
+func (s *Service) Resubscribe(ctx context.Context, id string, viewer int, since int64) (protocol.Feed, error) {
 	for {
-		t, err := r.Get(ctx, id)
+		t, err := s.tables.Get(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -130,8 +130,8 @@ const resignLimit = 10000
 // the player deletes their data; it returns the ids of the player's games
 // (the newest resignLimit). A race whose table another node runs is
 // unavailable while it moves here: retry.
-func (r *Registry) ResignAll(ctx context.Context, player string) ([]string, error) {
-	games, err := r.cfg.Store.ListGames(ctx, store.GameQuery{Player: player, Limit: resignLimit})
+func (s *Service) ResignAll(ctx context.Context, player string) ([]string, error) {
+	games, err := s.store.ListGames(ctx, store.GameQuery{Player: player, Limit: resignLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func (r *Registry) ResignAll(ctx context.Context, player string) ([]string, erro
 		if g.Kind != game.KindRace || g.Status != game.Playing {
 			continue
 		}
-		_, err := r.Do(ctx, g.ID, protocol.Command{Seat: game.SeatOf(g.Seats, player), Action: klondike.Simple(klondike.Resign)})
+		_, err := s.tables.Do(ctx, g.ID, protocol.Command{Seat: game.SeatOf(g.Seats, player), Action: klondike.Simple(klondike.Resign)})
 		if c := protocol.AsError(err); c != nil && (c.Code == game.Unavailable || c.Code == game.Internal) {
 			return nil, err
 		}
@@ -151,71 +151,52 @@ func (r *Registry) ResignAll(ctx context.Context, player string) ([]string, erro
 
 // SoloInPlay returns the position of a player's own solo game in play, for
 // a hint or a check (what names them in the refusal of a race).
-func (r *Registry) SoloInPlay(ctx context.Context, id, player, what string) (SoloPosition, error) {
-	t, _, err := r.open(ctx, id, player)
+func (s *Service) SoloInPlay(ctx context.Context, id, player, what string) (table.SoloPosition, error) {
+	t, _, err := s.open(ctx, id, player)
 	if err != nil {
-		return SoloPosition{}, err
+		return table.SoloPosition{}, err
 	}
 	if t.Game().Kind != game.KindSolo {
-		return SoloPosition{}, game.Errorf(game.Forbidden, "%s for solo games, not races", what)
+		return table.SoloPosition{}, game.Errorf(game.Forbidden, "%s for solo games, not races", what)
 	}
-	pos, err := r.SoloPosition(ctx, t.ID())
+	pos, err := s.tables.SoloPosition(ctx, t.ID())
 	if err != nil {
-		return SoloPosition{}, err
+		return table.SoloPosition{}, err
 	}
 	if pos.Over != nil {
-		return SoloPosition{}, pos.Over
+		return table.SoloPosition{}, pos.Over
 	}
 	return pos, nil
 }
 
 // Ping reports whether the store answers.
-func (r *Registry) Ping(ctx context.Context) error { return r.cfg.Store.Ping(ctx) }
+func (s *Service) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
 
 // LastWriteError returns when the last write of the action log failed and
 // why, or a zero time and nil when it has not: as the Committer tells
 // (store.Committer does), else never.
-func (r *Registry) LastWriteError() (time.Time, error) {
-	if c, ok := r.cfg.Committer.(interface{ LastError() (time.Time, error) }); ok {
+func (s *Service) LastWriteError() (time.Time, error) {
+	if c, ok := s.committer.(interface{ LastError() (time.Time, error) }); ok {
 		return c.LastError()
 	}
 	return time.Time{}, nil
 }
 
-// SetLobby gives the registry what tells the lobby that its list may have
-// changed (the lobby hub's Changed): a public race created, joined or
-// cancelled here.
-func (r *Registry) SetLobby(changed func()) { r.lobby.Store(&changed) }
-
-// NewLobby returns a hub of the lobby over the registry's store (cfg.Store
-// is set to it); give its Changed to SetLobby.
-func (r *Registry) NewLobby(cfg lobby.Config) *lobby.Hub {
-	cfg.Store = r.cfg.Store
-	return lobby.NewHub(cfg)
-}
-
-// lobbyChanged tells the lobby, if any, that its list may have changed.
-func (r *Registry) lobbyChanged() {
-	if f := r.lobby.Load(); f != nil {
-		(*f)()
-	}
-}
-
 // randomString returns n random bytes from the registry's source, base64url.
-func (r *Registry) randomString(n int) (string, error) {
+func (s *Service) randomString(n int) (string, error) {
 	b := make([]byte, n)
-	if _, err := io.ReadFull(r.cfg.Random, b); err != nil {
+	if _, err := io.ReadFull(s.random, b); err != nil {
 		return "", err
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
 // randomDeal picks a deal number uniformly from the registry's source.
-func (r *Registry) randomDeal() (uint64, error) {
+func (s *Service) randomDeal() (uint64, error) {
 	const limit = (1 << 64) - (1<<64)%cards.DealCount // largest multiple of DealCount
 	var b [8]byte
 	for {
-		if _, err := io.ReadFull(r.cfg.Random, b[:]); err != nil {
+		if _, err := io.ReadFull(s.random, b[:]); err != nil {
 			return 0, err
 		}
 		if v := binary.LittleEndian.Uint64(b[:]); v < limit {
@@ -237,14 +218,14 @@ type SoloSpec struct {
 // player's view. A winnable game's deal comes from the pool of winnable
 // deals, one the player has not played when the pool allows. No table is
 // started (Preview).
-func (r *Registry) CreateSolo(ctx context.Context, player string, spec SoloSpec) (string, protocol.View, error) {
+func (s *Service) CreateSolo(ctx context.Context, player string, spec SoloSpec) (string, protocol.View, error) {
 	code := spec.Code
 	var opts []byte
 	switch {
 	case spec.Winnable:
 		var err error
 		mode := winnable.ModeOf(code)
-		code, err = r.cfg.Winnable.Pick(ctx, mode, r.cfg.Store, player, r.cfg.Random)
+		code, err = s.winnable.Pick(ctx, mode, s.store, player, s.random)
 		if errors.Is(err, winnable.ErrEmpty) {
 			err = game.Errorf(game.Unavailable, "no winnable deal of %s is known yet (the server is still looking for some): try again later, or without winnable", mode)
 		}
@@ -253,25 +234,42 @@ func (r *Registry) CreateSolo(ctx context.Context, player string, spec SoloSpec)
 		}
 		opts, _ = json.Marshal(game.SoloOptions{Winnable: true})
 	case spec.Random:
-		deal, err := r.randomDeal()
+		deal, err := s.randomDeal()
 		if err != nil {
 			return "", nil, err
 		}
 		code.Deal = deal
 	}
-	id, err := r.randomString(12)
+	id, err := s.randomString(12)
 	if err != nil {
 		return "", nil, err
 	}
-	now := r.cfg.Clock()
+	now := s.clock()
 	g := store.Game{ID: id, Kind: game.KindSolo, Code: code.String(), Options: opts, Status: game.Playing,
 		Seats: [2]string{player}, CreatedAt: now, UpdatedAt: now}
-	if err := r.cfg.Store.CreateGame(ctx, g); err != nil {
+	if err := s.store.CreateGame(ctx, g); err != nil {
 		return "", nil, err
 	}
-	_, v, err := r.Preview(ctx, id, 1)
+	_, v, err := s.tables.Preview(ctx, id, 1)
 	if err != nil {
 		return "", nil, err
 	}
 	return id, v, nil
+}
+
+// Evict stops this node's live tables of the games ids (see
+// table.Registry.Evict).
+func (s *Service) Evict(ids []string) { s.tables.Evict(ids) }
+
+// Node returns this node's name in the game leases and the address it
+// advertises ("" without leases).
+func (s *Service) Node() (name, addr string) { return s.owner.Node() }
+
+// Games returns the ids of the games whose tables this node runs now.
+func (s *Service) Games() []string { return s.tables.Games() }
+
+// Do applies a command for a seat of game id (see table.Registry.Do): the
+// sockets' way for an action whose table stopped meanwhile.
+func (s *Service) Do(ctx context.Context, id string, cmd protocol.Command) (protocol.Result, error) {
+	return s.tables.Do(ctx, id, cmd)
 }

@@ -1,4 +1,4 @@
-package table
+package service
 
 import (
 	"cmp"
@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"dsol/internal/cards"
 	"dsol/internal/engine"
@@ -18,6 +17,7 @@ import (
 	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/store"
+	"dsol/internal/table"
 )
 
 // The life of a race, as the game service runs it: created (no table is
@@ -56,13 +56,13 @@ const inviteBytes = 16
 
 // drawFirst draws the first seat of an alternating race once, from the
 // registry's random source; the engine checks it against the rule.
-func (r *Registry) drawFirst(o *game.RaceOptions) error {
+func (s *Service) drawFirst(o *game.RaceOptions) error {
 	if o.Turns != "alternating" {
 		o.First, o.FirstSeat = "", 0
 		return nil
 	}
 	var b [1]byte
-	if _, err := io.ReadFull(r.cfg.Random, b[:]); err != nil {
+	if _, err := io.ReadFull(s.random, b[:]); err != nil {
 		return err
 	}
 	eo, err := engine.RaceOptions(*o)
@@ -76,54 +76,54 @@ func (r *Registry) drawFirst(o *game.RaceOptions) error {
 // CreateRace creates a race with player in seat 1 and, for a race against
 // the computer, the server's bot in seat 2, and returns the creator's view
 // with the secret invite, shown this once (only its hash is stored).
-func (r *Registry) CreateRace(ctx context.Context, player string, spec RaceSpec) (protocol.RaceView, error) {
+func (s *Service) CreateRace(ctx context.Context, player string, spec RaceSpec) (protocol.RaceView, error) {
 	code, o, public := spec.Code, spec.Options, spec.Public
 	if spec.Random {
-		if err := r.secretDeal(&code); err != nil {
+		if err := s.secretDeal(&code); err != nil {
 			return protocol.RaceView{}, err
 		}
 	} else {
 		o.Chosen = true
 	}
 	if o.Bot != "" {
-		if err := r.ensureBot(ctx); err != nil {
+		if err := s.ensureBot(ctx); err != nil {
 			return protocol.RaceView{}, err
 		}
 	}
-	if err := r.drawFirst(&o); err != nil {
+	if err := s.drawFirst(&o); err != nil {
 		return protocol.RaceView{}, err
 	}
-	id, err := r.randomString(12)
+	id, err := s.randomString(12)
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
 	invite := ""
 	var inviteHash []byte
 	if o.Bot == "" {
-		if invite, err = r.randomString(inviteBytes); err != nil {
+		if invite, err = s.randomString(inviteBytes); err != nil {
 			return protocol.RaceView{}, err
 		}
 		inviteHash = hashSecret(invite)
 	}
-	g, err := r.newRace(id, code, o, [2]string{player}, public, inviteHash, id, 1)
+	g, err := s.newRace(id, code, o, [2]string{player}, public, inviteHash, id, 1)
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
-	if err := r.cfg.Store.CreateGame(ctx, g); err != nil {
+	if err := s.store.CreateGame(ctx, g); err != nil {
 		return protocol.RaceView{}, err
 	}
 	if g.Public {
-		r.lobbyChanged()
+		s.lobbyChanged()
 	}
-	v, err := r.raceView(ctx, id, 1)
+	v, err := s.raceView(ctx, id, 1)
 	v.Invite = invite
 	return v, err
 }
 
 // raceView is a seat's view of a race (Preview: no table is started for
 // it).
-func (r *Registry) raceView(ctx context.Context, id string, seat int) (protocol.RaceView, error) {
-	_, v, err := r.Preview(ctx, id, seat)
+func (s *Service) raceView(ctx context.Context, id string, seat int) (protocol.RaceView, error) {
+	_, v, err := s.tables.Preview(ctx, id, seat)
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
@@ -139,9 +139,9 @@ const saltBytes = 16
 
 // secretDeal gives a race code a secret deal (DR2) drawn from the
 // registry's random source: nobody can find it from the cards they see.
-func (r *Registry) secretDeal(c *cards.Code) error {
+func (s *Service) secretDeal(c *cards.Code) error {
 	c.Secret, c.Deal = true, 0
-	_, err := io.ReadFull(r.cfg.Random, c.Key[:])
+	_, err := io.ReadFull(s.random, c.Key[:])
 	return err
 }
 
@@ -155,13 +155,13 @@ const deadDealTries = 64
 // them. A deal the server chose itself is redrawn while it is dead on
 // arrival: both seats blocked before the first move would end the race the
 // moment it is created. A chosen code is played as it is.
-func (r *Registry) liveDeal(code cards.Code, chosen bool, eo race.Options) (cards.Code, error) {
+func (s *Service) liveDeal(code cards.Code, chosen bool, eo race.Options) (cards.Code, error) {
 	for range deadDealTries {
 		rc, err := race.New(code, eo)
 		if err != nil || chosen || !code.Secret || rc.Status() != race.Over {
 			return code, err
 		}
-		if err := r.secretDeal(&code); err != nil {
+		if err := s.secretDeal(&code); err != nil {
 			return code, err
 		}
 	}
@@ -170,16 +170,16 @@ func (r *Registry) liveDeal(code cards.Code, chosen bool, eo race.Options) (card
 
 // newRace builds a race header with a fresh secret salt; a bot race is
 // playing from the start.
-func (r *Registry) newRace(id string, code cards.Code, o game.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
+func (s *Service) newRace(id string, code cards.Code, o game.RaceOptions, seats [2]string, public bool, invite []byte, series string, index int) (store.Game, error) {
 	eo, err := engine.RaceOptions(o)
 	if err != nil {
 		return store.Game{}, err
 	}
 	salt := make([]byte, saltBytes)
-	if _, err := io.ReadFull(r.cfg.Random, salt); err != nil {
+	if _, err := io.ReadFull(s.random, salt); err != nil {
 		return store.Game{}, err
 	}
-	if code, err = r.liveDeal(code, o.Chosen, eo); err != nil {
+	if code, err = s.liveDeal(code, o.Chosen, eo); err != nil {
 		return store.Game{}, err
 	}
 	opts, err := json.Marshal(o)
@@ -188,12 +188,12 @@ func (r *Registry) newRace(id string, code cards.Code, o game.RaceOptions, seats
 	}
 	status := game.Waiting
 	if o.Bot != "" {
-		seats[1] = BotPlayerID
+		seats[1] = table.BotPlayerID
 	}
 	if seats[1] != "" {
 		status = game.Playing
 	}
-	now := r.cfg.Clock()
+	now := s.clock()
 	return store.Game{ID: id, Kind: game.KindRace, Code: code.String(), Options: opts, Status: status,
 		Seats: seats, Public: public && seats[1] == "", InviteHash: invite, SeriesID: series, SeriesGame: index,
 		Salt: salt, CreatedAt: now, UpdatedAt: now}, nil
@@ -201,17 +201,17 @@ func (r *Registry) newRace(id string, code cards.Code, o game.RaceOptions, seats
 
 // ensureBot creates the bot's player row once per database. Its token hash
 // is of random bytes nobody holds, so nobody can sign in as the bot.
-func (r *Registry) ensureBot(ctx context.Context) error {
-	_, err := r.cfg.Store.Player(ctx, BotPlayerID)
+func (s *Service) ensureBot(ctx context.Context) error {
+	_, err := s.store.Player(ctx, table.BotPlayerID)
 	if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	secret, err := r.randomString(32)
+	secret, err := s.randomString(32)
 	if err != nil {
 		return err
 	}
-	err = r.cfg.Store.CreatePlayer(ctx, store.Player{ID: BotPlayerID, Name: game.BotName,
-		TokenHash: hashSecret(secret), CreatedAt: r.cfg.Clock()})
+	err = s.store.CreatePlayer(ctx, store.Player{ID: table.BotPlayerID, Name: game.BotName,
+		TokenHash: hashSecret(secret), CreatedAt: s.clock()})
 	if errors.Is(err, store.ErrConflict) {
 		return nil // created meanwhile
 	}
@@ -219,8 +219,8 @@ func (r *Registry) ensureBot(ctx context.Context) error {
 }
 
 // raceHeader reads the header of race id.
-func (r *Registry) raceHeader(ctx context.Context, id string) (store.Game, error) {
-	g, err := r.cfg.Store.Game(ctx, id)
+func (s *Service) raceHeader(ctx context.Context, id string) (store.Game, error) {
+	g, err := s.store.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && g.Kind != game.KindRace) {
 		return store.Game{}, game.Errorf(game.NotFound, "no such race")
 	}
@@ -233,12 +233,12 @@ func (r *Registry) raceHeader(ctx context.Context, id string) (store.Game, error
 // their own race, nor can a third player (409); a wrong invite is 403, and
 // so is a race of a player the caller blocked or was blocked by. Joining
 // again as seat 2 answers the view.
-func (r *Registry) Join(ctx context.Context, id, player string, invite *string) (protocol.RaceView, error) {
-	if _, err := r.raceHeader(ctx, id); err != nil {
+func (s *Service) Join(ctx context.Context, id, player string, invite *string) (protocol.RaceView, error) {
+	if _, err := s.raceHeader(ctx, id); err != nil {
 		return protocol.RaceView{}, err
 	}
-	err := r.inTable(ctx, id, func(t *Table) error {
-		g, err := r.raceHeader(ctx, id)
+	err := s.tables.InTable(ctx, id, func(t *table.Table) error {
+		g, err := s.raceHeader(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -252,11 +252,11 @@ func (r *Registry) Join(ctx context.Context, id, player string, invite *string) 
 		case g.Status != game.Waiting:
 			return game.Errorf(game.Conflict, "the race was cancelled by its creator")
 		}
-		if err := r.checkNotBlocked(ctx, player, g.Seats[0]); err != nil {
+		if err := s.checkNotBlocked(ctx, player, g.Seats[0]); err != nil {
 			return err
 		}
 		if invite == nil { // from the lobby: one race at a time
-			if err := r.notInRace(ctx, player, g.ID, "you have a race in play: finish it before you join another"); err != nil {
+			if err := s.notInRace(ctx, player, g.ID, "you have a race in play: finish it before you join another"); err != nil {
 				return err
 			}
 		}
@@ -267,55 +267,24 @@ func (r *Registry) Join(ctx context.Context, id, player string, invite *string) 
 		} else if !g.Public {
 			return game.Errorf(game.Forbidden, "this race is private: join it with its invite")
 		}
-		if err := r.cfg.Store.JoinGame(ctx, g.ID, player, r.cfg.Clock()); err != nil {
+		if err := s.store.JoinGame(ctx, g.ID, player, s.clock()); err != nil {
 			if errors.Is(err, store.ErrConflict) {
 				err = game.Errorf(game.Conflict, "the race already has two players")
 			}
 			return err
 		}
 		if g.Public {
-			r.lobbyChanged()
+			s.lobbyChanged()
 		}
 		if t == nil {
 			return nil
 		}
-		return t.reread(ctx, joined(ctx))
+		return t.Reread(ctx, table.Joined)
 	})
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
-	return r.raceView(ctx, id, 2)
-}
-
-// joined is what a race's table does once its header changed in the store
-// — a second player joined, or the player offered a rematch accepted it —
-// and it read the header again: it loads the players, starts the race and
-// tells the subscribers.
-func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error {
-	return func(t *Table, l *raceLive, g store.Game) error {
-		before := l.players
-		if err := t.loadHeader(ctx, l, g); err != nil {
-			return err
-		}
-		// The seats taken now, or, when a rematch was accepted, both: each
-		// player's page learns that the race started.
-		seats := []int{}
-		for i := range before {
-			if before[i].ID == "" && g.Seats[i] != "" {
-				seats = append(seats, i)
-			}
-		}
-		if len(seats) == 0 {
-			seats = []int{0, 1}
-		}
-		for _, i := range seats {
-			l.seen[i] = l.now()
-			on := l.online[i] || isBot(&g, i+1)
-			t.notify(&protocol.Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
-		}
-		t.raceSchedule(l)
-		return nil
-	}
+	return s.raceView(ctx, id, 2)
 }
 
 // Cancel ends a race its creator cancels while it still waits for a second
@@ -324,18 +293,18 @@ func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error
 // more; its subscribers get {"type": "over"}. Cancelling again answers the
 // view; 403 for anybody but the creator, 409 once a second player has
 // joined.
-func (r *Registry) Cancel(ctx context.Context, id, player string) (protocol.RaceView, error) {
-	g, err := r.raceHeader(ctx, id)
+func (s *Service) Cancel(ctx context.Context, id, player string) (protocol.RaceView, error) {
+	g, err := s.raceHeader(ctx, id)
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
 	if g.Seats[0] != player {
 		return protocol.RaceView{}, game.Errorf(game.Forbidden, "only the creator of a race can cancel it")
 	}
-	err = r.inTable(ctx, id, func(t *Table) error {
-		err := r.cfg.Store.CancelRace(ctx, g.ID, player, r.cfg.Clock())
+	err = s.tables.InTable(ctx, id, func(t *table.Table) error {
+		err := s.store.CancelRace(ctx, g.ID, player, s.clock())
 		if errors.Is(err, store.ErrConflict) {
-			if g, err = r.cfg.Store.Game(ctx, g.ID); err == nil && !(g.Status == game.Over && g.Seats[1] == "") {
+			if g, err = s.store.Game(ctx, g.ID); err == nil && !(g.Status == game.Over && g.Seats[1] == "") {
 				err = game.Errorf(game.Conflict, "the race has started: it can only be resigned now")
 			}
 		}
@@ -343,24 +312,24 @@ func (r *Registry) Cancel(ctx context.Context, id, player string) (protocol.Race
 			return err
 		}
 		if g.Public {
-			r.lobbyChanged()
+			s.lobbyChanged()
 		}
 		if t == nil {
 			return nil
 		}
-		return t.reread(ctx, cancelled)
+		return t.Reread(ctx, table.Cancelled)
 	})
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
-	return r.raceView(ctx, id, 1)
+	return s.raceView(ctx, id, 1)
 }
 
 // finishedRace is the race id and player's seat in it, for what only its
 // players may do once it is over (ask for a rematch, decline one): refused
 // to anyone else, before the race is over, and after it was cancelled.
-func (r *Registry) finishedRace(ctx context.Context, id, player, what string) (store.Game, int, error) {
-	g, err := r.raceHeader(ctx, id)
+func (s *Service) finishedRace(ctx context.Context, id, player, what string) (store.Game, int, error) {
+	g, err := s.raceHeader(ctx, id)
 	if err != nil {
 		return g, 0, err
 	}
@@ -368,7 +337,7 @@ func (r *Registry) finishedRace(ctx context.Context, id, player, what string) (s
 	if seat == 0 {
 		return g, 0, game.Errorf(game.Forbidden, "only the players of a race can %s", what)
 	}
-	v, err := r.raceView(ctx, g.ID, seat)
+	v, err := s.raceView(ctx, g.ID, seat)
 	switch {
 	case err != nil:
 		return g, 0, err
@@ -396,74 +365,74 @@ func rematchOffer(g store.Game) int {
 // the next race and whether this call created it; 409 when the offer was
 // declined or lapsed; 403 between players of whom either blocked the other
 // (offering and accepting alike; declining stays open).
-func (r *Registry) Rematch(ctx context.Context, id, player string) (protocol.RaceView, bool, error) {
-	g, seat, err := r.finishedRace(ctx, id, player, "ask for a rematch")
+func (s *Service) Rematch(ctx context.Context, id, player string) (protocol.RaceView, bool, error) {
+	g, seat, err := s.finishedRace(ctx, id, player, "ask for a rematch")
 	if err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	if err := r.checkNotBlocked(ctx, g.Seats[seat-1], g.Seats[2-seat]); err != nil {
+	if err := s.checkNotBlocked(ctx, g.Seats[seat-1], g.Seats[2-seat]); err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	next := NextRaceID(g.ID)
-	ng, err := r.cfg.Store.Game(ctx, next)
+	next := table.NextRaceID(g.ID)
+	ng, err := s.store.Game(ctx, next)
 	switch {
 	case errors.Is(err, store.ErrNotFound) && g.Seats[2-seat] == store.DeletedPlayerID:
 		return protocol.RaceView{}, false, game.Errorf(game.Conflict, "your opponent deleted their data: start a new race")
 	case errors.Is(err, store.ErrNotFound):
-		return r.offerRematch(ctx, g, seat)
+		return s.offerRematch(ctx, g, seat)
 	case err != nil:
 		return protocol.RaceView{}, false, err
 	}
-	if err := r.rematchAnswer(ng, seat); err != nil {
+	if err := s.rematchAnswer(ng, seat); err != nil {
 		return protocol.RaceView{}, false, err
 	}
 	if ng.Status != game.Waiting || rematchOffer(ng) == seat {
-		v, err := r.raceView(ctx, next, seat) // started, or asked again
+		v, err := s.raceView(ctx, next, seat) // started, or asked again
 		return v, false, err
 	}
 	// The opponent offered it: accept, on the next race's table, where its
 	// offer may lapse meanwhile.
 	accepted := false
-	err = r.inTable(ctx, next, func(t *Table) error {
-		ng, err := r.cfg.Store.Game(ctx, next)
+	err = s.tables.InTable(ctx, next, func(t *table.Table) error {
+		ng, err := s.store.Game(ctx, next)
 		if err != nil {
 			return err
 		}
-		if err := r.rematchAnswer(ng, seat); err != nil || ng.Status != game.Waiting || rematchOffer(ng) == seat {
+		if err := s.rematchAnswer(ng, seat); err != nil || ng.Status != game.Waiting || rematchOffer(ng) == seat {
 			return err
 		}
-		ng.Status, ng.UpdatedAt = game.Playing, r.cfg.Clock()
-		if err := r.cfg.Store.UpdateGame(ctx, ng); err != nil {
+		ng.Status, ng.UpdatedAt = game.Playing, s.clock()
+		if err := s.store.UpdateGame(ctx, ng); err != nil {
 			return err
 		}
 		accepted = true
 		if t == nil {
 			return nil
 		}
-		return t.reread(ctx, joined(ctx))
+		return t.Reread(ctx, table.Joined)
 	})
 	if err != nil {
 		return protocol.RaceView{}, false, err
 	}
 	if accepted {
-		if err := r.RematchChanged(ctx, g.ID); err != nil {
+		if err := s.tables.RematchChanged(ctx, g.ID); err != nil {
 			return protocol.RaceView{}, false, err
 		}
 	}
-	v, err := r.raceView(ctx, next, seat)
+	v, err := s.raceView(ctx, next, seat)
 	return v, false, err
 }
 
 // rematchAnswer refuses an ask for the rematch ng that ended without a
 // result (declined) or whose offer has lapsed by the clock (its table had
 // no time to end it).
-func (r *Registry) rematchAnswer(ng store.Game, seat int) error {
+func (s *Service) rematchAnswer(ng store.Game, seat int) error {
 	switch {
 	case ng.Status == game.Over && len(ng.Result) == 0:
 		return game.Errorf(game.Conflict, "the rematch was declined")
 	case ng.Status != game.Waiting || rematchOffer(ng) == seat:
 		return nil
-	case !r.cfg.Clock().Before(ng.CreatedAt.Add(r.cfg.RematchTimeout)):
+	case !s.clock().Before(ng.CreatedAt.Add(s.tables.RematchTimeout())):
 		return game.Errorf(game.Conflict, "the rematch offer lapsed")
 	}
 	return nil
@@ -472,8 +441,8 @@ func (r *Registry) rematchAnswer(ng store.Game, seat int) error {
 // offerRematch creates the race offered after g by seat, waiting for the
 // opponent (against the bot it starts at once: the bot always accepts), and
 // tells both races' tables.
-func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (protocol.RaceView, bool, error) {
-	next := NextRaceID(g.ID)
+func (s *Service) offerRematch(ctx context.Context, g store.Game, seat int) (protocol.RaceView, bool, error) {
+	next := table.NextRaceID(g.ID)
 	o, err := game.ParseRaceOptions(g.Options)
 	if err != nil {
 		return protocol.RaceView{}, false, err
@@ -490,13 +459,13 @@ func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (pr
 	if err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	if err := r.secretDeal(&code); err != nil {
+	if err := s.secretDeal(&code); err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	if err := r.drawFirst(&o); err != nil {
+	if err := s.drawFirst(&o); err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	ng, err := r.newRace(next, code, o, g.Seats, false, nil, series, index)
+	ng, err := s.newRace(next, code, o, g.Seats, false, nil, series, index)
 	if err != nil {
 		return protocol.RaceView{}, false, err
 	}
@@ -504,30 +473,30 @@ func (r *Registry) offerRematch(ctx context.Context, g store.Game, seat int) (pr
 		ng.Status = game.Waiting // until the opponent accepts
 	}
 	created := true
-	if err := r.cfg.Store.CreateGame(ctx, ng); errors.Is(err, store.ErrConflict) {
+	if err := s.store.CreateGame(ctx, ng); errors.Is(err, store.ErrConflict) {
 		created = false // the other player asked at the same moment: ask again to accept
 	} else if err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	if err := r.headerChanged(ctx, next, joined(ctx)); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.tables.HeaderChanged(ctx, next, table.Joined); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return protocol.RaceView{}, false, err
 	}
-	if err := r.RematchChanged(ctx, g.ID); err != nil {
+	if err := s.tables.RematchChanged(ctx, g.ID); err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	v, err := r.raceView(ctx, next, seat)
+	v, err := s.raceView(ctx, next, seat)
 	return v, created, err
 }
 
 // Decline is a player's no to the rematch their opponent offered after
 // race id, on the offered race's table: it ends as a cancelled one, and
 // both races say so. It answers the player's view of race id.
-func (r *Registry) Decline(ctx context.Context, id, player string) (protocol.RaceView, error) {
-	g, seat, err := r.finishedRace(ctx, id, player, "decline its rematch")
+func (s *Service) Decline(ctx context.Context, id, player string) (protocol.RaceView, error) {
+	g, seat, err := s.finishedRace(ctx, id, player, "decline its rematch")
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
-	next := NextRaceID(g.ID)
+	next := table.NextRaceID(g.ID)
 	check := func(ng store.Game, err error) error {
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -541,45 +510,45 @@ func (r *Registry) Decline(ctx context.Context, id, player string) (protocol.Rac
 		}
 		return nil
 	}
-	if err := check(r.cfg.Store.Game(ctx, next)); err != nil {
+	if err := check(s.store.Game(ctx, next)); err != nil {
 		return protocol.RaceView{}, err
 	}
-	err = r.inTable(ctx, next, func(t *Table) error {
-		ng, err := r.cfg.Store.Game(ctx, next)
+	err = s.tables.InTable(ctx, next, func(t *table.Table) error {
+		ng, err := s.store.Game(ctx, next)
 		if err := check(ng, err); err != nil {
 			return err
 		}
-		ng.Status, ng.UpdatedAt = game.Over, r.cfg.Clock()
-		if err := r.cfg.Store.UpdateGame(ctx, ng); err != nil {
+		ng.Status, ng.UpdatedAt = game.Over, s.clock()
+		if err := s.store.UpdateGame(ctx, ng); err != nil {
 			return err
 		}
 		if t == nil {
 			return nil
 		}
-		return t.reread(ctx, cancelled)
+		return t.Reread(ctx, table.Cancelled)
 	})
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
-	if err := r.RematchChanged(ctx, g.ID); err != nil {
+	if err := s.tables.RematchChanged(ctx, g.ID); err != nil {
 		return protocol.RaceView{}, err
 	}
-	return r.raceView(ctx, g.ID, seat)
+	return s.raceView(ctx, g.ID, seat)
 }
 
 // QuickMatch puts a player in the match queue for a race of spec's
 // options, or pairs them at once (Match): it returns the new race's id and
 // the player's view, seat 2, or "" while they wait. Players of whom either
 // blocked the other never pair.
-func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec) (string, protocol.RaceView, error) {
-	if err := r.notInRace(ctx, player, "", "you have a race in play: finish it before you look for another"); err != nil {
+func (s *Service) QuickMatch(ctx context.Context, player string, spec RaceSpec) (string, protocol.RaceView, error) {
+	if err := s.notInRace(ctx, player, "", "you have a race in play: finish it before you look for another"); err != nil {
 		return "", protocol.RaceView{}, err
 	}
-	rt, err := r.cfg.Store.Rating(ctx, player)
+	rt, err := s.store.Rating(ctx, player)
 	if err != nil {
 		return "", protocol.RaceView{}, err
 	}
-	avoid, err := r.blocksOf(ctx, player)
+	avoid, err := s.blocksOf(ctx, player)
 	if err != nil {
 		return "", protocol.RaceView{}, err
 	}
@@ -588,12 +557,12 @@ func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec)
 		return "", protocol.RaceView{}, err
 	}
 	c := spec.Code
-	id, err := r.Match(ctx, matchmaking.Entry{Player: player, Rating: rt.Rating, Options: spec, Avoid: avoid,
+	id, err := s.match(ctx, matchmaking.Entry{Player: player, Rating: rt.Rating, Options: spec, Avoid: avoid,
 		Key: fmt.Sprintf("D%d single=%v mirrored=%v %s", c.Draw, c.Single, c.Mirrored, key)})
 	if err != nil || id == "" {
 		return "", protocol.RaceView{}, err
 	}
-	v, err := r.raceView(ctx, id, 2)
+	v, err := s.raceView(ctx, id, 2)
 	return id, v, err
 }
 
@@ -601,32 +570,32 @@ func (r *Registry) QuickMatch(ctx context.Context, player string, spec RaceSpec)
 // MatchPair): a server-dealt race of the options they asked for, both
 // seated and playing, private, a series of its own; a *matchmaking.BusyError when one
 // of them has a race in play meanwhile (one race at a time).
-func (r *Registry) pairRace(ctx context.Context, first, second matchmaking.Entry) (string, error) {
+func (s *Service) pairRace(ctx context.Context, first, second matchmaking.Entry) (string, error) {
 	spec, ok := first.Options.(RaceSpec)
 	if !ok {
 		return "", fmt.Errorf("table: quick match options of type %T", first.Options)
 	}
 	for _, p := range []string{first.Player, second.Player} {
-		if race, err := r.raceInPlay(ctx, p, ""); err != nil || race != "" {
+		if race, err := s.raceInPlay(ctx, p, ""); err != nil || race != "" {
 			return "", cmp.Or(err, error(&matchmaking.BusyError{Player: p, Race: race}))
 		}
 	}
 	code, o := spec.Code, spec.Options
-	if err := r.secretDeal(&code); err != nil {
+	if err := s.secretDeal(&code); err != nil {
 		return "", err
 	}
-	if err := r.drawFirst(&o); err != nil {
+	if err := s.drawFirst(&o); err != nil {
 		return "", err
 	}
-	id, err := r.randomString(12)
+	id, err := s.randomString(12)
 	if err != nil {
 		return "", err
 	}
-	g, err := r.newRace(id, code, o, [2]string{first.Player, second.Player}, false, nil, id, 1)
+	g, err := s.newRace(id, code, o, [2]string{first.Player, second.Player}, false, nil, id, 1)
 	if err != nil {
 		return "", err
 	}
-	if err := r.cfg.Store.CreateGame(ctx, g); err != nil {
+	if err := s.store.CreateGame(ctx, g); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -634,8 +603,8 @@ func (r *Registry) pairRace(ctx context.Context, first, second matchmaking.Entry
 
 // raceInPlay returns the id of a race other than except that player holds
 // a seat of and that is in play, or "".
-func (r *Registry) raceInPlay(ctx context.Context, player, except string) (string, error) {
-	gs, err := r.cfg.Store.ListGames(ctx, store.GameQuery{Player: player, Kind: game.KindRace, Status: game.Playing, Limit: 2})
+func (s *Service) raceInPlay(ctx context.Context, player, except string) (string, error) {
+	gs, err := s.store.ListGames(ctx, store.GameQuery{Player: player, Kind: game.KindRace, Status: game.Playing, Limit: 2})
 	if err != nil {
 		return "", err
 	}
@@ -650,8 +619,8 @@ func (r *Registry) raceInPlay(ctx context.Context, player, except string) (strin
 // notInRace refuses, with msg, a player who has a race in play other than
 // except: quick match and the lobby seat a player in one race at a time.
 // The refusal names the race, so that their client can go back to it.
-func (r *Registry) notInRace(ctx context.Context, player, except, msg string) error {
-	race, err := r.raceInPlay(ctx, player, except)
+func (s *Service) notInRace(ctx context.Context, player, except, msg string) error {
+	race, err := s.raceInPlay(ctx, player, except)
 	if err != nil || race == "" {
 		return err
 	}
