@@ -1,6 +1,8 @@
 package game
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 )
@@ -100,4 +102,12 @@ func DailyOf(kind string, options []byte) string {
 		return ""
 	}
 	return o.Daily
+}
+
+// NextRaceID is the id of the race offered after race id (its rematch or the
+// next game of its series): one per race, so that both players asking get
+// the same one.
+func NextRaceID(id string) string {
+	h := sha256.Sum256([]byte("dsol rematch\x00" + id))
+	return base64.RawURLEncoding.EncodeToString(h[:12])
 }

@@ -14,7 +14,6 @@ import (
 	"dsol/internal/lobby"
 	"dsol/internal/matchmaking"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // mustErrorSays sends a request and checks the error's status, code and
@@ -76,8 +75,8 @@ func TestBlockREST(t *testing.T) {
 
 		ts.anon().MustError(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 401, game.Unauthorized)
 		ada.mustErrorSays(t, "POST", "/api/v1/players/"+ada.id+"/block", 400, game.BadRequest, "yourself")
-		ada.mustErrorSays(t, "POST", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
-		ada.mustErrorSays(t, "DELETE", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
+		ada.mustErrorSays(t, "POST", "/api/v1/players/"+store.BotPlayerID+"/block", 400, game.BadRequest, "computer")
+		ada.mustErrorSays(t, "DELETE", "/api/v1/players/"+store.BotPlayerID+"/block", 400, game.BadRequest, "computer")
 		ada.mustErrorSays(t, "POST", "/api/v1/players/"+store.DeletedPlayerID+"/block", 400, game.BadRequest, "deleted")
 		ada.mustErrorSays(t, "POST", "/api/v1/players/nobody/block", 404, game.NotFound, "no such player")
 		ada.mustErrorSays(t, "DELETE", "/api/v1/players/nobody/block", 404, game.NotFound, "no such player")
@@ -186,7 +185,7 @@ func TestBlockRematch(t *testing.T) {
 	ada.mustErrorSays(t, "POST", path, 403, game.Forbidden, "this player blocked you")
 	var fin rview
 	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, &fin)
-	if g := mustStoredGame(t, ts, table.NextRaceID(v.ID)); g.Status != "over" {
+	if g := mustStoredGame(t, ts, game.NextRaceID(v.ID)); g.Status != "over" {
 		t.Fatalf("the declined rematch: %+v", g)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"dsol/internal/lobby"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
+	"dsol/internal/racelive"
 	"dsol/internal/store"
 	"dsol/internal/table"
 	"dsol/internal/testenv"
@@ -206,7 +207,7 @@ func TestRaceCreateAndJoin(t *testing.T) {
 
 		pub := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "creator", "series": 3})
 		bot := ada.mustRace(t, map[string]any{"bot": "fast"})
-		if bot.Status != "playing" || bot.Seats[1].Player == nil || bot.Seats[1].Player.ID != table.BotPlayerID || bot.Invite != "" {
+		if bot.Status != "playing" || bot.Seats[1].Player == nil || bot.Seats[1].Player.ID != store.BotPlayerID || bot.Invite != "" {
 			t.Fatalf("bot race %+v", bot)
 		}
 		var lobby struct {
@@ -605,10 +606,10 @@ func TestRematchOfferLapses(t *testing.T) {
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 	var offer rview
 	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
-	if offer.OfferExpires == nil || offer.OfferExpires.Sub(ts.tc.Now()) != table.DefaultRematchTimeout {
+	if offer.OfferExpires == nil || offer.OfferExpires.Sub(ts.tc.Now()) != racelive.DefaultRematchTimeout {
 		t.Fatalf("the offer expires at %v, now %v", offer.OfferExpires, ts.tc.Now())
 	}
-	ts.tc.Advance(table.DefaultRematchTimeout - time.Second)
+	ts.tc.Advance(racelive.DefaultRematchTimeout - time.Second)
 	if o := ada.mustView(t, offer.ID); o.Status != "waiting" {
 		t.Fatalf("a second before its time the offer is %s", o.Status)
 	}

@@ -1,11 +1,12 @@
 package httpapi
 
 import (
-	"dsol/internal/game"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+
+	"dsol/internal/game"
 )
 
 // routes lists every route of the server.

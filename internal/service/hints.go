@@ -2,11 +2,13 @@ package service
 
 import (
 	"context"
+
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
+	"dsol/internal/racelive"
 	"dsol/internal/solo"
 	"dsol/internal/table"
 )
@@ -46,10 +48,10 @@ func SolverCheck(budget int64, slots *Slots) table.CheckFunc {
 	}
 }
 
-// SolverThink is the server's table.ThinkFunc: a search in one of the solver
+// SolverThink is the server's racelive.ThinkFunc: a search in one of the solver
 // slots that the hints and the live checks share, if one is free at once;
 // else false, and the bot plays its plain move.
-func SolverThink(slots *Slots) table.ThinkFunc {
+func SolverThink(slots *Slots) racelive.ThinkFunc {
 	return func(s race.Seen, seed uint64) (hint.Hint, bool) {
 		if !slots.TryTake() {
 			return hint.Hint{}, false

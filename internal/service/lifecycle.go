@@ -188,7 +188,7 @@ func (s *Service) newRace(id string, code cards.Code, o game.RaceOptions, seats 
 	}
 	status := game.Waiting
 	if o.Bot != "" {
-		seats[1] = table.BotPlayerID
+		seats[1] = store.BotPlayerID
 	}
 	if seats[1] != "" {
 		status = game.Playing
@@ -202,7 +202,7 @@ func (s *Service) newRace(id string, code cards.Code, o game.RaceOptions, seats 
 // ensureBot creates the bot's player row once per database. Its token hash
 // is of random bytes nobody holds, so nobody can sign in as the bot.
 func (s *Service) ensureBot(ctx context.Context) error {
-	_, err := s.store.Player(ctx, table.BotPlayerID)
+	_, err := s.store.Player(ctx, store.BotPlayerID)
 	if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -210,7 +210,7 @@ func (s *Service) ensureBot(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.CreatePlayer(ctx, store.Player{ID: table.BotPlayerID, Name: game.BotName,
+	err = s.store.CreatePlayer(ctx, store.Player{ID: store.BotPlayerID, Name: game.BotName,
 		TokenHash: hashSecret(secret), CreatedAt: s.clock()})
 	if errors.Is(err, store.ErrConflict) {
 		return nil // created meanwhile
@@ -373,7 +373,7 @@ func (s *Service) Rematch(ctx context.Context, id, player string) (protocol.Race
 	if err := s.checkNotBlocked(ctx, g.Seats[seat-1], g.Seats[2-seat]); err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	next := table.NextRaceID(g.ID)
+	next := game.NextRaceID(g.ID)
 	ng, err := s.store.Game(ctx, next)
 	switch {
 	case errors.Is(err, store.ErrNotFound) && g.Seats[2-seat] == store.DeletedPlayerID:
@@ -442,7 +442,7 @@ func (s *Service) rematchAnswer(ng store.Game, seat int) error {
 // opponent (against the bot it starts at once: the bot always accepts), and
 // tells both races' tables.
 func (s *Service) offerRematch(ctx context.Context, g store.Game, seat int) (protocol.RaceView, bool, error) {
-	next := table.NextRaceID(g.ID)
+	next := game.NextRaceID(g.ID)
 	o, err := game.ParseRaceOptions(g.Options)
 	if err != nil {
 		return protocol.RaceView{}, false, err
@@ -496,7 +496,7 @@ func (s *Service) Decline(ctx context.Context, id, player string) (protocol.Race
 	if err != nil {
 		return protocol.RaceView{}, err
 	}
-	next := table.NextRaceID(g.ID)
+	next := game.NextRaceID(g.ID)
 	check := func(ng store.Game, err error) error {
 		switch {
 		case errors.Is(err, store.ErrNotFound):

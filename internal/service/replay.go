@@ -13,8 +13,8 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
+	"dsol/internal/racelive"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // Replay is a finished game played again from its stored log, as one viewer
@@ -63,7 +63,7 @@ func (s *Service) Replay(ctx context.Context, id string) (Replay, error) {
 	prev := eng.View(viewer, g.ID, 0)
 	out.Start = prev
 	if rv, ok := prev.(protocol.RaceView); ok { // the players, for the start only: no step changes them
-		players, err := table.SeatPlayers(ctx, s.store, g)
+		players, err := racelive.SeatPlayers(ctx, s.store, g)
 		if err != nil {
 			return Replay{}, err
 		}

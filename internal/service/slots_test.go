@@ -1,9 +1,10 @@
 package service
 
 import (
+	"testing"
+
 	"dsol/internal/cards"
 	"dsol/internal/race"
-	"testing"
 )
 
 // TestThinkBotSlots: the strong bot's search (SolverThink over the server's slots) takes a hint slot, and with

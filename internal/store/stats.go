@@ -2,10 +2,11 @@ package store
 
 import (
 	"database/sql"
-	"dsol/internal/rating"
 	"fmt"
 	"strconv"
 	"time"
+
+	"dsol/internal/rating"
 )
 
 // Tally is where a solo game stands after one of its actions, stored with the

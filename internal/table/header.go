@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"time"
 
 	"dsol/internal/ownership"
 	"dsol/internal/protocol"
+	"dsol/internal/racelive"
 	"dsol/internal/store"
 )
 
@@ -26,24 +26,13 @@ const (
 	Cancelled
 )
 
-// answer is what the table does for a race once it read the header again
-// after change.
-func (change Change) answer(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error {
+// answer is what the race's live side does once its table read the header
+// again after change.
+func (change Change) answer(ctx context.Context) func(l *racelive.Live, g store.Game) error {
 	if change == Joined {
-		return joined(ctx)
+		return func(l *racelive.Live, g store.Game) error { return l.Joined(ctx, g) }
 	}
-	return cancelled
-}
-
-// cancelled is the answer to Cancelled.
-func cancelled(t *Table, l *raceLive, _ store.Game) error {
-	if l.over || t.eng.Status() != "over" {
-		return nil
-	}
-	l.over = true
-	t.notify(&protocol.Notice{Type: "over"})
-	t.raceSchedule(l)
-	return nil
+	return func(l *racelive.Live, _ store.Game) error { l.Cancelled(); return nil }
 }
 
 // HeaderChanged tells the table of game id, loading it if needed, that its
@@ -56,7 +45,7 @@ func (r *Registry) HeaderChanged(ctx context.Context, id string, change Change) 
 
 // headerChanged reloads the header of a game's table from the store, in the
 // table's goroutine, and then, for a race, runs f there.
-func (r *Registry) headerChanged(ctx context.Context, id string, f func(t *Table, l *raceLive, g store.Game) error) error {
+func (r *Registry) headerChanged(ctx context.Context, id string, f func(l *racelive.Live, g store.Game) error) error {
 	for {
 		t, err := r.Get(ctx, id)
 		if ownership.IsElsewhere(err) {
@@ -88,7 +77,7 @@ func (t *Table) Reread(ctx context.Context, change Change) error {
 
 // reread reads the table's header from the store again, on the table's
 // goroutine, and then, for a race, runs f with it.
-func (t *Table) reread(ctx context.Context, f func(t *Table, l *raceLive, g store.Game) error) error {
+func (t *Table) reread(ctx context.Context, f func(l *racelive.Live, g store.Game) error) error {
 	g, err := t.cfg.Store.Game(ctx, t.id)
 	if err != nil {
 		return err
@@ -96,7 +85,7 @@ func (t *Table) reread(ctx context.Context, f func(t *Table, l *raceLive, g stor
 	t.touch()
 	t.game.Store(&g)
 	if t.rl != nil {
-		return f(t, t.rl, g)
+		return f(t.rl, g)
 	}
 	return nil
 }
@@ -138,36 +127,5 @@ func (r *Registry) Evict(ids []string) {
 		if slices.Contains(ids, t.id) {
 			r.stopMoved(t)
 		}
-	}
-}
-
-// joined is what a race's table does once its header changed in the store
-// — a second player joined, or the player offered a rematch accepted it —
-// and it read the header again: it loads the players, starts the race and
-// tells the subscribers.
-func joined(ctx context.Context) func(t *Table, l *raceLive, g store.Game) error {
-	return func(t *Table, l *raceLive, g store.Game) error {
-		before := l.players
-		if err := t.loadHeader(ctx, l, g); err != nil {
-			return err
-		}
-		// The seats taken now, or, when a rematch was accepted, both: each
-		// player's page learns that the race started.
-		seats := []int{}
-		for i := range before {
-			if before[i].ID == "" && g.Seats[i] != "" {
-				seats = append(seats, i)
-			}
-		}
-		if len(seats) == 0 {
-			seats = []int{0, 1}
-		}
-		for _, i := range seats {
-			l.seen[i] = l.now()
-			on := l.online[i] || isBot(&g, i+1)
-			t.notify(&protocol.Notice{Type: "presence", Seat: i + 1, Online: &on, GraceSeconds: int(t.cfg.Grace / time.Second)})
-		}
-		t.raceSchedule(l)
-		return nil
 	}
 }

@@ -108,10 +108,7 @@ func (r *Registry) Preview(ctx context.Context, id string, viewer int) (int64, p
 		return 0, nil, err
 	}
 	if g.Kind == "race" {
-		l := t.newRaceLive()
-		t.rl = l
-		t.raceAttach()
-		if err := t.loadHeader(ctx, l, g); err != nil {
+		if err := t.newRaceLive().LoadHeader(ctx, g); err != nil {
 			return 0, nil, err
 		}
 	}

@@ -1,13 +1,10 @@
 package table
 
 import (
-	"context"
-	"errors"
 	"slices"
 	"time"
 
 	"dsol/internal/engine"
-	"dsol/internal/game"
 	"dsol/internal/protocol"
 	"dsol/internal/rating"
 	"dsol/internal/store"
@@ -28,7 +25,7 @@ import (
 func (t *Table) raceDecision() func([2]store.Rating, int) *store.RaceRating {
 	g := t.Game()
 	e, ok := t.eng.(*engine.Race)
-	if !ok || g.Seats[0] == "" || g.Seats[1] == "" || g.Seats[0] == BotPlayerID || g.Seats[1] == BotPlayerID {
+	if !ok || g.Seats[0] == "" || g.Seats[1] == "" || g.Seats[0] == store.BotPlayerID || g.Seats[1] == store.BotPlayerID {
 		return nil
 	}
 	res := e.Race().Result()
@@ -104,27 +101,4 @@ func paceOf(events []protocol.Event) pace {
 		p.medianGap[seat-1] = m.Truncate(time.Millisecond)
 	}
 	return p
-}
-
-// loadRatings reads the rating change of a finished race for its view into
-// the live state l.
-func (t *Table) loadRatings(ctx context.Context, l *raceLive) error {
-	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
-	defer cancel()
-	rr, err := t.cfg.Store.RaceRating(ctx, t.id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		l.ratings = nil
-		return nil
-	case err != nil:
-		return err
-	}
-	l.ratings = nil
-	if rr.Rated {
-		l.ratings = []protocol.SeatRating{
-			{Before: game.RoundRating(rr.Before[0].Rating), After: game.RoundRating(rr.After[0].Rating), Provisional: rr.After[0].Provisional()},
-			{Before: game.RoundRating(rr.Before[1].Rating), After: game.RoundRating(rr.After[1].Rating), Provisional: rr.After[1].Provisional()},
-		}
-	}
-	return nil
 }

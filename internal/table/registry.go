@@ -10,6 +10,7 @@ import (
 	"dsol/internal/engine"
 	"dsol/internal/ownership"
 	"dsol/internal/protocol"
+	"dsol/internal/racelive"
 	"dsol/internal/store"
 )
 
@@ -66,7 +67,7 @@ type Config struct {
 	// their stillWinnable stays null. Think works out the strong race
 	// bot's searches; nil: each runs on a goroutine of its own.
 	Check CheckFunc
-	Think ThinkFunc
+	Think racelive.ThinkFunc
 	// rematchLapsed tells the race an offer lapsed after (set by the registry).
 	rematchLapsed func(old string)
 	// Owner shares the games with the other nodes of the store: this node
@@ -122,7 +123,7 @@ func NewRegistry(cfg Config) *Registry {
 		cfg.Grace = 60 * time.Second
 	}
 	if cfg.RematchTimeout <= 0 {
-		cfg.RematchTimeout = DefaultRematchTimeout
+		cfg.RematchTimeout = racelive.DefaultRematchTimeout
 	}
 	if cfg.Owner == nil {
 		cfg.Owner = ownership.New(ownership.Config{})

@@ -84,8 +84,8 @@ func mustBotRace(tb testing.TB, e *env, id, code string, o game.RaceOptions) {
 	tb.Helper()
 	ctx := context.Background()
 	now := e.clock.Now()
-	for _, p := range []string{"p-" + id, BotPlayerID} {
-		if err := e.st.CreatePlayer(ctx, store.Player{ID: p, Name: "P", TokenHash: []byte(p), CreatedAt: now}); err != nil && p != BotPlayerID {
+	for _, p := range []string{"p-" + id, store.BotPlayerID} {
+		if err := e.st.CreatePlayer(ctx, store.Player{ID: p, Name: "P", TokenHash: []byte(p), CreatedAt: now}); err != nil && p != store.BotPlayerID {
 			tb.Fatal(err)
 		}
 	}
@@ -93,7 +93,7 @@ func mustBotRace(tb testing.TB, e *env, id, code string, o game.RaceOptions) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g := store.Game{ID: id, Kind: "race", Code: code, Options: opts, Status: "playing", Seats: [2]string{"p-" + id, BotPlayerID},
+	g := store.Game{ID: id, Kind: "race", Code: code, Options: opts, Status: "playing", Seats: [2]string{"p-" + id, store.BotPlayerID},
 		SeriesID: id, SeriesGame: 1, Salt: make([]byte, 16), CreatedAt: now, UpdatedAt: now}
 	if err := e.st.CreateGame(ctx, g); err != nil {
 		tb.Fatal(err)

@@ -26,6 +26,7 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/protocol"
+	"dsol/internal/racelive"
 	"dsol/internal/store"
 )
 
@@ -59,8 +60,8 @@ type Table struct {
 	spare     viewBases // the array of the views before, which the next batch fills
 	last      time.Time // last activity
 	stopping  bool
-	rl        *raceLive // live state of a race (presence, clocks, bot); nil for solo
-	checkStop func()    // cancels the live check in flight (check.go); nil for none
+	rl        *racelive.Live // live state of a race (presence, clocks, bot); nil for solo
+	checkStop func()         // cancels the live check in flight (check.go); nil for none
 }
 
 type doReq struct {
@@ -705,7 +706,9 @@ func (t *Table) handle(batch []*doReq) {
 	if len(actions) > 0 {
 		t.startCheck()
 	}
-	t.raceAfter()
+	if t.rl != nil {
+		t.rl.After()
+	}
 }
 
 // dupResult answers a resent client id: the earlier event, the current view.
@@ -774,7 +777,7 @@ func (t *Table) storeStatus(status string) {
 	}
 	t.game.Store(&g)
 	if finished {
-		if err := t.loadRatings(ctx, t.rl); err != nil {
+		if err := t.rl.LoadRatings(ctx); err != nil {
 			t.cfg.Logger.Warn("table: read the race's ratings", "game", t.id, "err", err)
 		}
 	}

@@ -1,10 +1,9 @@
-package table
+package racelive
 
 import (
 	"slices"
 	"time"
 
-	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
@@ -31,11 +30,12 @@ func rematchOf(next store.Game, timeout time.Duration) *protocol.RematchView {
 	return v
 }
 
-// fill adds the live state to the view of race e, whose header is g: the
-// players, presence and claims, the turn clock, the series, the rematch
-// offer and the ratings.
-func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *engine.Race, g *store.Game) {
-	v.GraceSeconds = int(l.env.grace / time.Second)
+// Fill implements engine.RaceLive: it adds the live side to the race's
+// view for viewer: the players, presence and claims, the turn clock, the
+// series, the rematch offer and the ratings.
+func (l *Live) Fill(v *protocol.RaceView, viewer int) {
+	g := l.host.Header()
+	v.GraceSeconds = int(l.cfg.Grace / time.Second)
 	for i := range v.Seats {
 		s := &v.Seats[i]
 		if l.players[i].ID != "" {
@@ -47,7 +47,7 @@ func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *engine.Race, g *sto
 			s.Player.Bot = s.Bot
 		}
 		s.Online = l.online[i] || s.Bot
-		if at := l.claimAt(i+1, e, g); !at.IsZero() {
+		if at := l.claimAt(i + 1); !at.IsZero() {
 			at = at.UTC()
 			s.ClaimAt = &at
 			if viewer == 2-i {
@@ -60,7 +60,7 @@ func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *engine.Race, g *sto
 		v.TurnDeadline = &d
 	}
 	v.Series.ID, v.Series.Index, v.Series.Totals = l.seriesID, l.seriesIndex, l.prevTotals
-	if res := e.Race().Result(); res.Reason != race.NotOver {
+	if res := l.eng().Race().Result(); res.Reason != race.NotOver {
 		v.Series.Totals[0] += res.Counts[0]
 		v.Series.Totals[1] += res.Counts[1]
 		if v.Series.Index >= v.Series.Games {
@@ -74,8 +74,8 @@ func (l *raceLive) fill(v *protocol.RaceView, viewer int, e *engine.Race, g *sto
 			}
 		}
 	}
-	if e.Options().RematchOf != "" && v.Status == "waiting" {
-		exp := g.CreatedAt.Add(l.env.rematchTimeout).UTC()
+	if l.eng().Options().RematchOf != "" && v.Status == "waiting" {
+		exp := g.CreatedAt.Add(l.cfg.RematchTimeout).UTC()
 		v.OfferExpires = &exp
 	}
 	if l.rematch != nil {

@@ -1,23 +1,39 @@
-package table
+package racelive
 
 import (
-	"context"
-
 	"dsol/internal/hint"
+	"dsol/internal/klondike"
 	"dsol/internal/race"
 )
 
-// ThinkFunc works out the strong bot's hint for its seat (race.Think with
-// race.StrongOptions) if one of the server's solver slots is free, and
-// answers false at once when none is: the bot then plays its plain move
-// for that turn rather than wait. It runs on a goroutine of its own, never
-// the table's.
-type ThinkFunc func(s race.Seen, seed uint64) (hint.Hint, bool)
-
-// thinkAnyway is the ThinkFunc of a registry without one: no slot to wait
+// thinkAnyway is the ThinkFunc of a server without one: no slot to wait
 // for.
 func thinkAnyway(s race.Seen, seed uint64) (hint.Hint, bool) {
 	return race.Think(s, seed, race.StrongOptions), true
+}
+
+// botMove applies the bot's next action for seat 2; the strong bot's, when
+// it wants a hint, once its search has come back (think).
+func (l *Live) botMove() {
+	s := l.eng().Race().Seen(2)
+	switch {
+	case l.strong == nil:
+		a, ok := l.bot.Next(s)
+		l.botAct(a, ok)
+	case l.strong.Wants(s):
+		l.think(s)
+	default:
+		a, ok := l.strong.Play(s, hint.Hint{})
+		l.botAct(a, ok)
+	}
+}
+
+// botAct applies the bot's action a for seat 2, or with none (ok false)
+// waits for the opponent's next action.
+func (l *Live) botAct(a klondike.Action, ok bool) {
+	if !ok || l.host.Act(2, a) != nil {
+		l.botIdle = l.host.Seq() // wait for the opponent's next action
+	}
 }
 
 // think starts the strong bot's search for s, the seat's position at the
@@ -29,30 +45,30 @@ func thinkAnyway(s race.Seen, seed uint64) (hint.Hint, bool) {
 // the same (a hint for this very position; with none, because no slot
 // was free, the plain bot's move); if the opponent acted meanwhile the bot
 // decides again at once on the new position.
-func (t *Table) think(l *raceLive, s race.Seen) {
-	f := t.cfg.Think
+func (l *Live) think(s race.Seen) {
+	f := l.cfg.Think
 	if f == nil {
 		f = thinkAnyway
 	}
-	seq, gen := t.seq, l.botGen
-	seed := hint.Seed(t.id, seq)
+	seq, gen := l.host.Seq(), l.botGen
+	seed := hint.Seed(l.host.ID(), seq)
 	l.botStop = func() bool { return true }
 	go func() {
 		h, ok := f(s, seed)
-		_ = t.call(context.Background(), func() {
-			if l.botStop == nil || l.botGen != gen || t.rl != l {
+		l.host.Call(func() {
+			if l.stopped || l.botStop == nil || l.botGen != gen {
 				return
 			}
 			l.botStop = nil
-			if t.seq != seq {
-				t.botMove(l)
+			if l.host.Seq() != seq {
+				l.botMove()
 				return
 			}
 			if !ok {
 				h = hint.Hint{}
 			}
 			a, ok := l.strong.Play(s, h)
-			t.botAct(l, a, ok)
+			l.botAct(a, ok)
 		})
 	}()
 }
