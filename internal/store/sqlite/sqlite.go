@@ -67,7 +67,9 @@ type Store struct {
 
 	// The checkpointer (checkpoint.go) and its connection.
 	ckpt     *sql.DB
-	written  atomic.Bool // the action log was written since the last checkpoint
+	wal      string        // the path of the WAL file
+	written  atomic.Bool   // the action log was written since the last checkpoint
+	walFull  chan struct{} // (1) wakes the checkpointer: the WAL is past walTruncateBytes
 	ckptStop chan struct{}
 	ckptDone chan struct{}
 	stopOnce sync.Once
@@ -75,22 +77,41 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
-// dsn returns the data source name of the file at path: WAL, the busy timeout,
-// synchronous=FULL and foreign keys on every connection; writers begin their
-// transactions IMMEDIATE and readers are query-only.
-func dsn(path string, writer bool) (string, error) {
+// role is what a pool of connections is for.
+type role int
+
+const (
+	writer       role = iota // the single writer
+	reader                   // the query-only readers
+	checkpointer             // the checkpointer (checkpoint.go)
+)
+
+// dsn returns the data source name of the file at path for a connection of
+// role r: WAL, synchronous=FULL and foreign keys on every connection. The
+// writer begins its transactions IMMEDIATE, checkpoints by itself only past
+// writerCheckpointPages of WAL and cuts a WAL that grew past walTruncateBytes
+// back to that size when it starts it again (journal_size_limit); readers
+// are query-only; all wait busyTimeout for a lock but the checkpointer, which
+// waits truncateWait (it may hold the writer's lock while it waits).
+func dsn(path string, r role) (string, error) {
 	if path == "" || strings.ContainsAny(path, "?#") || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return "", fmt.Errorf("sqlite: unsupported database path %q", path)
 	}
+	wait := busyTimeout
+	if r == checkpointer {
+		wait = truncateWait
+	}
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busyTimeout.Milliseconds(), 10)+")")
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(wait.Milliseconds(), 10)+")")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
-	if writer {
+	switch r {
+	case writer:
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(writerCheckpointPages)+")")
-	} else {
+		q.Add("_pragma", "journal_size_limit("+strconv.Itoa(walTruncateBytes)+")")
+	case reader:
 		q.Add("_pragma", "query_only(1)")
 	}
 	return path + "?" + q.Encode(), nil
@@ -99,11 +120,15 @@ func dsn(path string, writer bool) (string, error) {
 // Open opens (creating it if needed) the SQLite database at path, a plain file
 // path, and brings its schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
-	wdsn, err := dsn(path, true)
+	wdsn, err := dsn(path, writer)
 	if err != nil {
 		return nil, err
 	}
-	rdsn, err := dsn(path, false)
+	rdsn, err := dsn(path, reader)
+	if err != nil {
+		return nil, err
+	}
+	cdsn, err := dsn(path, checkpointer)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +153,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxIdleTime(5 * time.Minute)
-	ckpt, err := sql.Open("sqlite", wdsn)
+	ckpt, err := sql.Open("sqlite", cdsn)
 	if err != nil {
 		w.Close()
 		r.Close()
@@ -138,7 +163,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	ckpt.SetMaxIdleConns(1)
 	ckpt.SetConnMaxLifetime(0)
 	ckpt.SetConnMaxIdleTime(0)
-	s := &Store{w: w, r: r, ckpt: ckpt, ckptStop: make(chan struct{}), ckptDone: make(chan struct{})}
+	s := &Store{w: w, r: r, ckpt: ckpt, wal: path + "-wal", walFull: make(chan struct{}, 1),
+		ckptStop: make(chan struct{}), ckptDone: make(chan struct{})}
 	go s.checkpointer(ckpt)
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
@@ -672,11 +698,9 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 		return wrap("append actions", err)
 	}
 	args := make([]any, 0, 9<<insertLog(min(len(actions), maxChunk)))
+	defer s.wrote()
 	if len(actions) <= maxChunk {
 		_, err := inserts[insertLog(len(actions))].ExecContext(ctx, actionArgs(args, actions)...)
-		if err == nil {
-			s.written.Store(true)
-		}
 		return wrap("append actions", err)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -691,11 +715,7 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 			return wrap("append actions", err)
 		}
 	}
-	err = tx.Commit()
-	if err == nil {
-		s.written.Store(true)
-	}
-	return wrap("append actions", err)
+	return wrap("append actions", tx.Commit())
 }
 
 // actionArgs appends the variables of actions' rows to args, and NULLs up
