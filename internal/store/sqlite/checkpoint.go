@@ -2,8 +2,11 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"os"
+	"strconv"
+	"sync"
 	"time"
 )
 
@@ -16,11 +19,15 @@ import (
 // A passive checkpoint alone does not keep the WAL small: SQLite starts the
 // WAL again from its beginning only when a writer finds it wholly copied and
 // no reader in it, which a steady stream of commits and reads never leaves
-// it. So once the WAL file passes walTruncateBytes, the checkpointer runs a
-// TRUNCATE checkpoint: it takes the writer's lock, copies what is left, waits
-// for the readers of older snapshots to finish and empties the file. The
-// writer wakes it as soon as the file is past that size, so in steady state
-// the file stays under WALBound whatever the rate of writes.
+// it. So once the WAL file passes walRestartBytes (the writer looks after
+// each write of the action log, and wakes the checkpointer), the
+// checkpointer runs a RESTART checkpoint on the writer's connection: it
+// copies what the passive ones left, waits for the readers of older
+// snapshots to finish, and the next commit writes the WAL from its start.
+// The writer's journal_size_limit then cuts the file back to
+// walRestartBytes. Should the checkpointer be late (a busy machine), the
+// writer runs the RESTART itself once the file passes walForceBytes, so in
+// steady state the file stays under WALBound whatever the rate of writes.
 const (
 	// checkpointEvery is how often the checkpointer runs a passive
 	// checkpoint while the action log is written; an idle store is not
@@ -29,40 +36,60 @@ const (
 	// pageSize is the size of a database page: SQLite's default, which
 	// dsol keeps.
 	pageSize = 4096
-	// walTruncateBytes is the size of the WAL file past which the
-	// checkpointer empties it, 1 MiB. It is also the writer's
-	// journal_size_limit: when the writer starts the WAL again by itself,
-	// it cuts the file back to this size.
-	walTruncateBytes = 1 << 20
+	// walRestartBytes is the size of the WAL file past which the
+	// checkpointer starts the WAL again, 2 MiB, and the writer's
+	// journal_size_limit.
+	walRestartBytes = 2 << 20
+	// walForceBytes is the size of the WAL file past which the writer
+	// starts the WAL again itself, 3 MiB, before it answers the batch
+	// that took it there.
+	walForceBytes = 3 << 20
 	// WALBound is the size the WAL file stays under in steady state, 4 MiB:
-	// walTruncateBytes, and what is written while the checkpointer empties
-	// it. A reader that holds one snapshot longer (a backup) keeps the WAL
-	// from being emptied meanwhile; it is emptied once the reader is done.
+	// walForceBytes and one batch of the group commit. A reader that holds
+	// one snapshot for long (a backup) keeps the WAL from starting again
+	// meanwhile; once it is done the WAL starts again and its file is cut
+	// back.
 	WALBound = 4 << 20
 	// writerCheckpointPages is the WAL size, in pages, past which the writer
-	// checkpoints by itself after all (SQLite's automatic checkpoint), should
-	// the checkpointer fall behind: WALBound.
+	// checkpoints by itself inside a commit (SQLite's automatic
+	// checkpoint), should the RESTART checkpoints be held up: WALBound.
 	writerCheckpointPages = WALBound / pageSize
-	// truncateWait bounds how long the checkpointer waits for the writer's
-	// lock, and then, holding it, for the readers of older snapshots; past
-	// it the checkpoint copies what it can, as a passive one does.
-	truncateWait = 100 * time.Millisecond
+	// restartWait bounds how long a RESTART checkpoint, which holds the
+	// writer meanwhile, waits for the readers of older snapshots; past it,
+	// it has copied what it could, as a passive one does.
+	restartWait = 100 * time.Millisecond
 	// maxHoldoff is the longest pause, in runs of checkpointEvery, between
-	// two truncating checkpoints that readers held up: while a long read
-	// lasts, each attempt holds the writer up for truncateWait.
+	// two RESTART checkpoints that readers held up: while a long read
+	// lasts, each attempt holds the writer up for restartWait.
 	maxHoldoff = 16
 )
 
+// restarts is the state of the RESTART checkpoints, shared by the
+// checkpointer and the writer, which run one at a time.
+type restarts struct {
+	mu sync.Mutex
+	// holdoff counts the checkpointer's runs to let pass before the next
+	// RESTART checkpoint, after one that failed or that readers held up;
+	// pause is the next one's: none after the first that readers held up
+	// (the next write tries again), then 1, 2, 4... runs.
+	holdoff, pause int
+}
+
 // wrote notes a write of the action log, or an attempt, for the
-// checkpointer, and wakes it at once when the WAL file has grown past
-// walTruncateBytes.
-func (s *Store) wrote() {
+// checkpointer, and wakes it when the WAL file has grown past
+// walRestartBytes; past walForceBytes it starts the WAL again itself.
+func (s *Store) wrote(ctx context.Context) {
 	s.written.Store(true)
-	if s.walSize() > walTruncateBytes {
+	size := s.walSize()
+	if size > walRestartBytes {
 		select {
 		case s.walFull <- struct{}{}:
 		default:
 		}
+	}
+	if size > walForceBytes {
+		// An error is the checkpointer's to try again: the write is done.
+		_ = s.restartWAL(ctx, walForceBytes)
 	}
 }
 
@@ -75,16 +102,38 @@ func (s *Store) walSize() int64 {
 	return fi.Size()
 }
 
-// checkpointer runs a passive checkpoint every checkpointEvery after a write
-// of the action log, and a truncating one as soon as the WAL file is past
-// walTruncateBytes, until stop is closed.
-func (s *Store) checkpointer(c *sql.DB) {
+// restartWAL runs a RESTART checkpoint if the WAL file is still past limit
+// bytes once it is its turn, and none is held off; it keeps the outcome
+// for the next ones. It reports whether it tried.
+func (s *Store) restartWAL(ctx context.Context, limit int64) bool {
+	s.restarts.mu.Lock()
+	defer s.restarts.mu.Unlock()
+	r := &s.restarts
+	if r.holdoff > 0 || s.walSize() <= limit {
+		return false
+	}
+	busy, err := s.restart(ctx)
+	switch {
+	case err != nil:
+		// What it could not copy (a full disk), the checkpointer tries
+		// again at its next run.
+		s.written.Store(true)
+		r.holdoff = 1
+	case busy != 0:
+		r.holdoff, r.pause = r.pause, min(max(1, 2*r.pause), maxHoldoff)
+	default:
+		r.pause = 0
+	}
+	return true
+}
+
+// checkpointer runs a passive checkpoint on c every checkpointEvery after a
+// write of the action log, and a RESTART checkpoint as soon as the WAL file
+// is past walRestartBytes, until stop is closed.
+func (s *Store) checkpointer(c querier) {
 	defer close(s.ckptDone)
 	t := time.NewTicker(checkpointEvery)
 	defer t.Stop()
-	// holdoff counts the runs to let pass before the next truncating
-	// checkpoint, after one that readers held up; pause is the next one.
-	holdoff, pause := 0, 1
 	for {
 		tick := false
 		select {
@@ -92,31 +141,54 @@ func (s *Store) checkpointer(c *sql.DB) {
 			return
 		case <-t.C:
 			tick = true
-			holdoff = max(0, holdoff-1)
+			s.restarts.mu.Lock()
+			s.restarts.holdoff = max(0, s.restarts.holdoff-1)
+			s.restarts.mu.Unlock()
 		case <-s.walFull:
 		}
-		truncate := holdoff == 0 && s.walSize() > walTruncateBytes
-		if !truncate && !(tick && s.written.Load()) {
-			continue
-		}
-		s.written.Store(false)
-		mode := "PASSIVE"
-		if truncate {
-			mode = "TRUNCATE"
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
-		var busy, log, copied int
-		err := c.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&busy, &log, &copied)
-		cancel()
-		switch {
-		case err != nil:
-			// What it could not copy (a full disk), the next run tries
-			// again.
-			s.written.Store(true)
-		case truncate && busy != 0:
-			holdoff, pause = pause, min(2*pause, maxHoldoff)
-		case truncate:
-			pause = 1
+		if !s.restartWAL(ctx, walRestartBytes) && tick && s.written.Swap(false) {
+			if _, err := checkpoint(ctx, c, "PASSIVE"); err != nil {
+				// What it could not copy (a full disk), the next run
+				// tries again.
+				s.written.Store(true)
+			}
 		}
+		cancel()
 	}
+}
+
+// checkpoint runs a checkpoint of mode on q and returns its first column:
+// 1 when it was held up (by the writer's lock or by readers) and copied
+// what it could.
+func checkpoint(ctx context.Context, q querier, mode string) (busy int, err error) {
+	var log, copied int
+	err = q.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&busy, &log, &copied)
+	return busy, err
+}
+
+// restart copies what is left of the WAL into the database and has the
+// next commit write the WAL from its beginning (a RESTART checkpoint). It
+// runs on the writer's connection, which it holds meanwhile: the group
+// commit waits for it as for any write, in Go rather than in SQLite's busy
+// handler (which sleeps 1, 2, 5, 10 ms... between tries), and the writer,
+// which restarts the WAL itself, keeps its page cache (a restart by another
+// connection has the writer read again every page it needs next). It waits
+// at most restartWait for the readers of older snapshots.
+func (s *Store) restart(ctx context.Context) (busy int, err error) {
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = "+strconv.FormatInt(restartWait.Milliseconds(), 10)); err != nil {
+		return 0, err
+	}
+	busy, err = checkpoint(ctx, conn, "RESTART")
+	if _, rerr := conn.ExecContext(ctx, "PRAGMA busy_timeout = "+strconv.FormatInt(busyTimeout.Milliseconds(), 10)); rerr != nil {
+		// The writer must not keep the short wait: drop the connection.
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		return busy, errors.Join(err, rerr)
+	}
+	return busy, err
 }

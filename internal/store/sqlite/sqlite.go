@@ -69,7 +69,8 @@ type Store struct {
 	ckpt     *sql.DB
 	wal      string        // the path of the WAL file
 	written  atomic.Bool   // the action log was written since the last checkpoint
-	walFull  chan struct{} // (1) wakes the checkpointer: the WAL is past walTruncateBytes
+	walFull  chan struct{} // (1) wakes the checkpointer: the WAL is past walRestartBytes
+	restarts restarts
 	ckptStop chan struct{}
 	ckptDone chan struct{}
 	stopOnce sync.Once
@@ -77,41 +78,26 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
-// role is what a pool of connections is for.
-type role int
-
-const (
-	writer       role = iota // the single writer
-	reader                   // the query-only readers
-	checkpointer             // the checkpointer (checkpoint.go)
-)
-
-// dsn returns the data source name of the file at path for a connection of
-// role r: WAL, synchronous=FULL and foreign keys on every connection. The
-// writer begins its transactions IMMEDIATE, checkpoints by itself only past
-// writerCheckpointPages of WAL and cuts a WAL that grew past walTruncateBytes
-// back to that size when it starts it again (journal_size_limit); readers
-// are query-only; all wait busyTimeout for a lock but the checkpointer, which
-// waits truncateWait (it may hold the writer's lock while it waits).
-func dsn(path string, r role) (string, error) {
+// dsn returns the data source name of the file at path: WAL, the busy timeout,
+// synchronous=FULL and foreign keys on every connection; writers begin their
+// transactions IMMEDIATE, checkpoint by themselves only past
+// writerCheckpointPages of WAL, and cut a WAL file that grew past
+// walRestartBytes back to that size when they start the WAL again
+// (journal_size_limit); readers are query-only.
+func dsn(path string, writer bool) (string, error) {
 	if path == "" || strings.ContainsAny(path, "?#") || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return "", fmt.Errorf("sqlite: unsupported database path %q", path)
 	}
-	wait := busyTimeout
-	if r == checkpointer {
-		wait = truncateWait
-	}
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(wait.Milliseconds(), 10)+")")
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busyTimeout.Milliseconds(), 10)+")")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
-	switch r {
-	case writer:
+	if writer {
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(writerCheckpointPages)+")")
-		q.Add("_pragma", "journal_size_limit("+strconv.Itoa(walTruncateBytes)+")")
-	case reader:
+		q.Add("_pragma", "journal_size_limit("+strconv.Itoa(walRestartBytes)+")")
+	} else {
 		q.Add("_pragma", "query_only(1)")
 	}
 	return path + "?" + q.Encode(), nil
@@ -120,15 +106,11 @@ func dsn(path string, r role) (string, error) {
 // Open opens (creating it if needed) the SQLite database at path, a plain file
 // path, and brings its schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
-	wdsn, err := dsn(path, writer)
+	wdsn, err := dsn(path, true)
 	if err != nil {
 		return nil, err
 	}
-	rdsn, err := dsn(path, reader)
-	if err != nil {
-		return nil, err
-	}
-	cdsn, err := dsn(path, checkpointer)
+	rdsn, err := dsn(path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +135,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxIdleTime(5 * time.Minute)
-	ckpt, err := sql.Open("sqlite", cdsn)
+	ckpt, err := sql.Open("sqlite", wdsn)
 	if err != nil {
 		w.Close()
 		r.Close()
@@ -688,7 +670,8 @@ func (s *Store) prepareInserts(ctx context.Context, n int) ([maxChunkLog + 1]*sq
 // two more writes an action in the race pattern, as many as the log's own.
 // A larger batch is one IMMEDIATE transaction of INSERTs of maxChunk rows and
 // the rest. Actions of a game that does not exist fail with
-// store.ErrNotFound.
+// store.ErrNotFound. Each write tells the checkpointer how large the WAL
+// has grown, and starts it again itself past walForceBytes (checkpoint.go).
 func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error {
 	if len(actions) == 0 {
 		return nil
@@ -698,7 +681,7 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 		return wrap("append actions", err)
 	}
 	args := make([]any, 0, 9<<insertLog(min(len(actions), maxChunk)))
-	defer s.wrote()
+	defer s.wrote(ctx)
 	if len(actions) <= maxChunk {
 		_, err := inserts[insertLog(len(actions))].ExecContext(ctx, actionArgs(args, actions)...)
 		return wrap("append actions", err)
