@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // The WAL is copied into the database file by a goroutine of its own, on a
@@ -37,18 +40,19 @@ const (
 	// dsol keeps.
 	pageSize = 4096
 	// walRestartBytes is the size of the WAL file past which the
-	// checkpointer starts the WAL again, 2 MiB, and the writer's
+	// checkpointer starts the WAL again, 1.5 MiB, and the writer's
 	// journal_size_limit.
-	walRestartBytes = 2 << 20
+	walRestartBytes = 3 << 19
 	// walForceBytes is the size of the WAL file past which the writer
-	// starts the WAL again itself, 3 MiB, before it answers the batch
+	// starts the WAL again itself, 2 MiB, before it answers the batch
 	// that took it there.
-	walForceBytes = 3 << 20
+	walForceBytes = 2 << 20
 	// WALBound is the size the WAL file stays under in steady state, 4 MiB:
-	// walForceBytes and one batch of the group commit. A reader that holds
-	// one snapshot for long (a backup) keeps the WAL from starting again
-	// meanwhile; once it is done the WAL starts again and its file is cut
-	// back.
+	// walForceBytes and the pages of one batch of the group commit (a
+	// batch writes a page or a few for each game in it: 2 MiB is 512
+	// pages). A reader that holds one snapshot for long (a backup) keeps
+	// the WAL from starting again meanwhile; once it is done the WAL
+	// starts again and its file is cut back.
 	WALBound = 4 << 20
 	// writerCheckpointPages is the WAL size, in pages, past which the writer
 	// checkpoints by itself inside a commit (SQLite's automatic
@@ -64,15 +68,19 @@ const (
 	maxHoldoff = 16
 )
 
-// restarts is the state of the RESTART checkpoints, shared by the
-// checkpointer and the writer, which run one at a time.
-type restarts struct {
+// checkpoints is the state of the store's checkpoints, which run one at a
+// time: SQLite refuses a checkpoint (SQLITE_BUSY, without waiting) while
+// another one runs, and the checkpointer and the writer both run them.
+type checkpoints struct {
 	mu sync.Mutex
 	// holdoff counts the checkpointer's runs to let pass before the next
 	// RESTART checkpoint, after one that failed or that readers held up;
 	// pause is the next one's: none after the first that readers held up
 	// (the next write tries again), then 1, 2, 4... runs.
 	holdoff, pause int
+	// restarted: a RESTART checkpoint copied the WAL since the
+	// checkpointer's last run, which need not copy it again.
+	restarted bool
 }
 
 // wrote notes a write of the action log, or an attempt, for the
@@ -88,8 +96,10 @@ func (s *Store) wrote(ctx context.Context) {
 		}
 	}
 	if size > walForceBytes {
+		s.checkpoints.mu.Lock()
 		// An error is the checkpointer's to try again: the write is done.
-		_ = s.restartWAL(ctx, walForceBytes)
+		s.restartWAL(ctx, walForceBytes)
+		s.checkpoints.mu.Unlock()
 	}
 }
 
@@ -102,29 +112,34 @@ func (s *Store) walSize() int64 {
 	return fi.Size()
 }
 
-// restartWAL runs a RESTART checkpoint if the WAL file is still past limit
-// bytes once it is its turn, and none is held off; it keeps the outcome
-// for the next ones. It reports whether it tried.
+// restartWAL runs a RESTART checkpoint if the WAL file is past limit bytes
+// and none is held off, and keeps the outcome for the next ones; it reports
+// whether it ran one. The caller holds s.checkpoints.mu.
 func (s *Store) restartWAL(ctx context.Context, limit int64) bool {
-	s.restarts.mu.Lock()
-	defer s.restarts.mu.Unlock()
-	r := &s.restarts
-	if r.holdoff > 0 || s.walSize() <= limit {
+	c := &s.checkpoints
+	if c.holdoff > 0 || s.walSize() <= limit {
 		return false
 	}
 	busy, err := s.restart(ctx)
 	switch {
-	case err != nil:
+	case err != nil && !isBusy(err):
 		// What it could not copy (a full disk), the checkpointer tries
 		// again at its next run.
 		s.written.Store(true)
-		r.holdoff = 1
-	case busy != 0:
-		r.holdoff, r.pause = r.pause, min(max(1, 2*r.pause), maxHoldoff)
+		c.holdoff = 1
+	case err != nil || busy != 0:
+		c.holdoff, c.pause = c.pause, min(max(1, 2*c.pause), maxHoldoff)
 	default:
-		r.pause = 0
+		c.pause, c.restarted = 0, true
 	}
 	return true
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY: another checkpoint
+// (another process's) was running.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // checkpointer runs a passive checkpoint on c every checkpointEvery after a
@@ -141,19 +156,26 @@ func (s *Store) checkpointer(c querier) {
 			return
 		case <-t.C:
 			tick = true
-			s.restarts.mu.Lock()
-			s.restarts.holdoff = max(0, s.restarts.holdoff-1)
-			s.restarts.mu.Unlock()
 		case <-s.walFull:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
-		if !s.restartWAL(ctx, walRestartBytes) && tick && s.written.Swap(false) {
+		s.checkpoints.mu.Lock()
+		passive := tick
+		if tick {
+			s.checkpoints.holdoff = max(0, s.checkpoints.holdoff-1)
+			// A passive checkpoint right after a RESTART one would copy
+			// little and cost an fsync of the database.
+			passive = !s.checkpoints.restarted
+			s.checkpoints.restarted = false
+		}
+		if !s.restartWAL(ctx, walRestartBytes) && passive && s.written.Swap(false) {
 			if _, err := checkpoint(ctx, c, "PASSIVE"); err != nil {
 				// What it could not copy (a full disk), the next run
 				// tries again.
 				s.written.Store(true)
 			}
 		}
+		s.checkpoints.mu.Unlock()
 		cancel()
 	}
 }

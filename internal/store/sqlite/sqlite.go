@@ -66,14 +66,14 @@ type Store struct {
 	inserts   [maxChunkLog + 1]*sql.Stmt
 
 	// The checkpointer (checkpoint.go) and its connection.
-	ckpt     *sql.DB
-	wal      string        // the path of the WAL file
-	written  atomic.Bool   // the action log was written since the last checkpoint
-	walFull  chan struct{} // (1) wakes the checkpointer: the WAL is past walRestartBytes
-	restarts restarts
-	ckptStop chan struct{}
-	ckptDone chan struct{}
-	stopOnce sync.Once
+	ckpt        *sql.DB
+	wal         string        // the path of the WAL file
+	written     atomic.Bool   // the action log was written since the last checkpoint
+	walFull     chan struct{} // (1) wakes the checkpointer: the WAL is past walRestartBytes
+	checkpoints checkpoints
+	ckptStop    chan struct{}
+	ckptDone    chan struct{}
+	stopOnce    sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
