@@ -204,6 +204,38 @@ func FuzzDecodeCreateRace(f *testing.F) {
 	})
 }
 
+// FuzzDecodeMatch checks POST /api/v1/match against POST /api/v1/races: a
+// body it accepts is one decodeCreateRace accepts, read the same way, with
+// a server-dealt deal and neither bot nor public; a body it refuses that
+// decodeCreateRace accepts has a code, a bot or public.
+func FuzzDecodeMatch(f *testing.F) {
+	for _, s := range []string{
+		``, `{}`, `{"draw":3,"redeal":"single","decks":"mirrored","turns":"simultaneous","soloOutBonus":false,"series":1}`,
+		`{"turns":"alternating","first":"creator","turnSeconds":30}`, `{"code":"DR1-D3SM-HELLOXY"}`, `{"bot":"fast"}`,
+		`{"public":false}`, `{"public":true,"draw":1}`, `{"public":null}`, `{"draw":2}`, `{"series":10}`, `{"draw":1}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		spec, err := decodeMatch(body)
+		race, rerr := decodeCreateRace(body)
+		if err != nil {
+			checkRefusal(t, body, err)
+			if rerr == nil {
+				var in raceRequest
+				if json.Unmarshal(body, &in) != nil || in.Code == nil && in.Bot == nil && in.Public == nil {
+					t.Fatalf("%q: refused (%v), though a race takes it", body, err)
+				}
+			}
+			return
+		}
+		checkAccepted(t, body)
+		if rerr != nil || race != spec || !spec.random || spec.opts.Bot != "" || !spec.public {
+			t.Fatalf("%q: accepted as %+v; as a race %+v, %v", body, spec, race, rerr)
+		}
+	})
+}
+
 // FuzzDecodeJoin checks POST /api/v1/races/{id}/join.
 func FuzzDecodeJoin(f *testing.F) {
 	for _, s := range []string{``, `{}`, `{"invite":"abc"}`, `{"invite":""}`, `{"invite":null}`, `{"invite":1}`,

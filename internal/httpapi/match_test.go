@@ -47,6 +47,7 @@ func TestQuickMatch(t *testing.T) {
 		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
 
 		for _, bad := range []any{map[string]any{"code": "DR1-D1UI-HELLOXY"}, map[string]any{"bot": "fast"},
+			map[string]any{"public": false}, map[string]any{"public": true, "draw": 1},
 			map[string]any{"draw": 2}, map[string]any{"turns": "x"}, "{"} {
 			ada.MustError(t, "POST", "/api/v1/match", bad, 400, game.BadRequest)
 		}

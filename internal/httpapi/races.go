@@ -28,7 +28,7 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 }
 
 // raceBody reads and checks the race options of a request's body (POST
-// /api/v1/races, POST /api/v1/match).
+// /api/v1/races; POST /api/v1/match reads them with decodeMatch).
 func raceBody(r *http.Request) (raceSpec, error) {
 	b, err := readBody(r)
 	if err != nil {

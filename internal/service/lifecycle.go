@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"dsol/internal/cards"
 	"dsol/internal/engine"
@@ -36,10 +38,24 @@ type RaceSpec struct {
 	Public  bool
 }
 
+// BotSpeeds lists the words of the bot's levels (race.Speeds), for the
+// documentation and its tests.
+func BotSpeeds() []string {
+	var words []string
+	for _, s := range race.Speeds() {
+		words = append(words, s.String())
+	}
+	return words
+}
+
 // CheckBot refuses, with bad_request, a bot speed the engine does not have.
 func CheckBot(speed string) error {
 	if _, ok := race.ParseSpeed(speed); !ok || speed == "" {
-		return game.Errorf(game.BadRequest, "bot must be \"slow\", \"normal\", \"fast\" or \"strong\"")
+		words := BotSpeeds()
+		for i, w := range words {
+			words[i] = strconv.Quote(w)
+		}
+		return game.Errorf(game.BadRequest, "bot must be %s or %s", strings.Join(words[:len(words)-1], ", "), words[len(words)-1])
 	}
 	return nil
 }

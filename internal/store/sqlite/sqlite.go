@@ -66,18 +66,24 @@ type Store struct {
 	inserts   [maxChunkLog + 1]*sql.Stmt
 
 	// The checkpointer (checkpoint.go) and its connection.
-	ckpt     *sql.DB
-	written  atomic.Bool // the action log was written since the last checkpoint
-	ckptStop chan struct{}
-	ckptDone chan struct{}
-	stopOnce sync.Once
+	ckpt        *sql.DB
+	wal         string        // the path of the WAL file
+	written     atomic.Bool   // the action log was written since the last checkpoint
+	walFull     chan struct{} // (1) wakes the checkpointer: the WAL is past walRestartBytes
+	checkpoints checkpoints
+	ckptStop    chan struct{}
+	ckptDone    chan struct{}
+	stopOnce    sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
 
 // dsn returns the data source name of the file at path: WAL, the busy timeout,
 // synchronous=FULL and foreign keys on every connection; writers begin their
-// transactions IMMEDIATE and readers are query-only.
+// transactions IMMEDIATE, checkpoint by themselves only past
+// writerCheckpointPages of WAL, and cut a WAL file that grew past
+// walRestartBytes back to that size when they start the WAL again
+// (journal_size_limit); readers are query-only.
 func dsn(path string, writer bool) (string, error) {
 	if path == "" || strings.ContainsAny(path, "?#") || path == ":memory:" || strings.HasPrefix(path, "file:") {
 		return "", fmt.Errorf("sqlite: unsupported database path %q", path)
@@ -90,6 +96,7 @@ func dsn(path string, writer bool) (string, error) {
 	if writer {
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(writerCheckpointPages)+")")
+		q.Add("_pragma", "journal_size_limit("+strconv.Itoa(walRestartBytes)+")")
 	} else {
 		q.Add("_pragma", "query_only(1)")
 	}
@@ -138,7 +145,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	ckpt.SetMaxIdleConns(1)
 	ckpt.SetConnMaxLifetime(0)
 	ckpt.SetConnMaxIdleTime(0)
-	s := &Store{w: w, r: r, ckpt: ckpt, ckptStop: make(chan struct{}), ckptDone: make(chan struct{})}
+	s := &Store{w: w, r: r, ckpt: ckpt, wal: path + "-wal", walFull: make(chan struct{}, 1),
+		ckptStop: make(chan struct{}), ckptDone: make(chan struct{})}
 	go s.checkpointer(ckpt)
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
@@ -662,7 +670,8 @@ func (s *Store) prepareInserts(ctx context.Context, n int) ([maxChunkLog + 1]*sq
 // two more writes an action in the race pattern, as many as the log's own.
 // A larger batch is one IMMEDIATE transaction of INSERTs of maxChunk rows and
 // the rest. Actions of a game that does not exist fail with
-// store.ErrNotFound.
+// store.ErrNotFound. Each write tells the checkpointer how large the WAL
+// has grown, and starts it again itself past walForceBytes (checkpoint.go).
 func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error {
 	if len(actions) == 0 {
 		return nil
@@ -672,11 +681,9 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 		return wrap("append actions", err)
 	}
 	args := make([]any, 0, 9<<insertLog(min(len(actions), maxChunk)))
+	defer s.wrote(ctx)
 	if len(actions) <= maxChunk {
 		_, err := inserts[insertLog(len(actions))].ExecContext(ctx, actionArgs(args, actions)...)
-		if err == nil {
-			s.written.Store(true)
-		}
 		return wrap("append actions", err)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
@@ -691,11 +698,7 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 			return wrap("append actions", err)
 		}
 	}
-	err = tx.Commit()
-	if err == nil {
-		s.written.Store(true)
-	}
-	return wrap("append actions", err)
+	return wrap("append actions", tx.Commit())
 }
 
 // actionArgs appends the variables of actions' rows to args, and NULLs up
