@@ -18,6 +18,7 @@ import (
 
 	"dsol/internal/cli"
 	"dsol/internal/httpapi"
+	"dsol/internal/live"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/names"
@@ -27,7 +28,6 @@ import (
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 	"dsol/internal/winnable"
 	"dsol/internal/ws"
 	"dsol/web"
@@ -419,11 +419,11 @@ func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logge
 		Action:       m.ObserveAction,
 		Waiting:      m.SetMatchWaiting,
 		Wait:         m.ObserveMatchWait,
-		Live: table.Config{
+		Live: live.Config{
 			IdleAfter: cfg.idle,
 			Grace:     cfg.grace,
 			AfterFunc: deps.afterFunc,
-			Hooks:     table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces, Moved: m.ObserveMoved},
+			Hooks:     live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces, Moved: m.ObserveMoved},
 		},
 	})
 	w.players = players.New(players.Config{Store: st, Clock: deps.clock, Random: deps.playerRandom, Names: names.New(cfg.reservedNames...)})

@@ -26,13 +26,13 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"dsol/internal/httpapi"
+	"dsol/internal/live"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
 	"dsol/internal/service"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 	"dsol/internal/testenv"
 	"dsol/internal/ws"
 	"dsol/web"
@@ -119,7 +119,7 @@ func startServer(t *testing.T) *server {
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
 	hub := lobby.NewHub(lobby.Config{Store: st})
 	srv.games = service.New(service.Config{Store: st, Committer: com, Clock: srv.now, LobbyChanged: hub.Changed,
-		Action: m.ObserveAction, Live: table.Config{Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}})
+		Action: m.ObserveAction, Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}})
 	ps := players.New(players.Config{Store: st, Random: rand.Reader, Clock: srv.now})
 	sd := ws.Deps{Games: srv.games, Player: httpapi.PlayerID, Token: httpapi.TokenHash, Check: ps.CheckToken, Metrics: m, Clock: srv.now}
 	sockets := httpapi.Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd),

@@ -14,7 +14,7 @@ import (
 // builds them for every event.
 // Each op is one accepted action of a random race.
 //
-//	go test -run '^$' -bench RaceEvent -benchmem ./internal/table
+//	go test -run '^$' -bench RaceEvent -benchmem ./internal/engine
 func BenchmarkRaceEvent(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	eng := raceEngine1(b, r)

@@ -262,7 +262,7 @@ func TestDeltaGolden(t *testing.T) {
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || string(got) != string(b)+"\n" {
-		t.Fatalf("%s is not what this code makes (%v): run go test ./internal/table -run TestDeltaGolden -update", path, err)
+		t.Fatalf("%s is not what this code makes (%v): run go test ./internal/engine -run TestDeltaGolden -update", path, err)
 	}
 }
 

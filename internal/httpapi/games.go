@@ -102,7 +102,7 @@ func gameQuery(v url.Values) (players.GameFilter, error) {
 }
 
 // postAction is POST /api/v1/games/{id}/actions: one action for the
-// caller's seat, {"action", "id"?, "seq"?} (table.DecodeCommand, the rules
+// caller's seat, {"action", "id"?, "seq"?} (live.DecodeCommand, the rules
 // the WebSocket frames share); the answer is the caller's view right after
 // it (for a resent action id, the current view).
 func (s *server) postAction(w http.ResponseWriter, r *http.Request) {

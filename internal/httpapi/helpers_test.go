@@ -14,13 +14,13 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
+	"dsol/internal/live"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
 	"dsol/internal/service"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/winnable"
 	"dsol/internal/ws"
 )
@@ -39,7 +39,7 @@ type testServer struct {
 	store store.Store
 	srv   *server
 	games *service.Service
-	reg   *table.Registry // the games' live tables
+	reg   *live.Registry // the games' live tables
 	com   *store.Committer
 	clock *apitest.Clock
 	once  sync.Once
@@ -76,7 +76,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	hub := lobby.NewHub(lobby.Config{Store: st})
 	gc := service.Config{Store: st, Committer: com, Clock: clock.Now, Random: rand.Reader, Winnable: pool,
 		LobbyChanged: hub.Changed, Action: m.ObserveAction, Waiting: m.SetMatchWaiting, Wait: m.ObserveMatchWait,
-		Live: table.Config{Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}}
+		Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}}
 	if timers {
 		gc.Live.AfterFunc = clock.AfterFunc
 	}

@@ -25,7 +25,7 @@ func (s *server) getHint(w http.ResponseWriter, r *http.Request) {
 // postCheck is POST /api/v1/games/{id}/check {"on": true}: turns the live
 // check ("still winnable?") on for the caller's own solo game in play and
 // answers the view, whose stillWinnable is null until the answer comes
-// (table.Table.SetCheck). The game counts as assisted from then on.
+// (live.Table.SetCheck). The game counts as assisted from then on.
 func (s *server) postCheck(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(r)
 	if err == nil {

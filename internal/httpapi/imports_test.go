@@ -11,7 +11,7 @@ import (
 // service (package service) and the wire's types (package protocol),
 // players through the players service, the lobby through its hub, and
 // share the vocabulary of package game and the metrics; never the live
-// games (package table), a store, an engine or the rules engines. Only the
+// games (package live), a store, an engine or the rules engines. Only the
 // packages' own files count, not their tests.
 func TestTransportImports(t *testing.T) {
 	allowed := map[string]string{

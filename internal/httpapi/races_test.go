@@ -13,12 +13,12 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/live"
 	"dsol/internal/lobby"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/racelive"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/testenv"
 )
 
@@ -707,7 +707,7 @@ func TestRaceStrongBot(t *testing.T) {
 }
 
 // mustRecv waits up to 10 s for the next update of the subscription f reads.
-func mustRecv(t *testing.T, s *table.Subscription, f *testenv.Feed[protocol.Update]) protocol.Update {
+func mustRecv(t *testing.T, s *live.Subscription, f *testenv.Feed[protocol.Update]) protocol.Update {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

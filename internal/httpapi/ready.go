@@ -25,13 +25,13 @@ const pingTimeout = 2 * time.Second
 const writeFailureHolds = 5 * time.Second
 
 // pinger is what readiness pings: the store, through the game service
-// (table.Registry.Ping).
+// (live.Registry.Ping).
 type pinger interface {
 	Ping(ctx context.Context) error
 }
 
 // writeLog tells when the last write of the action log failed
-// (table.Registry.LastWriteError).
+// (live.Registry.LastWriteError).
 type writeLog interface {
 	LastWriteError() (time.Time, error)
 }

@@ -2,7 +2,7 @@
 // auth, solo games and their actions, game codes, the operator endpoints and
 // the OpenAPI document. Every route is in routes.go; every dependency is
 // passed to NewServer. The handlers are thin: they decode the request, call
-// the game service (table.Registry) or the players service (package
+// the game service (live.Registry) or the players service (package
 // players), and encode the answer, with this package's table from error
 // code to HTTP status (errors.go).
 package httpapi

@@ -12,11 +12,11 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/httpapi"
+	"dsol/internal/live"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
 	"dsol/internal/service"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/ws"
 )
 
@@ -62,7 +62,7 @@ func mustServe(tb testing.TB, rate int) *server {
 	m := metrics.New()
 	com := store.NewCommitter(st, time.Millisecond, 256, m.ObserveCommit)
 	games := service.New(service.Config{Store: st, Committer: com, Logger: log, Clock: time.Now, Random: rand.Reader,
-		Action: m.ObserveAction, Live: table.Config{Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces}}})
+		Action: m.ObserveAction, Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces}}})
 	wc := ws.Config{MessageRate: float64(rate), MessageBurst: rate} // 0: the defaults
 	sockets := ws.NewHandler(ws.Deps{Games: games, Player: httpapi.PlayerID, Logger: log, Metrics: m, Clock: time.Now, Config: wc})
 	h := httpapi.NewServer(httpapi.Deps{Sockets: httpapi.Sockets{Games: sockets}, Logger: log,

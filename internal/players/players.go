@@ -6,7 +6,7 @@
 // player's games, and deleting a player's data. The transports call it for
 // everything they do with players; it alone reads and writes the store's
 // player records for them. What happens in games is the game service's
-// (package table).
+// (package live).
 package players
 
 import (

@@ -10,7 +10,7 @@ import (
 
 // The action envelope of each transport: REST's body of
 // POST /api/v1/games/{id}/actions, which httpapi reads with
-// table.DecodeCommand(body, false) and nothing else, and the WebSocket
+// live.DecodeCommand(body, false) and nothing else, and the WebSocket
 // action frame, which the read loop reads with decodeFrame.
 
 // restBody renders an action request: shape says whether it carries the

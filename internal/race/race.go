@@ -111,7 +111,7 @@ type Options struct {
 	SoloOutBonus bool
 	// Series is the number of games of the series this race belongs to (0 or
 	// 1: a single game). The engine only checks it and keeps it (Options);
-	// the live state of the race's table (package table) adds up each seat's
+	// the live state of the race's table (package live) adds up each seat's
 	// counts over the games of the series.
 	Series int
 }

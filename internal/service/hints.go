@@ -6,11 +6,11 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
+	"dsol/internal/live"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/racelive"
 	"dsol/internal/solo"
-	"dsol/internal/table"
 )
 
 // Hint is the answer to a hint: a legal action, or none (null) when no
@@ -24,7 +24,7 @@ type Hint struct {
 // has seen (package hint), within o's work. It runs on the caller's
 // goroutine, never the table's: hints take a CPU for up to a few hundred
 // milliseconds.
-func hintAt(id string, p table.SoloPosition, o hint.Options) Hint {
+func hintAt(id string, p live.SoloPosition, o hint.Options) Hint {
 	h := hint.For(p.Seen, &p.Found, hint.Seed(id, p.Seq), o)
 	out := Hint{Reason: h.Reason}
 	if h.OK {
@@ -33,12 +33,12 @@ func hintAt(id string, p table.SoloPosition, o hint.Options) Hint {
 	return out
 }
 
-// SolverCheck is the table.CheckFunc of the server: it waits for a free
+// SolverCheck is the live.CheckFunc of the server: it waits for a free
 // solver slot (or for ctx to end: a newer action came, or the table
 // stopped), then lets the solver decide the position with full information
 // within budget positions, and gives the slot back. Only the verdict leaves
 // it.
-func SolverCheck(budget int64, slots *Slots) table.CheckFunc {
+func SolverCheck(budget int64, slots *Slots) live.CheckFunc {
 	return func(ctx context.Context, b klondike.Board, f klondike.Foundations) *bool {
 		if !slots.Take(ctx) {
 			return nil
@@ -83,7 +83,7 @@ func (s *Service) Hint(ctx context.Context, id, player string) (Hint, error) {
 }
 
 // SetCheck turns the live check on for a player's own solo game in play
-// (see table.Table.SetCheck): the game counts as assisted from then on.
+// (see live.Table.SetCheck): the game counts as assisted from then on.
 func (s *Service) SetCheck(ctx context.Context, id, player string) (protocol.View, error) {
 	if _, err := s.SoloInPlay(ctx, id, player, "the check is"); err != nil {
 		return nil, err

@@ -15,11 +15,11 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/engine"
 	"dsol/internal/game"
+	"dsol/internal/live"
 	"dsol/internal/matchmaking"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // The life of a race, as the game service runs it: created (no table is
@@ -253,7 +253,7 @@ func (s *Service) Join(ctx context.Context, id, player string, invite *string) (
 	if _, err := s.raceHeader(ctx, id); err != nil {
 		return protocol.RaceView{}, err
 	}
-	err := s.tables.InTable(ctx, id, func(t *table.Table) error {
+	err := s.tables.InTable(ctx, id, func(t *live.Table) error {
 		g, err := s.raceHeader(ctx, id)
 		if err != nil {
 			return err
@@ -295,7 +295,7 @@ func (s *Service) Join(ctx context.Context, id, player string, invite *string) (
 		if t == nil {
 			return nil
 		}
-		return t.Reread(ctx, table.Joined)
+		return t.Reread(ctx, live.Joined)
 	})
 	if err != nil {
 		return protocol.RaceView{}, err
@@ -317,7 +317,7 @@ func (s *Service) Cancel(ctx context.Context, id, player string) (protocol.RaceV
 	if g.Seats[0] != player {
 		return protocol.RaceView{}, game.Errorf(game.Forbidden, "only the creator of a race can cancel it")
 	}
-	err = s.tables.InTable(ctx, id, func(t *table.Table) error {
+	err = s.tables.InTable(ctx, id, func(t *live.Table) error {
 		err := s.store.CancelRace(ctx, g.ID, player, s.clock())
 		if errors.Is(err, store.ErrConflict) {
 			if g, err = s.store.Game(ctx, g.ID); err == nil && !(g.Status == game.Over && g.Seats[1] == "") {
@@ -333,7 +333,7 @@ func (s *Service) Cancel(ctx context.Context, id, player string) (protocol.RaceV
 		if t == nil {
 			return nil
 		}
-		return t.Reread(ctx, table.Cancelled)
+		return t.Reread(ctx, live.Cancelled)
 	})
 	if err != nil {
 		return protocol.RaceView{}, err
@@ -409,7 +409,7 @@ func (s *Service) Rematch(ctx context.Context, id, player string) (protocol.Race
 	// The opponent offered it: accept, on the next race's table, where its
 	// offer may lapse meanwhile.
 	accepted := false
-	err = s.tables.InTable(ctx, next, func(t *table.Table) error {
+	err = s.tables.InTable(ctx, next, func(t *live.Table) error {
 		ng, err := s.store.Game(ctx, next)
 		if err != nil {
 			return err
@@ -425,7 +425,7 @@ func (s *Service) Rematch(ctx context.Context, id, player string) (protocol.Race
 		if t == nil {
 			return nil
 		}
-		return t.Reread(ctx, table.Joined)
+		return t.Reread(ctx, live.Joined)
 	})
 	if err != nil {
 		return protocol.RaceView{}, false, err
@@ -494,7 +494,7 @@ func (s *Service) offerRematch(ctx context.Context, g store.Game, seat int) (pro
 	} else if err != nil {
 		return protocol.RaceView{}, false, err
 	}
-	if err := s.tables.HeaderChanged(ctx, next, table.Joined); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.tables.HeaderChanged(ctx, next, live.Joined); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return protocol.RaceView{}, false, err
 	}
 	if err := s.tables.RematchChanged(ctx, g.ID); err != nil {
@@ -529,7 +529,7 @@ func (s *Service) Decline(ctx context.Context, id, player string) (protocol.Race
 	if err := check(s.store.Game(ctx, next)); err != nil {
 		return protocol.RaceView{}, err
 	}
-	err = s.tables.InTable(ctx, next, func(t *table.Table) error {
+	err = s.tables.InTable(ctx, next, func(t *live.Table) error {
 		ng, err := s.store.Game(ctx, next)
 		if err := check(ng, err); err != nil {
 			return err
@@ -541,7 +541,7 @@ func (s *Service) Decline(ctx context.Context, id, player string) (protocol.Race
 		if t == nil {
 			return nil
 		}
-		return t.Reread(ctx, table.Cancelled)
+		return t.Reread(ctx, live.Cancelled)
 	})
 	if err != nil {
 		return protocol.RaceView{}, err

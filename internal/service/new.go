@@ -19,11 +19,11 @@ import (
 	"time"
 
 	"dsol/internal/hint"
+	"dsol/internal/live"
 	"dsol/internal/matchmaking"
 	"dsol/internal/ownership"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/winnable"
 )
 
@@ -33,14 +33,14 @@ const DefaultCheckBudget = solo.CheckBudget
 
 // Config holds the dependencies and settings of the service.
 type Config struct {
-	// Live are the settings of the live tables (package table); the
+	// Live are the settings of the live tables (package live); the
 	// service fills in their store, committer, clock, logger, owner, live
 	// check and strong bot.
-	Live table.Config
+	Live live.Config
 	// Store and Committer hold the games; Owner shares them with the other
 	// nodes (nil: a node alone).
 	Store     store.Store
-	Committer table.Committer
+	Committer live.Committer
 	Owner     *ownership.Owner
 	Logger    *slog.Logger
 	Clock     func() time.Time
@@ -74,8 +74,8 @@ type Config struct {
 // Service is the game service.
 type Service struct {
 	store     store.Store
-	committer table.Committer
-	tables    *table.Registry
+	committer live.Committer
+	tables    *live.Registry
 	queue     *matchmaking.Queue
 	owner     *ownership.Owner
 	log       *slog.Logger
@@ -119,11 +119,11 @@ func New(cfg Config) *Service {
 	s := &Service{store: cfg.Store, committer: cfg.Committer, owner: cfg.Owner, log: cfg.Logger, clock: cfg.Clock,
 		random: cfg.Random, winnable: cfg.Winnable, lobby: cfg.LobbyChanged, action: cfg.Action, hint: cfg.Hint,
 		slots: cfg.Slots}
-	live := cfg.Live
-	live.Store, live.Committer, live.Owner, live.Logger, live.Clock = cfg.Store, cfg.Committer, cfg.Owner, cfg.Logger, cfg.Clock
-	live.Check = SolverCheck(cfg.CheckBudget, cfg.Slots)
-	live.Think = SolverThink(cfg.Slots)
-	s.tables = table.NewRegistry(live)
+	lc := cfg.Live
+	lc.Store, lc.Committer, lc.Owner, lc.Logger, lc.Clock = cfg.Store, cfg.Committer, cfg.Owner, cfg.Logger, cfg.Clock
+	lc.Check = SolverCheck(cfg.CheckBudget, cfg.Slots)
+	lc.Think = SolverThink(cfg.Slots)
+	s.tables = live.NewRegistry(lc)
 	s.queue = matchmaking.New(matchmaking.Config{Pair: s.pairRace, Clock: cfg.Clock, Logger: cfg.Logger,
 		Waiting: cfg.Waiting, Wait: cfg.Wait})
 	s.owner.Hold(ownership.Holder{
@@ -139,10 +139,10 @@ func New(cfg Config) *Service {
 }
 
 // Tables are the live tables the service runs its games on.
-func (s *Service) Tables() *table.Registry { return s.tables }
+func (s *Service) Tables() *live.Registry { return s.tables }
 
 // Close empties the quick-match queue, lets every table finish the batch
-// it is committing and stops them (see table.Registry.Close). Close the
+// it is committing and stops them (see live.Registry.Close). Close the
 // owner, the committer and the store after it.
 func (s *Service) Close(ctx context.Context) error {
 	s.queue.Close()

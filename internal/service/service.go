@@ -12,14 +12,14 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/live"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/winnable"
 )
 
 // The game service. The transports (REST and the WebSocket sessions) call
-// the table.Registry for everything they do with games, by game id and player
+// the live.Registry for everything they do with games, by game id and player
 // id: create a game, join, cancel or rematch a race, act, follow and look
 // at a game, ask for a hint. Each call writes the store for what it does
 // and changes a live game on that game's table, in its goroutine, so that a
@@ -29,7 +29,7 @@ import (
 // open finds the table of a game for a player and their seat (0: a
 // spectator of a race). Solo games are private: anyone but the owner is
 // refused.
-func (s *Service) open(ctx context.Context, id, player string) (*table.Table, int, error) {
+func (s *Service) open(ctx context.Context, id, player string) (*live.Table, int, error) {
 	t, err := s.tables.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, 0, game.Errorf(game.NotFound, "no such game")
@@ -151,20 +151,20 @@ func (s *Service) ResignAll(ctx context.Context, player string) ([]string, error
 
 // SoloInPlay returns the position of a player's own solo game in play, for
 // a hint or a check (what names them in the refusal of a race).
-func (s *Service) SoloInPlay(ctx context.Context, id, player, what string) (table.SoloPosition, error) {
+func (s *Service) SoloInPlay(ctx context.Context, id, player, what string) (live.SoloPosition, error) {
 	t, _, err := s.open(ctx, id, player)
 	if err != nil {
-		return table.SoloPosition{}, err
+		return live.SoloPosition{}, err
 	}
 	if t.Game().Kind != game.KindSolo {
-		return table.SoloPosition{}, game.Errorf(game.Forbidden, "%s for solo games, not races", what)
+		return live.SoloPosition{}, game.Errorf(game.Forbidden, "%s for solo games, not races", what)
 	}
 	pos, err := s.tables.SoloPosition(ctx, t.ID())
 	if err != nil {
-		return table.SoloPosition{}, err
+		return live.SoloPosition{}, err
 	}
 	if pos.Over != nil {
-		return table.SoloPosition{}, pos.Over
+		return live.SoloPosition{}, pos.Over
 	}
 	return pos, nil
 }
@@ -258,7 +258,7 @@ func (s *Service) CreateSolo(ctx context.Context, player string, spec SoloSpec) 
 }
 
 // Evict stops this node's live tables of the games ids (see
-// table.Registry.Evict).
+// live.Registry.Evict).
 func (s *Service) Evict(ids []string) { s.tables.Evict(ids) }
 
 // Node returns this node's name in the game leases and the address it
@@ -268,7 +268,7 @@ func (s *Service) Node() (name, addr string) { return s.owner.Node() }
 // Games returns the ids of the games whose tables this node runs now.
 func (s *Service) Games() []string { return s.tables.Games() }
 
-// Do applies a command for a seat of game id (see table.Registry.Do): the
+// Do applies a command for a seat of game id (see live.Registry.Do): the
 // sockets' way for an action whose table stopped meanwhile.
 func (s *Service) Do(ctx context.Context, id string, cmd protocol.Command) (protocol.Result, error) {
 	return s.tables.Do(ctx, id, cmd)

@@ -17,12 +17,12 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/httpapi"
+	"dsol/internal/live"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
 	"dsol/internal/service"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/ws"
 )
 
@@ -69,7 +69,7 @@ func mustNode(tb testing.TB, st store.Store, authTTL time.Duration, cfg func(*ws
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
 	hub := lobby.NewHub(lobby.Config{Store: st})
 	gc := service.Config{Store: st, Committer: com, Clock: time.Now, LobbyChanged: hub.Changed, Action: m.ObserveAction,
-		Live: table.Config{Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}}
+		Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}}
 	for _, f := range gcfg {
 		f(&gc)
 	}

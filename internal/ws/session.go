@@ -210,7 +210,7 @@ func (s *session) submit(cmd protocol.Command, answer func(protocol.Result, erro
 }
 
 // answer puts the answer to an action in its slot: an ack once it is
-// durable, or a reject (table.ErrStopped, an action the table had taken
+// durable, or a reject (live.ErrStopped, an action the table had taken
 // but stopped before applying, is unavailable: send it again). It runs on
 // the table's goroutine, so it only queues; the writer encodes.
 func (s *session) answer(slot int64, id string, start time.Time, res protocol.Result, err error) {

@@ -55,7 +55,7 @@ type Config struct {
 	// written before the client is dropped as too slow (default 64). The
 	// actions in flight, whose answers the table has not given yet, do not
 	// count: the table's queue bounds them. Events wait in the table
-	// subscription, bounded by table.Config.SubscriberBuffer.
+	// subscription, bounded by live.Config.SubscriberBuffer.
 	SendQueue int
 	// WriteTimeout bounds every write (default 10s).
 	WriteTimeout time.Duration

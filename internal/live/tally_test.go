@@ -1,4 +1,4 @@
-package table
+package live
 
 import (
 	"context"

@@ -1,15 +1,15 @@
-// Package table runs the live games: one goroutine per game (an actor) owns
-// the game's single engine instance, orders its actions, commits them to the
-// action log through the group-commit Committer and, only once they are
-// durable, answers the sender and fans the events out to subscribers.
+// Package live runs the live games: one goroutine per game (an actor,
+// Table) owns the game's single engine instance, orders its actions,
+// commits them to the action log through the group-commit Committer and,
+// only once they are durable, answers the sender and fans the events out
+// to subscribers as frames and deltas.
 //
 // A Registry finds or rebuilds tables by game id (header + deal code + the
-// action log replayed through the engine) and evicts idle ones. It is also
-// the game service of the transport layers (REST, WebSocket; service.go,
-// lifecycle.go): they create, join, cancel and rematch races, act, follow
-// and look at games through it, by game and player id, and each such call
-// that changes a live game runs on that game's table.
-package table
+// action log replayed through the engine), evicts idle ones and hands a
+// game over when another node takes it. A race's live side (presence,
+// clocks, bot) is package racelive's; the game service (package service)
+// is what the transports call, and it reaches the tables through here.
+package live
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package table
+package live
 
 // clientIDs are the seqs of a game's actions that carried a client id, by
 // seat and id: one map of strings per seat, which hashes faster than a key
