@@ -121,7 +121,7 @@ func TestGolden(t *testing.T) {
 type golden struct {
 	t       *testing.T
 	url     string
-	clock   *manualClock
+	clock   *testenv.Clock
 	st      store.Store
 	hc      *http.Client
 	norm    *normalizer
@@ -176,7 +176,7 @@ func newGolden(t *testing.T, kind string) *golden {
 	logs := &syncBuffer{}
 	log := newLogger("text", slog.LevelInfo, logs)
 	m := metrics.New()
-	clock := newManualClock(goldenStart)
+	clock := testenv.NewClockAt(goldenStart)
 	pool, stopWinnable := startWinnable(ctx, st, cfg.winnableTarget, cfg.winnableBudget, log, m)
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
 	w := wire(st, com, cfg, log, m, wiringDeps{
@@ -220,83 +220,6 @@ func seededReader(seed byte) io.Reader {
 	return rand.NewChaCha8(s)
 }
 
-// manualClock is the clock of a flow: it stands still unless the script
-// moves it, and its timers (the races' turn clocks, bot moves, rematch
-// lapses) run when it is moved past them, in order, in the mover's
-// goroutine.
-type manualClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*manualTimer
-}
-
-type manualTimer struct {
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func newManualClock(t time.Time) *manualClock { return &manualClock{now: t} }
-
-// Now returns the clock's time.
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// AfterFunc runs f once the clock has been moved on by d; the function it
-// returns stops the timer and reports whether it was still pending.
-func (c *manualClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &manualTimer{at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.done
-		t.done = true
-		return was
-	}
-}
-
-// Advance moves the clock on by d and runs the timers due by then.
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*manualTimer
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.done:
-		case !t.at.After(c.now):
-			t.done = true
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	sort.SliceStable(due, func(i, j int) bool { return due[i].at.Before(due[j].at) })
-	for _, t := range due {
-		t.f()
-	}
-}
-
-// pending reports whether a timer is set to run at at.
-func (c *manualClock) pending(at time.Time) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, t := range c.timers {
-		if !t.done && t.at.Equal(at) {
-			return true
-		}
-	}
-	return false
-}
-
 // advance moves the clock on by d, in the transcript too.
 func (g *golden) advance(d time.Duration) {
 	g.t.Helper()
@@ -312,7 +235,7 @@ func (g *golden) advanceToTimer(what string, d time.Duration) {
 	g.t.Helper()
 	at := g.clock.Now().Add(d)
 	deadline := time.Now().Add(goldenWait)
-	for !g.clock.pending(at) {
+	for !g.clock.Pending(at) {
 		if time.Now().After(deadline) {
 			g.t.Fatalf("%s: no timer was set for %s", what, at.Format(time.RFC3339Nano))
 		}

@@ -21,26 +21,6 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// clock is a manual clock for eviction tests.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *clock { return &clock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // flaky wraps a Store whose AppendActions can be made to fail.
 type flaky struct {
 	store.Store
@@ -68,7 +48,7 @@ type env struct {
 	st    *flaky
 	com   *store.Committer
 	reg   *Registry
-	clock *clock
+	clock *testenv.Clock
 	cfg   Config
 }
 
@@ -81,7 +61,7 @@ func mustEnv(tb testing.TB) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := &env{st: &flaky{Store: s}, clock: newClock()}
+	e := &env{st: &flaky{Store: s}, clock: testenv.NewClock()}
 	e.com = store.NewCommitter(e.st, time.Millisecond, 0, nil)
 	e.cfg = Config{Store: e.st, Committer: e.com, Clock: e.clock.Now, IdleAfter: 0}
 	e.reg = NewRegistry(e.cfg)

@@ -92,12 +92,12 @@ func TestEvictAndRebuild(t *testing.T) {
 		t.Fatalf("evicted %d fresh tables", n)
 	}
 	sub := mustSubscribe(t, e.reg, id)
-	e.clock.Add(2 * time.Minute)
+	e.clock.Advance(2 * time.Minute)
 	if n := e.reg.Sweep(e.clock.Now()); n != 0 {
 		t.Fatalf("evicted %d tables with a subscriber", n)
 	}
 	sub.Close()
-	e.clock.Add(2 * time.Minute)
+	e.clock.Advance(2 * time.Minute)
 	if n := e.reg.Sweep(e.clock.Now()); n != 1 {
 		t.Fatalf("evicted %d tables, want 1", n)
 	}

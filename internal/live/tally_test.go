@@ -42,11 +42,11 @@ func TestTally(t *testing.T) {
 		if i == 2 {
 			e.restart(t)
 		}
-		e.clock.Add(gap)
+		e.clock.Advance(gap)
 		views = append(views, mustDo(t, e.reg, id, draw).View.(protocol.SoloView))
 	}
 	undo := protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Undo)}
-	e.clock.Add(2 * time.Second)
+	e.clock.Advance(2 * time.Second)
 	views = append(views, mustDo(t, e.reg, id, undo).View.(protocol.SoloView))
 
 	plays := []time.Duration{0, 10 * time.Second, 70 * time.Second, 75 * time.Second, 77 * time.Second}

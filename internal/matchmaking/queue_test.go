@@ -2,37 +2,19 @@ package matchmaking
 
 import (
 	"context"
-	"sync"
+	"dsol/internal/testenv"
 	"testing"
 	"time"
 )
 
-// clock is a manual clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // env is a queue on a manual clock, closed at the end of the test.
 type env struct {
 	q     *Queue
-	clock *clock
+	clock *testenv.Clock
 }
 
 func mustEnv(t *testing.T, pair Pair) *env {
-	c := &clock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	c := testenv.NewClock()
 	q := New(Config{Pair: pair, Clock: c.Now})
 	t.Cleanup(q.Close)
 	return &env{q: q, clock: c}
@@ -80,12 +62,12 @@ func TestMatchWindow(t *testing.T) {
 	// once the longer waiter has waited 15 s.
 	match("dee", 1500, "d1")
 	deeW := watch("dee")
-	e.clock.Add(5 * time.Second)
+	e.clock.Advance(5 * time.Second)
 	if match("eve", 1740, "d1") != "" {
 		t.Fatal("eve paired at 240 apart with a window of 150")
 	}
 	eveW := watch("eve")
-	e.clock.Add(5 * time.Second)
+	e.clock.Advance(5 * time.Second)
 	e.q.Sweep(ctx)
 	if len(pairs) != 1 {
 		t.Fatalf("paired at a window of 200: %v", pairs)
@@ -94,7 +76,7 @@ func TestMatchWindow(t *testing.T) {
 	if n := e.q.Waiting(); n != 2 {
 		t.Fatalf("%d waiting, want dee and eve", n)
 	}
-	e.clock.Add(5 * time.Second)
+	e.clock.Advance(5 * time.Second)
 	e.q.Sweep(ctx)
 	if len(pairs) != 2 || pairs[1] != [2]string{"dee", "eve"} {
 		t.Fatalf("pairs %v, want dee with eve once dee waited 15 s", pairs)
@@ -144,7 +126,7 @@ func TestMatchBlocked(t *testing.T) {
 		return id
 	}
 	match("ann", 1500, "d1")
-	e.clock.Add(time.Second) // ann has waited longer than bea: she is cid's match below
+	e.clock.Advance(time.Second) // ann has waited longer than bea: she is cid's match below
 	if id := match("bea", 1500, "d1", "ann"); id != "" {
 		t.Fatalf("bea, who avoids ann, was paired: %q", id)
 	}
@@ -153,7 +135,7 @@ func TestMatchBlocked(t *testing.T) {
 	match("hal", 2200, "d3")
 	e.q.Blocked("hal", "gus")
 	for range 6 {
-		e.clock.Add(5 * time.Second)
+		e.clock.Advance(5 * time.Second)
 		e.q.Sweep(ctx)
 	}
 	if n := e.q.Waiting(); n != 4 {
@@ -210,13 +192,13 @@ func TestBusy(t *testing.T) {
 	// dee is busy by then.
 	e.q.Leave("bea")
 	cidW := watch("cid")
-	e.clock.Add(time.Second)
+	e.clock.Advance(time.Second)
 	if id, err := e.q.Join(ctx, Entry{Player: "dee", Rating: 1800, Key: "d1"}); err != nil || id != "" {
 		t.Fatalf("dee: %q, %v", id, err)
 	}
 	busy["dee"] = true
 	for range 6 {
-		e.clock.Add(5 * time.Second)
+		e.clock.Advance(5 * time.Second)
 		e.q.Sweep(ctx)
 	}
 	if len(pairs) != 0 || e.q.Waiting() != 1 {

@@ -10,6 +10,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/store"
+	"dsol/internal/testenv"
 )
 
 // leases is a shared store of leases in memory, for two nodes.
@@ -69,19 +70,6 @@ func (l *leases) Release(_ context.Context, node string, ids []string) error {
 	return nil
 }
 
-// clock is a manual clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // holding is a holder of a set of ids that records what it lost.
 type holding struct {
 	mu   sync.Mutex
@@ -110,7 +98,7 @@ func (h *holding) holder() Holder {
 func TestOwnership(t *testing.T) {
 	ctx := context.Background()
 	ls := newLeases()
-	c := &clock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)}
+	c := testenv.NewClock()
 	var elsewhere int
 	a := New(Config{Leases: ls, Node: "a", Addr: "a:1", TTL: time.Hour, Clock: c.Now, Elsewhere: func() { elsewhere++ }})
 	b := New(Config{Leases: ls, Node: "b", TTL: time.Hour, Clock: c.Now})
@@ -140,7 +128,7 @@ func TestOwnership(t *testing.T) {
 	if err := b.Acquire(ctx, "g1"); err != nil {
 		t.Fatalf("b after the handover: %v", err)
 	}
-	c.Add(time.Hour)
+	c.Advance(time.Hour)
 	a.renew() // forgets the handover
 	b.Release([]string{"g1"})
 	if err := a.Acquire(ctx, "g1"); err != nil {
