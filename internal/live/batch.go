@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"dsol/internal/game"
+	"dsol/internal/klondike"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
@@ -17,6 +18,7 @@ type pending struct {
 	err     error
 	dupOf   int64 // seq of the earlier action with the same client id
 	applied bool
+	action  klondike.Action   // as the engine resolved it
 	frames  []*protocol.Frame // one per viewer, for subscribers
 }
 
@@ -24,17 +26,13 @@ type pending struct {
 // Commit and only then answers and publishes.
 func (t *Table) handle(batch []*doReq) {
 	t.touch()
-	committed := t.seq
 	ps := make([]pending, len(batch))
 	var actions []store.Action
 	// The viewers' bases as the batch goes; they become the table's only
 	// once the batch is durable.
 	views := append(t.spare[:0], t.views...)
 	play := t.play
-	var prevAt time.Time
-	if n := len(t.events); n > 0 {
-		prevAt = t.events[n-1].At
-	}
+	prevAt := t.recent.lastAt()
 	for i, r := range batch {
 		p := &ps[i]
 		p.r = r
@@ -62,7 +60,7 @@ func (t *Table) handle(batch []*doReq) {
 			p.err = err
 			continue
 		}
-		now := t.cfg.Clock()
+		now := t.cfg.Clock().Truncate(time.Microsecond) // as the store keeps it
 		if t.seq > 0 {
 			play = store.AddGap(play, prevAt, now)
 		}
@@ -82,7 +80,7 @@ func (t *Table) handle(batch []*doReq) {
 		if cmd.ClientID != "" {
 			t.clientIDs.put(cmd.Seat, cmd.ClientID, t.seq)
 		}
-		p.applied = true
+		p.applied, p.action = true, out.Action
 		p.res = protocol.Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
 		// The view after the action is built for the first viewer that
 		// needs it and turned to the others (View.For).
@@ -127,7 +125,7 @@ func (t *Table) handle(batch []*doReq) {
 	}
 	if len(actions) > 0 {
 		if err := t.cfg.Committer.Commit(context.Background(), actions...); err != nil {
-			t.commitFailed(ps, committed, err)
+			t.commitFailed(ps, err)
 			return
 		}
 	}
@@ -140,7 +138,8 @@ func (t *Table) handle(batch []*doReq) {
 	for i := range ps {
 		p := &ps[i]
 		if p.applied {
-			t.events = append(t.events, p.res.Event)
+			ev := &p.res.Event
+			t.recent.add(record{at: ev.At.UnixMicro(), action: p.action, seat: uint8(ev.Seat)})
 		}
 	}
 	// A changed status is stored before anyone hears of the action: a
@@ -156,7 +155,7 @@ func (t *Table) handle(batch []*doReq) {
 			t.publish(p.frames) // first: a subscriber's event is queued before the sender's answer
 			p.r.answer(p.res, nil)
 		case p.dupOf > 0:
-			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
+			p.r.answer(t.dupResult(p.r.cmd, p.dupOf))
 		default:
 			t.observe(p.r.cmd, p.err)
 			p.r.answer(protocol.Result{}, p.err)
@@ -170,12 +169,26 @@ func (t *Table) handle(batch []*doReq) {
 	}
 }
 
-// dupResult answers a resent client id: the earlier event, the current view.
-func (t *Table) dupResult(cmd protocol.Command, seq int64) protocol.Result {
-	return protocol.Result{
-		Seq: seq, Duplicate: true, Event: t.events[seq-1],
-		View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq,
+// dupResult answers a resent client id: the earlier event (from the
+// window, else from the store), the current view.
+func (t *Table) dupResult(cmd protocol.Command, seq int64) (protocol.Result, error) {
+	res := protocol.Result{Seq: seq, Duplicate: true, View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq}
+	if rec, ok := t.recent.get(seq); ok {
+		res.Event = rec.event(seq, t.statusAt(seq))
+		return res, nil
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	acts, err := t.cfg.Store.Actions(ctx, t.id, seq-1)
+	if err == nil && (len(acts) == 0 || acts[0].Seq != seq) {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return protocol.Result{}, &game.Error{Code: game.Unavailable, Msg: "the earlier action of this id could not be read; retry", Err: err}
+	}
+	a := acts[0]
+	res.Event = protocol.Event{Seq: seq, Seat: a.Seat, Action: a.Action, Status: t.statusAt(seq), At: a.At}
+	return res, nil
 }
 
 // observe reports an accepted (err nil) or refused action to the hooks.
@@ -224,9 +237,15 @@ func (t *Table) storeStatus(status string) {
 	finished := t.rl != nil && status == "over" && len(g.Result) > 0
 	switch {
 	case finished:
-		err = t.cfg.Store.FinishRace(ctx, g, t.raceDecision())
+		var decide func([2]store.Rating, int) *store.RaceRating
+		if decide, err = t.raceDecision(ctx); err == nil {
+			err = t.cfg.Store.FinishRace(ctx, g, decide)
+		}
 	case status == game.Won && game.DailyOf(g.Kind, g.Options) != "":
-		err = t.cfg.Store.FinishDaily(ctx, g, paceOf(t.events).medianGap[0])
+		var p pace
+		if p, err = t.pace(ctx); err == nil {
+			err = t.cfg.Store.FinishDaily(ctx, g, p.medianGap[0])
+		}
 	default:
 		err = t.cfg.Store.UpdateGame(ctx, g)
 	}
@@ -245,7 +264,7 @@ func (t *Table) storeStatus(status string) {
 // commitFailed undoes the uncommitted actions of a batch so that the engine
 // never runs ahead of the log, and answers the batch. On a conflict (another
 // node wrote this game) the table reloads from the store.
-func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
+func (t *Table) commitFailed(ps []pending, cerr error) {
 	conflict := errors.Is(cerr, store.ErrConflict) || errors.Is(cerr, store.ErrNotFound)
 	var answer error
 	if conflict {
@@ -258,7 +277,7 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 	if conflict {
 		rerr = t.reload()
 	} else {
-		rerr = t.rebuild(t.events[:committed])
+		rerr = t.restore()
 	}
 	// Requests handled before the first applied action saw only committed
 	// state and keep their answers; the later ones share the failure.
@@ -273,7 +292,7 @@ func (t *Table) commitFailed(ps []pending, committed int64, cerr error) {
 			t.observe(p.r.cmd, answer)
 			p.r.answer(protocol.Result{}, answer)
 		case p.dupOf > 0 && rerr == nil:
-			p.r.answer(t.dupResult(p.r.cmd, p.dupOf), nil)
+			p.r.answer(t.dupResult(p.r.cmd, p.dupOf))
 		case p.dupOf > 0:
 			p.r.answer(protocol.Result{}, answer)
 		default:

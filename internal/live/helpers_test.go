@@ -21,11 +21,29 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// flaky wraps a Store whose AppendActions can be made to fail.
+// flaky wraps a Store whose AppendActions, and Actions, can be made to
+// fail.
 type flaky struct {
 	store.Store
-	mu   sync.Mutex
-	fail error
+	mu       sync.Mutex
+	fail     error
+	failRead error
+}
+
+func (f *flaky) setFailRead(err error) {
+	f.mu.Lock()
+	f.failRead = err
+	f.mu.Unlock()
+}
+
+func (f *flaky) Actions(ctx context.Context, game string, after int64) ([]store.Action, error) {
+	f.mu.Lock()
+	err := f.failRead
+	f.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return f.Store.Actions(ctx, game, after)
 }
 
 func (f *flaky) setFail(err error) {

@@ -13,34 +13,41 @@ import (
 	"dsol/internal/store"
 )
 
-// rebuild replays events through a fresh engine and makes them the table's
-// state.
-func (t *Table) rebuild(events []protocol.Event) error {
+// rebuild replays a game's log through a fresh engine and makes it the
+// table's state: the engine, the window of the last events, the client ids
+// of each seat's last actions and the time of play.
+func (t *Table) rebuild(acts []store.Action) error {
 	g := t.game.Load()
 	eng, err := t.cfg.Engines[g.Kind](*g)
 	if err != nil {
 		return err
 	}
-	var ids clientIDs
-	var play time.Duration
-	for i := range events {
-		ev := &events[i]
-		if i > 0 {
-			play = store.AddGap(play, events[i-1].At, ev.At)
+	var (
+		ids  clientIDs
+		rec  recent
+		play time.Duration
+	)
+	for i := range acts {
+		a := &acts[i]
+		if a.Seq != int64(i+1) {
+			return &game.Error{Code: game.Internal, Msg: "the action log has a gap at seq " + itoa(int64(i+1))}
 		}
-		a, err := klondike.DecodeAction(ev.Action)
+		if i > 0 {
+			play = store.AddGap(play, acts[i-1].At, a.At)
+		}
+		act, err := klondike.DecodeAction(a.Action)
 		if err == nil {
-			_, err = eng.Apply(ev.Seat, a)
+			_, err = eng.Apply(a.Seat, act)
 		}
 		if err != nil {
-			return &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(ev.Seq)), err)}
+			return &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(a.Seq)), err)}
 		}
-		ev.Status = eng.Status()
-		if ev.ClientID != "" {
-			ids.put(ev.Seat, ev.ClientID, ev.Seq)
+		rec.add(record{at: a.At.UnixMicro(), action: act, seat: uint8(a.Seat)})
+		if a.ClientID != "" {
+			ids.put(a.Seat, a.ClientID, a.Seq)
 		}
 	}
-	t.eng, t.events, t.seq, t.clientIDs, t.play = eng, events, int64(len(events)), ids, play
+	t.eng, t.recent, t.seq, t.clientIDs, t.play = eng, rec, int64(len(acts)), ids, play
 	t.durable.Store(t.seq)
 	if e, ok := eng.(*engine.Solo); ok {
 		e.SetClock(t.cfg.Clock) // the replayed actions were taken in time; the next ones must be
@@ -50,17 +57,30 @@ func (t *Table) rebuild(events []protocol.Event) error {
 	return nil
 }
 
+// restore rebuilds the table's game from the store's log, after a commit
+// failed: the engine never runs ahead of the log. The header and the
+// subscribers stay.
+func (t *Table) restore() error {
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	acts, err := t.cfg.Store.Actions(ctx, t.id, 0)
+	if err != nil {
+		return err
+	}
+	return t.rebuild(acts)
+}
+
 // reload rebuilds the table from the store and drops its subscribers, whose
 // feeds may now miss events written by another node.
 func (t *Table) reload() error {
 	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
 	defer cancel()
-	g, events, err := loadLog(ctx, t.cfg, t.id)
+	g, acts, err := loadLog(ctx, t.cfg, t.id)
 	if err != nil {
 		return err
 	}
 	t.game.Store(&g)
-	if err := t.rebuild(events); err != nil {
+	if err := t.rebuild(acts); err != nil {
 		return err
 	}
 	for s := range t.subs.all() {
@@ -70,7 +90,7 @@ func (t *Table) reload() error {
 }
 
 // loadLog reads a game's header and its whole action log.
-func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []protocol.Event, error) {
+func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []store.Action, error) {
 	g, err := cfg.Store.Game(ctx, id)
 	if err != nil {
 		return store.Game{}, nil, err
@@ -82,34 +102,29 @@ func loadLog(ctx context.Context, cfg *Config, id string) (store.Game, []protoco
 	if err != nil {
 		return store.Game{}, nil, err
 	}
-	events := make([]protocol.Event, len(acts))
-	for i, a := range acts {
-		if a.Seq != int64(i+1) {
-			return store.Game{}, nil, &game.Error{Code: game.Internal, Msg: "the action log has a gap at seq " + itoa(int64(i+1))}
-		}
-		events[i] = protocol.Event{Seq: a.Seq, Seat: a.Seat, Action: a.Action, At: a.At, ClientID: a.ClientID}
-	}
-	return g, events, nil
+	return g, acts, nil
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// newTable loads a game and starts its goroutine.
-func newTable(ctx context.Context, cfg *Config, id string) (*Table, error) {
-	g, events, err := loadLog(ctx, cfg, id)
+// newTable loads a game and starts its goroutine, which calls stopped
+// with the table as it ends (not when newTable fails).
+func newTable(ctx context.Context, cfg *Config, id string, stopped func(*Table)) (*Table, error) {
+	g, acts, err := loadLog(ctx, cfg, id)
 	if err != nil {
 		return nil, err
 	}
 	t := &Table{
-		id:   id,
-		cfg:  cfg,
-		do:   make(chan *doReq, cfg.MaxBatch), // a sender waits while the table commits only once this many queue
-		ops:  make(chan func()),
-		quit: make(chan struct{}),
-		done: make(chan struct{}),
+		id:      id,
+		cfg:     cfg,
+		do:      make(chan *doReq, cfg.MaxBatch), // a sender waits while the table commits only once this many queue
+		ops:     make(chan func()),
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+		stopped: stopped,
 	}
 	t.game.Store(&g)
-	if err := t.rebuild(events); err != nil {
+	if err := t.rebuild(acts); err != nil {
 		return nil, err
 	}
 	t.touch()

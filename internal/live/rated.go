@@ -1,11 +1,11 @@
 package live
 
 import (
+	"context"
 	"slices"
 	"time"
 
 	"dsol/internal/engine"
-	"dsol/internal/protocol"
 	"dsol/internal/rating"
 	"dsol/internal/store"
 )
@@ -21,12 +21,16 @@ import (
 
 // raceDecision returns how to decide the rating of the race that just
 // ended with a result, for store.Store.FinishRace; nil when it is never
-// rated (a seat of the bot).
-func (t *Table) raceDecision() func([2]store.Rating, int) *store.RaceRating {
+// rated (a seat of the bot). It reads the race's pace from the store.
+func (t *Table) raceDecision(ctx context.Context) (func([2]store.Rating, int) *store.RaceRating, error) {
 	g := t.Game()
 	e, ok := t.eng.(*engine.Race)
 	if !ok || g.Seats[0] == "" || g.Seats[1] == "" || g.Seats[0] == store.BotPlayerID || g.Seats[1] == store.BotPlayerID {
-		return nil
+		return nil, nil
+	}
+	p, err := t.pace(ctx)
+	if err != nil {
+		return nil, err
 	}
 	res := e.Race().Result()
 	f := rating.RaceFacts{ChosenDeal: e.ChosenDeal(), Score: 0.5}
@@ -36,7 +40,6 @@ func (t *Table) raceDecision() func([2]store.Rating, int) *store.RaceRating {
 	case 2:
 		f.Score = 0
 	}
-	p := paceOf(t.events)
 	f.Actions, f.Played, f.MedianGap = p.actions, p.played, p.medianGap
 	at := t.cfg.Clock()
 	return func(current [2]store.Rating, pairRated int) *store.RaceRating {
@@ -49,7 +52,7 @@ func (t *Table) raceDecision() func([2]store.Rating, int) *store.RaceRating {
 			rr.After[1] = stored(d.After[1])
 		}
 		return rr
-	}
+	}, nil
 }
 
 func glicko(r store.Rating) rating.Rating {
@@ -70,16 +73,26 @@ type pace struct {
 	played    time.Duration
 }
 
+// pace reads the game's log from the store and returns its pace: the
+// table keeps only the last events.
+func (t *Table) pace(ctx context.Context) (pace, error) {
+	acts, err := t.cfg.Store.Actions(ctx, t.id, 0)
+	if err != nil {
+		return pace{}, err
+	}
+	return paceOf(acts), nil
+}
+
 // paceOf returns the pace of a log.
-func paceOf(events []protocol.Event) pace {
+func paceOf(acts []store.Action) pace {
 	var p pace
-	if n := len(events); n > 0 {
-		p.played = events[n-1].At.Sub(events[0].At)
+	if n := len(acts); n > 0 {
+		p.played = acts[n-1].At.Sub(acts[0].At)
 	}
 	for seat := 1; seat <= 2; seat++ {
 		var gaps []time.Duration
 		var last time.Time
-		for _, ev := range events {
+		for _, ev := range acts {
 			if ev.Seat != seat {
 				continue
 			}

@@ -215,23 +215,24 @@ func (r *Registry) load(ctx context.Context, id string) (*Table, error) {
 	if err := r.owner.Acquire(ctx, id); err != nil {
 		return nil, err
 	}
-	t, err := newTable(ctx, &r.cfg, id)
+	live := func(delta int) {
+		if r.cfg.Hooks.Live != nil {
+			r.cfg.Hooks.Live(delta)
+		}
+	}
+	r.wg.Add(1)
+	live(1)
+	t, err := newTable(ctx, &r.cfg, id, func(t *Table) {
+		r.forgetTable(t)
+		live(-1)
+		r.wg.Done()
+	})
 	if err != nil {
+		live(-1)
+		r.wg.Done()
 		r.owner.Release([]string{id})
 		return nil, err
 	}
-	r.wg.Add(1)
-	if r.cfg.Hooks.Live != nil {
-		r.cfg.Hooks.Live(1)
-	}
-	go func() {
-		<-t.done
-		r.forgetTable(t)
-		if r.cfg.Hooks.Live != nil {
-			r.cfg.Hooks.Live(-1)
-		}
-		r.wg.Done()
-	}()
 	return t, nil
 }
 

@@ -215,10 +215,10 @@ func (s *Subscription) Close() {
 // the caller gets the game rebuilt from the store.
 func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscription, error) {
 	s := &Subscription{t: t, viewer: viewer}
-	st := t.readStore(ctx) // before the call: the table goes on meanwhile
+	stored := t.readStore(ctx, since) // before the call: the table goes on meanwhile
 	stale := false
 	err := t.call(ctx, func() {
-		if stale = st.stale(t); stale {
+		if stale = stored.stale(t); stale {
 			t.err, t.stopping = protocol.ErrReloaded, true
 			return
 		}
@@ -230,7 +230,7 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 			t.views.set(viewer, seqView{t.seq, st.View})
 		}
 		if since >= 0 && since <= t.seq {
-			st.Missed, st.Resumed = t.since(since), true
+			st.Missed, st.Resumed = t.since(since, stored.acts)
 		}
 		s.start = st
 		t.subs = append(t.subs, s)
@@ -247,9 +247,10 @@ func (t *Table) Subscribe(ctx context.Context, viewer int, since int64) (*Subscr
 }
 
 // storeState is what the store held of a table's game when a subscriber
-// came: the header and the actions after a seq the table had reached. It
-// is read off the table's goroutine, so that a subscriber never holds the
-// table up for the store's round trips.
+// came: the header and the actions after a seq the table had reached, or
+// after the seq the subscriber resumes from when the table's window no
+// longer holds it. It is read off the table's goroutine, so that a
+// subscriber never holds the table up for the store's round trips.
 type storeState struct {
 	ok     bool      // the store answered
 	stored [2]string // the seats in the store's header
@@ -261,10 +262,13 @@ type storeState struct {
 // readStore reads the store's state of the game (see storeState). A store
 // that cannot answer leaves the table as it is (its next commit is still
 // fenced by the (game_id, seq) key).
-func (t *Table) readStore(ctx context.Context) storeState {
+func (t *Table) readStore(ctx context.Context, since int64) storeState {
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()
 	st := storeState{seats: t.game.Load().Seats, after: t.durable.Load()}
+	if since >= 0 && since < st.after-Window && since >= st.after-protocol.MaxResume {
+		st.after = since
+	}
 	g, err := t.cfg.Store.Game(ctx, t.id)
 	if err != nil {
 		return st

@@ -45,7 +45,7 @@ type Table struct {
 	// Owned by the goroutine.
 	eng       engine.Engine
 	seq       int64
-	events    []protocol.Event
+	recent    recent        // the last events (recent.go)
 	play      time.Duration // seconds of play after the last committed event (store.AddGap)
 	clientIDs clientIDs
 	subs      subscribers
@@ -53,6 +53,7 @@ type Table struct {
 	spare     viewBases // the array of the views before, which the next batch fills
 	last      time.Time // last activity
 	stopping  bool
+	stopped   func(*Table)   // called last as the goroutine ends
 	rl        *racelive.Live // live state of a race (presence, clocks, bot); nil for solo
 	checkStop func()         // cancels the live check in flight (check.go); nil for none
 }
@@ -154,32 +155,78 @@ func (t *Table) Snapshot(ctx context.Context, viewer int) (seq int64, view proto
 	return seq, view, err
 }
 
-// EventsSince returns the committed events with seq > since, in seq order.
+// EventsSince returns the committed events with seq > since, in seq order,
+// at most protocol.MaxResume of them (the last ones): from the table's
+// window, and from the store before it.
 func (t *Table) EventsSince(ctx context.Context, since int64) ([]protocol.Event, error) {
+	older, err := t.olderEvents(ctx, since)
+	if err != nil {
+		return nil, err
+	}
 	var out []protocol.Event
-	err := t.call(ctx, func() {
+	err = t.call(ctx, func() {
 		t.touch()
-		out = t.since(since)
+		out, _ = t.since(since, older)
 	})
 	return out, err
 }
 
-// since copies the events after seq.
-func (t *Table) since(seq int64) []protocol.Event {
-	if seq < 0 {
-		seq = 0
+// olderEvents reads from the store, off the table's goroutine, the events
+// after since that the window may no longer hold (none when it does, or
+// when since is more than protocol.MaxResume behind).
+func (t *Table) olderEvents(ctx context.Context, since int64) ([]store.Action, error) {
+	durable := t.durable.Load()
+	if since < 0 || since >= durable-Window || since < durable-protocol.MaxResume {
+		return nil, nil
 	}
-	if seq >= int64(len(t.events)) {
-		return nil
+	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
+	defer cancel()
+	return t.cfg.Store.Actions(ctx, t.id, since)
+}
+
+// since returns the events after seq, from the window and, before it,
+// older (the store's actions after seq, read before the call); ok false
+// when they are not all there, or more than protocol.MaxResume.
+func (t *Table) since(seq int64, older []store.Action) (_ []protocol.Event, ok bool) {
+	seq = max(seq, 0)
+	if seq >= t.seq {
+		return nil, seq == t.seq
 	}
-	return append([]protocol.Event(nil), t.events[seq:]...)
+	if t.seq-seq > protocol.MaxResume {
+		return nil, false
+	}
+	out := make([]protocol.Event, 0, t.seq-seq)
+	from := t.recent.first()
+	for _, a := range older {
+		if a.Seq > seq+int64(len(out)) && a.Seq < from && a.Seq == seq+int64(len(out))+1 {
+			out = append(out, protocol.Event{Seq: a.Seq, Seat: a.Seat, Action: a.Action, Status: t.statusAt(a.Seq), At: a.At})
+		}
+	}
+	for s := seq + int64(len(out)) + 1; s <= t.seq; s++ {
+		rec, ok := t.recent.get(s)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, rec.event(s, t.statusAt(s)))
+	}
+	return out, true
+}
+
+// statusAt is the game's status after the action of seq: in play, but for
+// the last action, which may have ended it.
+func (t *Table) statusAt(seq int64) string {
+	if seq == t.seq {
+		return t.eng.Status()
+	}
+	return "playing"
 }
 
 func (t *Table) touch() { t.last = t.cfg.Clock() }
 
 // run is the table's goroutine.
 func (t *Table) run() {
-	defer t.refuseLeft() // last, once done is closed
+	defer t.stopped(t)   // last
+	defer t.refuseLeft() // once done is closed
 	defer close(t.done)
 	batch := make([]*doReq, 0, t.cfg.MaxBatch)
 	for {

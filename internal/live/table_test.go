@@ -233,6 +233,35 @@ func TestCommitFailureRollsBack(t *testing.T) {
 	}
 }
 
+// TestCommitFailureStoreDown: when the store can neither take a batch nor
+// give the log back, the table stops rather than run ahead of the log; the
+// next request, once the store is back, builds the game from the store with
+// every acknowledged action and nothing else.
+func TestCommitFailureStoreDown(t *testing.T) {
+	e := mustEnv(t)
+	id := mustGame(t, e, "g1", code)
+	mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	tb, err := e.reg.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.st.setFail(store.ErrUnavailable)
+	e.st.setFailRead(store.ErrUnavailable)
+	_, err = e.reg.Do(context.Background(), id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)})
+	if got := protocol.AsError(err); got.Code != game.Unavailable {
+		t.Fatalf("err %v, want unavailable", err)
+	}
+	<-tb.Done()
+	e.st.setFail(nil)
+	e.st.setFailRead(nil)
+	if seq, _ := mustSnapshot(t, e.reg, id); seq != 1 {
+		t.Fatalf("seq %d once the store is back, want 1", seq)
+	}
+	if r := mustDo(t, e.reg, id, protocol.Command{Seat: 1, Action: klondike.Simple(klondike.Draw)}); r.Seq != 2 {
+		t.Fatalf("the next action: %+v", r)
+	}
+}
+
 func TestFenceReloads(t *testing.T) {
 	e := mustEnv(t)
 	id := mustGame(t, e, "g1", code)

@@ -2,6 +2,10 @@ package protocol
 
 import "context"
 
+// MaxResume is the most events a feed's start replays (Start.Missed): a
+// subscriber further behind starts from the state alone (Resumed false).
+const MaxResume = 500
+
 // Start is the state a feed started with: Seq and View; Missed, when
 // Resumed, the events after the seq the subscriber asked to resume from
 // (replaying them on the state at that seq gives the state at Seq); Check,

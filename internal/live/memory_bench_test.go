@@ -1,0 +1,92 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"dsol/internal/engine"
+	"dsol/internal/klondike"
+	"dsol/internal/store"
+)
+
+// seedSolo stores a solo game of code with n actions (draws, and a
+// recycle whenever the stock is out), as its table would have stored them.
+func seedSolo(tb testing.TB, e *env, id, code string, n int) {
+	tb.Helper()
+	mustGame(tb, e, id, code)
+	g, err := e.st.Game(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	eng, err := engine.NewSolo(g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	at := e.clock.Now()
+	batch := make([]store.Action, 0, 1000)
+	for seq := 1; seq <= n; seq++ {
+		out, err := eng.Apply(1, klondike.Simple(klondike.Draw))
+		if err != nil {
+			out, err = eng.Apply(1, klondike.Simple(klondike.Recycle))
+		}
+		if err != nil {
+			tb.Fatalf("seq %d: %v", seq, err)
+		}
+		at = at.Add(time.Second)
+		batch = append(batch, store.Action{GameID: id, Seq: int64(seq), Seat: 1, Action: out.Action.AppendJSON(nil),
+			ClientID: fmt.Sprintf("load-%d", seq), At: at, Tally: out.Tally})
+		if len(batch) == cap(batch) || seq == n {
+			if err := e.st.AppendActions(context.Background(), batch); err != nil {
+				tb.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+}
+
+// inUse is the memory the Go runtime holds for live objects and for
+// stacks, after a collection.
+func inUse() (heap, stack uint64) {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc, m.StackInuse
+}
+
+// BenchmarkLiveMemory reports the memory a live solo table holds, by the
+// length of its game: games of that many actions are stored, then loaded
+// into live tables (no subscriber), and the heap and stacks they add are
+// divided among them (B/game).
+//
+//	go test -run '^$' -bench LiveMemory -benchtime 1x ./internal/live
+func BenchmarkLiveMemory(b *testing.B) {
+	for _, c := range []struct{ games, actions int }{{2000, 0}, {2000, 500}, {50, 20000}} {
+		b.Run(fmt.Sprintf("actions=%d", c.actions), func(b *testing.B) {
+			e := mustEnv(b)
+			for i := range c.games {
+				seedSolo(b, e, fmt.Sprintf("g%d", i), code, c.actions)
+			}
+			b.ResetTimer()
+			var heap, stack float64
+			for range b.N {
+				e.restart(b)
+				h0, s0 := inUse()
+				for i := range c.games {
+					if _, err := e.reg.Get(context.Background(), fmt.Sprintf("g%d", i)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				h1, s1 := inUse()
+				heap = (float64(h1) - float64(h0)) / float64(c.games)
+				stack = (float64(s1) - float64(s0)) / float64(c.games)
+			}
+			b.ReportMetric(heap+stack, "B/game")
+			b.ReportMetric(heap, "heap-B/game")
+			b.ReportMetric(stack, "stack-B/game")
+		})
+	}
+}
