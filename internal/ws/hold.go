@@ -19,26 +19,12 @@ func (s *session) holding() bool {
 	return s.version >= 2 && s.cfg.HoldEvents > 0 && s.out.reserved.Load() > 0
 }
 
-// holdBegin starts a wait at now, unless one is under way: the hold's
-// timer wakes the writer HoldEvents later.
+// holdBegin starts a wait at now, unless one is under way: the writer
+// wakes HoldEvents later.
 func (s *session) holdBegin(now int64) {
 	if s.holdFrom.CompareAndSwap(0, now) {
-		s.holdTimer().Reset(s.cfg.HoldEvents)
+		s.writer.wakeIn(s.cfg.HoldEvents)
 	}
-}
-
-// holdTimer returns the hold's timer, made on first use (by the table's
-// goroutine or the writer).
-func (s *session) holdTimer() *time.Timer {
-	s.holdOnce.Do(func() {
-		s.hold = time.AfterFunc(time.Hour, func() {
-			if s.holdFrom.Load() != 0 {
-				s.writer.wake()
-			}
-		})
-		s.hold.Stop()
-	})
-	return s.hold
 }
 
 // holdEnd ends the wait once the writer has written what waited: anything
@@ -47,7 +33,7 @@ func (s *session) holdEnd() {
 	if s.holdFrom.Load() == 0 {
 		return
 	}
-	s.holdTimer().Stop() // made already, or being made by holdBegin
+	s.writer.stopTimer()
 	s.holdFrom.Store(0)
 	if s.sub.Load().Pending() {
 		s.holdBegin(time.Now().UnixNano())
@@ -79,6 +65,6 @@ func (s *session) held() bool {
 	if left <= 0 {
 		return false
 	}
-	s.holdTimer().Reset(left)
+	s.writer.wakeIn(left)
 	return true
 }

@@ -12,17 +12,19 @@ import (
 // event to the next, an idle one has no writer goroutine, only its read
 // loop. Wakes never block and passes never overlap; every wake is followed
 // by a pass that begins after it, and wakes that come during a pass make
-// one more. Once pass returns false the pump is over: done is closed and
-// later wakes do nothing.
+// one more. wakeIn wakes it later, on a timer made on first use. Once pass
+// returns false the pump is over: done is closed and later wakes do
+// nothing.
 type pump struct {
 	pass   func() bool
 	linger time.Duration
 	kick   chan struct{} // capacity 1: a pass is due
 	done   chan struct{}
 
-	mu   sync.Mutex
-	live bool // the goroutine runs
-	over bool // pass returned false
+	mu    sync.Mutex
+	live  bool        // the goroutine runs
+	over  bool        // pass returned false
+	timer *time.Timer // wakeIn's, or nil
 }
 
 // pumpLinger is how long a writer waits for more before its goroutine
@@ -51,6 +53,29 @@ func (p *pump) wake() {
 	}
 }
 
+// wakeIn has the pass run once d has passed, unless stopTimer comes
+// first; a later call replaces an earlier one.
+func (p *pump) wakeIn(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.over:
+	case p.timer == nil:
+		p.timer = time.AfterFunc(d, p.wake)
+	default:
+		p.timer.Reset(d)
+	}
+}
+
+// stopTimer cancels the wake of wakeIn, if it has not come yet.
+func (p *pump) stopTimer() {
+	p.mu.Lock()
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.mu.Unlock()
+}
+
 // run is the pump's goroutine: a pass per kick, until linger passes
 // without one.
 func (p *pump) run() {
@@ -62,6 +87,9 @@ func (p *pump) run() {
 			if !p.pass() {
 				p.mu.Lock()
 				p.live, p.over = false, true
+				if p.timer != nil {
+					p.timer.Stop()
+				}
 				p.mu.Unlock()
 				close(p.done)
 				return

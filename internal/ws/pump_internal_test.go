@@ -122,6 +122,49 @@ func TestPumpLinger(t *testing.T) {
 	})
 }
 
+// TestPumpWakeIn: wakeIn runs a pass once its time has passed, and not
+// before; a later call replaces an earlier one, stopTimer cancels it, and
+// once the pump is over it does nothing.
+func TestPumpWakeIn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const linger = time.Millisecond
+		var passes atomic.Int64
+		var over atomic.Bool
+		p := newPump(func() bool { passes.Add(1); return !over.Load() }, linger)
+		check := func(what string, n int64) {
+			t.Helper()
+			synctest.Wait()
+			if got := passes.Load(); got != n {
+				t.Fatalf("%s: %d passes, want %d", what, got, n)
+			}
+		}
+		p.wakeIn(time.Second)
+		time.Sleep(time.Second - time.Nanosecond)
+		check("a nanosecond before", 0)
+		time.Sleep(time.Nanosecond)
+		check("on time", 1)
+		p.wakeIn(time.Second)
+		time.Sleep(time.Second / 2)
+		p.wakeIn(time.Second) // replaces the first
+		time.Sleep(time.Second - time.Nanosecond)
+		check("before the second's time", 1)
+		time.Sleep(time.Nanosecond)
+		check("on the second's time", 2)
+		p.wakeIn(time.Second)
+		time.Sleep(time.Second / 2)
+		p.stopTimer()
+		time.Sleep(time.Hour)
+		check("stopped", 2)
+		over.Store(true)
+		p.wake()
+		<-p.done
+		check("the last pass", 3)
+		p.wakeIn(time.Second)
+		time.Sleep(time.Hour)
+		check("over", 3)
+	})
+}
+
 // running reports whether the pump's goroutine runs.
 func (p *pump) running() bool {
 	p.mu.Lock()

@@ -1,7 +1,6 @@
 package ws
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -32,10 +31,8 @@ type session struct {
 	beatDue atomic.Bool
 	// What the table sends waits while the client has an action in flight
 	// (see held): holdFrom is when the wait began (Unix ns), 0 when nothing
-	// waits; hold, made on first use, wakes the writer when it is over.
+	// waits; the writer's wakeIn ends it.
 	holdFrom atomic.Int64
-	holdOnce sync.Once
-	hold     *time.Timer
 
 	// Owned by the writer.
 	opened  bool              // the opening messages are written
@@ -110,7 +107,6 @@ func (s *session) start(sub protocol.Feed) {
 func (s *session) pass() bool {
 	if s.ctx.Err() != nil || !s.step() {
 		s.heart.Stop()
-		s.holdTimer().Stop()
 		s.sub.Load().Close()
 		return false
 	}
