@@ -82,7 +82,8 @@ func (s *session) run(sub protocol.Feed) {
 
 // The writer runs on demand (see pump): the table wakes it when it sends
 // on the subscription, the outbox when an answer is queued, the heartbeat's
-// timer when a ping is due, the read loop's end when the session ends. An
+// timer when a ping is due, the pump's own timer when what is held is due
+// (see held), the read loop's end when the session ends. An
 // idle socket thus keeps one goroutine, its read loop. A pass writes the
 // opening messages (the first time), then what is ready: the events in the
 // subscription, then the answers queued after them (the table publishes an
