@@ -242,7 +242,8 @@ func TestLibraryWritesEachFrameOnce(t *testing.T) {
 		upgrade int // the writes of the 101 answer, before the socket library's
 	}
 	opened := make(chan opening, 1)
-	pinged := make(chan struct{}) // the client's ping has its pong
+	serverPinged := make(chan struct{}) // the server's ping has its pong
+	pinged := make(chan struct{})       // the client's ping has its pong
 	served := make(chan error, 1)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := websocket.Accept(smallBuffers{w}, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
@@ -264,6 +265,7 @@ func TestLibraryWritesEachFrameOnce(t *testing.T) {
 			served <- err
 			return
 		}
+		close(serverPinged)
 		<-pinged
 		served <- c.Close(websocket.StatusNormalClosure, "bye")
 	}))
@@ -280,7 +282,12 @@ func TestLibraryWritesEachFrameOnce(t *testing.T) {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(1 << 20)
-	o := <-opened
+	var o opening
+	select {
+	case o = <-opened:
+	case err := <-served:
+		t.Fatalf("server: %v", err)
+	}
 	for i, n := range sizes {
 		typ, b, err := c.Read(ctx)
 		if err != nil || typ != websocket.MessageText || !bytes.Equal(b, payload(n)) {
@@ -289,6 +296,11 @@ func TestLibraryWritesEachFrameOnce(t *testing.T) {
 	}
 	read := make(chan error, 1)
 	go func() { _, _, err := c.Read(ctx); read <- err }() // answers the server's ping, then reads its close
+	select {
+	case <-serverPinged:
+	case err := <-served:
+		t.Fatalf("server: %v", err)
+	}
 	if err := c.Ping(ctx); err != nil {
 		t.Fatal(err)
 	}
