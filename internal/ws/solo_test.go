@@ -372,29 +372,6 @@ func TestShutdown(t *testing.T) {
 	}
 }
 
-// TestActionLatency reports the time from an action frame to its ack on a
-// real store (not an assertion; run with -v to see it).
-func TestActionLatency(t *testing.T) {
-	st := apitest.SQLite(t)
-	e := mustEnv(t, st, nil)
-	p := e.mustPlayer(t)
-	c := p.mustDial(t, p.mustSolo(t), "")
-	c.mustReadType("state")
-	const n = 40
-	var total time.Duration
-	for i := 1; i <= n; i++ {
-		start := time.Now()
-		c.Act(fmt.Sprintf("l%d", i), `{"type":"draw"}`)
-		for {
-			if m := c.mustRead(); m.Type == "ack" {
-				break
-			}
-		}
-		total += time.Since(start)
-	}
-	t.Logf("sqlite: mean frame-to-ack round trip %v over %d draws", total/n, n)
-}
-
 // TestFollowReload: a socket whose table is rebuilt (another node wrote
 // the game) follows the new table, and the events after that reach it.
 func TestFollowReload(t *testing.T) {
