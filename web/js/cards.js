@@ -1,6 +1,6 @@
 // Card text, colours and the DOM for a card. Shared by every mode.
 import { cardName, t } from './i18n.js';
-import { columnSteps } from './layout.js';
+import { columnSteps, wasteFan } from './layout.js';
 
 export const RANKS = 'A23456789TJQK';
 export const SUITS = 'SHDC';
@@ -95,4 +95,54 @@ export function fillColumn(p, c, n, L, badge, colH) {
     p.append(el);
   });
   return c.up.length ? y - st.up + L.ch : c.down ? y - Math.max(st.down, badge) + L.ch : L.ch;
+}
+
+/**
+ * fillStock draws a stock of n cards into its pile element s: the back with
+ * the count, or once it is empty the outline, with ↻ if recycle (the waste
+ * can go back: only said on the player's own stock). mine: the player's own,
+ * whose count (or ↻) is the stock-count of the browser tests.
+ */
+export function fillStock(s, n, recycle, mine) {
+  s.replaceChildren();
+  s.dataset.count = n;
+  if (n > 0) {
+    const b = backEl(n);
+    if (mine) b.querySelector('.n').dataset.testid = 'stock-count';
+    s.append(b);
+    s.setAttribute('aria-label', t('pile.stock', { n }));
+    return;
+  }
+  const e = slotEl();
+  const r = document.createElement('span');
+  r.className = 'rc';
+  r.textContent = recycle ? '↻' : '';
+  if (mine) r.dataset.testid = 'stock-count';
+  e.append(r);
+  s.append(e);
+  s.setAttribute('aria-label', recycle ? t('pile.recycle') : t('pile.stockEmpty'));
+}
+
+/**
+ * fillWaste draws waste (its cards, the top one last) into its pile element
+ * w, fanned by wasteFan in draw 3: downwards if vertical, else to the right;
+ * w is sized to the fan with S's card size and fanStep.
+ */
+export function fillWaste(w, waste, draw, S, vertical) {
+  w.replaceChildren();
+  w.dataset.count = waste.length;
+  const fan = draw === 3 ? 2 * S.fanStep : 0;
+  w.style.width = vertical ? '' : S.cw + fan + 'px';
+  w.style.height = vertical ? S.ch + fan + 'px' : '';
+  if (!waste.length) w.append(slotEl());
+  for (const { index, pos } of wasteFan(waste.length, draw)) {
+    const el = cardEl(waste[index]);
+    el.dataset.i = index;
+    if (vertical) el.style.top = pos * S.fanStep + 'px';
+    else el.style.left = pos * S.fanStep + 'px';
+    if (index === waste.length - 1) { el.classList.add('top'); el.tabIndex = -1; }
+    w.append(el);
+  }
+  w.setAttribute('role', 'group'); // a label needs a role to be read
+  w.setAttribute('aria-label', `${t('pile.waste')}, ${waste.length ? t('pile.cards', { n: waste.length }) : t('pile.empty')}`);
 }
