@@ -5,7 +5,7 @@
 // that forgot the queue (a restart), gets the player queued again.
 import { api, SIGNED_OUT, signedOut } from '../api.js';
 import { t } from '../i18n.js';
-import { errText } from './skeleton.js';
+import { errText } from '../notice.js';
 import { countdown } from './model.js';
 
 export class QuickMatch {

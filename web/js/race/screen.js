@@ -8,7 +8,7 @@ import { nameInto } from './table.js';
 import { noticeEls } from './fair.js';
 import { notices } from './commit.js';
 import { blockPlayer } from '../block.js';
-import { errText } from './skeleton.js';
+import { errText } from '../notice.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 

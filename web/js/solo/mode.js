@@ -10,6 +10,7 @@ import { Input } from '../input.js';
 import { Scope } from '../scope.js';
 import { changes } from '../diff.js';
 import { t, formatScore, formatTime } from '../i18n.js';
+import { errText } from '../notice.js';
 import { reducedMotion } from '../settings.js';
 import { apply, resolve, targets } from '../rules.js';
 import { Pending } from '../pending.js';
@@ -17,8 +18,6 @@ import { layoutTable, renderTable, topCards } from './table.js';
 import { clearMarks, fetchHint, marks, paintMarks } from './hint.js';
 
 const $ = (sel) => document.querySelector(sel);
-// errText is the message of an error code, or the generic one
-const errText = (code) => (t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
 
 /** over reports whether a game takes no more actions: won, or a daily challenge whose day closed. */
 const over = (v) => v.status === 'won' || !!v.closed;
@@ -146,7 +145,7 @@ export class SoloMode {
       h = await fetchHint(v.id);
     } catch (e) {
       if (this.view !== v) return;
-      this.ui.toast(e.code === 'rate_limited' ? t('hint.busy') : errText(e.code));
+      this.ui.toast(e.code === 'rate_limited' ? t('hint.busy') : errText(e));
       return;
     }
     // the position moved on meanwhile: that hint is for another one
@@ -178,7 +177,7 @@ export class SoloMode {
     this.input.settle(true);
     // a refused move that showed goes back, and says why
     if (had) this.paint();
-    if (code !== 'illegal_move' || had) this.ui.toast(errText(code));
+    if (code !== 'illegal_move' || had) this.ui.toast(errText({ code }));
   }
 
   show(v) {
@@ -293,7 +292,7 @@ export class SoloMode {
     if (!this.checkAsked) {
       this.checkAsked = true;
       api('POST', `/api/v1/games/${v.id}/check`, { on: true })
-        .catch((e) => { this.checkAsked = false; this.ui.toast(errText(e.code)); });
+        .catch((e) => { this.checkAsked = false; this.ui.toast(errText(e)); });
     }
     const known = v.stillWinnable != null || this.checkSeq === v.seq;
     const state = v.stillWinnable === true ? 'yes' : v.stillWinnable === false ? 'no' : known ? 'unknown' : 'pending';
