@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { install } from './dom.mjs';
 import { useCatalogue } from '../js/i18n.js';
 import en from '../js/i18n/en.js';
-import { fillStock, fillWaste } from '../js/cards.js';
+import { el, fillStock, fillWaste } from '../js/cards.js';
 
 useCatalogue('en', en);
 
@@ -65,4 +65,16 @@ test('the stock shows its count, or once empty whether the waste can go back', (
   fillStock(s, 7, false, false);
   assert.equal(s.querySelector('.n').textContent, '7');
   assert.equal(s.querySelector('[data-testid=stock-count]'), null);
+});
+
+test('el makes an element with its class and text where given', () => {
+  install();
+  const p = el('p', 'note', 'Hi');
+  assert.equal(p.tagName, 'P');
+  assert.equal(p.className, 'note');
+  assert.equal(p.textContent, 'Hi');
+  const n = el('span', null, 0);
+  assert.equal(n.className, '');
+  assert.equal(n.textContent, '0', 'a number, even 0, is a text');
+  assert.equal(el('div').textContent, '');
 });
