@@ -114,16 +114,11 @@ export class ReplayMode {
 
   /** raceTable builds the two boards and the shared foundations of a race replay. */
   raceTable() {
-    const { boardEl, foundEl } = this.ui.race;
     const box = document.createElement('section');
     box.className = 'race';
     box.innerHTML = '<div class="rgame"><main class="rtable" data-testid="race-table"><div class="rplay"></div></main></div>';
     this.table = box.querySelector('.rtable');
-    this.opp = boardEl('opp');
-    this.found = foundEl();
-    this.board = boardEl('me');
-    this.table.prepend(this.opp);
-    box.querySelector('.rplay').append(this.found, this.board);
+    Object.assign(this, this.ui.race.mountBoards(this.table, box.querySelector('.rplay')));
     this.sec.prepend(box);
   }
 
@@ -160,11 +155,8 @@ export class ReplayMode {
   name(v, seat) { return this.views[0].seats?.[seat - 1]?.player?.name || t('race.seat', { n: seat }); }
 
   drawRace(v) {
-    const { raceLayout, renderBoard, renderFound } = this.ui.race;
-    const L = raceLayout({ width: this.table.clientWidth, height: this.table.clientHeight, draw: v.draw });
-    this.table.classList.toggle('portrait', L.portrait);
-    this.table.style.setProperty('--pad', L.pad + 'px');
-    this.table.style.setProperty('--oppH', L.oppH + 'px');
+    const { layoutBoards, renderBoard, renderFound } = this.ui.race;
+    const L = layoutBoards(this.table, v.draw);
     const names = [this.name(v, 1), this.name(v, 2)];
     const start = this.views[0];
     renderFound(this.found, v, L.f, names);

@@ -193,3 +193,24 @@ test('cancelled: over, no result, flagged', () => {
   assert.equal(M.cancelled({ status: 'waiting', cancelled: true }), false);
   assert.equal(M.cancelled(null), false);
 });
+
+test('the race table: the opponent\'s board on top, the foundations and mine below, laid out as raceLayout says', async () => {
+  const { install } = await import('./dom.mjs');
+  const { mountBoards, layoutBoards } = await import('../js/race/table.js');
+  install();
+  const table = document.createElement('main');
+  const play = document.createElement('div');
+  table.append(play);
+  const { opp, found, board } = mountBoards(table, play);
+  assert.deepEqual([...table.children], [opp, play]);
+  assert.deepEqual([...play.children], [found, board]);
+  assert.equal(opp.dataset.board, 'opp');
+  assert.equal(board.dataset.board, 'me');
+  assert.equal(found.dataset.pile, 'f');
+  assert.equal(board.querySelectorAll('[data-pile^=c]').length, 7);
+  const L = layoutBoards(table, 3);
+  assert.deepEqual(L, raceLayout({ width: table.clientWidth, height: table.clientHeight, draw: 3 }));
+  assert.equal(table.classList.contains('portrait'), L.portrait);
+  assert.equal(table.style['--pad'], L.pad + 'px');
+  assert.equal(table.style['--oppH'], L.oppH + 'px');
+});

@@ -10,8 +10,7 @@ import { t } from '../i18n.js';
 import { reducedMotion } from '../settings.js';
 import * as M from './model.js';
 import { Pending } from '../pending.js';
-import { raceLayout } from './layout.js';
-import { boardEl, foundEl, renderBoard, renderFound, cardRects } from './table.js';
+import { mountBoards, layoutBoards, renderBoard, renderFound, cardRects } from './table.js';
 import { skeleton, INV } from './skeleton.js';
 import { errText } from '../notice.js';
 import { Fingerprint, CheckPanel, rememberCommitment } from './fair.js';
@@ -51,11 +50,7 @@ export class RaceMode {
     this.scope.add(() => { sec.remove(); this.dialogs.forEach((d) => d.remove()); });
     this.table = $('.rtable', sec);
     this.play = $('.rplay', sec);
-    this.opp = boardEl('opp');
-    this.found = foundEl();
-    this.board = boardEl('me');
-    this.table.prepend(this.opp);
-    this.play.append(this.found, this.board);
+    Object.assign(this, mountBoards(this.table, this.play));
     this.print = new Fingerprint(this.scope);
     $('[data-testid=chosen-mark]', sec).after(this.print.el);
     this.check = new CheckPanel();
@@ -222,11 +217,7 @@ export class RaceMode {
       });
     }
     const me = this.seat || 1, them = 3 - me;
-    const L = raceLayout({ width: this.table.clientWidth, height: this.table.clientHeight, draw: v.draw });
-    this.L = L;
-    this.table.classList.toggle('portrait', L.portrait);
-    this.table.style.setProperty('--pad', L.pad + 'px');
-    this.table.style.setProperty('--oppH', L.oppH + 'px');
+    const L = this.L = layoutBoards(this.table, v.draw);
     this.input.redraw(() => this.boards(v, L));
     if (before) this.fly(before);
     // a drop shown at once needs its floating copy no more

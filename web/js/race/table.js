@@ -4,6 +4,7 @@ import { cardEl, slotEl, fillColumn, fillStock, fillWaste, SUITS } from '../card
 import { growSteps, columnCounts } from '../layout.js';
 import { t } from '../i18n.js';
 import { cardOf, seatOf } from './model.js';
+import { raceLayout } from './layout.js';
 
 const px = (n) => n + 'px';
 const NS = 'http://www.w3.org/2000/svg';
@@ -78,6 +79,27 @@ export function foundEl() {
     f.append(row);
   }
   return f;
+}
+
+/**
+ * mountBoards builds the opponent's board, the shared foundations and my
+ * board: the first at the top of table, the others in play (the part of
+ * the table below it). It returns the three: {opp, found, board}.
+ */
+export function mountBoards(table, play) {
+  const opp = boardEl('opp'), found = foundEl(), board = boardEl('me');
+  table.prepend(opp);
+  play.append(found, board);
+  return { opp, found, board };
+}
+
+/** layoutBoards lays the race table out for its size and a view of draw, and returns the layout (raceLayout). */
+export function layoutBoards(table, draw) {
+  const L = raceLayout({ width: table.clientWidth, height: table.clientHeight, draw });
+  table.classList.toggle('portrait', L.portrait);
+  table.style.setProperty('--pad', px(L.pad));
+  table.style.setProperty('--oppH', px(L.oppH));
+  return L;
 }
 
 function setVars(el, S) {
