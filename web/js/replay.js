@@ -168,11 +168,7 @@ export class ReplayMode {
 
   play() {
     if (this.i === this.views.length - 1) this.go(0);
-    const btn = this.q('replay-play');
-    btn.setAttribute('aria-pressed', 'true');
-    btn.innerHTML = ICON.pause;
-    btn.setAttribute('aria-label', t('replay.pause'));
-    btn.title = t('replay.pause');
+    this.playing(true);
     this.timer = this.scope.every(() => this.go(this.i + 1), SPEEDS[this.speed]);
   }
 
@@ -180,11 +176,17 @@ export class ReplayMode {
     if (!this.timer) return;
     this.scope.stop(this.timer);
     this.timer = 0;
+    this.playing(false);
+  }
+
+  /** playing shows the play button pressed, offering a pause (on), or offering to play. */
+  playing(on) {
     const btn = this.q('replay-play');
-    btn.setAttribute('aria-pressed', 'false');
-    btn.innerHTML = ICON.play;
-    btn.setAttribute('aria-label', t('replay.play'));
-    btn.title = t('replay.play');
+    const label = t(on ? 'replay.pause' : 'replay.play');
+    btn.setAttribute('aria-pressed', String(on));
+    btn.innerHTML = on ? ICON.pause : ICON.play;
+    btn.setAttribute('aria-label', label);
+    btn.title = label;
   }
 
   key(e) {
