@@ -6,8 +6,7 @@
 // it. A mode like the others: dispose() takes it off the page.
 import { api } from './api.js';
 import { Scope } from './scope.js';
-import { t, lang, formatTime } from './i18n.js';
-import { countdown } from './race/model.js';
+import { t, lang, formatTime, countdown } from './i18n.js';
 import { el } from './cards.js';
 
 const num = (n) => new Intl.NumberFormat(lang()).format(n);

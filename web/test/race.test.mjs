@@ -47,10 +47,7 @@ test('outcome and the tie-break explained', () => {
   assert.equal(M.outcome(view(), 1), null);
 });
 
-test('countdowns and deadlines', () => {
-  assert.equal(M.countdown(60), '1:00');
-  assert.equal(M.countdown(9.2), '0:10');
-  assert.equal(M.countdown(-3), '0:00');
+test('deadlines', () => {
   assert.equal(M.secondsLeft(10_500, 10_000), 1);
   assert.equal(M.secondsLeft(5_000, 10_000), 0);
   assert.equal(M.secondsLeft(null, 1), null);

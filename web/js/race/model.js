@@ -1,4 +1,4 @@
-// Race view helpers: seats, counts, the result explained, countdowns, the
+// Race view helpers: seats, counts, the result explained, deadlines, the
 // lobby list, and the local (optimistic) effect of one of my actions. Pure.
 import { SUITS, rankOf } from '../cards.js';
 import { dtapColumn, takes } from '../rules.js';
@@ -66,12 +66,6 @@ export function toMillis(x) {
 export function secondsLeft(deadline, now) {
   if (deadline == null) return null;
   return Math.max(0, Math.ceil((deadline - now) / 1000));
-}
-
-/** countdown writes seconds as m:ss. */
-export function countdown(sec) {
-  sec = Math.max(0, Math.ceil(sec || 0));
-  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
 }
 
 export const GRACE = 60;
