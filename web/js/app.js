@@ -179,8 +179,8 @@ const replayUI = {
 async function showReplay(id, gone) {
   const [rp, { ReplayMode }] = await Promise.all([api('GET', `/api/v1/games/${encodeURIComponent(id)}/replay`), import('./replay.js')]);
   if (rp.kind === 'race') {
-    const [tbl, lay] = await Promise.all([import('./race/table.js'), import('./race/layout.js'), raceModule()]);
-    replayUI.race = { ...tbl, ...lay };
+    const [tbl] = await Promise.all([import('./race/table.js'), raceModule()]);
+    replayUI.race = tbl;
   }
   if (gone()) return;
   use('replay', () => new ReplayMode(replayUI, rp));

@@ -70,6 +70,12 @@ export function formatTime(sec) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/** countdown writes the seconds left as m:ss, rounded up (the minutes not wrapped into hours). */
+export function countdown(sec) {
+  sec = Math.max(0, Math.ceil(sec || 0));
+  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
+}
+
 /** cardName is the spoken name of a card, "seven of hearts". */
 export function cardName(card, c = cat) {
   return fill(c.card, { rank: c.ranks[card[0]], suit: c.suits[card[1]] });

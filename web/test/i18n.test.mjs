@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LANGS, pickLang, formatMoney, formatScore, formatTime, cardName, fill, ratingText, useCatalogue } from '../js/i18n.js';
+import { LANGS, pickLang, formatMoney, formatScore, formatTime, countdown, cardName, fill, ratingText, useCatalogue } from '../js/i18n.js';
 
 const cats = {};
 for (const l of LANGS) cats[l] = (await import(`../js/i18n/${l}.js`)).default;
@@ -68,6 +68,11 @@ test('time and fill', () => {
   assert.equal(formatTime(0), '0:00');
   assert.equal(formatTime(75), '1:15');
   assert.equal(formatTime(3725), '1:02:05');
+  // a countdown rounds up, and keeps its minutes
+  assert.equal(countdown(60), '1:00');
+  assert.equal(countdown(9.2), '0:10');
+  assert.equal(countdown(-3), '0:00');
+  assert.equal(countdown(3725), '62:05');
   assert.equal(fill('{a} {b}', { a: 1 }), '1 {b}');
 });
 

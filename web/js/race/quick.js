@@ -4,9 +4,8 @@
 // a race against the computer instead. A socket that drops, or a server
 // that forgot the queue (a restart), gets the player queued again.
 import { api, SIGNED_OUT, signedOut } from '../api.js';
-import { t } from '../i18n.js';
-import { errText } from './skeleton.js';
-import { countdown } from './model.js';
+import { t, countdown } from '../i18n.js';
+import { errText } from '../notice.js';
 
 export class QuickMatch {
   /** lobby is the LobbyMode: its scope, form body, create and ui.openRace. */

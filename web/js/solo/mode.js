@@ -10,14 +10,14 @@ import { Input } from '../input.js';
 import { Scope } from '../scope.js';
 import { changes } from '../diff.js';
 import { t, formatScore, formatTime } from '../i18n.js';
+import { errText } from '../notice.js';
 import { reducedMotion } from '../settings.js';
 import { apply, resolve, targets } from '../rules.js';
+import { Pending } from '../pending.js';
 import { layoutTable, renderTable, topCards } from './table.js';
 import { clearMarks, fetchHint, marks, paintMarks } from './hint.js';
 
 const $ = (sel) => document.querySelector(sel);
-// errText is the message of an error code, or the generic one
-const errText = (code) => (t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
 
 /** over reports whether a game takes no more actions: won, or a daily challenge whose day closed. */
 const over = (v) => v.status === 'won' || !!v.closed;
@@ -29,7 +29,7 @@ export class SoloMode {
     this.ui = ui;
     this.view = null; // the server's view
     this.shown = null; // what is drawn: the view and my unanswered moves
-    this.mine = []; // my unanswered actions: {id, action, seq}
+    this.mine = new Pending(); // my unanswered actions
     this.preview = null; // a tap shown while it waits for a possible second one
     this.last = null; // the last move, highlighted: {pile, count}
     this.hinted = null; // the hint on show: {seq, marks}, until the next action
@@ -67,9 +67,7 @@ export class SoloMode {
       // every event of a solo game is mine: the oldest unanswered action made it
       onMessage: live((m) => {
         if (m.type === 'check') this.checkSeq = m.seq;
-        if (m.type !== 'event' || !(m.seq > (this.view?.seq ?? -1))) return;
-        const e = this.mine.find((x) => x.seq == null);
-        if (e) e.seq = m.seq;
+        if (m.type === 'event' && m.seq > (this.view?.seq ?? -1)) this.mine.event(m.seq);
       }),
     }));
     this.conn.start(view);
@@ -94,12 +92,7 @@ export class SoloMode {
    * rest wait for the server); withPreview: and the waiting tap.
    */
   display(withPreview = true) {
-    let d = this.view;
-    for (const e of this.mine) {
-      const n = apply(d, e.action);
-      if (!n) break;
-      d = n;
-    }
+    const d = this.mine.over(this.view, apply);
     const p = withPreview && this.preview && apply(d, this.preview);
     return p || d;
   }
@@ -126,7 +119,7 @@ export class SoloMode {
     const m = resolve(before, action);
     const opt = !!m;
     const id = this.conn.send(action);
-    this.mine.push({ id, action, seq: null, opt });
+    this.mine.add(id, action, opt);
     // the tap that waited is on screen already, and marked as the last move
     if (p && p === action) return true;
     // the last move's mark, and a hint's, go with the next action
@@ -152,7 +145,7 @@ export class SoloMode {
       h = await fetchHint(v.id);
     } catch (e) {
       if (this.view !== v) return;
-      this.ui.toast(e.code === 'rate_limited' ? t('hint.busy') : errText(e.code));
+      this.ui.toast(e.code === 'rate_limited' ? t('hint.busy') : errText(e));
       return;
     }
     // the position moved on meanwhile: that hint is for another one
@@ -172,29 +165,25 @@ export class SoloMode {
 
   /** acked notes the seq of my action id; one the view already holds (a view sent on reconnecting) is done. */
   acked(id, seq) {
-    const e = this.mine.find((x) => x.id === id);
-    if (!e) return;
-    e.seq = seq;
-    if (this.view && seq <= this.view.seq) {
-      this.mine = this.mine.filter((x) => x !== e);
+    const e = this.mine.acked(id, seq);
+    if (e && this.view && seq <= this.view.seq) {
+      this.mine.drop(e);
       this.paint();
     }
   }
 
   rejected(code, id) {
-    const had = this.mine.some((e) => e.id === id && e.opt);
-    this.mine = this.mine.filter((e) => e.id !== id);
+    const had = this.mine.reject(id);
     this.input.settle(true);
     // a refused move that showed goes back, and says why
     if (had) this.paint();
-    if (code !== 'illegal_move' || had) this.ui.toast(errText(code));
+    if (code !== 'illegal_move' || had) this.ui.toast(errText({ code }));
   }
 
   show(v) {
     const prev = this.view;
     this.view = v;
-    const pending = new Set((this.conn?.pending || []).map((p) => p.id));
-    this.mine = this.mine.filter((e) => (e.seq != null ? e.seq > v.seq : pending.has(e.id)));
+    this.mine.seen(v.seq, this.conn?.pending);
     this.paint();
     if (v.status === 'won' && prev?.status !== 'won') {
       const rects = [...this.root.querySelectorAll('.found [data-pile]')].map((p) => p.getBoundingClientRect());
@@ -303,7 +292,7 @@ export class SoloMode {
     if (!this.checkAsked) {
       this.checkAsked = true;
       api('POST', `/api/v1/games/${v.id}/check`, { on: true })
-        .catch((e) => { this.checkAsked = false; this.ui.toast(errText(e.code)); });
+        .catch((e) => { this.checkAsked = false; this.ui.toast(errText(e)); });
     }
     const known = v.stillWinnable != null || this.checkSeq === v.seq;
     const state = v.stillWinnable === true ? 'yes' : v.stillWinnable === false ? 'no' : known ? 'unknown' : 'pending';
