@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -213,4 +214,23 @@ func (e *Race) View(viewer int, id string, seq int64) protocol.View {
 	v.Cancelled = e.cancelled()
 	v.RematchOf = e.opts.RematchOf
 	return v
+}
+
+// AppendState appends the race's state and its turn changes.
+func (e *Race) AppendState(dst []byte) []byte {
+	return binary.LittleEndian.AppendUint32(e.r.AppendState(dst), uint32(e.turns))
+}
+
+// LoadState loads what AppendState wrote; the views built before are
+// dropped.
+func (e *Race) LoadState(src []byte) error {
+	if len(src) != race.StateSize+4 {
+		return fmt.Errorf("engine: a race state is %d bytes, not %d", race.StateSize+4, len(src))
+	}
+	if err := e.r.LoadState(src[:race.StateSize]); err != nil {
+		return err
+	}
+	e.turns = int(binary.LittleEndian.Uint32(src[race.StateSize:]))
+	e.board, e.boardAt = race.View{}, 0
+	return nil
 }

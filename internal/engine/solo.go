@@ -40,6 +40,13 @@ type Engine interface {
 	// Result is the JSON result stored with the header once the game is over,
 	// or nil.
 	Result() []byte
+	// AppendState appends what the game's actions made of it (not what
+	// its header says) to dst; LoadState gives an engine built from the
+	// same header that state, or refuses one that cannot be its game and
+	// changes nothing. A table keeps them as snapshots, so that it need not
+	// replay a long log.
+	AppendState(dst []byte) []byte
+	LoadState(src []byte) error
 }
 
 // Outcome is an accepted action.
@@ -188,3 +195,7 @@ func (e *Solo) View(_ int, id string, seq int64) protocol.View {
 func (e *Solo) Status() string { return e.g.Status().String() }
 
 func (e *Solo) Result() []byte { return nil }
+
+func (e *Solo) AppendState(dst []byte) []byte { return e.g.AppendState(dst) }
+
+func (e *Solo) LoadState(src []byte) error { return e.g.LoadState(src) }
