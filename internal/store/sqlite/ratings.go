@@ -10,12 +10,6 @@ import (
 	"dsol/internal/store"
 )
 
-// querier is the reader pool, the writer or a transaction.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
 // Rating implements store.Store.
 func (s *Store) Rating(ctx context.Context, playerID string) (store.Rating, error) {
 	return raceTx{s.r}.Rating(ctx, playerID)
