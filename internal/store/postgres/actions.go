@@ -1,0 +1,55 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"dsol/internal/store"
+)
+
+var actionColumns = []string{"game_id", "seq", "seat", "action", "client_id", "at", "score", "moves", "play_ms"}
+
+// AppendActions implements store.Store: one transaction, one COPY. Actions of a
+// game that does not exist fail with store.ErrNotFound.
+func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error {
+	if len(actions) == 0 {
+		return nil
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"actions"}, actionColumns,
+			pgx.CopyFromSlice(len(actions), func(i int) ([]any, error) {
+				a := &actions[i]
+				row := []any{a.GameID, a.Seq, a.Seat, a.Action, nullString(a.ClientID), a.At, nil, nil, nil}
+				if t := a.Tally; t != nil {
+					row[6], row[7], row[8] = t.Score, t.Moves, t.Play.Milliseconds()
+				}
+				return row, nil
+			}))
+		return err
+	})
+	return wrap("append actions", err)
+}
+
+// Actions implements store.Store.
+func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]store.Action, error) {
+	rows, err := s.pool.Query(ctx, `SELECT seq, seat, action, COALESCE(client_id, ''), at
+		FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq`, gameID, afterSeq)
+	if err != nil {
+		return nil, wrap("actions", err)
+	}
+	defer rows.Close()
+	actions := []store.Action{}
+	for rows.Next() {
+		a := store.Action{GameID: gameID}
+		if err := rows.Scan(&a.Seq, &a.Seat, &a.Action, &a.ClientID, &a.At); err != nil {
+			return nil, wrap("actions", err)
+		}
+		a.At = a.At.UTC()
+		actions = append(actions, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("actions", err)
+	}
+	return actions, nil
+}
