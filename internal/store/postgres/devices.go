@@ -10,11 +10,12 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // Tokens implements store.Store.
 func (s *Store) Tokens(ctx context.Context, playerID string) ([]store.Token, error) {
-	rows, err := s.pool.Query(ctx, `SELECT hash, created_at FROM tokens WHERE player_id = $1 ORDER BY created_at, hash`, playerID)
+	rows, err := s.pool.Query(ctx, stmt.Tokens, playerID)
 	if err != nil {
 		return nil, wrap("tokens", err)
 	}
@@ -38,7 +39,7 @@ func (s *Store) RevokeToken(ctx context.Context, hash []byte) error {
 			return err
 		}
 		var err error
-		tag, err = tx.Exec(ctx, `DELETE FROM tokens WHERE hash = $1`, hash)
+		tag, err = tx.Exec(ctx, stmt.RevokeToken, hash)
 		return err
 	})
 	return affected("revoke token", tag, err)
@@ -52,7 +53,7 @@ func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) 
 			return err
 		}
 		var err error
-		tag, err = tx.Exec(ctx, `DELETE FROM tokens WHERE player_id = $1`, playerID)
+		tag, err = tx.Exec(ctx, stmt.RevokeTokens, playerID)
 		return err
 	})
 	return int(tag.RowsAffected()), wrap("revoke tokens", err)
@@ -60,14 +61,10 @@ func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) 
 
 // PutLinkCode implements store.Store.
 func (s *Store) PutLinkCode(ctx context.Context, c store.LinkCode) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO link_codes (player_id, hash, expires_at, used_at, created_at)
-		VALUES ($1, $2, $3, NULL, $4)
-		ON CONFLICT (player_id) DO UPDATE SET hash = $2, expires_at = $3, used_at = NULL, created_at = $4`,
+	_, err := s.pool.Exec(ctx, stmt.PutLinkCode,
 		c.PlayerID, c.Hash, c.Expires, c.CreatedAt)
 	return wrap("put link code", err)
 }
-
-const linkColumns = `player_id, hash, expires_at, used_at, created_at`
 
 func scanLinkCode(row pgx.Row) (store.LinkCode, error) {
 	var c store.LinkCode
@@ -84,7 +81,7 @@ func scanLinkCode(row pgx.Row) (store.LinkCode, error) {
 
 // LinkCode implements store.Store.
 func (s *Store) LinkCode(ctx context.Context, playerID string) (store.LinkCode, error) {
-	c, err := scanLinkCode(s.pool.QueryRow(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE player_id = $1`, playerID))
+	c, err := scanLinkCode(s.pool.QueryRow(ctx, stmt.LinkCode, playerID))
 	return c, wrap("link code", err)
 }
 
@@ -97,7 +94,7 @@ func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now 
 	var c store.LinkCode
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var err error
-		c, err = scanLinkCode(tx.QueryRow(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE hash = $1 FOR UPDATE`, hash))
+		c, err = scanLinkCode(tx.QueryRow(ctx, stmt.LinkCodeByHash+` FOR UPDATE`, hash))
 		if err != nil {
 			return err
 		}
@@ -105,10 +102,10 @@ func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now 
 			return errSpent
 		}
 		c.UsedAt = now
-		if _, err := tx.Exec(ctx, `UPDATE link_codes SET used_at = $1 WHERE player_id = $2`, now, c.PlayerID); err != nil {
+		if _, err := tx.Exec(ctx, stmt.UseLinkCode, now, c.PlayerID); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES ($1, $2, $3)`, tokenHash, c.PlayerID, now)
+		_, err = tx.Exec(ctx, stmt.InsertToken, tokenHash, c.PlayerID, now)
 		return err
 	})
 	if errors.Is(err, errSpent) {

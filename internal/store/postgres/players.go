@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // CreatePlayer implements store.Store: the player and its first token, in
@@ -18,7 +19,7 @@ func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
 			p.ID, p.Name, p.TokenHash, p.CreatedAt); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING`,
+		_, err := tx.Exec(ctx, stmt.InsertToken+` ON CONFLICT (hash) DO NOTHING`,
 			p.TokenHash, p.ID, p.CreatedAt)
 		return err
 	})
@@ -36,15 +37,13 @@ func scanPlayer(row pgx.Row, hash []byte) (store.Player, error) {
 
 // PlayerByTokenHash implements store.Store.
 func (s *Store) PlayerByTokenHash(ctx context.Context, hash []byte) (store.Player, error) {
-	p, err := scanPlayer(s.pool.QueryRow(ctx,
-		`SELECT p.id, p.name, p.created_at FROM tokens AS t JOIN players AS p ON p.id = t.player_id WHERE t.hash = $1`, hash), hash)
+	p, err := scanPlayer(s.pool.QueryRow(ctx, stmt.PlayerByTokenHash, hash), hash)
 	return p, wrap("player by token", err)
 }
 
 // Player implements store.Store.
 func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
-	p, err := scanPlayer(s.pool.QueryRow(ctx,
-		`SELECT id, name, created_at FROM players WHERE id = $1`, id), nil)
+	p, err := scanPlayer(s.pool.QueryRow(ctx, stmt.Player, id), nil)
 	return p, wrap("player", err)
 }
 
@@ -60,34 +59,21 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 		if _, err := tx.Exec(ctx, `SELECT id FROM games WHERE seat1 = $1 OR seat2 = $1 FOR UPDATE`, id); err != nil {
 			return err
 		}
-		for _, q := range []string{
-			`DELETE FROM tokens WHERE player_id = $1`,
-			`DELETE FROM link_codes WHERE player_id = $1`,
-			`DELETE FROM blocks WHERE player_id = $1 OR blocked_id = $1`,
-			`DELETE FROM ratings WHERE player_id = $1`,
-			`DELETE FROM daily_entries WHERE player_id = $1`,
-			`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
-			`DELETE FROM games WHERE ` + store.OwnGames,
-		} {
+		for _, q := range stmt.DeleteOwn {
 			if _, err := tx.Exec(ctx, q, id); err != nil {
 				return err
 			}
 		}
 		var err error
-		if kept, err = ids(ctx, tx, `SELECT id FROM games WHERE seat1 = $1 OR seat2 = $1 ORDER BY id`, id); err != nil {
+		if kept, err = ids(ctx, tx, stmt.SeatedGames, id); err != nil {
 			return err
 		}
-		for _, q := range []string{
-			`UPDATE games SET seat1 = $2 WHERE seat1 = $1`,
-			`UPDATE games SET seat2 = $2 WHERE seat2 = $1`,
-			`UPDATE race_ratings SET seat1 = $2 WHERE seat1 = $1`,
-			`UPDATE race_ratings SET seat2 = $2 WHERE seat2 = $1`,
-		} {
+		for _, q := range stmt.PassSeats {
 			if _, err := tx.Exec(ctx, q, id, store.DeletedPlayerID); err != nil {
 				return err
 			}
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM players WHERE id = $1`, id)
+		_, err = tx.Exec(ctx, stmt.DeletePlayer, id)
 		return err
 	})
 	if err != nil {
@@ -101,6 +87,6 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 
 // RenamePlayer implements store.Store.
 func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE players SET name = $1, renamed_from = NULL, renamed_at = NULL WHERE id = $2`, name, id)
+	tag, err := s.pool.Exec(ctx, stmt.RenamePlayer, name, id)
 	return affected("rename player", tag, err)
 }

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // Tokens implements store.Store.
 func (s *Store) Tokens(ctx context.Context, playerID string) ([]store.Token, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT hash, created_at FROM tokens WHERE player_id = ? ORDER BY created_at, hash`, playerID)
+	rows, err := s.r.QueryContext(ctx, stmt.Tokens, playerID)
 	if err != nil {
 		return nil, wrap("tokens", err)
 	}
@@ -31,13 +32,13 @@ func (s *Store) Tokens(ctx context.Context, playerID string) ([]store.Token, err
 
 // RevokeToken implements store.Store.
 func (s *Store) RevokeToken(ctx context.Context, hash []byte) error {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM tokens WHERE hash = ?`, hash)
+	res, err := s.w.ExecContext(ctx, stmt.RevokeToken, hash)
 	return affected("revoke token", res, err)
 }
 
 // RevokeTokens implements store.Store.
 func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM tokens WHERE player_id = ?`, playerID)
+	res, err := s.w.ExecContext(ctx, stmt.RevokeTokens, playerID)
 	if err != nil {
 		return 0, wrap("revoke tokens", err)
 	}
@@ -47,14 +48,10 @@ func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) 
 
 // PutLinkCode implements store.Store.
 func (s *Store) PutLinkCode(ctx context.Context, c store.LinkCode) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO link_codes (player_id, hash, expires_at, used_at, created_at)
-		VALUES (?1, ?2, ?3, NULL, ?4)
-		ON CONFLICT (player_id) DO UPDATE SET hash = ?2, expires_at = ?3, used_at = NULL, created_at = ?4`,
+	_, err := s.w.ExecContext(ctx, stmt.PutLinkCode,
 		c.PlayerID, c.Hash, micros(c.Expires), micros(c.CreatedAt))
 	return wrap("put link code", err)
 }
-
-const linkColumns = `player_id, hash, expires_at, used_at, created_at`
 
 func scanLinkCode(row scanner) (store.LinkCode, error) {
 	var c store.LinkCode
@@ -72,7 +69,7 @@ func scanLinkCode(row scanner) (store.LinkCode, error) {
 
 // LinkCode implements store.Store.
 func (s *Store) LinkCode(ctx context.Context, playerID string) (store.LinkCode, error) {
-	c, err := scanLinkCode(s.r.QueryRowContext(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE player_id = ?`, playerID))
+	c, err := scanLinkCode(s.r.QueryRowContext(ctx, stmt.LinkCode, playerID))
 	return c, wrap("link code", err)
 }
 
@@ -84,7 +81,7 @@ func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now 
 		return store.LinkCode{}, wrap("redeem link code", err)
 	}
 	defer tx.Rollback()
-	c, err := scanLinkCode(tx.QueryRowContext(ctx, `SELECT `+linkColumns+` FROM link_codes WHERE hash = ?`, hash))
+	c, err := scanLinkCode(tx.QueryRowContext(ctx, stmt.LinkCodeByHash, hash))
 	if err != nil {
 		return store.LinkCode{}, wrap("redeem link code", err)
 	}
@@ -92,10 +89,10 @@ func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now 
 		return c, fmt.Errorf("sqlite: redeem link code: %w", store.ErrConflict)
 	}
 	c.UsedAt = now
-	if _, err := tx.ExecContext(ctx, `UPDATE link_codes SET used_at = ? WHERE player_id = ?`, micros(now), c.PlayerID); err != nil {
+	if _, err := tx.ExecContext(ctx, stmt.UseLinkCode, micros(now), c.PlayerID); err != nil {
 		return store.LinkCode{}, wrap("redeem link code", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES (?, ?, ?)`,
+	if _, err := tx.ExecContext(ctx, stmt.InsertToken,
 		tokenHash, c.PlayerID, micros(now)); err != nil {
 		return store.LinkCode{}, wrap("redeem link code", err)
 	}

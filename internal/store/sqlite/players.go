@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // CreatePlayer implements store.Store: the player and its first token, in
@@ -20,7 +21,7 @@ func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
 		p.ID, p.Name, p.ID, micros(p.CreatedAt)); err != nil {
 		return wrap("create player", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, player_id, created_at) VALUES (?, ?, ?)`,
+	if _, err := tx.ExecContext(ctx, stmt.InsertToken,
 		p.TokenHash, p.ID, micros(p.CreatedAt)); err != nil {
 		return wrap("create player", err)
 	}
@@ -39,15 +40,13 @@ func scanPlayer(row *sql.Row, hash []byte) (store.Player, error) {
 
 // PlayerByTokenHash implements store.Store.
 func (s *Store) PlayerByTokenHash(ctx context.Context, hash []byte) (store.Player, error) {
-	p, err := scanPlayer(s.r.QueryRowContext(ctx,
-		`SELECT p.id, p.name, p.created_at FROM tokens AS t JOIN players AS p ON p.id = t.player_id WHERE t.hash = ?`, hash), hash)
+	p, err := scanPlayer(s.r.QueryRowContext(ctx, stmt.PlayerByTokenHash, hash), hash)
 	return p, wrap("player by token", err)
 }
 
 // Player implements store.Store.
 func (s *Store) Player(ctx context.Context, id string) (store.Player, error) {
-	p, err := scanPlayer(s.r.QueryRowContext(ctx,
-		`SELECT id, name, created_at FROM players WHERE id = ?`, id), nil)
+	p, err := scanPlayer(s.r.QueryRowContext(ctx, stmt.Player, id), nil)
 	return p, wrap("player", err)
 }
 
@@ -59,20 +58,12 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 		return nil, wrap("delete player", err)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{
-		`DELETE FROM tokens WHERE player_id = ?1`,
-		`DELETE FROM link_codes WHERE player_id = ?1`,
-		`DELETE FROM blocks WHERE player_id = ?1 OR blocked_id = ?1`,
-		`DELETE FROM ratings WHERE player_id = ?1`,
-		`DELETE FROM daily_entries WHERE player_id = ?1`,
-		`DELETE FROM actions WHERE game_id IN (SELECT id FROM games WHERE ` + store.OwnGames + `)`,
-		`DELETE FROM games WHERE ` + store.OwnGames,
-	} {
+	for _, q := range stmt.DeleteOwn {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return nil, wrap("delete player", err)
 		}
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM games WHERE seat1 = ?1 OR seat2 = ?1 ORDER BY id`, id)
+	rows, err := tx.QueryContext(ctx, stmt.SeatedGames, id)
 	if err != nil {
 		return nil, wrap("delete player", err)
 	}
@@ -88,17 +79,12 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return nil, wrap("delete player", err)
 	}
-	for _, q := range []string{
-		`UPDATE games SET seat1 = ?2 WHERE seat1 = ?1`,
-		`UPDATE games SET seat2 = ?2 WHERE seat2 = ?1`,
-		`UPDATE race_ratings SET seat1 = ?2 WHERE seat1 = ?1`,
-		`UPDATE race_ratings SET seat2 = ?2 WHERE seat2 = ?1`,
-	} {
+	for _, q := range stmt.PassSeats {
 		if _, err := tx.ExecContext(ctx, q, id, store.DeletedPlayerID); err != nil {
 			return nil, wrap("delete player", err)
 		}
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM players WHERE id = ?`, id)
+	res, err := tx.ExecContext(ctx, stmt.DeletePlayer, id)
 	if err := affected("delete player", res, err); err != nil {
 		return nil, err
 	}
@@ -107,6 +93,6 @@ func (s *Store) DeletePlayer(ctx context.Context, id string) ([]string, error) {
 
 // RenamePlayer implements store.Store.
 func (s *Store) RenamePlayer(ctx context.Context, id, name string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE players SET name = ?, renamed_from = NULL, renamed_at = NULL WHERE id = ?`, name, id)
+	res, err := s.w.ExecContext(ctx, stmt.RenamePlayer, name, id)
 	return affected("rename player", res, err)
 }
