@@ -61,8 +61,7 @@ func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) 
 
 // PutLinkCode implements store.Store.
 func (s *Store) PutLinkCode(ctx context.Context, c store.LinkCode) error {
-	_, err := s.pool.Exec(ctx, stmt.PutLinkCode,
-		c.PlayerID, c.Hash, c.Expires, c.CreatedAt)
+	_, err := s.pool.Exec(ctx, stmt.PutLinkCode, c.PlayerID, c.Hash, c.Expires, c.CreatedAt)
 	return wrap("put link code", err)
 }
 

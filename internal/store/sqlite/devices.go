@@ -48,8 +48,7 @@ func (s *Store) RevokeTokens(ctx context.Context, playerID string) (int, error) 
 
 // PutLinkCode implements store.Store.
 func (s *Store) PutLinkCode(ctx context.Context, c store.LinkCode) error {
-	_, err := s.w.ExecContext(ctx, stmt.PutLinkCode,
-		c.PlayerID, c.Hash, micros(c.Expires), micros(c.CreatedAt))
+	_, err := s.w.ExecContext(ctx, stmt.PutLinkCode, c.PlayerID, c.Hash, micros(c.Expires), micros(c.CreatedAt))
 	return wrap("put link code", err)
 }
 
@@ -92,8 +91,7 @@ func (s *Store) RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now 
 	if _, err := tx.ExecContext(ctx, stmt.UseLinkCode, micros(now), c.PlayerID); err != nil {
 		return store.LinkCode{}, wrap("redeem link code", err)
 	}
-	if _, err := tx.ExecContext(ctx, stmt.InsertToken,
-		tokenHash, c.PlayerID, micros(now)); err != nil {
+	if _, err := tx.ExecContext(ctx, stmt.InsertToken, tokenHash, c.PlayerID, micros(now)); err != nil {
 		return store.LinkCode{}, wrap("redeem link code", err)
 	}
 	return c, wrap("redeem link code", tx.Commit())

@@ -21,8 +21,7 @@ func (s *Store) CreatePlayer(ctx context.Context, p store.Player) error {
 		p.ID, p.Name, p.ID, micros(p.CreatedAt)); err != nil {
 		return wrap("create player", err)
 	}
-	if _, err := tx.ExecContext(ctx, stmt.InsertToken,
-		p.TokenHash, p.ID, micros(p.CreatedAt)); err != nil {
+	if _, err := tx.ExecContext(ctx, stmt.InsertToken, p.TokenHash, p.ID, micros(p.CreatedAt)); err != nil {
 		return wrap("create player", err)
 	}
 	return wrap("create player", tx.Commit())
