@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 var actionColumns = []string{"game_id", "seq", "seat", "action", "client_id", "at", "score", "moves", "play_ms"}
@@ -33,8 +34,7 @@ func (s *Store) AppendActions(ctx context.Context, actions []store.Action) error
 
 // Actions implements store.Store.
 func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]store.Action, error) {
-	rows, err := s.pool.Query(ctx, `SELECT seq, seat, action, COALESCE(client_id, ''), at
-		FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq`, gameID, afterSeq)
+	rows, err := s.pool.Query(ctx, stmt.Actions, gameID, afterSeq)
 	if err != nil {
 		return nil, wrap("actions", err)
 	}

@@ -3,12 +3,12 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
@@ -18,17 +18,12 @@ func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
 
 // createGame is CreateGame on the pool or in a transaction.
 func createGame(ctx context.Context, q querier, g store.Game) error {
-	_, err := q.Exec(ctx, `INSERT INTO games
-		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at, salt)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+	_, err := q.Exec(ctx, stmt.CreateGame,
 		g.ID, g.Kind, g.Code, nullBytes(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
 		g.Public, nullBytes(g.InviteHash), nullString(g.SeriesID), g.SeriesGame, nullBytes(g.Result),
 		g.CreatedAt, g.UpdatedAt, nullBytes(g.Salt))
 	return wrap("create game", err)
 }
-
-const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints, checked`
 
 func scanGame(row pgx.Row) (store.Game, error) {
 	var g store.Game
@@ -43,7 +38,7 @@ func scanGame(row pgx.Row) (store.Game, error) {
 
 // Game implements store.Store.
 func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
-	g, err := scanGame(s.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = $1`, id))
+	g, err := scanGame(s.pool.QueryRow(ctx, stmt.Game, id))
 	return g, wrap("game", err)
 }
 
@@ -54,9 +49,7 @@ func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
 
 // updateGame is UpdateGame on the pool or in a transaction.
 func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
-	tag, err := q.Exec(ctx, `UPDATE games
-		SET status = $1, seat1 = $2, seat2 = $3, public = $4, result = $5, updated_at = $6
-		WHERE id = $7`,
+	tag, err := q.Exec(ctx, stmt.UpdateGame,
 		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullBytes(g.Result), g.UpdatedAt, g.ID)
 	return affected(op, tag, err)
 }
@@ -64,21 +57,19 @@ func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
 // AddHint implements store.Store.
 func (s *Store) AddHint(ctx context.Context, gameID string) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, `UPDATE games SET hints = hints + 1 WHERE id = $1 RETURNING hints`, gameID).Scan(&n)
+	err := s.pool.QueryRow(ctx, stmt.AddHint, gameID).Scan(&n)
 	return n, wrap("add hint", err)
 }
 
 // SetChecked implements store.Store.
 func (s *Store) SetChecked(ctx context.Context, gameID string) error {
-	res, err := s.pool.Exec(ctx, `UPDATE games SET checked = true WHERE id = $1`, gameID)
+	res, err := s.pool.Exec(ctx, stmt.SetChecked, gameID)
 	return affected("set checked", res, err)
 }
 
 // JoinGame implements store.Store.
 func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE games SET seat2 = $1, status = 'playing', updated_at = $2
-		WHERE id = $3 AND kind = 'race' AND status = 'waiting' AND seat2 IS NULL`,
-		playerID, at, gameID)
+	tag, err := s.pool.Exec(ctx, stmt.JoinGame, playerID, at, gameID)
 	if err != nil {
 		return wrap("join game", err) // store.ErrNotFound for an unknown player
 	}
@@ -87,7 +78,7 @@ func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.T
 	}
 	// Nothing changed: tell a missing game from a taken seat.
 	var one int
-	if err := s.pool.QueryRow(ctx, `SELECT 1 FROM games WHERE id = $1`, gameID).Scan(&one); err != nil {
+	if err := s.pool.QueryRow(ctx, stmt.GameExists, gameID).Scan(&one); err != nil {
 		return wrap("join game", err)
 	}
 	return fmt.Errorf("postgres: join game: %w", store.ErrConflict)
@@ -95,9 +86,7 @@ func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.T
 
 // CancelRace implements store.Store.
 func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE games SET status = 'over', public = FALSE, result = NULL, updated_at = $1
-		WHERE id = $2 AND kind = 'race' AND status = 'waiting' AND seat1 = $3 AND seat2 IS NULL`,
-		at, gameID, playerID)
+	tag, err := s.pool.Exec(ctx, stmt.CancelRace, at, gameID, playerID)
 	if err != nil {
 		return wrap("cancel race", err)
 	}
@@ -105,7 +94,7 @@ func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time
 		return nil
 	}
 	var one int
-	if err := s.pool.QueryRow(ctx, `SELECT 1 FROM games WHERE id = $1`, gameID).Scan(&one); err != nil {
+	if err := s.pool.QueryRow(ctx, stmt.GameExists, gameID).Scan(&one); err != nil {
 		return wrap("cancel race", err)
 	}
 	return fmt.Errorf("postgres: cancel race: %w", store.ErrConflict)
@@ -113,32 +102,13 @@ func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time
 
 // ListGames implements store.Store.
 func (s *Store) ListGames(ctx context.Context, q store.GameQuery) ([]store.Game, error) {
-	args := []any{q.Player}
-	sql := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = $1 OR seat2 = $1)`
-	if q.Status != "" {
-		args = append(args, q.Status)
-		sql += ` AND status = $` + strconv.Itoa(len(args))
-	}
-	if q.Kind != "" {
-		args = append(args, q.Kind)
-		sql += ` AND kind = $` + strconv.Itoa(len(args))
-	}
-	if q.After.ID != "" {
-		args = append(args, q.After.CreatedAt, q.After.ID)
-		n := len(args)
-		sql += ` AND (created_at < $` + strconv.Itoa(n-1) + ` OR (created_at = $` + strconv.Itoa(n-1) + ` AND id < $` + strconv.Itoa(n) + `))`
-	}
-	sql += ` ORDER BY created_at DESC, id DESC`
-	if q.Limit > 0 {
-		args = append(args, q.Limit)
-		sql += ` LIMIT $` + strconv.Itoa(len(args))
-	}
-	return s.games(ctx, "list games", sql, args...)
+	query, args := stmt.ListGames(q, func(t time.Time) any { return t })
+	return s.games(ctx, "list games", query, args...)
 }
 
 // OpenRaces implements store.Store. A limit <= 0 means no limit.
 func (s *Store) OpenRaces(ctx context.Context, limit int) ([]store.Game, error) {
-	q := `SELECT ` + gameColumns + ` FROM games
+	q := `SELECT ` + stmt.GameColumns + ` FROM games
 		WHERE kind = 'race' AND public AND status = 'waiting' AND seat2 IS NULL
 		ORDER BY created_at, id`
 	var args []any

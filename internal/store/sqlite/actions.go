@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // maxChunk is the most rows of one INSERT statement of AppendActions, a power
@@ -120,8 +121,7 @@ func actionArgs(args []any, actions []store.Action) []any {
 
 // Actions implements store.Store.
 func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]store.Action, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT seq, seat, action, COALESCE(client_id, ''), at
-		FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq`, gameID, afterSeq)
+	rows, err := s.r.QueryContext(ctx, stmt.Actions, gameID, afterSeq)
 	if err != nil {
 		return nil, wrap("actions", err)
 	}

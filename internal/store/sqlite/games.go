@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // CreateGame implements store.Store. Seat players must exist (store.ErrNotFound).
@@ -15,17 +16,12 @@ func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
 
 // createGame is CreateGame on the writer or in a transaction.
 func createGame(ctx context.Context, q querier, g store.Game) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO games
-		(id, kind, code, options, status, seat1, seat2, public, invite_hash, series_id, series_game, result, created_at, updated_at, salt)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := q.ExecContext(ctx, stmt.CreateGame,
 		g.ID, g.Kind, g.Code, nullText(g.Options), g.Status, g.Seats[0], nullString(g.Seats[1]),
 		g.Public, nullBlob(g.InviteHash), nullString(g.SeriesID), g.SeriesGame, nullText(g.Result),
 		micros(g.CreatedAt), micros(g.UpdatedAt), nullBlob(g.Salt))
 	return wrap("create game", err)
 }
-
-const gameColumns = `id, kind, code, options, status, seat1, COALESCE(seat2, ''), public,
-	invite_hash, COALESCE(series_id, ''), series_game, result, created_at, updated_at, salt, hints, checked`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -43,7 +39,7 @@ func scanGame(row scanner) (store.Game, error) {
 
 // Game implements store.Store.
 func (s *Store) Game(ctx context.Context, id string) (store.Game, error) {
-	g, err := scanGame(s.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	g, err := scanGame(s.r.QueryRowContext(ctx, stmt.Game, id))
 	return g, wrap("game", err)
 }
 
@@ -54,9 +50,7 @@ func (s *Store) UpdateGame(ctx context.Context, g store.Game) error {
 
 // updateGame is UpdateGame on the writer or in a transaction.
 func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
-	res, err := q.ExecContext(ctx, `UPDATE games
-		SET status = ?, seat1 = ?, seat2 = ?, public = ?, result = ?, updated_at = ?
-		WHERE id = ?`,
+	res, err := q.ExecContext(ctx, stmt.UpdateGame,
 		g.Status, g.Seats[0], nullString(g.Seats[1]), g.Public, nullText(g.Result), micros(g.UpdatedAt), g.ID)
 	return affected(op, res, err)
 }
@@ -64,21 +58,19 @@ func updateGame(ctx context.Context, q querier, op string, g store.Game) error {
 // AddHint implements store.Store.
 func (s *Store) AddHint(ctx context.Context, gameID string) (int, error) {
 	var n int
-	err := s.w.QueryRowContext(ctx, `UPDATE games SET hints = hints + 1 WHERE id = ? RETURNING hints`, gameID).Scan(&n)
+	err := s.w.QueryRowContext(ctx, stmt.AddHint, gameID).Scan(&n)
 	return n, wrap("add hint", err)
 }
 
 // SetChecked implements store.Store.
 func (s *Store) SetChecked(ctx context.Context, gameID string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE games SET checked = 1 WHERE id = ?`, gameID)
+	res, err := s.w.ExecContext(ctx, stmt.SetChecked, gameID)
 	return affected("set checked", res, err)
 }
 
 // JoinGame implements store.Store.
 func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE games SET seat2 = ?, status = 'playing', updated_at = ?
-		WHERE id = ? AND kind = 'race' AND status = 'waiting' AND seat2 IS NULL`,
-		playerID, micros(at), gameID)
+	res, err := s.w.ExecContext(ctx, stmt.JoinGame, playerID, micros(at), gameID)
 	if err != nil {
 		return wrap("join game", err) // store.ErrNotFound for an unknown player
 	}
@@ -87,7 +79,7 @@ func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.T
 	}
 	// Nothing changed: tell a missing game from a taken seat.
 	var one int
-	err = s.w.QueryRowContext(ctx, `SELECT 1 FROM games WHERE id = ?`, gameID).Scan(&one)
+	err = s.w.QueryRowContext(ctx, stmt.GameExists, gameID).Scan(&one)
 	if err != nil {
 		return wrap("join game", err)
 	}
@@ -96,9 +88,7 @@ func (s *Store) JoinGame(ctx context.Context, gameID, playerID string, at time.T
 
 // CancelRace implements store.Store.
 func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE games SET status = 'over', public = 0, result = NULL, updated_at = ?
-		WHERE id = ? AND kind = 'race' AND status = 'waiting' AND seat1 = ? AND seat2 IS NULL`,
-		micros(at), gameID, playerID)
+	res, err := s.w.ExecContext(ctx, stmt.CancelRace, micros(at), gameID, playerID)
 	if err != nil {
 		return wrap("cancel race", err)
 	}
@@ -106,7 +96,7 @@ func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time
 		return wrap("cancel race", err)
 	}
 	var one int
-	if err := s.w.QueryRowContext(ctx, `SELECT 1 FROM games WHERE id = ?`, gameID).Scan(&one); err != nil {
+	if err := s.w.QueryRowContext(ctx, stmt.GameExists, gameID).Scan(&one); err != nil {
 		return wrap("cancel race", err)
 	}
 	return fmt.Errorf("sqlite: cancel race: %w", store.ErrConflict)
@@ -114,22 +104,8 @@ func (s *Store) CancelRace(ctx context.Context, gameID, playerID string, at time
 
 // ListGames implements store.Store.
 func (s *Store) ListGames(ctx context.Context, q store.GameQuery) ([]store.Game, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = -1
-	}
-	sql := `SELECT ` + gameColumns + ` FROM games WHERE (seat1 = ?1 OR seat2 = ?1)`
-	if q.Status != "" {
-		sql += ` AND status = ?2`
-	}
-	if q.Kind != "" {
-		sql += ` AND kind = ?3`
-	}
-	if q.After.ID != "" {
-		sql += ` AND (created_at < ?4 OR (created_at = ?4 AND id < ?5))`
-	}
-	sql += ` ORDER BY created_at DESC, id DESC LIMIT ?6`
-	return s.games(ctx, "list games", sql, q.Player, q.Status, q.Kind, micros(q.After.CreatedAt), q.After.ID, limit)
+	query, args := stmt.ListGames(q, func(t time.Time) any { return micros(t) })
+	return s.games(ctx, "list games", query, args...)
 }
 
 // OpenRaces implements store.Store. A limit <= 0 means no limit.
@@ -137,7 +113,7 @@ func (s *Store) OpenRaces(ctx context.Context, limit int) ([]store.Game, error) 
 	if limit <= 0 {
 		limit = -1
 	}
-	return s.games(ctx, "open races", `SELECT `+gameColumns+` FROM games
+	return s.games(ctx, "open races", `SELECT `+stmt.GameColumns+` FROM games
 		WHERE kind = 'race' AND public = 1 AND status = 'waiting' AND seat2 IS NULL
 		ORDER BY created_at, id LIMIT ?`, limit)
 }
