@@ -5,22 +5,10 @@ import (
 	"hash/fnv"
 	"time"
 
+	"dsol/internal/store/internal/stmt"
+
 	"github.com/jackc/pgx/v5"
 )
-
-// unfinished is the condition of a game that may be abandoned: a solo game in
-// play or a race waiting for a second player (the predicate of the
-// games_unfinished index).
-const unfinished = `((kind = 'solo' AND status = 'playing') OR (kind = 'race' AND status = 'waiting'))`
-
-// abandonedSince is the rest of the condition of an abandoned game: its last
-// activity, the later of its header's last change and its last action's time,
-// is before $1.
-const abandonedSince = `g.updated_at < $1
-	AND COALESCE((SELECT a.at FROM actions AS a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), g.updated_at) < $1`
-
-// abandonedQuery selects the ids of the abandoned games.
-const abandonedQuery = `SELECT id FROM games AS g WHERE ` + unfinished + ` AND ` + abandonedSince
 
 // retentionLockID names the transaction-level advisory lock that lets one node
 // at a time sweep the games of a schema. Like the migrations' lock it is
@@ -54,7 +42,7 @@ func (s *Store) DeleteAbandoned(ctx context.Context, before time.Time, limit int
 		if !locked {
 			return nil
 		}
-		q := abandonedQuery + ` ORDER BY g.updated_at, g.id`
+		q := stmt.AbandonedOldest
 		args := []any{before}
 		if limit > 0 {
 			q += ` LIMIT $2`
@@ -64,7 +52,7 @@ func (s *Store) DeleteAbandoned(ctx context.Context, before time.Time, limit int
 		if err != nil || len(candidates) == 0 {
 			return err
 		}
-		doomed, err := ids(ctx, tx, abandonedQuery+` AND g.id = ANY($2)`, before, candidates)
+		doomed, err := ids(ctx, tx, stmt.Abandoned+` AND g.id = ANY($2)`, before, candidates)
 		if err != nil || len(doomed) == 0 {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // Stats implements store.Store: the solo query and the race query of the
@@ -43,6 +44,6 @@ var soloStatsQuery = store.SoloStatsQuery(`'-infinity'`)
 
 // ResetStats implements store.Store.
 func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE players SET stats_since = $1 WHERE id = $2`, at, playerID)
+	tag, err := s.pool.Exec(ctx, stmt.ResetStats, at, playerID)
 	return affected("reset stats", tag, err)
 }

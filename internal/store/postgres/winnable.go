@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // AddWinnable implements store.Store: one statement over the arrays of the
@@ -34,8 +35,7 @@ func (s *Store) AddWinnable(ctx context.Context, deals []store.WinnableDeal) (in
 
 // WinnableDeals implements store.Store.
 func (s *Store) WinnableDeals(ctx context.Context) ([]store.WinnableDeal, error) {
-	rows, err := s.pool.Query(ctx, `SELECT mode, deal, budget, positions, found_at
-		FROM winnable_deals ORDER BY found_at, mode, deal`)
+	rows, err := s.pool.Query(ctx, stmt.WinnableDeals)
 	if err != nil {
 		return nil, wrap("winnable deals", err)
 	}

@@ -3,21 +3,14 @@ package sqlite
 import (
 	"context"
 	"time"
+
+	"dsol/internal/store/internal/stmt"
 )
 
-// unfinished is the condition of a game that may be abandoned: a solo game in
-// play or a race waiting for a second player. The games_unfinished index has
-// the same predicate, word for word, so that SQLite uses it.
-const unfinished = `((kind = 'solo' AND status = 'playing') OR (kind = 'race' AND status = 'waiting'))`
-
-// abandonedQuery selects the ids of at most ?2 abandoned games: unfinished, and
-// last active before ?1. The last activity of a game is its last action's
-// time, else (no action yet) its header's; a header change after the last
-// action (a status write) counts too.
-const abandonedQuery = `SELECT id FROM games AS g
-	WHERE ` + unfinished + ` AND updated_at < ?1
-	AND COALESCE((SELECT a.at FROM actions AS a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), updated_at) < ?1
-	ORDER BY updated_at, id LIMIT ?2`
+// abandonedQuery selects the ids of at most $2 abandoned games (-1: no
+// limit), the least recently active first: unfinished, and last active
+// before $1 (stmt.Abandoned).
+const abandonedQuery = stmt.AbandonedOldest + ` LIMIT $2`
 
 // DeleteAbandoned implements store.Store: one IMMEDIATE transaction, so no
 // action is appended to a game between the check and the delete.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // Stats implements store.Store: the solo query and the race query of the
@@ -45,6 +46,6 @@ var soloStatsQuery = store.SoloStatsQuery(never)
 
 // ResetStats implements store.Store.
 func (s *Store) ResetStats(ctx context.Context, playerID string, at time.Time) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE players SET stats_since = ? WHERE id = ?`, micros(at), playerID)
+	res, err := s.w.ExecContext(ctx, stmt.ResetStats, micros(at), playerID)
 	return affected("reset stats", res, err)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // AddWinnable implements store.Store: one transaction.
@@ -39,8 +40,7 @@ func (s *Store) AddWinnable(ctx context.Context, deals []store.WinnableDeal) (in
 
 // WinnableDeals implements store.Store.
 func (s *Store) WinnableDeals(ctx context.Context) ([]store.WinnableDeal, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT mode, deal, budget, positions, found_at
-		FROM winnable_deals ORDER BY found_at, mode, deal`)
+	rows, err := s.r.QueryContext(ctx, stmt.WinnableDeals)
 	if err != nil {
 		return nil, wrap("winnable deals", err)
 	}

@@ -6,8 +6,9 @@ package stmt
 const unfinished = `((kind = 'solo' AND status = 'playing') OR (kind = 'race' AND status = 'waiting'))`
 
 // abandonedSince is the rest of the condition of an abandoned game g: its
-// last activity, the later of its header's last change and its last
-// action's time, is before $1.
+// last activity is before $1. The last activity of a game is its last
+// action's time, else (no action yet) its header's; a header change after
+// the last action (a status write) counts too.
 const abandonedSince = `g.updated_at < $1
 	AND COALESCE((SELECT a.at FROM actions AS a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), g.updated_at) < $1`
 
