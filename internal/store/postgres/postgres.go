@@ -10,6 +10,13 @@
 //
 // JSON columns are text, so they read back byte for byte as written; times are
 // timestamptz (microsecond precision), read back in UTC.
+//
+// Each role of store.Store is in a file of its name, as in package sqlite:
+// players.go, devices.go, names.go, blocks.go, games.go, actions.go,
+// ratings.go, stats.go, daily.go, winnable.go and retention.go, and the
+// leases of live games (store.Leases) in leases.go; this file opens the
+// pool, maps errors and retries transactions. The statements both adapters
+// run as one text are in package stmt.
 package postgres
 
 import (

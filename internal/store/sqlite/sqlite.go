@@ -16,6 +16,12 @@
 //
 // Times are stored as INTEGER microseconds since the Unix epoch and read back in
 // UTC; JSON columns are TEXT.
+//
+// Each role of store.Store is in a file of its name, as in package postgres:
+// players.go, devices.go, names.go, blocks.go, games.go, actions.go,
+// ratings.go, stats.go, daily.go, winnable.go and retention.go; this file
+// opens the database and holds its connections. The statements both
+// adapters run as one text are in package stmt.
 package sqlite
 
 import (
