@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"dsol/internal/store"
 	"dsol/internal/store/internal/stmt"
 )
@@ -25,7 +23,7 @@ func createGame(ctx context.Context, q querier, g store.Game) error {
 	return wrap("create game", err)
 }
 
-func scanGame(row pgx.Row) (store.Game, error) {
+func scanGame(row store.Row) (store.Game, error) {
 	var g store.Game
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
 		&g.Public, &g.InviteHash, &g.SeriesID, &g.SeriesGame, &g.Result, &g.CreatedAt, &g.UpdatedAt, &g.Salt, &g.Hints, &g.Checked); err != nil {
@@ -125,16 +123,6 @@ func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]sto
 		return nil, wrap(op, err)
 	}
 	defer rows.Close()
-	games := []store.Game{}
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, wrap(op, err)
-		}
-		games = append(games, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(op, err)
-	}
-	return games, nil
+	games, err := store.Collect(rows, scanGame)
+	return games, wrap(op, err)
 }

@@ -52,7 +52,7 @@ func (s *Store) PutLinkCode(ctx context.Context, c store.LinkCode) error {
 	return wrap("put link code", err)
 }
 
-func scanLinkCode(row scanner) (store.LinkCode, error) {
+func scanLinkCode(row store.Row) (store.LinkCode, error) {
 	var c store.LinkCode
 	var expires, created int64
 	var used sql.NullInt64

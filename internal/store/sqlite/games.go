@@ -23,9 +23,7 @@ func createGame(ctx context.Context, q querier, g store.Game) error {
 	return wrap("create game", err)
 }
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanGame(row scanner) (store.Game, error) {
+func scanGame(row store.Row) (store.Game, error) {
 	var g store.Game
 	var created, updated int64
 	if err := row.Scan(&g.ID, &g.Kind, &g.Code, &g.Options, &g.Status, &g.Seats[0], &g.Seats[1],
@@ -124,16 +122,6 @@ func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]sto
 		return nil, wrap(op, err)
 	}
 	defer rows.Close()
-	games := []store.Game{}
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, wrap(op, err)
-		}
-		games = append(games, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(op, err)
-	}
-	return games, nil
+	games, err := store.Collect(rows, scanGame)
+	return games, wrap(op, err)
 }
