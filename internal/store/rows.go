@@ -8,16 +8,17 @@ type Rows interface {
 	Err() error
 }
 
-// Row is what ScanRaceStats and the scan functions of Collect read:
-// *sql.Row, *sql.Rows, pgx.Row and pgx.Rows all are.
+// Row is what ScanRaceStats reads: *sql.Row and pgx.Row both are.
 type Row interface {
 	Scan(dest ...any) error
 }
 
 // Collect reads every row of rows with scan, in order, into a slice that is
 // empty rather than nil when there is none (nil with the error of a row that
-// does not scan, or of rows). The caller closes rows.
-func Collect[T any](rows Rows, scan func(Row) (T, error)) ([]T, error) {
+// does not scan, or of rows). scan gets rows itself, of the driver's own
+// type, so that what it scans into stays on the stack where the driver's
+// Scan lets it. The caller closes rows.
+func Collect[R Rows, T any](rows R, scan func(R) (T, error)) ([]T, error) {
 	out := []T{}
 	for rows.Next() {
 		v, err := scan(rows)

@@ -26,7 +26,7 @@ func (r *fakeRows) Err() error { return r.err }
 
 func TestCollect(t *testing.T) {
 	errRows, errScan := errors.New("rows failed"), errors.New("scan failed")
-	scan := func(row store.Row) (int, error) {
+	scan := func(row *fakeRows) (int, error) {
 		var v int
 		err := row.Scan(&v)
 		if v < 0 {

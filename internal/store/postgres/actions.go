@@ -39,17 +39,11 @@ func (s *Store) Actions(ctx context.Context, gameID string, afterSeq int64) ([]s
 		return nil, wrap("actions", err)
 	}
 	defer rows.Close()
-	actions := []store.Action{}
-	for rows.Next() {
+	actions, err := store.Collect(rows, func(r pgx.Rows) (store.Action, error) {
 		a := store.Action{GameID: gameID}
-		if err := rows.Scan(&a.Seq, &a.Seat, &a.Action, &a.ClientID, &a.At); err != nil {
-			return nil, wrap("actions", err)
-		}
+		err := r.Scan(&a.Seq, &a.Seat, &a.Action, &a.ClientID, &a.At)
 		a.At = a.At.UTC()
-		actions = append(actions, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("actions", err)
-	}
-	return actions, nil
+		return a, err
+	})
+	return actions, wrap("actions", err)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"dsol/internal/store"
 	"dsol/internal/store/internal/stmt"
 )
@@ -123,6 +125,6 @@ func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]sto
 		return nil, wrap(op, err)
 	}
 	defer rows.Close()
-	games, err := store.Collect(rows, scanGame)
+	games, err := store.Collect(rows, func(r pgx.Rows) (store.Game, error) { return scanGame(r) })
 	return games, wrap(op, err)
 }

@@ -40,20 +40,14 @@ func (s *Store) WinnableDeals(ctx context.Context) ([]store.WinnableDeal, error)
 		return nil, wrap("winnable deals", err)
 	}
 	defer rows.Close()
-	deals := []store.WinnableDeal{}
-	for rows.Next() {
+	deals, err := store.Collect(rows, func(r pgx.Rows) (store.WinnableDeal, error) {
 		var d store.WinnableDeal
 		var deal int64
-		if err := rows.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &d.FoundAt); err != nil {
-			return nil, wrap("winnable deals", err)
-		}
+		err := r.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &d.FoundAt)
 		d.Deal, d.FoundAt = uint64(deal), d.FoundAt.UTC()
-		deals = append(deals, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("winnable deals", err)
-	}
-	return deals, nil
+		return d, err
+	})
+	return deals, wrap("winnable deals", err)
 }
 
 // PlayedCodes implements store.Store.

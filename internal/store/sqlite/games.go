@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -122,6 +123,6 @@ func (s *Store) games(ctx context.Context, op, query string, args ...any) ([]sto
 		return nil, wrap(op, err)
 	}
 	defer rows.Close()
-	games, err := store.Collect(rows, scanGame)
+	games, err := store.Collect(rows, func(r *sql.Rows) (store.Game, error) { return scanGame(r) })
 	return games, wrap(op, err)
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 
 	"dsol/internal/store"
@@ -45,20 +46,14 @@ func (s *Store) WinnableDeals(ctx context.Context) ([]store.WinnableDeal, error)
 		return nil, wrap("winnable deals", err)
 	}
 	defer rows.Close()
-	deals := []store.WinnableDeal{}
-	for rows.Next() {
+	deals, err := store.Collect(rows, func(r *sql.Rows) (store.WinnableDeal, error) {
 		var d store.WinnableDeal
 		var deal, found int64
-		if err := rows.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &found); err != nil {
-			return nil, wrap("winnable deals", err)
-		}
+		err := r.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &found)
 		d.Deal, d.FoundAt = uint64(deal), fromMicros(found)
-		deals = append(deals, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("winnable deals", err)
-	}
-	return deals, nil
+		return d, err
+	})
+	return deals, wrap("winnable deals", err)
 }
 
 // PlayedCodes implements store.Store.
