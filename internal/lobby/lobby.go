@@ -75,10 +75,19 @@ func (l Listing) For(player string) []Race {
 	return out
 }
 
+// Store is what the lobby reads: the open races, their creators' names and
+// ratings, and the blocks among them.
+type Store interface {
+	OpenRaces(ctx context.Context, limit int) ([]store.Game, error)
+	Player(ctx context.Context, id string) (store.Player, error)
+	Rating(ctx context.Context, playerID string) (store.Rating, error)
+	BlocksAmong(ctx context.Context, ids []string) ([]store.Block, error)
+}
+
 // List loads the public races waiting for a second player, oldest first, at
 // most limit of them, with the blocks of their creators. Rows that do not
 // parse are left out.
-func List(ctx context.Context, st store.Store, limit int) (Listing, error) {
+func List(ctx context.Context, st Store, limit int) (Listing, error) {
 	gs, err := st.OpenRaces(ctx, limit)
 	if err != nil {
 		return Listing{}, err
@@ -167,7 +176,7 @@ var ErrClosed = errors.New("lobby: hub closed")
 // Config holds the store and the timings of a Hub. Zero values take the
 // defaults.
 type Config struct {
-	Store store.Store
+	Store Store
 	// Limit is the most races listed (default DefaultLimit).
 	Limit int
 	// Debounce is the shortest time between two reloads caused by Changed

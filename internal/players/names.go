@@ -40,7 +40,7 @@ func (s *Service) generatedName(id string) string {
 // computer's and the deleted players' rows keep their names. It returns
 // how many players were renamed. Names already checked are not read
 // again, so it is cheap to run at every start; several nodes may run it at
-// once (store.Store.CheckNames).
+// once (store.Names.CheckNames).
 func (s *Service) CheckNames(ctx context.Context) (int, error) {
 	n, err := s.st.CheckNames(ctx, s.names.Rules(), s.clock(), 0, func(id, name string) string {
 		if id == store.BotPlayerID || id == store.DeletedPlayerID || s.names.Check(name) == "" {

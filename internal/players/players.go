@@ -35,9 +35,26 @@ type (
 	RaceCounts = store.RaceCounts
 )
 
+// Store is what the players service reads and writes: the accounts, their
+// devices, names and statistics, and of the rest what a player reads or
+// sets of their own (blocks, games, rating, daily wins).
+type Store interface {
+	store.Players
+	store.Devices
+	store.Names
+	store.Statistics
+	Block(ctx context.Context, playerID, blockedID string, at time.Time) error
+	Unblock(ctx context.Context, playerID, blockedID string) error
+	Blocks(ctx context.Context, playerID string) ([]store.Block, error)
+	ListGames(ctx context.Context, q store.GameQuery) ([]store.Game, error)
+	Actions(ctx context.Context, gameID string, afterSeq int64) ([]store.Action, error)
+	Rating(ctx context.Context, playerID string) (store.Rating, error)
+	DailyWins(ctx context.Context, playerID string) ([]store.DailyWin, error)
+}
+
 // Config holds the dependencies of a Service.
 type Config struct {
-	Store store.Store
+	Store Store
 	Clock func() time.Time // default time.Now
 	// Random is the source of player ids, tokens and transfer codes
 	// (default crypto/rand.Reader).
@@ -54,7 +71,7 @@ type Config struct {
 
 // Service is the players service.
 type Service struct {
-	st     store.Store
+	st     Store
 	clock  func() time.Time
 	random io.Reader
 	names  *names.Checker
@@ -218,7 +235,7 @@ func (s *Service) LogoutAll(ctx context.Context, id string) error {
 	return nil
 }
 
-// Delete deletes a player's data (store.Store.DeletePlayer): the player,
+// Delete deletes a player's data (store.Players.DeletePlayer): the player,
 // their tokens and transfer code, their solo games and the races nobody
 // else played; the other races stay, with the seat shown as a deleted
 // player. Resign their races in play first (the game service's ResignAll).

@@ -203,13 +203,6 @@ var RaceStatsQuery = `SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratin
 FROM players AS p LEFT JOIN race_totals AS t ON t.player_id = p.id
 WHERE p.id = $1`
 
-// Rows is what ReadSoloStats reads: *sql.Rows and pgx.Rows both are.
-type Rows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-}
-
 // ReadSoloStats reads the rows of SoloStatsQuery into one entry per mode of
 // SoloModes (a mode never played has zeros and no recent games).
 func ReadSoloStats(rows Rows) ([]SoloStats, error) {
@@ -270,11 +263,6 @@ func msOrNil(n sql.NullInt64) *time.Duration {
 	}
 	d := time.Duration(n.Int64) * time.Millisecond
 	return &d
-}
-
-// Row is what ScanRaceStats reads: *sql.Row and pgx.Row both are.
-type Row interface {
-	Scan(dest ...any) error
 }
 
 // ScanRaceStats reads the row of RaceStatsQuery, the reset point into since

@@ -8,24 +8,23 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // PutDailyChallenge implements store.Store: insert or keep, then read back
 // (the row a racing node committed first is the one read).
 func (s *Store) PutDailyChallenge(ctx context.Context, c store.DailyChallenge) (store.DailyChallenge, error) {
-	if _, err := s.pool.Exec(ctx, `INSERT INTO daily_challenges (day, mode, code, created_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (day, mode) DO NOTHING`, c.Day, c.Mode, c.Code, c.CreatedAt); err != nil {
+	if _, err := s.pool.Exec(ctx, stmt.PutDailyChallenge, c.Day, c.Mode, c.Code, c.CreatedAt); err != nil {
 		return store.DailyChallenge{}, wrap("put daily challenge", err)
 	}
-	err := s.pool.QueryRow(ctx, `SELECT code, created_at FROM daily_challenges WHERE day = $1 AND mode = $2`, c.Day, c.Mode).
-		Scan(&c.Code, &c.CreatedAt)
+	err := s.pool.QueryRow(ctx, stmt.DailyChallenge, c.Day, c.Mode).Scan(&c.Code, &c.CreatedAt)
 	c.CreatedAt = c.CreatedAt.UTC()
 	return c, wrap("put daily challenge", err)
 }
 
 // DailyChallenges implements store.Store.
 func (s *Store) DailyChallenges(ctx context.Context, day string) ([]store.DailyChallenge, error) {
-	rows, err := s.pool.Query(ctx, `SELECT day, mode, code, created_at FROM daily_challenges WHERE day = $1 ORDER BY mode`, day)
+	rows, err := s.pool.Query(ctx, stmt.DailyChallenges, day)
 	if err != nil {
 		return nil, wrap("daily challenges", err)
 	}
@@ -53,8 +52,7 @@ func (s *Store) StartDaily(ctx context.Context, g store.Game, e store.DailyEntry
 		if err := createGame(ctx, tx, g); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO daily_entries (day, mode, player_id, game_id, created_at) VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (day, mode, player_id) DO NOTHING`, e.Day, e.Mode, e.PlayerID, e.GameID, e.CreatedAt)
+		tag, err := tx.Exec(ctx, stmt.AddDailyEntry, e.Day, e.Mode, e.PlayerID, e.GameID, e.CreatedAt)
 		if err == nil && tag.RowsAffected() == 0 {
 			err = store.ErrEntryExists
 		}
@@ -66,8 +64,7 @@ func (s *Store) StartDaily(ctx context.Context, g store.Game, e store.DailyEntry
 	if !errors.Is(err, store.ErrEntryExists) {
 		return store.DailyEntry{}, false, wrap("start daily", err)
 	}
-	err = s.pool.QueryRow(ctx, `SELECT game_id, created_at FROM daily_entries WHERE day = $1 AND mode = $2 AND player_id = $3`,
-		e.Day, e.Mode, e.PlayerID).Scan(&e.GameID, &e.CreatedAt)
+	err = s.pool.QueryRow(ctx, stmt.DailyEntry, e.Day, e.Mode, e.PlayerID).Scan(&e.GameID, &e.CreatedAt)
 	e.CreatedAt = e.CreatedAt.UTC()
 	return e, false, wrap("start daily", err)
 }
@@ -90,7 +87,7 @@ func (s *Store) FinishDaily(ctx context.Context, g store.Game, gap time.Duration
 		if err := updateGame(ctx, tx, "finish daily", g); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE daily_entries SET gap_ms = $1 WHERE game_id = $2`, gap.Milliseconds(), g.ID)
+		_, err := tx.Exec(ctx, stmt.SetDailyGap, gap.Milliseconds(), g.ID)
 		return err
 	}))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // namesBatch is CheckNames' default batch.
@@ -104,7 +105,7 @@ func (s *Store) CheckNames(ctx context.Context, rules string, at time.Time, batc
 func (s *Store) Renamed(ctx context.Context, id string) (store.Renamed, error) {
 	var from *string
 	var at *time.Time
-	if err := s.pool.QueryRow(ctx, `SELECT renamed_from, renamed_at FROM players WHERE id = $1`, id).Scan(&from, &at); err != nil {
+	if err := s.pool.QueryRow(ctx, stmt.Renamed, id).Scan(&from, &at); err != nil {
 		return store.Renamed{}, wrap("renamed", err)
 	}
 	if from == nil || at == nil {
@@ -115,6 +116,6 @@ func (s *Store) Renamed(ctx context.Context, id string) (store.Renamed, error) {
 
 // ClearRenamed implements store.Store.
 func (s *Store) ClearRenamed(ctx context.Context, id string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE players SET renamed_from = NULL, renamed_at = NULL WHERE id = $1`, id)
+	tag, err := s.pool.Exec(ctx, stmt.ClearRenamed, id)
 	return affected("clear renamed", tag, err)
 }

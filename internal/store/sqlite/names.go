@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // namesBatch is CheckNames' default batch.
@@ -89,7 +90,7 @@ func (s *Store) checkNames(ctx context.Context, rules string, at time.Time, batc
 func (s *Store) Renamed(ctx context.Context, id string) (store.Renamed, error) {
 	var from sql.NullString
 	var at sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, `SELECT renamed_from, renamed_at FROM players WHERE id = ?`, id).Scan(&from, &at); err != nil {
+	if err := s.r.QueryRowContext(ctx, stmt.Renamed, id).Scan(&from, &at); err != nil {
 		return store.Renamed{}, wrap("renamed", err)
 	}
 	if !from.Valid || !at.Valid {
@@ -100,6 +101,6 @@ func (s *Store) Renamed(ctx context.Context, id string) (store.Renamed, error) {
 
 // ClearRenamed implements store.Store.
 func (s *Store) ClearRenamed(ctx context.Context, id string) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE players SET renamed_from = NULL, renamed_at = NULL WHERE id = ?`, id)
+	res, err := s.w.ExecContext(ctx, stmt.ClearRenamed, id)
 	return affected("clear renamed", res, err)
 }
