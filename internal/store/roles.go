@@ -237,3 +237,14 @@ type Health interface {
 	// Close releases the connections.
 	Close() error
 }
+
+// Snapshots keep, for each game, the newest snapshot of its live table:
+// derived from the action log, never the source of truth; deleted with the
+// game.
+type Snapshots interface {
+	// PutSnapshot stores s as its game's snapshot, unless the game has one
+	// of a later seq already (ErrNotFound if there is no such game).
+	PutSnapshot(ctx context.Context, s Snapshot) error
+	// Snapshot returns a game's snapshot (ErrNotFound if it has none).
+	Snapshot(ctx context.Context, gameID string) (Snapshot, error)
+}

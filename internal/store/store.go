@@ -208,7 +208,18 @@ type Store interface {
 	Daily
 	Winnable
 	Retention
+	Snapshots
 	Health
+}
+
+// Snapshot is a live table's saved state of a game at Seq: what the game's
+// first Seq actions made of it, so that the table comes back without
+// replaying them. Its contents are the table's business (package live).
+type Snapshot struct {
+	GameID string
+	Seq    int64
+	State  []byte
+	At     time.Time
 }
 
 // Lease is a node's ownership of a live game: only its holder runs the
