@@ -43,6 +43,7 @@ var statuses = map[game.Code]int{
 	game.MethodNotAllowed: http.StatusMethodNotAllowed,
 	game.Internal:         http.StatusInternalServerError,
 	game.Expired:          http.StatusGone,
+	game.TooLong:          http.StatusConflict,
 }
 
 // statusOf returns the HTTP status of an answer carrying the code (500 for

@@ -11,6 +11,9 @@ import (
 	"dsol/internal/store"
 )
 
+// errTooLong refuses an action of a game that has klondike.MaxActions.
+var errTooLong = game.Errorf(game.TooLong, "this game has %d actions, the most a game may have: start a new one", klondike.MaxActions)
+
 // pending is one request of a batch being handled.
 type pending struct {
 	r       *doReq
@@ -49,6 +52,10 @@ func (t *Table) handle(batch []*doReq) {
 		}
 		if err := t.eng.Check(cmd.Seat); err != nil {
 			p.err = err
+			continue
+		}
+		if t.seq >= klondike.MaxActions { // a race ends there: only a solo game comes here
+			p.err = errTooLong
 			continue
 		}
 		if cmd.Seq != nil && *cmd.Seq != t.seq {

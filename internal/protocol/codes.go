@@ -51,6 +51,7 @@ var closeCodes = map[game.Code]int{
 	game.MethodNotAllowed: 4405,
 	game.Internal:         1011,
 	game.Expired:          4410,
+	game.TooLong:          4409,
 }
 
 // CloseCode returns the close code of a socket closed because of an error

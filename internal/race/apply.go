@@ -180,8 +180,8 @@ func (r *Race) tooLate(seat int, a k.Action) bool {
 	return taken(int(to - k.F1))
 }
 
-// checkEnd ends the race when a seat is out or both seats are blocked, and
-// reports whether it is over.
+// checkEnd ends the race when a seat is out, both seats are blocked or it
+// reached klondike.MaxActions, and reports whether it is over.
 func (r *Race) checkEnd() bool {
 	for s := 1; s <= Seats; s++ {
 		if r.boards[s-1].CardsLeft() == 0 {
@@ -197,6 +197,11 @@ func (r *Race) checkEnd() bool {
 	}
 	if r.Blocked(first) && r.Blocked(3-first) {
 		r.end(BothBlocked, 0)
+		r.result.Winner = r.winner(0)
+		return true
+	}
+	if r.actions >= k.MaxActions {
+		r.end(Limit, 0)
 		r.result.Winner = r.winner(0)
 		return true
 	}

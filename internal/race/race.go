@@ -46,9 +46,11 @@ const (
 	BothBlocked        // both seats are blocked at once
 	Resigned           // a seat resigned
 	Forfeited          // a seat forfeited (disconnected past the grace period)
+	Limit              // the race reached klondike.MaxActions: decided by count
 )
 
-// String returns the wire name: "out", "blocked", "resign", "forfeit" (or "").
+// String returns the wire name: "out", "blocked", "resign", "forfeit",
+// "limit" (or "").
 func (r Reason) String() string {
 	switch r {
 	case Out:
@@ -59,6 +61,8 @@ func (r Reason) String() string {
 		return "resign"
 	case Forfeited:
 		return "forfeit"
+	case Limit:
+		return "limit"
 	}
 	return ""
 }

@@ -61,7 +61,7 @@ func (r *Race) LoadState(src []byte) error {
 	}
 	seat := func(s int8, zero bool) bool { return s == 1 || s == 2 || (zero && s == 0) }
 	switch {
-	case w.Status > Over || w.Reason > Forfeited || !seat(w.Turn, true) || !seat(w.Last, true) ||
+	case w.Status > Over || w.Reason > Limit || !seat(w.Turn, true) || !seat(w.Last, true) ||
 		!seat(w.Winner, true) || !seat(w.LastPlay, true) || !seat(w.Loser, true) || w.Actions < 0 ||
 		w.Blocked[0] > notBlocked || w.Blocked[1] > notBlocked || w.Blocked[0] < 0 || w.Blocked[1] < 0 ||
 		w.Counts[0] < 0 || w.Counts[0] > CardsPerSeat || w.Counts[1] < 0 || w.Counts[1] > CardsPerSeat:
