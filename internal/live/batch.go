@@ -149,6 +149,8 @@ func (t *Table) handle(batch []*doReq) {
 			t.recent.add(record{at: ev.At.UnixMicro(), action: p.action, seat: uint8(ev.Seat)})
 		}
 	}
+	t.window.Store(t.recent.first())
+	t.snapshot()
 	// A changed status is stored before anyone hears of the action: a
 	// player told "won" finds the game won in their list.
 	if st := t.eng.Status(); st != statusBefore {

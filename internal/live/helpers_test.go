@@ -74,11 +74,16 @@ type env struct {
 // a registry; everything is closed at the end of the test.
 func mustEnv(tb testing.TB) *env {
 	tb.Helper()
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "t.db"))
+	s, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return mustEnvOn(tb, s)
+}
+
+// mustEnvOn is mustEnv on the store s, which it closes at the end.
+func mustEnvOn(tb testing.TB, s store.Store) *env {
+	tb.Helper()
 	e := &env{st: &flaky{Store: s}, clock: testenv.NewClock()}
 	e.com = store.NewCommitter(e.st, time.Millisecond, 0, nil)
 	e.cfg = Config{Store: e.st, Committer: e.com, Clock: e.clock.Now, IdleAfter: 0}

@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/apitest"
 	"dsol/internal/engine"
 	"dsol/internal/klondike"
 	"dsol/internal/store"
 )
 
 // seedSolo stores a solo game of code with n actions (draws, and a
-// recycle whenever the stock is out), as its table would have stored them.
+// recycle whenever the stock is out), as its table would have stored them,
+// with its snapshot at the last multiple of SnapshotEvery.
 func seedSolo(tb testing.TB, e *env, id, code string, n int) {
 	tb.Helper()
 	mustGame(tb, e, id, code)
@@ -26,6 +28,7 @@ func seedSolo(tb testing.TB, e *env, id, code string, n int) {
 		tb.Fatal(err)
 	}
 	at := e.clock.Now()
+	var play time.Duration
 	batch := make([]store.Action, 0, 1000)
 	for seq := 1; seq <= n; seq++ {
 		out, err := eng.Apply(1, klondike.Simple(klondike.Draw))
@@ -35,14 +38,23 @@ func seedSolo(tb testing.TB, e *env, id, code string, n int) {
 		if err != nil {
 			tb.Fatalf("seq %d: %v", seq, err)
 		}
+		if seq > 1 {
+			play = store.AddGap(play, at, at.Add(time.Second))
+		}
 		at = at.Add(time.Second)
 		batch = append(batch, store.Action{GameID: id, Seq: int64(seq), Seat: 1, Action: out.Action.AppendJSON(nil),
 			ClientID: fmt.Sprintf("load-%d", seq), At: at, Tally: out.Tally})
-		if len(batch) == cap(batch) || seq == n {
+		if len(batch) == cap(batch) || seq == n || seq%SnapshotEvery == 0 {
 			if err := e.st.AppendActions(context.Background(), batch); err != nil {
 				tb.Fatal(err)
 			}
 			batch = batch[:0]
+		}
+		if seq%SnapshotEvery == 0 {
+			s := store.Snapshot{GameID: id, Seq: int64(seq), State: snapshotOf(eng, int64(seq), play), At: at}
+			if err := e.st.PutSnapshot(context.Background(), s); err != nil {
+				tb.Fatal(err)
+			}
 		}
 	}
 }
@@ -89,4 +101,29 @@ func BenchmarkLiveMemory(b *testing.B) {
 			b.ReportMetric(stack, "stack-B/game")
 		})
 	}
+}
+
+// BenchmarkReload measures how long a table takes to come back from the
+// store after an eviction (ns/op: one eviction and one load), by the
+// length of its game, on both stores: the snapshot and the actions after
+// it (and the window before it) are read, whatever the length.
+//
+//	source .ci/postgres.sh   # for the PostgreSQL figures
+//	go test -run '^$' -bench Reload ./internal/live
+func BenchmarkReload(b *testing.B) {
+	apitest.ForEachStore(b, func(b *testing.B, open func(testing.TB) store.Store) {
+		e := mustEnvOn(b, open(b))
+		for _, n := range []int{500, klondike.MaxActions} {
+			id := fmt.Sprintf("g%d", n)
+			seedSolo(b, e, id, code, n)
+			b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+				for b.Loop() {
+					e.reg.Evict([]string{id})
+					if _, err := e.reg.Get(context.Background(), id); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	})
 }

@@ -98,13 +98,13 @@ func (r *Registry) Preview(ctx context.Context, id string, viewer int) (int64, p
 		default:
 		}
 	}
-	g, acts, err := loadLog(ctx, &r.cfg, id)
+	g, err := readHeader(ctx, &r.cfg, id)
 	if err != nil {
 		return 0, nil, err
 	}
 	t := &Table{id: id, cfg: &r.cfg}
 	t.game.Store(&g)
-	if err := t.rebuild(acts); err != nil {
+	if err := t.load(ctx); err != nil {
 		return 0, nil, err
 	}
 	if g.Kind == "race" {

@@ -69,6 +69,12 @@ func (r *recent) lastAt() time.Time {
 	return time.Time{}
 }
 
+// lastAtMicro is the time of the newest event in microseconds (0: none).
+func (r *recent) lastAtMicro() int64 {
+	rec, _ := r.get(r.last)
+	return rec.at
+}
+
 // event is the Event of seq from its record; status is the game's status
 // after it.
 func (rec record) event(seq int64, status string) protocol.Event {

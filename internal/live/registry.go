@@ -70,6 +70,9 @@ type Config struct {
 	Think racelive.ThinkFunc
 	// rematchLapsed tells the race an offer lapsed after (set by the registry).
 	rematchLapsed func(old string)
+	// bg counts the goroutines a table leaves behind it, such as the write
+	// of a snapshot, which Close waits for (the registry's).
+	bg *sync.WaitGroup
 	// Owner shares the games with the other nodes of the store: this node
 	// runs a game's table only while it holds its lease (package
 	// ownership). Nil: a node alone, which owns every game.
@@ -129,6 +132,7 @@ func NewRegistry(cfg Config) *Registry {
 		cfg.Owner = ownership.New(ownership.Config{})
 	}
 	r := &Registry{cfg: cfg, owner: cfg.Owner, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
+	r.cfg.bg = &r.wg
 	r.cfg.rematchLapsed = func(old string) {
 		// off the lapsed race's goroutine: the old race's table is another
 		r.wg.Add(1)

@@ -266,7 +266,7 @@ func (t *Table) readStore(ctx context.Context, since int64) storeState {
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)
 	defer cancel()
 	st := storeState{seats: t.game.Load().Seats, after: t.durable.Load()}
-	if since >= 0 && since < st.after-Window && since >= st.after-protocol.MaxResume {
+	if since >= 0 && since < t.window.Load()-1 && since >= st.after-protocol.MaxResume {
 		st.after = since
 	}
 	g, err := t.cfg.Store.Game(ctx, t.id)

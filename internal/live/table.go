@@ -41,11 +41,17 @@ type Table struct {
 	// durable is the seq of the last durable action, which seq never falls
 	// below: for the store reads done off the goroutine (see Subscribe).
 	durable atomic.Int64
+	// window is the oldest seq the window holds (recent.first), for the
+	// same reads.
+	window atomic.Int64
+	// snapping: a snapshot is being written (snapshot.go).
+	snapping atomic.Bool
 
 	// Owned by the goroutine.
 	eng       engine.Engine
 	seq       int64
 	recent    recent        // the last events (recent.go)
+	snapAt    int64         // the seq of the last snapshot taken
 	play      time.Duration // seconds of play after the last committed event (store.AddGap)
 	clientIDs clientIDs
 	subs      subscribers
@@ -175,8 +181,7 @@ func (t *Table) EventsSince(ctx context.Context, since int64) ([]protocol.Event,
 // after since that the window may no longer hold (none when it does, or
 // when since is more than protocol.MaxResume behind).
 func (t *Table) olderEvents(ctx context.Context, since int64) ([]store.Action, error) {
-	durable := t.durable.Load()
-	if since < 0 || since >= durable-Window || since < durable-protocol.MaxResume {
+	if since < 0 || since >= t.window.Load()-1 || since < t.durable.Load()-protocol.MaxResume {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.StoreTimeout)

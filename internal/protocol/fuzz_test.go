@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"dsol/internal/klondike"
 	"encoding/json"
 	"testing"
 )
@@ -36,6 +37,25 @@ func FuzzValidClientID(f *testing.F) {
 // FuzzQuickEnvelope holds QuickEnvelope to the rules of DecodeCommand: what
 // it reads, the full decoder reads the same, as a frame when its type is
 // "action" and as a REST body when it has none.
+// FuzzDecodeAction: DecodeAction reads what klondike.DecodeAction reads,
+// the same, and refuses what it refuses.
+func FuzzDecodeAction(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"draw"}`, `{"type":"move","from":"c3","to":"f","count":2}`, ` { "type" : "tap" , "from" : "w" } `,
+		`{"type":"dtap","from":"c1","count":13}`, `{"type":"draw","from":""}`, `{"type":"move","from":"c1","to":"c2","count":0}`,
+		`{}`, `{"type":"draw"}x`, `{"type":"dra\u0077"}`, `{"type":"draw","type":"draw"}`, `{"type":"move","from":"c1","to":"c2","count":1.0}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := DecodeAction(data)
+		want, werr := klondike.DecodeAction(data)
+		if (err == nil) != (werr == nil) || got != want {
+			t.Fatalf("%s: %+v, %v; klondike.DecodeAction %+v, %v", data, got, err, want, werr)
+		}
+	})
+}
+
 func FuzzQuickEnvelope(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"action","id":"a1","action":{"type":"draw"}}`,
