@@ -41,6 +41,8 @@ type config struct {
 	protocol int           // race and idle modes: the socket protocol (--protocol)
 	pids     []int         // the server's processes, for their CPU time (none: /metrics)
 	sockets  int           // idle mode: sockets to open
+	games    int           // games mode: games to build
+	actions  int           // games mode: actions of each
 }
 
 const usage = `usage: dsol load [flags]
@@ -66,6 +68,13 @@ With --mode idle it opens --sockets game sockets (eight per player, each
 player on one solo game), leaves them idle for --duration and reports the
 resident memory they cost the server, from /proc/PID/status of --pid.
 
+With --mode games it builds --games draw-1 solo games of --actions actions
+each (draws and recycles, --clients games at once, 32 actions in flight on
+each game's socket), closes their sockets, leaves them live for --duration
+and reports the resident memory they cost the server (--pid), per game.
+Start the server with an --idle-evict longer than the run, limits that let
+the tool through, and a --setup-timeout that lets it build them all.
+
 flags:
 `
 
@@ -73,20 +82,22 @@ flags:
 func parse(args []string, stderr io.Writer) (config, error) {
 	fs := cli.NewFlags("load", usage, stderr)
 	var c config
-	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves) or idle (the server's memory per idle socket)")
+	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves), idle (the server's memory per idle socket) or games (its memory per live game)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
 	fs.IntVar(&c.clients, "clients", 50, "virtual clients, each with its own player and connection")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long the clients play, after the setup")
 	fs.DurationVar(&c.setup, "setup-timeout", 30*time.Second, "bound on creating the players and first games before the clock starts")
 	fs.StringVar(&c.transport, "transport", "ws", "ws (one WebSocket per client, wait for each ack) or rest (POST each action)")
 	fs.IntVar(&c.draw, "draw", 1, "draw 1 or 3")
-	fs.IntVar(&c.maxActions, "max-actions", 0, "start a new game after this many actions of one game (0: no limit)")
+	fs.IntVar(&c.maxActions, "max-actions", 0, "start a new game after this many actions of one game (0, or more than 10,000: 10,000, half of what a game may have)")
 	fs.DurationVar(&c.think, "think", 0, "pause of a client between an answer and its next action")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
 	fs.DurationVar(&c.warmup, "setup", 0, "race modes: warm-up played before the measured window")
 	fs.IntVar(&c.protocol, "protocol", 2, "race and idle modes: the socket protocol, 1 (every event with the whole view) or 2 (events as deltas, messages batched)")
 	fs.IntVar(&c.sockets, "sockets", 10000, "idle mode: game sockets to open and leave idle, eight per player")
+	fs.IntVar(&c.games, "games", 1000, "games mode: solo games to build and leave live")
+	fs.IntVar(&c.actions, "actions", 500, "games mode: actions of each game")
 	pids := fs.String("pid", "", "race modes: process ids, comma-separated, whose CPU time to add up as the server's: the server on this machine and, if you like, its database's backends (none: the server's /metrics)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -123,6 +134,10 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("load: --setup cannot be negative")
 	case c.sockets < 1 || c.sockets > 100000:
 		return c, cli.Usagef("load: --sockets %d: want 1 to 100000", c.sockets)
+	case c.games < 1 || c.games > 100000:
+		return c, cli.Usagef("load: --games %d: want 1 to 100000", c.games)
+	case c.actions < 0 || c.actions > 20000:
+		return c, cli.Usagef("load: --actions %d: want 0 to 20000, what a game may have", c.actions)
 	case c.protocol != 1 && c.protocol != 2:
 		return c, cli.Usagef("load: --protocol %d: use 1 or 2", c.protocol)
 	}
@@ -138,13 +153,15 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	var other []string
 	switch c.mode {
 	case "solo":
-		other = []string{"races", "setup", "pid", "protocol", "sockets"}
+		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions"}
 	case "race", "race-play":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions"}
 	case "idle":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup", "games", "actions"}
+	case "games":
+		other = []string{"transport", "draw", "max-actions", "think", "races", "setup", "protocol", "sockets"}
 	default:
-		return c, cli.Usagef("load: --mode %q: use solo, race, race-play or idle", c.mode)
+		return c, cli.Usagef("load: --mode %q: use solo, race, race-play, idle or games", c.mode)
 	}
 	for _, name := range other {
 		if set[name] {
@@ -191,6 +208,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		rep, err = runSolo(ctx, cfg)
 	case "idle":
 		rep, err = runIdle(ctx, cfg)
+	case "games":
+		rep, err = runGames(ctx, cfg)
 	default:
 		rep, err = runRace(ctx, cfg)
 	}

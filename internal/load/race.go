@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"dsol/internal/klondike"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -215,8 +216,14 @@ type raceGame struct {
 	cancel context.CancelFunc
 	over   atomic.Bool    // a seat saw the race end
 	leave  atomic.Bool    // a seat gave the race up: the other stops too
+	long   atomic.Bool    // the race reached raceActions: the pair starts another
 	stuck  [2]atomic.Bool // race-play: the seat's policy has nothing useful to do
 }
+
+// raceActions is the most actions the tool plays in one race before the
+// pair starts another: half of what a game may have (klondike.MaxActions),
+// so that a long run never meets the limit.
+const raceActions = klondike.MaxActions / 2
 
 // giveUp makes both seats leave the race.
 func (g *raceGame) giveUp() {
@@ -303,7 +310,7 @@ func (p *racePair) play(stop, ctx context.Context) {
 		switch {
 		case g.over.Load():
 			p.ended = append(p.ended, time.Now())
-		case g.leave.Load() && stop.Err() == nil:
+		case g.leave.Load() && !g.long.Load() && stop.Err() == nil:
 			p.left++
 		}
 		p.dropRace()

@@ -164,6 +164,11 @@ func (s *raceSeat) play(stop, ctx context.Context, g *raceGame) {
 			s.samples = append(s.samples, ackSample{at: time.Now(), latency: time.Since(t0)})
 			s.acks[g.id]++
 			s.acked = max(s.acked, ans.Seq)
+			if ans.Seq >= raceActions {
+				g.long.Store(true)
+				g.giveUp()
+				return
+			}
 			if s.cfg.mode == "race" {
 				s.played(action)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/cards"
+	"dsol/internal/klondike"
 	k "dsol/internal/klondike"
 	"dsol/internal/solo"
 )
@@ -199,7 +200,7 @@ func (c *soloClient) play(stop, ctx context.Context) {
 			c.game = nil
 			continue
 		}
-		if c.cfg.maxActions > 0 && c.gameActions >= c.cfg.maxActions {
+		if c.gameActions >= c.maxActions() {
 			c.game = nil
 			continue
 		}
@@ -380,4 +381,13 @@ func (c *soloClient) apply(a k.Action) (k.Action, bool) {
 		c.progressed = true
 	}
 	return out.Action, true
+}
+
+// maxActions is the most actions the client plays in one game: --max-actions,
+// and never more than half of what a game may have (klondike.MaxActions).
+func (c *soloClient) maxActions() int {
+	if m := c.cfg.maxActions; m > 0 {
+		return min(m, klondike.MaxActions/2)
+	}
+	return klondike.MaxActions / 2
 }
