@@ -150,7 +150,7 @@ func (t *Table) handle(batch []*doReq) {
 		}
 	}
 	t.window.Store(t.recent.first())
-	t.snapshot()
+	t.snapshot(false)
 	// A changed status is stored before anyone hears of the action: a
 	// player told "won" finds the game won in their list.
 	if st := t.eng.Status(); st != statusBefore {

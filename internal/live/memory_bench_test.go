@@ -15,8 +15,15 @@ import (
 
 // seedSolo stores a solo game of code with n actions (draws, and a
 // recycle whenever the stock is out), as its table would have stored them,
-// with its snapshot at the last multiple of SnapshotEvery.
+// with its snapshots every SnapshotEvery and, as a table leaves it when it
+// stops, at its last action.
 func seedSolo(tb testing.TB, e *env, id, code string, n int) {
+	seedSoloSnapshots(tb, e, id, code, n, true)
+}
+
+// seedSoloSnapshots is seedSolo, with the snapshot at the last action only
+// when stopped: else the game is as a node that died leaves it.
+func seedSoloSnapshots(tb testing.TB, e *env, id, code string, n int, stopped bool) {
 	tb.Helper()
 	mustGame(tb, e, id, code)
 	g, err := e.st.Game(context.Background(), id)
@@ -50,9 +57,9 @@ func seedSolo(tb testing.TB, e *env, id, code string, n int) {
 			}
 			batch = batch[:0]
 		}
-		if seq%SnapshotEvery == 0 {
+		if seq%SnapshotEvery == 0 || (stopped && seq == n) {
 			s := store.Snapshot{GameID: id, Seq: int64(seq), State: snapshotOf(eng, int64(seq), play), At: at}
-			if err := e.st.PutSnapshot(context.Background(), s); err != nil {
+			if err := e.st.PutSnapshots(context.Background(), []store.Snapshot{s}); err != nil {
 				tb.Fatal(err)
 			}
 		}
@@ -104,19 +111,30 @@ func BenchmarkLiveMemory(b *testing.B) {
 }
 
 // BenchmarkReload measures how long a table takes to come back from the
-// store after an eviction (ns/op: one eviction and one load), by the
-// length of its game, on both stores: the snapshot and the actions after
-// it (and the window before it) are read, whatever the length.
+// store (ns/op: one eviction and one load), by the length of its game, on
+// both stores: after it stopped (evicted, handed over), with a snapshot at
+// its last action, and after its node died, with the last periodic one
+// (for 20,000 actions, 544 actions before the end: about the longest
+// replay there is). The snapshot and the actions after it (and the window
+// before it) are read, whatever the length.
 //
 //	source .ci/postgres.sh   # for the PostgreSQL figures
 //	go test -run '^$' -bench Reload ./internal/live
 func BenchmarkReload(b *testing.B) {
 	apitest.ForEachStore(b, func(b *testing.B, open func(testing.TB) store.Store) {
 		e := mustEnvOn(b, open(b))
-		for _, n := range []int{500, klondike.MaxActions} {
-			id := fmt.Sprintf("g%d", n)
-			seedSolo(b, e, id, code, n)
-			b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+		for _, c := range []struct {
+			n       int
+			stopped bool
+		}{{500, true}, {klondike.MaxActions, true}, {klondike.MaxActions, false}} {
+			n := c.n
+			id := fmt.Sprintf("g%d-%v", n, c.stopped)
+			seedSoloSnapshots(b, e, id, code, n, c.stopped)
+			how := "stopped"
+			if !c.stopped {
+				how = "died"
+			}
+			b.Run(fmt.Sprintf("actions=%d/%s", n, how), func(b *testing.B) {
 				for b.Loop() {
 					e.reg.Evict([]string{id})
 					if _, err := e.reg.Get(context.Background(), id); err != nil {

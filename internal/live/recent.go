@@ -32,26 +32,28 @@ type record struct {
 	seat   uint8
 }
 
-// recent is the window: a ring of the records of seqs last-len(buf)+1 …
-// last, which grows up to Window and then wraps (the record of seq s is
-// at (s-1) mod Window).
+// recent is the window: a ring of the records of the n seqs up to last
+// (the record of seq s is at (s-1) mod Window), which grows as it fills,
+// up to Window.
 type recent struct {
 	buf  []record
+	n    int
 	last int64
 }
 
 // add appends the record of seq last+1.
 func (r *recent) add(rec record) {
 	r.last++
-	if len(r.buf) < Window {
-		r.buf = append(r.buf, rec)
-		return
+	i := int((r.last - 1) % Window)
+	for len(r.buf) <= i {
+		r.buf = append(r.buf, record{})
 	}
-	r.buf[(r.last-1)%Window] = rec
+	r.buf[i] = rec
+	r.n = min(r.n+1, Window)
 }
 
 // first is the oldest seq the window holds (last+1 when empty).
-func (r *recent) first() int64 { return r.last - int64(len(r.buf)) + 1 }
+func (r *recent) first() int64 { return r.last - int64(r.n) + 1 }
 
 // get returns the record of seq, if the window holds it.
 func (r *recent) get(seq int64) (record, bool) {

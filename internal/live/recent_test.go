@@ -133,3 +133,26 @@ func TestResentIDHorizon(t *testing.T) {
 		t.Fatalf("an id past the horizon, after a restart: %+v", r)
 	}
 }
+
+// TestWindowFromAnySeq: a window started at any seq (a table loaded from a
+// snapshot) holds the records of its last Window seqs, whatever the seq
+// it started from and how far it went.
+func TestWindowFromAnySeq(t *testing.T) {
+	for _, from := range []int64{0, 1, 38, 127, 128, 422, 1000} {
+		for _, n := range []int64{0, 1, 90, Window, Window + 1, 3*Window + 5} {
+			r := recent{last: from}
+			for s := from + 1; s <= from+n; s++ {
+				r.add(record{at: s})
+			}
+			if r.last != from+n || r.first() != from+n-min(n, Window)+1 {
+				t.Fatalf("from %d, %d added: last %d, first %d", from, n, r.last, r.first())
+			}
+			for s := from - 1; s <= from+n+1; s++ {
+				rec, ok := r.get(s)
+				if want := s > from+n-min(n, Window) && s <= from+n && s >= 1; ok != want || (ok && rec.at != s) {
+					t.Fatalf("from %d, %d added: seq %d gives %+v, %v", from, n, s, rec, ok)
+				}
+			}
+		}
+	}
+}

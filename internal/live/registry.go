@@ -70,9 +70,8 @@ type Config struct {
 	Think racelive.ThinkFunc
 	// rematchLapsed tells the race an offer lapsed after (set by the registry).
 	rematchLapsed func(old string)
-	// bg counts the goroutines a table leaves behind it, such as the write
-	// of a snapshot, which Close waits for (the registry's).
-	bg *sync.WaitGroup
+	// snaps writes the tables' snapshots (the registry's).
+	snaps *snapWriter
 	// Owner shares the games with the other nodes of the store: this node
 	// runs a game's table only while it holds its lease (package
 	// ownership). Nil: a node alone, which owns every game.
@@ -132,7 +131,7 @@ func NewRegistry(cfg Config) *Registry {
 		cfg.Owner = ownership.New(ownership.Config{})
 	}
 	r := &Registry{cfg: cfg, owner: cfg.Owner, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
-	r.cfg.bg = &r.wg
+	r.cfg.snaps = newSnapWriter(cfg.Store, cfg.Logger, cfg.StoreTimeout)
 	r.cfg.rematchLapsed = func(old string) {
 		// off the lapsed race's goroutine: the old race's table is another
 		r.wg.Add(1)
@@ -359,7 +358,11 @@ func (r *Registry) Close(ctx context.Context) error {
 		}
 	}
 	done := make(chan struct{})
-	go func() { r.wg.Wait(); close(done) }()
+	go func() {
+		r.wg.Wait()
+		r.cfg.snaps.close() // the snapshots of the tables that stopped
+		close(done)
+	}()
 	select {
 	case <-done:
 		r.owner.Release(nil) // hand every game over at once

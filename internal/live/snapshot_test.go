@@ -191,7 +191,7 @@ func stateAt(tb testing.TB, e *env, id string, seq int64) []byte {
 func TestSnapshotPassedOver(t *testing.T) {
 	e := mustEnv(t)
 	reads := countReads(t, e)
-	seedSolo(t, e, "g1", code, 300)
+	seedSoloSnapshots(t, e, "g1", code, 300, false) // no snapshot: the ones below are the newest
 	seq, want := mustSnapshot(t, e.reg, "g1")
 	for i, c := range []struct {
 		name string
@@ -207,7 +207,7 @@ func TestSnapshotPassedOver(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			state := c.edit(stateAt(t, e, "g1", min(c.seq, 300)))
-			if err := e.st.PutSnapshot(context.Background(), store.Snapshot{GameID: "g1", Seq: c.seq, State: state, At: e.clock.Now()}); err != nil {
+			if err := e.st.PutSnapshots(context.Background(), []store.Snapshot{{GameID: "g1", Seq: c.seq, State: state, At: e.clock.Now()}}); err != nil {
 				t.Fatal(err)
 			}
 			whole := reads.whole.Load()

@@ -44,8 +44,6 @@ type Table struct {
 	// window is the oldest seq the window holds (recent.first), for the
 	// same reads.
 	window atomic.Int64
-	// snapping: a snapshot is being written (snapshot.go).
-	snapping atomic.Bool
 
 	// Owned by the goroutine.
 	eng       engine.Engine
@@ -261,6 +259,7 @@ func (t *Table) run() {
 	if t.checkStop != nil {
 		t.checkStop()
 	}
+	t.snapshot(true)
 	why := t.err
 	if why == nil {
 		why = protocol.ErrStopped

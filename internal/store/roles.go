@@ -242,9 +242,10 @@ type Health interface {
 // derived from the action log, never the source of truth; deleted with the
 // game.
 type Snapshots interface {
-	// PutSnapshot stores s as its game's snapshot, unless the game has one
-	// of a later seq already (ErrNotFound if there is no such game).
-	PutSnapshot(ctx context.Context, s Snapshot) error
+	// PutSnapshots stores each snapshot as its game's, in one transaction,
+	// unless the game has one of a later seq already or no longer exists
+	// (deleted meanwhile: nothing to keep). At most one a game.
+	PutSnapshots(ctx context.Context, s []Snapshot) error
 	// Snapshot returns a game's snapshot (ErrNotFound if it has none).
 	Snapshot(ctx context.Context, gameID string) (Snapshot, error)
 }

@@ -10,10 +10,19 @@ import (
 	"dsol/internal/store/internal/stmt"
 )
 
-// PutSnapshot implements store.Store (the foreign key finds a missing game).
-func (s *Store) PutSnapshot(ctx context.Context, snap store.Snapshot) error {
-	_, err := s.pool.Exec(ctx, stmt.PutSnapshot, snap.GameID, snap.Seq, snap.State, snap.At)
-	return wrap("put snapshot", err)
+// PutSnapshots implements store.Store: one transaction, one round trip.
+func (s *Store) PutSnapshots(ctx context.Context, snaps []store.Snapshot) error {
+	if len(snaps) == 0 {
+		return nil
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var b pgx.Batch
+		for _, snap := range snaps {
+			b.Queue(stmt.PutSnapshot, snap.GameID, snap.Seq, snap.State, snap.At)
+		}
+		return tx.SendBatch(ctx, &b).Close()
+	})
+	return wrap("put snapshots", err)
 }
 
 // Snapshot implements store.Store.

@@ -9,10 +9,22 @@ import (
 	"dsol/internal/store/internal/stmt"
 )
 
-// PutSnapshot implements store.Store (the foreign key finds a missing game).
-func (s *Store) PutSnapshot(ctx context.Context, snap store.Snapshot) error {
-	_, err := s.w.ExecContext(ctx, stmt.PutSnapshot, snap.GameID, snap.Seq, snap.State, micros(snap.At))
-	return wrap("put snapshot", err)
+// PutSnapshots implements store.Store: one transaction on the writer.
+func (s *Store) PutSnapshots(ctx context.Context, snaps []store.Snapshot) error {
+	if len(snaps) == 0 {
+		return nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("put snapshots", err)
+	}
+	defer tx.Rollback()
+	for _, snap := range snaps {
+		if _, err := tx.ExecContext(ctx, stmt.PutSnapshot, snap.GameID, snap.Seq, snap.State, micros(snap.At)); err != nil {
+			return wrap("put snapshots", err)
+		}
+	}
+	return wrap("put snapshots", tx.Commit())
 }
 
 // Snapshot implements store.Store.
