@@ -100,6 +100,7 @@ func runSolo(ctx context.Context, cfg config) (*soloReport, error) {
 	return rep, nil
 }
 
+// WriteText writes the report for people.
 func (r *soloReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "dsol load: %s, %d clients, draw %d, think %s, %s\n", r.Transport, r.Clients, r.Draw, r.Think, r.URL)
 	fmt.Fprintf(w, "setup       %.1fs\n", r.SetupSeconds)
