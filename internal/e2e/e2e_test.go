@@ -25,6 +25,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"dsol/internal/chromium"
 	"dsol/internal/httpapi"
 	"dsol/internal/live"
 	"dsol/internal/lobby"
@@ -63,26 +64,14 @@ func browser(t *testing.T) context.Context {
 			browserErr = err
 			return
 		}
-		opts := append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath(path),
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.NoFirstRun,
-			chromedp.UserDataDir(dir),
-			chromedp.Flag("disable-quic", true),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.WindowSize(1440, 900),
-		)
-		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		bctx, bcancel := chromedp.NewContext(actx)
-		if err := chromedp.Do(bctx); err != nil {
-			browserErr = fmt.Errorf("start chromium %s: %w", path, err)
+		ctx, stop, err := chromium.Start(path, dir)
+		if err != nil {
+			os.RemoveAll(dir)
+			browserErr = err
+			return
 		}
-		browserCtx = bctx
-		browserCancel = func() { bcancel(); acancel(); os.RemoveAll(dir) }
+		browserCtx = ctx
+		browserCancel = func() { stop(); os.RemoveAll(dir) }
 	})
 	if browserErr != nil {
 		t.Fatal(browserErr)

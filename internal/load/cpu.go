@@ -1,22 +1,13 @@
 package load
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"strconv"
-	"strings"
-)
 
-// userHZ is the unit of the utime and stime fields of /proc/PID/stat: Linux
-// reports them in USER_HZ clock ticks, 100 per second on every mainstream
-// architecture and configuration (what `getconf CLK_TCK` prints). Reading it
-// for real would take sysconf, which the Go standard library does not offer.
-const userHZ = 100
+	"dsol/internal/load/client"
+)
 
 // cpuMeter reads the CPU time (user and system) that the server has used so
 // far, in seconds: the sum over processes of this machine from their
@@ -42,7 +33,7 @@ func (m *cpuMeter) seconds(ctx context.Context) ([]float64, error) {
 	if len(m.pids) > 0 {
 		out := make([]float64, len(m.pids))
 		for i, pid := range m.pids {
-			s, err := processCPUSeconds(strconv.Itoa(pid))
+			s, err := client.ProcessCPUSeconds(strconv.Itoa(pid))
 			if err != nil {
 				return nil, err
 			}
@@ -62,89 +53,9 @@ func (m *cpuMeter) seconds(ctx context.Context) ([]float64, error) {
 	if res.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: %s", m.url, res.Status)
 	}
-	s, err := metricsCPUSeconds(res.Body)
+	s, err := client.MetricsCPUSeconds(res.Body)
 	if err != nil {
 		return nil, err
 	}
 	return []float64{s}, nil
-}
-
-// processCPUSeconds returns the CPU time used so far by the process pid
-// ("self" for this one).
-func processCPUSeconds(pid string) (float64, error) {
-	raw, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	return procCPUSeconds(raw)
-}
-
-// procCPUSeconds reads utime + stime from the text of /proc/PID/stat. The
-// second field, the command name in parentheses, may hold spaces and
-// parentheses itself, so the fields are counted from the last ')': utime
-// and stime are fields 14 and 15 of the line, the 12th and 13th after it.
-func procCPUSeconds(stat []byte) (float64, error) {
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc stat without a command name: %.40q", stat)
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc stat with %d fields after the command name", len(f))
-	}
-	utime, err1 := strconv.ParseUint(f[11], 10, 64)
-	stime, err2 := strconv.ParseUint(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc stat: utime %q, stime %q", f[11], f[12])
-	}
-	return float64(utime+stime) / userHZ, nil
-}
-
-// metricsCPUSeconds finds process_cpu_seconds_total in a Prometheus text
-// exposition.
-func metricsCPUSeconds(r io.Reader) (float64, error) {
-	v, err := metricValues(r, "process_cpu_seconds_total")
-	if err != nil {
-		return 0, err
-	}
-	return v[0], nil
-}
-
-// metricValues finds the values of the named unlabelled (or first-listed)
-// series in a Prometheus text exposition, in the order of names; a name
-// missing is an error.
-func metricValues(r io.Reader, names ...string) ([]float64, error) {
-	out := make([]float64, len(names))
-	found := make([]bool, len(names))
-	left := len(names)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() && left > 0 {
-		line := sc.Text()
-		for i, name := range names {
-			rest, ok := strings.CutPrefix(line, name)
-			if found[i] || !ok || rest == "" || (rest[0] != ' ' && rest[0] != '{') {
-				continue
-			}
-			f := strings.Fields(rest[strings.LastIndexByte(rest, '}')+1:])
-			if len(f) == 0 {
-				continue
-			}
-			v, err := strconv.ParseFloat(f[0], 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			out[i], found[i] = v, true
-			left--
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	for i, ok := range found {
-		if !ok {
-			return nil, fmt.Errorf("no %s in the server's /metrics", names[i])
-		}
-	}
-	return out, nil
 }

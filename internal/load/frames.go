@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	viewdelta "dsol/internal/delta"
+	"dsol/internal/load/client"
 )
 
 // answer is an ack or a reject frame.
@@ -42,7 +43,7 @@ func (s *raceSeat) read(ctx context.Context, g *raceGame) (*answer, error) {
 		_, err = s.buf.ReadFrom(r)
 	}
 	if err != nil {
-		return nil, wsError(ctx, err)
+		return nil, client.WSError(ctx, err)
 	}
 	data := s.buf.Bytes()
 	s.frames++
@@ -77,7 +78,7 @@ func messagesOf(data []byte, out [][]byte) ([][]byte, error) {
 	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return out, &apiError{"bad_frame", err.Error()}
+		return out, &client.Error{Code: "bad_frame", Message: err.Error()}
 	}
 	msgs = out // without what the split took before it gave up
 	for _, m := range raw {
@@ -168,7 +169,7 @@ func (s *raceSeat) message(g *raceGame, data []byte) (*answer, error) {
 	}
 	var a answer
 	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, &apiError{"bad_frame", err.Error()}
+		return nil, &client.Error{Code: "bad_frame", Message: err.Error()}
 	}
 	switch a.Type {
 	case "ack", "reject":
@@ -246,7 +247,7 @@ func (s *raceSeat) fold() error {
 	if s.base == nil {
 		var f struct{ Game map[string]any }
 		if err := json.Unmarshal(s.viewData, &f); err != nil || f.Game == nil {
-			return &apiError{"bad_frame", "a state without its game"}
+			return &client.Error{Code: "bad_frame", Message: "a state without its game"}
 		}
 		s.base, s.viewData = f.Game, nil
 	}
@@ -256,10 +257,10 @@ func (s *raceSeat) fold() error {
 			D   map[string]any
 		}
 		if err := json.Unmarshal(data, &ev); err != nil {
-			return &apiError{"bad_frame", err.Error()}
+			return &client.Error{Code: "bad_frame", Message: err.Error()}
 		}
 		if err := viewdelta.Fold(s.base, ev.Seq, ev.D); err != nil {
-			return &apiError{"bad_delta", err.Error()}
+			return &client.Error{Code: "bad_delta", Message: err.Error()}
 		}
 	}
 	s.deltas = s.deltas[:0]
@@ -281,15 +282,15 @@ func (s *raceSeat) view(ctx context.Context, g *raceGame) (*playView, error) {
 	if s.base != nil {
 		b, err := json.Marshal(s.base)
 		if err != nil {
-			return nil, &apiError{"bad_frame", err.Error()}
+			return nil, &client.Error{Code: "bad_frame", Message: err.Error()}
 		}
 		if err := json.Unmarshal(b, &f.Game); err != nil {
-			return nil, &apiError{"bad_frame", err.Error()}
+			return nil, &client.Error{Code: "bad_frame", Message: err.Error()}
 		}
 		return &f.Game, nil
 	}
 	if err := json.Unmarshal(s.viewData, &f); err != nil {
-		return nil, &apiError{"bad_frame", err.Error()}
+		return nil, &client.Error{Code: "bad_frame", Message: err.Error()}
 	}
 	return &f.Game, nil
 }

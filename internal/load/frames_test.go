@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"dsol/internal/load/client"
 )
 
 // TestSplitArray checks the split of a protocol 2 frame against
@@ -47,7 +49,7 @@ func TestMessagesOf(t *testing.T) {
 		}
 		checkSplit(t, []byte(in), got)
 	}
-	if _, err := messagesOf([]byte(`[{"a":1},`), nil); codeOf(err) != "bad_frame" {
+	if _, err := messagesOf([]byte(`[{"a":1},`), nil); client.CodeOf(err) != "bad_frame" {
 		t.Errorf("a broken frame: %v, want bad_frame", err)
 	}
 }

@@ -1,7 +1,8 @@
 // Package load is dsol load: virtual clients that play against a running
 // dsol server (solo games, races, or idle sockets) and report what it
 // sustained: actions per second, their latency, its CPU time per ack, its
-// memory per idle socket.
+// memory per idle socket or live game. It holds the command line, the solo
+// and race modes, and hands the memory modes to package memory.
 package load
 
 import (
@@ -9,17 +10,16 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"dsol/internal/cli"
+	"dsol/internal/load/memory"
 )
 
 // config is the command line of dsol load.
@@ -171,12 +171,6 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	return c, nil
 }
 
-// rateLimitPause is how long a client waits after a rate_limited answer
-// before it sends the same action again. A second is what REST's
-// Retry-After says, and lets a WebSocket's strike bucket (one a second)
-// refill, so that a client pressing against the limit is never closed.
-const rateLimitPause = time.Second
-
 // drainTimeout bounds how long the actions in flight at the end of the
 // duration may take to be answered; they count when they are.
 const drainTimeout = 10 * time.Second
@@ -202,14 +196,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var rep interface{ writeText(io.Writer) }
+	var rep interface{ WriteText(io.Writer) }
 	switch cfg.mode {
 	case "solo":
 		rep, err = runSolo(ctx, cfg)
 	case "idle":
-		rep, err = runIdle(ctx, cfg)
+		rep, err = memory.Idle(ctx, cfg.memory())
 	case "games":
-		rep, err = runGames(ctx, cfg)
+		rep, err = memory.Games(ctx, cfg.memory())
 	default:
 		rep, err = runRace(ctx, cfg)
 	}
@@ -221,8 +215,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	rep.writeText(stdout)
+	rep.WriteText(stdout)
 	return nil
+}
+
+// memory is what the memory modes take of the command line.
+func (c *config) memory() memory.Config {
+	return memory.Config{Base: c.base, PIDs: c.pids, Setup: c.setup, Duration: c.duration, Protocol: c.protocol,
+		Sockets: c.sockets, Clients: c.clients, Games: c.games, Actions: c.actions}
 }
 
 // percentiles summarises latencies in milliseconds (nearest rank).
@@ -250,26 +250,6 @@ func summary(xs []float64) latencyReport {
 		sum += x
 	}
 	return latencyReport{P50: rank(0.50), P90: rank(0.90), P99: rank(0.99), Max: xs[len(xs)-1], Mean: sum / float64(len(xs))}
-}
-
-// errorList writes error counts as "code n, code n" in code order.
-func errorList(m map[string]int) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	codes := make([]string, 0, len(m))
-	for c := range m {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
-	var b strings.Builder
-	for i, c := range codes {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s %d", c, m[c])
-	}
-	return b.String()
 }
 
 // player is a virtual client of a run, or a pair of them: it sets up within

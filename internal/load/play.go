@@ -5,6 +5,7 @@ import (
 
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
+	"dsol/internal/load/client"
 )
 
 // playView is the part of a race view (the "game" of a state or an event)
@@ -31,10 +32,10 @@ type seatView struct {
 // seatOf returns the side of seat (1 or 2).
 func (v *playView) seatOf(seat int) (*seatView, error) {
 	if v.You != nil && *v.You != seat {
-		return nil, &apiError{"bad_view", fmt.Sprintf("the view is seat %d's, not seat %d's", *v.You, seat)}
+		return nil, &client.Error{Code: "bad_view", Message: fmt.Sprintf("the view is seat %d's, not seat %d's", *v.You, seat)}
 	}
 	if seat < 1 || seat > len(v.Seats) {
-		return nil, &apiError{"bad_view", fmt.Sprintf("the view has %d seats", len(v.Seats))}
+		return nil, &client.Error{Code: "bad_view", Message: fmt.Sprintf("the view has %d seats", len(v.Seats))}
 	}
 	return &v.Seats[seat-1], nil
 }
@@ -48,7 +49,7 @@ func (v *playView) board(seat int) (k.Board, k.Foundations, error) {
 	if err != nil {
 		return b, f, err
 	}
-	bad := func(what string) error { return &apiError{"bad_view", what} }
+	bad := func(what string) error { return &client.Error{Code: "bad_view", Message: what} }
 	if len(sv.Columns) > k.MaxColumns || sv.Stock < 0 || sv.Stock > k.MaxStock || len(sv.Waste) > k.MaxStock ||
 		len(v.Foundations) > len(f.N) {
 		return b, f, bad("a view too large for a board")

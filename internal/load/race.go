@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"dsol/internal/klondike"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"dsol/internal/klondike"
+	"dsol/internal/load/client"
 )
 
 // raceBody is the race every pair creates: draw 1, unlimited redeals and
@@ -79,7 +81,7 @@ type cpuReport struct {
 // play through the warm-up and the window, measures the window and gathers
 // the figures.
 func runRace(ctx context.Context, cfg config) (*raceReport, error) {
-	hc := newHTTPClient(2 * cfg.races)
+	hc := client.NewHTTPClient(2 * cfg.races)
 	defer hc.CloseIdleConnections()
 	meter := newCPUMeter(&cfg, hc)
 	if _, err := meter.seconds(ctx); err != nil {
@@ -105,15 +107,15 @@ func runRace(ctx context.Context, cfg config) (*raceReport, error) {
 	team.play(stop, runCtx)
 
 	warm := time.Now()
-	sleep(ctx, cfg.warmup)
+	client.Sleep(ctx, cfg.warmup)
 	cpu0, err0 := meter.seconds(ctx)
-	self0, selfErr0 := processCPUSeconds("self")
+	self0, selfErr0 := client.ProcessCPUSeconds("self")
 	t0 := time.Now()
 	rep.WarmupSeconds = t0.Sub(warm).Seconds()
-	sleep(ctx, cfg.duration)
+	client.Sleep(ctx, cfg.duration)
 	t1 := time.Now()
 	cpu1, err1 := meter.seconds(context.WithoutCancel(ctx))
-	self1, selfErr1 := processCPUSeconds("self")
+	self1, selfErr1 := client.ProcessCPUSeconds("self")
 	cancelStop()
 	drain := time.AfterFunc(drainTimeout, cancelRun)
 	team.wait()
@@ -152,13 +154,13 @@ func runRace(ctx context.Context, cfg config) (*raceReport, error) {
 		}
 	}
 	if rep.Races == 0 {
-		return rep, fmt.Errorf("load: no pair got through the setup within %v (errors: %s)", cfg.setup, errorList(rep.Errors))
+		return rep, fmt.Errorf("load: no pair got through the setup within %v (errors: %s)", cfg.setup, client.ErrorList(rep.Errors))
 	}
 	return rep, nil
 }
 
 // writeText writes the report for people.
-func (r *raceReport) writeText(w io.Writer) {
+func (r *raceReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "dsol load: %s, %d races (%d clients), %s\n", r.Mode, r.Races, r.Clients, r.URL)
 	fmt.Fprintf(w, "setup       %.1fs, warm-up %.1fs\n", r.SetupSeconds, r.WarmupSeconds)
 	fmt.Fprintf(w, "window      %.1fs\n", r.Seconds)
@@ -171,8 +173,8 @@ func (r *raceReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "connections %d, protocol %d, %d frames read\n", r.Connects, r.Protocol, r.Frames)
 	e := r.EventBytes
 	fmt.Fprintf(w, "event bytes p50 %.0f  p90 %.0f  p99 %.0f  max %.0f  mean %.0f\n", e.P50, e.P90, e.P99, e.Max, e.Mean)
-	fmt.Fprintf(w, "rejects     %s\n", errorList(r.Rejects))
-	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
+	fmt.Fprintf(w, "rejects     %s\n", client.ErrorList(r.Rejects))
+	fmt.Fprintf(w, "errors      %s\n", client.ErrorList(r.Errors))
 	if c := r.CPU; c.Error != "" {
 		fmt.Fprintf(w, "server cpu  unknown (%s)\n", c.Error)
 	} else {
@@ -245,24 +247,24 @@ func newRacePair(cfg *config, hc *http.Client) *racePair {
 // pair is ready to play.
 func (p *racePair) setup(ctx context.Context) bool {
 	for _, s := range p.seats {
-		token, ok := signUp(ctx, p.hc, p.cfg.base, p.errors)
+		token, ok := client.SignUp(ctx, p.hc, p.cfg.base, p.errors)
 		if !ok {
 			return false
 		}
 		s.token = token
 	}
-	return persist(ctx, p.errors, p.newRace)
+	return client.Persist(ctx, p.errors, p.newRace)
 }
 
 // newRace creates a race with seat 1, joins it with seat 2 and opens both
 // seats' connections.
 func (p *racePair) newRace(ctx context.Context) error {
 	var created struct{ ID, Invite string }
-	if err := postJSON(ctx, p.hc, p.cfg.base+"/api/v1/races", p.seats[0].token, []byte(raceBody), &created); err != nil {
+	if err := client.PostJSON(ctx, p.hc, p.cfg.base+"/api/v1/races", p.seats[0].token, []byte(raceBody), &created); err != nil {
 		return err
 	}
 	join, _ := json.Marshal(map[string]string{"invite": created.Invite})
-	if err := postJSON(ctx, p.hc, p.cfg.base+"/api/v1/races/"+created.ID+"/join", p.seats[1].token, join, nil); err != nil {
+	if err := client.PostJSON(ctx, p.hc, p.cfg.base+"/api/v1/races/"+created.ID+"/join", p.seats[1].token, join, nil); err != nil {
 		return err
 	}
 	g := &raceGame{id: created.ID} // its ctx is set when play starts it
@@ -290,7 +292,7 @@ func (p *racePair) play(stop, ctx context.Context) {
 	defer p.dropRace()
 	for stop.Err() == nil {
 		if p.race == nil {
-			if err := p.newRace(stop); err != nil && !retry(stop, p.errors, err) {
+			if err := p.newRace(stop); err != nil && !client.Retry(stop, p.errors, err) {
 				return
 			}
 			continue

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"dsol/internal/cli"
+	"dsol/internal/load/loadtest"
 )
 
 // TestLoadRace runs both race modes for a short while against a real server
@@ -20,7 +21,7 @@ import (
 // server refused, and every acknowledged action is in the store's log of its
 // race, no more and no fewer.
 func TestLoadRace(t *testing.T) {
-	s := mustServe(t, 100000)
+	s := loadtest.MustServe(t, 100000)
 	reports := map[string]*raceReport{}
 	for _, tc := range []struct {
 		name, mode string
@@ -33,7 +34,7 @@ func TestLoadRace(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cfg, err := parse(append([]string{"--mode", tc.mode, "--url", s.base, "--races", "3",
+			cfg, err := parse(append([]string{"--mode", tc.mode, "--url", s.Base, "--races", "3",
 				"--setup", "300ms", "--duration", "1500ms"}, tc.args...), io.Discard)
 			if err != nil {
 				t.Fatal(err)
@@ -59,7 +60,7 @@ func TestLoadRace(t *testing.T) {
 				t.Errorf("cpu %+v: want a measure", c)
 			}
 			if len(rep.Errors) > 0 {
-				t.Errorf("errors %v; logs:\n%s", rep.Errors, s.logs)
+				t.Errorf("errors %v; logs:\n%s", rep.Errors, s.Logs)
 			}
 			if tc.mode == "race" && len(rep.Rejects) > 0 {
 				t.Errorf("race mode: rejects %v, want none", rep.Rejects)
@@ -72,9 +73,9 @@ func TestLoadRace(t *testing.T) {
 
 	// Every ack is in the log of its race (the server is stopped first, so
 	// that every action acknowledged is stored and the store is ours alone).
-	s.stop()
+	s.Stop()
 	ctx := context.Background()
-	st := s.st
+	st := s.Store
 	if v1, v2 := reports["race-play-v1"].EventBytes.P50, reports["race-play"].EventBytes.P50; v2*3 > v1 {
 		t.Errorf("median event message %.0f bytes with deltas, %.0f with whole views", v2, v1)
 	}
@@ -102,9 +103,9 @@ func sum(m map[string]int) int {
 // TestLoadRaceText checks the text report of a race run and that --json
 // writes the report.
 func TestLoadRaceText(t *testing.T) {
-	s := mustServe(t, 100000)
+	s := loadtest.MustServe(t, 100000)
 	var out bytes.Buffer
-	if err := Run(context.Background(), []string{"--mode", "race", "--url", s.base, "--races", "1", "--duration", "300ms"},
+	if err := Run(context.Background(), []string{"--mode", "race", "--url", s.Base, "--races", "1", "--duration", "300ms"},
 		&out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestLoadRaceText(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := Run(context.Background(), []string{"--mode", "race-play", "--url", s.base, "--races", "1", "--duration", "300ms", "--json"},
+	if err := Run(context.Background(), []string{"--mode", "race-play", "--url", s.Base, "--races", "1", "--duration", "300ms", "--json"},
 		&out, io.Discard); err != nil {
 		t.Fatal(err)
 	}

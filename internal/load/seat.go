@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	k "dsol/internal/klondike"
+	"dsol/internal/load/client"
 )
 
 // raceSeat is one seat of a pair: its player and, during a race, its
@@ -74,7 +75,7 @@ var (
 
 // dial opens the seat's connection to race g and reads its first state.
 func (s *raceSeat) dial(ctx context.Context, g *raceGame) error {
-	conn, err := dialGame(ctx, s.hc, s.cfg.base, g.id, s.token, s.cfg.protocol >= 2)
+	conn, err := client.DialGame(ctx, s.hc, s.cfg.base, g.id, s.token, s.cfg.protocol >= 2)
 	if err != nil {
 		return err
 	}
@@ -114,8 +115,8 @@ func (s *raceSeat) hangUp() {
 func (s *raceSeat) act(ctx context.Context, g *raceGame, action []byte) (*answer, error) {
 	s.nextID++
 	id := "R" + strconv.Itoa(s.nextID)
-	if err := s.conn.Write(ctx, websocket.MessageText, actionFrame(id, action)); err != nil {
-		return nil, wsError(ctx, err)
+	if err := s.conn.Write(ctx, websocket.MessageText, client.ActionFrame(id, action)); err != nil {
+		return nil, client.WSError(ctx, err)
 	}
 	for {
 		a, err := s.read(ctx, g)
@@ -181,7 +182,7 @@ func (s *raceSeat) play(stop, ctx context.Context, g *raceGame) {
 			g.over.Store(true)
 			return
 		case code == "rate_limited":
-			sleep(stop, rateLimitPause)
+			client.Sleep(stop, client.RateLimitPause)
 		case s.cfg.mode == "race":
 			if err := s.resync(g); err != nil {
 				s.fail(g, err)
@@ -196,8 +197,8 @@ func (s *raceSeat) play(stop, ctx context.Context, g *raceGame) {
 // fail counts an error that ends the seat's race, unless the run is over,
 // and makes the pair give the race up.
 func (s *raceSeat) fail(g *raceGame, err error) {
-	if err != errCtxDone {
-		s.errors[codeOf(err)]++
+	if err != client.ErrCtxDone {
+		s.errors[client.CodeOf(err)]++
 	}
 	g.giveUp()
 }
@@ -227,7 +228,7 @@ func (s *raceSeat) played(action []byte) {
 // last ack, so at least as new as what the seat has done.
 func (s *raceSeat) resync(g *raceGame) error {
 	var v playView
-	if err := getJSON(g.ctx, s.hc, s.cfg.base+"/api/v1/games/"+g.id, s.token, &v); err != nil {
+	if err := client.GetJSON(g.ctx, s.hc, s.cfg.base+"/api/v1/games/"+g.id, s.token, &v); err != nil {
 		return err
 	}
 	sv, err := v.seatOf(s.seat)

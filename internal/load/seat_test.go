@@ -6,13 +6,15 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"dsol/internal/load/loadtest"
 )
 
 // TestRaceSeatResync: the race mode's seat, which folds no deltas, reads
 // its counts again from the server's view of its race.
 func TestRaceSeatResync(t *testing.T) {
-	s := mustServe(t, 0)
-	cfg, err := parse([]string{"--mode", "race", "--url", s.base, "--races", "1"}, io.Discard)
+	s := loadtest.MustServe(t, 0)
+	cfg, err := parse([]string{"--mode", "race", "--url", s.Base, "--races", "1"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
 	k "dsol/internal/klondike"
+	"dsol/internal/load/client"
 	"dsol/internal/solo"
 )
 
@@ -41,7 +42,7 @@ type soloReport struct {
 // runSolo sets up the clients (players, first games, connections), then lets
 // them all play for the duration and gathers their figures.
 func runSolo(ctx context.Context, cfg config) (*soloReport, error) {
-	hc := newHTTPClient(cfg.clients)
+	hc := client.NewHTTPClient(cfg.clients)
 	defer hc.CloseIdleConnections()
 
 	clients := make([]*soloClient, cfg.clients)
@@ -94,12 +95,13 @@ func runSolo(ctx context.Context, cfg config) (*soloReport, error) {
 	}
 	rep.LatencyMs = percentiles(lat)
 	if rep.Clients == 0 {
-		return rep, fmt.Errorf("load: no client got through the setup within %v (errors: %s)", cfg.setup, errorList(rep.Errors))
+		return rep, fmt.Errorf("load: no client got through the setup within %v (errors: %s)", cfg.setup, client.ErrorList(rep.Errors))
 	}
 	return rep, nil
 }
 
-func (r *soloReport) writeText(w io.Writer) {
+// WriteText writes the report for people.
+func (r *soloReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "dsol load: %s, %d clients, draw %d, think %s, %s\n", r.Transport, r.Clients, r.Draw, r.Think, r.URL)
 	fmt.Fprintf(w, "setup       %.1fs\n", r.SetupSeconds)
 	fmt.Fprintf(w, "run         %.1fs\n", r.Seconds)
@@ -111,7 +113,7 @@ func (r *soloReport) writeText(w io.Writer) {
 	l := r.LatencyMs
 	fmt.Fprintf(w, "latency ms  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f\n", l.P50, l.P90, l.P99, l.Max, l.Mean)
 	fmt.Fprintf(w, "rate limited %d\n", r.RateLimited)
-	fmt.Fprintf(w, "errors      %s\n", errorList(r.Errors))
+	fmt.Fprintf(w, "errors      %s\n", client.ErrorList(r.Errors))
 }
 
 // soloClient is one virtual player: its own player, one game at a time and,
@@ -143,12 +145,12 @@ type soloClient struct {
 // setup creates the player and the first game, reporting whether the
 // client is ready to play.
 func (c *soloClient) setup(ctx context.Context) bool {
-	token, ok := signUp(ctx, c.hc, c.cfg.base, c.errors)
+	token, ok := client.SignUp(ctx, c.hc, c.cfg.base, c.errors)
 	if !ok {
 		return false
 	}
 	c.token = token
-	return persist(ctx, c.errors, c.newGame)
+	return client.Persist(ctx, c.errors, c.newGame)
 }
 
 // newGame drops the current game and creates the next one with a random
@@ -190,7 +192,7 @@ func (c *soloClient) play(stop, ctx context.Context) {
 	defer c.dropGame()
 	for stop.Err() == nil {
 		if c.game == nil {
-			if err := c.newGame(stop); err != nil && !retry(stop, c.errors, err) {
+			if err := c.newGame(stop); err != nil && !client.Retry(stop, c.errors, err) {
 				return
 			}
 			continue
@@ -213,7 +215,7 @@ func (c *soloClient) play(stop, ctx context.Context) {
 			continue
 		}
 		if c.cfg.think > 0 {
-			sleep(stop, c.cfg.think)
+			client.Sleep(stop, c.cfg.think)
 		}
 	}
 }
@@ -238,9 +240,9 @@ func (c *soloClient) send(stop, ctx context.Context, a k.Action) bool {
 			c.gameActions++
 			return true
 		}
-		code := codeOf(err)
+		code := client.CodeOf(err)
 		c.errors[code]++
-		if code == "rate_limited" && sleep(stop, rateLimitPause) {
+		if code == "rate_limited" && client.Sleep(stop, client.RateLimitPause) {
 			continue
 		}
 		c.game = nil
@@ -256,13 +258,13 @@ func (c *soloClient) act(ctx context.Context, id string, action []byte) error {
 		body = append(append(append(body, `{"action":`...), action...), '}')
 		return c.post(ctx, "/api/v1/games/"+c.gameID+"/actions", body, nil)
 	}
-	if err := c.conn.Write(ctx, websocket.MessageText, actionFrame(id, action)); err != nil {
-		return wsError(ctx, err)
+	if err := c.conn.Write(ctx, websocket.MessageText, client.ActionFrame(id, action)); err != nil {
+		return client.WSError(ctx, err)
 	}
 	for {
 		_, data, err := c.conn.Read(ctx)
 		if err != nil {
-			return wsError(ctx, err)
+			return client.WSError(ctx, err)
 		}
 		if bytes.HasPrefix(data, []byte(`{"type":"event"`)) {
 			continue // every action's event comes back too: skip it unparsed
@@ -276,20 +278,20 @@ func (c *soloClient) act(ctx context.Context, id string, action []byte) error {
 			} `json:"error"`
 		}
 		if err := json.Unmarshal(data, &m); err != nil {
-			return &apiError{"bad_frame", err.Error()}
+			return &client.Error{Code: "bad_frame", Message: err.Error()}
 		}
 		switch {
 		case m.Type == "ack" && m.ID == id:
 			return nil
 		case m.Type == "reject" && (m.ID == id || m.ID == ""):
-			return &apiError{m.Error.Code, m.Error.Message}
+			return &client.Error{Code: m.Error.Code, Message: m.Error.Message}
 		}
 	}
 }
 
 // dial opens the WebSocket of the current game and reads its first state.
 func (c *soloClient) dial(ctx context.Context) error {
-	conn, err := dialGame(ctx, c.hc, c.cfg.base, c.gameID, c.token, false)
+	conn, err := client.DialGame(ctx, c.hc, c.cfg.base, c.gameID, c.token, false)
 	if err != nil {
 		return err
 	}
@@ -297,17 +299,17 @@ func (c *soloClient) dial(ctx context.Context) error {
 	c.conn = conn
 	_, data, err := conn.Read(ctx)
 	if err != nil {
-		return wsError(ctx, err)
+		return client.WSError(ctx, err)
 	}
 	if !bytes.HasPrefix(data, []byte(`{"type":"state"`)) {
-		return &apiError{"bad_frame", "the first frame is not the state"}
+		return &client.Error{Code: "bad_frame", Message: "the first frame is not the state"}
 	}
 	return nil
 }
 
 // post sends a JSON POST with the client's token (see postJSON).
 func (c *soloClient) post(ctx context.Context, path string, body []byte, out any) error {
-	return postJSON(ctx, c.hc, c.cfg.base+path, c.token, body, out)
+	return client.PostJSON(ctx, c.hc, c.cfg.base+path, c.token, body, out)
 }
 
 // choose picks the next action of the current game and applies it to the

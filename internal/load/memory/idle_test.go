@@ -1,23 +1,21 @@
-package load
+package memory
 
 import (
 	"context"
-	"io"
 	"os"
-	"strconv"
 	"testing"
+	"time"
+
+	"dsol/internal/load/loadtest"
 )
 
 // TestLoadIdle opens idle sockets and reads the server's memory (the test
 // process is the server).
 func TestLoadIdle(t *testing.T) {
-	s := mustServe(t, 0)
-	cfg, err := parse([]string{"--mode", "idle", "--url", s.base, "--sockets", "20", "--duration", "100ms",
-		"--pid", strconv.Itoa(os.Getpid())}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := runIdle(context.Background(), cfg)
+	s := loadtest.MustServe(t, 0)
+	cfg := Config{Base: s.Base, Sockets: 20, Duration: 100 * time.Millisecond, Setup: 30 * time.Second,
+		Protocol: 2, PIDs: []int{os.Getpid()}}
+	rep, err := Idle(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,11 +27,8 @@ func TestLoadIdle(t *testing.T) {
 	if g := rep.Go; g.GoroutinesPerSocket < 2 || g.HeapBeforeKiB <= 0 || g.StackAfterKiB <= 0 {
 		t.Fatalf("the runtime's share %+v", g)
 	}
-	if _, err := parse([]string{"--mode", "idle", "--races", "3"}, io.Discard); err == nil {
-		t.Fatal("--races taken in idle mode")
-	}
-	cfg.pids = nil
-	if _, err := runIdle(context.Background(), cfg); err == nil {
+	cfg.PIDs = nil
+	if _, err := Idle(context.Background(), cfg); err == nil {
 		t.Fatal("idle mode without --pid")
 	}
 }

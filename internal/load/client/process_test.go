@@ -1,4 +1,4 @@
-package load
+package client
 
 import (
 	"os"
@@ -23,10 +23,10 @@ func TestServerCPU(t *testing.T) {
 	}
 	metrics := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n" +
 		"# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total_other 9\nprocess_cpu_seconds_total 12.34\n"
-	if got, err := metricsCPUSeconds(strings.NewReader(metrics)); err != nil || got != 12.34 {
-		t.Errorf("metricsCPUSeconds = %v, %v; want 12.34", got, err)
+	if got, err := MetricsCPUSeconds(strings.NewReader(metrics)); err != nil || got != 12.34 {
+		t.Errorf("MetricsCPUSeconds = %v, %v; want 12.34", got, err)
 	}
-	if _, err := metricsCPUSeconds(strings.NewReader("go_goroutines 3\n")); err == nil {
+	if _, err := MetricsCPUSeconds(strings.NewReader("go_goroutines 3\n")); err == nil {
 		t.Error("no cpu metric: no error")
 	}
 }

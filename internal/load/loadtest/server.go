@@ -1,9 +1,12 @@
-package load
+// Package loadtest starts a whole dsol server in a test's process for the
+// tests of dsol load and its modes.
+package loadtest
 
 import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"sync"
@@ -20,15 +23,15 @@ import (
 	"dsol/internal/ws"
 )
 
-// server is a whole dsol server in the test's process, wired as dsol serve
+// Server is a whole dsol server in the test's process, wired as dsol serve
 // wires it (the REST API, the game sockets, /metrics) on a fresh SQLite
 // store, on a loopback port. The test's process is the server's: its pid
 // is os.Getpid().
-type server struct {
-	base string
-	st   store.Store // still open after stop, until the test ends
-	logs *syncBuffer
-	stop func() // shuts it down as dsol serve does: sockets, HTTP, tables, commits
+type Server struct {
+	Base  string       // http://127.0.0.1:port
+	Store store.Store  // still open after Stop, until the test ends
+	Logs  fmt.Stringer // what the server has logged so far
+	Stop  func()       // shuts it down as dsol serve does: sockets, HTTP, tables, commits
 }
 
 // syncBuffer is a bytes.Buffer safe for the server's logger and the test.
@@ -49,12 +52,12 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// mustServe starts a server with the rate limits of dsol serve's defaults,
+// MustServe starts a server with the rate limits of dsol serve's defaults,
 // or, when rate is not 0, with rate writes a second per player and socket
 // messages a second per connection (and bursts of as many), as dsol serve
 // --write-rate R --write-burst R --ws-rate R --ws-burst R would. The test's
 // end stops it.
-func mustServe(tb testing.TB, rate int) *server {
+func MustServe(tb testing.TB, rate int) *Server {
 	tb.Helper()
 	st := apitest.SQLite(tb)
 	logs := &syncBuffer{}
@@ -71,7 +74,7 @@ func mustServe(tb testing.TB, rate int) *server {
 		Config: httpapi.Config{WriteRate: float64(rate), WriteBurst: rate}})
 	ts := httptest.NewServer(h)
 	var once sync.Once
-	s := &server{base: ts.URL, st: st, logs: logs, stop: func() {
+	s := &Server{Base: ts.URL, Store: st, Logs: logs, Stop: func() {
 		once.Do(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), apitest.Wait)
 			defer cancel()
@@ -82,6 +85,6 @@ func mustServe(tb testing.TB, rate int) *server {
 			com.Close()
 		})
 	}}
-	tb.Cleanup(s.stop)
+	tb.Cleanup(s.Stop)
 	return s
 }
