@@ -14,7 +14,6 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/cards"
-	"dsol/internal/klondike"
 	k "dsol/internal/klondike"
 	"dsol/internal/load/client"
 	"dsol/internal/solo"
@@ -389,7 +388,7 @@ func (c *soloClient) apply(a k.Action) (k.Action, bool) {
 // and never more than half of what a game may have (klondike.MaxActions).
 func (c *soloClient) maxActions() int {
 	if m := c.cfg.maxActions; m > 0 {
-		return min(m, klondike.MaxActions/2)
+		return min(m, k.MaxActions/2)
 	}
-	return klondike.MaxActions / 2
+	return k.MaxActions / 2
 }
