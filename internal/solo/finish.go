@@ -80,7 +80,7 @@ func (g *Game) finish() (Outcome, error) {
 		}
 		delta += g.score1(st)
 	}
-	g.record(undoEntry{step: k.Step{Type: k.Finish}, delta: delta})
+	g.record(undoEntry{step: k.Step{Type: k.Finish}, delta: int16(delta)})
 	return Outcome{Action: k.Simple(k.Finish), Delta: int(delta), Won: g.checkWon()}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
@@ -40,7 +41,7 @@ func (g *Game) AppendState(dst []byte) []byte {
 		Recycled: g.recycled, HistN: int32(g.histN), HistI: int32(g.histI),
 		BeforeBoard: g.beforeFinish.board, BeforeFound: g.beforeFinish.found}
 	for i, e := range g.hist {
-		w.Hist[i] = wireUndo{Step: e.step, Delta: e.delta}
+		w.Hist[i] = wireUndo{Step: e.step, Delta: int32(e.delta)}
 	}
 	out, err := binary.Append(dst, binary.LittleEndian, &w)
 	if err != nil {
@@ -77,6 +78,9 @@ func (g *Game) LoadState(src []byte) error {
 		}
 	}
 	for _, e := range w.Hist {
+		if e.Delta < math.MinInt16 || e.Delta > math.MaxInt16 {
+			return errors.New("solo: the state's undo step changes the score out of range")
+		}
 		if e.Step != (k.Step{}) {
 			if err := k.CheckStep(e.Step, Columns); err != nil {
 				return err
@@ -85,7 +89,7 @@ func (g *Game) LoadState(src []byte) error {
 	}
 	g.board, g.found, g.score, g.moves, g.status, g.recycled = w.Board, w.Found, w.Score, w.Moves, w.Status, w.Recycled
 	for i, e := range w.Hist {
-		g.hist[i] = undoEntry{step: e.Step, delta: e.Delta}
+		g.hist[i] = undoEntry{step: e.Step, delta: int16(e.Delta)}
 	}
 	g.histN, g.histI = int(w.HistN), int(w.HistI)
 	g.beforeFinish = position{board: w.BeforeBoard, found: w.BeforeFound}

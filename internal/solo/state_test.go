@@ -1,6 +1,7 @@
 package solo
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -108,6 +109,11 @@ func TestStateRefused(t *testing.T) {
 		{"Vegas", "DS1-D1V-AAAAAAB", func(b []byte) []byte { return b }},
 		{"a card twice", "DS1-D1N-AAAAAAB", func(b []byte) []byte { b[209] = b[208]; return b }}, // column 9's first two
 		{"a column overfull", "DS1-D1N-AAAAAAB", func(b []byte) []byte { b[k.MaxColumnCards] = 200; return b }},
+		{"an undo step's points out of range", "DS1-D1N-AAAAAAB", func(b []byte) []byte {
+			at := binary.Size(k.Board{}) + binary.Size(k.Foundations{}) + 4 + 4 + binary.Size(Status(0)) + 1 + binary.Size(k.Step{})
+			binary.LittleEndian.PutUint32(b[at:], 1<<20) // the first step's delta
+			return b
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := mustNew(t, c.code)
