@@ -7,6 +7,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/live/recent"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
@@ -35,7 +36,7 @@ func (t *Table) handle(batch []*doReq) {
 	// once the batch is durable.
 	views := append(t.spare[:0], t.views...)
 	play := t.play
-	prevAt := t.recent.lastAt()
+	prevAt := t.recent.LastTime()
 	for i, r := range batch {
 		p := &ps[i]
 		p.r = r
@@ -45,7 +46,7 @@ func (t *Table) handle(batch []*doReq) {
 		}
 		cmd := r.cmd
 		if cmd.ClientID != "" {
-			if seq, ok := t.clientIDs.get(cmd.Seat, cmd.ClientID); ok {
+			if seq, ok := t.clientIDs.Get(cmd.Seat, cmd.ClientID); ok {
 				p.dupOf = seq
 				continue
 			}
@@ -85,7 +86,7 @@ func (t *Table) handle(batch []*doReq) {
 			ClientID: cmd.ClientID,
 		}
 		if cmd.ClientID != "" {
-			t.clientIDs.put(cmd.Seat, cmd.ClientID, t.seq)
+			t.clientIDs.Put(cmd.Seat, cmd.ClientID, t.seq)
 		}
 		p.applied, p.action = true, out.Action
 		p.res = protocol.Result{Seq: t.seq, Event: ev, ViewSeq: t.seq}
@@ -146,10 +147,10 @@ func (t *Table) handle(batch []*doReq) {
 		p := &ps[i]
 		if p.applied {
 			ev := &p.res.Event
-			t.recent.add(record{at: ev.At.UnixMicro(), action: p.action, seat: uint8(ev.Seat)})
+			t.recent.Add(recent.Record{At: ev.At.UnixMicro(), Action: p.action, Seat: uint8(ev.Seat)})
 		}
 	}
-	t.window.Store(t.recent.first())
+	t.window.Store(t.recent.First())
 	t.snapshot(false)
 	// A changed status is stored before anyone hears of the action: a
 	// player told "won" finds the game won in their list.
@@ -182,8 +183,8 @@ func (t *Table) handle(batch []*doReq) {
 // window, else from the store), the current view.
 func (t *Table) dupResult(cmd protocol.Command, seq int64) (protocol.Result, error) {
 	res := protocol.Result{Seq: seq, Duplicate: true, View: t.eng.View(cmd.Seat, t.id, t.seq), ViewSeq: t.seq}
-	if rec, ok := t.recent.get(seq); ok {
-		res.Event = rec.event(seq, t.statusAt(seq))
+	if rec, ok := t.recent.Get(seq); ok {
+		res.Event = rec.Event(seq, t.statusAt(seq))
 		return res, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)

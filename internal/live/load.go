@@ -8,6 +8,8 @@ import (
 
 	"dsol/internal/engine"
 	"dsol/internal/game"
+	"dsol/internal/live/recent"
+	"dsol/internal/live/snapshot"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
@@ -35,13 +37,13 @@ func (t *Table) load(ctx context.Context) error {
 	case err != nil:
 		return err
 	default:
-		from := max(0, snap.Seq-Window)
+		from := max(0, snap.Seq-recent.Window)
 		acts, err := t.cfg.Store.Actions(ctx, t.id, from)
 		if err != nil {
 			return err
 		}
 		err = t.rebuild(from, acts, &snap)
-		if !errors.Is(err, errSnapshot) {
+		if !errors.Is(err, snapshot.ErrFormat) {
 			return err
 		}
 		t.cfg.Logger.Warn("table: a snapshot passed over", "game", t.id, "seq", snap.Seq, "err", err)
@@ -65,16 +67,16 @@ func (t *Table) rebuild(from int64, acts []store.Action, snap *store.Snapshot) e
 		return err
 	}
 	var (
-		ids    clientIDs
-		rec    = recent{last: from}
+		ids    recent.ClientIDs
+		rec    = recent.After(from)
 		play   time.Duration
 		replay = int64(0) // the actions up to this seq are in the snapshot
 	)
 	if snap != nil {
 		if snap.Seq < from || snap.Seq > from+int64(len(acts)) {
-			return errSnapshot
+			return snapshot.ErrFormat
 		}
-		if play, err = loadSnapshot(eng, snap.State, snap.Seq); err != nil {
+		if play, err = snapshot.Load(eng, snap.State, snap.Seq); err != nil {
 			return err
 		}
 		replay = snap.Seq
@@ -87,22 +89,22 @@ func (t *Table) rebuild(from int64, acts []store.Action, snap *store.Snapshot) e
 		act, err := protocol.DecodeAction(a.Action)
 		if err == nil && a.Seq > replay {
 			if a.Seq > 1 {
-				play = store.AddGap(play, time.UnixMicro(rec.lastAtMicro()), a.At)
+				play = store.AddGap(play, time.UnixMicro(rec.LastAt()), a.At)
 			}
 			_, err = eng.Apply(a.Seat, act)
 		}
 		if err != nil {
 			return &game.Error{Code: game.Internal, Msg: "the action log does not replay", Err: errors.Join(errors.New("seq "+itoa(a.Seq)), err)}
 		}
-		rec.add(record{at: a.At.UnixMicro(), action: act, seat: uint8(a.Seat)})
+		rec.Add(recent.Record{At: a.At.UnixMicro(), Action: act, Seat: uint8(a.Seat)})
 		if a.ClientID != "" {
-			ids.put(a.Seat, a.ClientID, a.Seq)
+			ids.Put(a.Seat, a.ClientID, a.Seq)
 		}
 	}
-	t.eng, t.recent, t.seq, t.clientIDs, t.play = eng, rec, rec.last, ids, play
+	t.eng, t.recent, t.seq, t.clientIDs, t.play = eng, rec, rec.Last(), ids, play
 	t.snapAt = t.seq
 	t.durable.Store(t.seq)
-	t.window.Store(t.recent.first())
+	t.window.Store(t.recent.First())
 	if e, ok := eng.(*engine.Solo); ok {
 		e.SetClock(t.cfg.Clock) // the replayed actions were taken in time; the next ones must be
 	}
@@ -156,6 +158,7 @@ func newTable(ctx context.Context, cfg *Config, id string, stopped func(*Table))
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
 		stopped: stopped,
+		running: true, // from the go statement below: a race's timers may call it before
 	}
 	t.game.Store(&g)
 	if err := t.load(ctx); err != nil {

@@ -10,6 +10,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/engine"
 	"dsol/internal/klondike"
+	"dsol/internal/live/snapshot"
 	"dsol/internal/store"
 )
 
@@ -58,7 +59,7 @@ func seedSoloSnapshots(tb testing.TB, e *env, id, code string, n int, stopped bo
 			batch = batch[:0]
 		}
 		if seq%SnapshotEvery == 0 || (stopped && seq == n) {
-			s := store.Snapshot{GameID: id, Seq: int64(seq), State: snapshotOf(eng, int64(seq), play), At: at}
+			s := store.Snapshot{GameID: id, Seq: int64(seq), State: snapshot.Encode(eng, int64(seq), play), At: at}
 			if err := e.st.PutSnapshots(context.Background(), []store.Snapshot{s}); err != nil {
 				tb.Fatal(err)
 			}
@@ -78,8 +79,8 @@ func inUse() (heap, stack uint64) {
 
 // BenchmarkLiveMemory reports the memory a live solo table holds, by the
 // length of its game: games of that many actions are stored, then loaded
-// into live tables (no subscriber), and the heap and stacks they add are
-// divided among them (B/game).
+// into live tables (no subscriber), left idle until they park, and the
+// heap and stacks they add are divided among them (B/game).
 //
 //	go test -run '^$' -bench LiveMemory -benchtime 1x ./internal/live
 func BenchmarkLiveMemory(b *testing.B) {
@@ -94,11 +95,16 @@ func BenchmarkLiveMemory(b *testing.B) {
 			for range b.N {
 				e.restart(b)
 				h0, s0 := inUse()
+				ts := make([]*Table, c.games)
 				for i := range c.games {
-					if _, err := e.reg.Get(context.Background(), fmt.Sprintf("g%d", i)); err != nil {
+					t, err := e.reg.Get(context.Background(), fmt.Sprintf("g%d", i))
+					if err != nil {
 						b.Fatal(err)
 					}
+					ts[i] = t
 				}
+				parkAll(b, e, ts)
+				clear(ts)
 				h1, s1 := inUse()
 				heap = (float64(h1) - float64(h0)) / float64(c.games)
 				stack = (float64(s1) - float64(s0)) / float64(c.games)
@@ -144,4 +150,17 @@ func BenchmarkReload(b *testing.B) {
 			})
 		}
 	})
+}
+
+// parkAll has the tables park: the clock moves on by ParkAfter, the bell
+// rings until every one has.
+func parkAll(tb testing.TB, e *env, ts []*Table) {
+	tb.Helper()
+	e.clock.Advance(e.reg.cfg.ParkAfter)
+	for _, t := range ts {
+		for !parked(t) {
+			e.reg.cfg.bell.ring()
+			runtime.Gosched()
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dsol/internal/klondike"
+	"dsol/internal/live/recent"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
@@ -57,8 +58,8 @@ func TestResumeBeyondWindow(t *testing.T) {
 		since   int64
 		resumed bool
 	}{
-		{"at the window's edge", last - Window, true},
-		{"one before the window", last - Window - 1, true},
+		{"at the window's edge", last - recent.Window, true},
+		{"one before the window", last - recent.Window - 1, true},
 		{"protocol.MaxResume behind", last - protocol.MaxResume, true},
 		{"further behind", last - protocol.MaxResume - 1, false},
 		{"up to date", last, true},
@@ -98,7 +99,7 @@ func TestResumeBeyondWindow(t *testing.T) {
 }
 
 // TestResentIDHorizon: a resent client id is recognised while it is among
-// the last IDHorizon ids of its seat, and answered with the earlier event
+// the last recent.IDHorizon ids of its seat, and answered with the earlier event
 // from the store once the window no longer holds it (here, after many
 // actions without ids); beyond the horizon the table no longer knows it,
 // and the action applies as a new one.
@@ -106,19 +107,19 @@ func TestResentIDHorizon(t *testing.T) {
 	e := mustEnv(t)
 	id := mustGame(t, e, "g1", code)
 	first := cycle(t, e.reg, id, "x")
-	for range Window + 50 {
+	for range recent.Window + 50 {
 		cycle(t, e.reg, id, "")
 	}
 	again := cycle(t, e.reg, id, "x")
 	if !again.Duplicate || again.Seq != 1 || string(again.Event.Action) != string(first.Event.Action) ||
-		!again.Event.At.Equal(first.Event.At) || again.ViewSeq != Window+51 {
+		!again.Event.At.Equal(first.Event.At) || again.ViewSeq != recent.Window+51 {
 		t.Fatalf("resent beyond the window: %+v, first %+v", again, first)
 	}
-	for i := range IDHorizon {
+	for i := range recent.IDHorizon {
 		cycle(t, e.reg, id, fmt.Sprintf("y%d", i))
 	}
-	seq := int64(Window + 51 + IDHorizon)
-	if r := cycle(t, e.reg, id, "y0"); !r.Duplicate || r.Seq != seq-IDHorizon+1 {
+	seq := int64(recent.Window + 51 + recent.IDHorizon)
+	if r := cycle(t, e.reg, id, "y0"); !r.Duplicate || r.Seq != seq-recent.IDHorizon+1 {
 		t.Fatalf("the oldest id within the horizon: %+v", r)
 	}
 	if r := cycle(t, e.reg, id, "x"); r.Duplicate || r.Seq != seq+1 {
@@ -126,33 +127,10 @@ func TestResentIDHorizon(t *testing.T) {
 	}
 	// A table rebuilt from the store knows the same ids: y1 … y127 and x.
 	e.restart(t)
-	if r := cycle(t, e.reg, id, "y1"); !r.Duplicate || r.Seq != seq-IDHorizon+2 {
+	if r := cycle(t, e.reg, id, "y1"); !r.Duplicate || r.Seq != seq-recent.IDHorizon+2 {
 		t.Fatalf("an id within the horizon, after a restart: %+v", r)
 	}
 	if r := cycle(t, e.reg, id, "y0"); r.Duplicate || r.Seq != seq+2 {
 		t.Fatalf("an id past the horizon, after a restart: %+v", r)
-	}
-}
-
-// TestWindowFromAnySeq: a window started at any seq (a table loaded from a
-// snapshot) holds the records of its last Window seqs, whatever the seq
-// it started from and how far it went.
-func TestWindowFromAnySeq(t *testing.T) {
-	for _, from := range []int64{0, 1, 38, 127, 128, 422, 1000} {
-		for _, n := range []int64{0, 1, 90, Window, Window + 1, 3*Window + 5} {
-			r := recent{last: from}
-			for s := from + 1; s <= from+n; s++ {
-				r.add(record{at: s})
-			}
-			if r.last != from+n || r.first() != from+n-min(n, Window)+1 {
-				t.Fatalf("from %d, %d added: last %d, first %d", from, n, r.last, r.first())
-			}
-			for s := from - 1; s <= from+n+1; s++ {
-				rec, ok := r.get(s)
-				if want := s > from+n-min(n, Window) && s <= from+n && s >= 1; ok != want || (ok && rec.at != s) {
-					t.Fatalf("from %d, %d added: seq %d gives %+v, %v", from, n, s, rec, ok)
-				}
-			}
-		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"dsol/internal/engine"
+	"dsol/internal/live/snapshot"
 	"dsol/internal/ownership"
 	"dsol/internal/protocol"
 	"dsol/internal/racelive"
@@ -44,6 +45,9 @@ type Config struct {
 	// IdleAfter is how long a table without subscribers and commands stays in
 	// memory. Zero disables the background sweeper (call Sweep yourself).
 	IdleAfter time.Duration
+	// ParkAfter is how long a table stays idle before its goroutine parks
+	// (park.go; default DefaultParkAfter, negative: never).
+	ParkAfter time.Duration
 	// SubscriberBuffer is the number of updates a subscriber may lag behind
 	// before it is dropped (default 64).
 	SubscriberBuffer int
@@ -71,7 +75,9 @@ type Config struct {
 	// rematchLapsed tells the race an offer lapsed after (set by the registry).
 	rematchLapsed func(old string)
 	// snaps writes the tables' snapshots (the registry's).
-	snaps *snapWriter
+	snaps *snapshot.Writer
+	// bell tells idle tables to park (the registry's).
+	bell *parkBell
 	// Owner shares the games with the other nodes of the store: this node
 	// runs a game's table only while it holds its lease (package
 	// ownership). Nil: a node alone, which owns every game.
@@ -112,6 +118,9 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.SubscriberBuffer <= 0 {
 		cfg.SubscriberBuffer = 64
 	}
+	if cfg.ParkAfter == 0 {
+		cfg.ParkAfter = DefaultParkAfter
+	}
 	if cfg.MaxBatch <= 0 {
 		cfg.MaxBatch = 64
 	}
@@ -131,7 +140,8 @@ func NewRegistry(cfg Config) *Registry {
 		cfg.Owner = ownership.New(ownership.Config{})
 	}
 	r := &Registry{cfg: cfg, owner: cfg.Owner, tables: make(map[string]*entry), stopSwp: make(chan struct{})}
-	r.cfg.snaps = newSnapWriter(cfg.Store, cfg.Logger, cfg.StoreTimeout)
+	r.cfg.snaps = snapshot.NewWriter(cfg.Store, cfg.Logger, cfg.StoreTimeout)
+	r.cfg.bell = newParkBell()
 	r.cfg.rematchLapsed = func(old string) {
 		// off the lapsed race's goroutine: the old race's table is another
 		r.wg.Add(1)
@@ -145,6 +155,10 @@ func NewRegistry(cfg Config) *Registry {
 	if cfg.IdleAfter > 0 {
 		r.wg.Add(1)
 		go r.sweeper()
+	}
+	if r.cfg.ParkAfter > 0 {
+		r.wg.Add(1)
+		go r.ringer()
 	}
 	r.owner.Hold(ownership.Holder{Held: r.Games, Lost: func(id string) {
 		if t := r.liveTable(id); t != nil {
@@ -314,6 +328,9 @@ func (r *Registry) Sweep(now time.Time) int {
 	r.mu.Unlock()
 	n := 0
 	for _, t := range ts {
+		if t.lastSeen.Load() > cutoff.UnixNano() {
+			continue // not idle: no need to wake it if parked
+		}
 		evicted := false
 		err := t.call(context.Background(), func() {
 			if len(t.subs) == 0 && !t.last.After(cutoff) {
@@ -354,13 +371,13 @@ func (r *Registry) Close(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if e.t != nil {
-			close(e.t.quit)
+			e.t.stop()
 		}
 	}
 	done := make(chan struct{})
 	go func() {
 		r.wg.Wait()
-		r.cfg.snaps.close() // the snapshots of the tables that stopped
+		r.cfg.snaps.Close() // the snapshots of the tables that stopped
 		close(done)
 	}()
 	select {

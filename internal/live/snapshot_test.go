@@ -13,6 +13,7 @@ import (
 	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/live/snapshot"
 	"dsol/internal/protocol"
 	"dsol/internal/race"
 	"dsol/internal/solo"
@@ -181,7 +182,7 @@ func stateAt(tb testing.TB, e *env, id string, seq int64) []byte {
 			tb.Fatal(err)
 		}
 	}
-	return snapshotOf(eng, seq, play)
+	return snapshot.Encode(eng, seq, play)
 }
 
 // TestSnapshotPassedOver: a snapshot the table cannot read (damaged, of
@@ -200,7 +201,7 @@ func TestSnapshotPassedOver(t *testing.T) {
 	}{
 		{"good", 260, func(b []byte) []byte { return b }},
 		{"a byte flipped", 261, func(b []byte) []byte { b[len(b)-7] ^= 1; return b }},
-		{"another format", 262, func(b []byte) []byte { b[0] = snapshotVersion + 1; return b }},
+		{"another format", 262, func(b []byte) []byte { b[0] = snapshot.Version + 1; return b }},
 		{"cut short", 263, func(b []byte) []byte { return b[:len(b)/2] }},
 		{"another seq inside", 264, func(b []byte) []byte { return stateAt(t, e, "g1", 200) }},
 		{"past the log", 1000, func(b []byte) []byte { return b }},

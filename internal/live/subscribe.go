@@ -41,6 +41,11 @@ func (vb *viewBases) set(viewer int, v seqView) {
 	*vb = append(*vb, viewBase{viewer, v})
 }
 
+// remove forgets the viewer's base.
+func (vb *viewBases) remove(viewer int) {
+	*vb = slices.DeleteFunc(*vb, func(b viewBase) bool { return b.viewer == viewer })
+}
+
 // subscribers are a table's subscriptions: a few, so a slice, which is
 // cheaper than a map to walk for every event.
 type subscribers []*Subscription
@@ -194,7 +199,7 @@ func (s *Subscription) Err() error {
 func (s *Subscription) Close() {
 	s.once.Do(func() {
 		_ = s.t.call(context.Background(), func() {
-			if s.t.subs.remove(s) {
+			if s.t.unsubscribe(s) {
 				s.end()
 				s.t.touch()
 				s.t.racePresence()
@@ -300,8 +305,24 @@ func (st storeState) stale(t *Table) bool {
 // drop ends a subscription from the table's side.
 func (t *Table) drop(s *Subscription, why error) {
 	s.err.Store(&why)
-	t.subs.remove(s)
+	t.unsubscribe(s)
 	s.end()
+}
+
+// unsubscribe forgets s and tells whether it was there. The base of its
+// viewer's deltas goes with the viewer's last subscription: a table
+// nobody watches keeps no view.
+func (t *Table) unsubscribe(s *Subscription) bool {
+	if !t.subs.remove(s) {
+		return false
+	}
+	for _, o := range t.subs {
+		if o.viewer == s.viewer {
+			return true
+		}
+	}
+	t.views.remove(s.viewer)
+	return true
 }
 
 type viewBase struct {

@@ -14,10 +14,12 @@ package live
 import (
 	"context"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"dsol/internal/engine"
+	"dsol/internal/live/recent"
 	"dsol/internal/protocol"
 	"dsol/internal/racelive"
 	"dsol/internal/store"
@@ -33,25 +35,30 @@ type Table struct {
 	quit chan struct{} // closed to stop the table
 	done chan struct{} // closed when the goroutine has exited
 	err  error         // why the table stopped; written before done is closed
-	// senders counts the Submits under way, which may still put a request
-	// in do as done closes (see refuseLeft).
-	senders atomic.Int64
+	// mu guards the goroutine's start and park (park.go): running, ended,
+	// and senders, the Submits and calls under way, which may still put a
+	// request in do as done closes (see refuseLeft).
+	mu       sync.Mutex
+	running  bool
+	ended    bool
+	senders  int
+	lastSeen atomic.Int64 // last, in Unix nanoseconds, read off the goroutine (Sweep)
 
 	game atomic.Pointer[store.Game]
 	// durable is the seq of the last durable action, which seq never falls
 	// below: for the store reads done off the goroutine (see Subscribe).
 	durable atomic.Int64
-	// window is the oldest seq the window holds (recent.first), for the
+	// window is the oldest seq the window holds (recent.First), for the
 	// same reads.
 	window atomic.Int64
 
 	// Owned by the goroutine.
 	eng       engine.Engine
 	seq       int64
-	recent    recent        // the last events (recent.go)
+	recent    recent.Events // the last events
 	snapAt    int64         // the seq of the last snapshot taken
 	play      time.Duration // seconds of play after the last committed event (store.AddGap)
-	clientIDs clientIDs
+	clientIDs recent.ClientIDs
 	subs      subscribers
 	views     viewBases // each viewer's view at the last event or subscription, the base of its next delta
 	spare     viewBases // the array of the views before, which the next batch fills
@@ -113,8 +120,8 @@ func (t *Table) Do(ctx context.Context, cmd protocol.Command) (protocol.Result, 
 // that the table stops before taking is answered ErrStopped: nothing was
 // applied (refuseLeft).
 func (t *Table) Submit(ctx context.Context, cmd protocol.Command, answer func(protocol.Result, error)) error {
-	t.senders.Add(1)
-	defer t.senders.Add(-1)
+	t.enter()
+	defer t.leave()
 	select {
 	case <-t.done: // first: a stopped table never takes a command
 		return protocol.ErrStopped
@@ -138,13 +145,17 @@ func (t *Table) Submit(ctx context.Context, cmd protocol.Command, answer func(pr
 func (t *Table) call(ctx context.Context, f func()) error {
 	ran := make(chan struct{})
 	op := func() { f(); close(ran) }
+	t.enter()
 	select {
 	case t.ops <- op:
 	case <-t.done:
+		t.leave()
 		return protocol.ErrStopped
 	case <-ctx.Done():
+		t.leave()
 		return ctx.Err()
 	}
+	t.leave()
 	<-ran
 	return nil
 }
@@ -199,18 +210,18 @@ func (t *Table) since(seq int64, older []store.Action) (_ []protocol.Event, ok b
 		return nil, false
 	}
 	out := make([]protocol.Event, 0, t.seq-seq)
-	from := t.recent.first()
+	from := t.recent.First()
 	for _, a := range older {
 		if a.Seq > seq+int64(len(out)) && a.Seq < from && a.Seq == seq+int64(len(out))+1 {
 			out = append(out, protocol.Event{Seq: a.Seq, Seat: a.Seat, Action: a.Action, Status: t.statusAt(a.Seq), At: a.At})
 		}
 	}
 	for s := seq + int64(len(out)) + 1; s <= t.seq; s++ {
-		rec, ok := t.recent.get(s)
+		rec, ok := t.recent.Get(s)
 		if !ok {
 			return nil, false
 		}
-		out = append(out, rec.event(s, t.statusAt(s)))
+		out = append(out, rec.Event(s, t.statusAt(s)))
 	}
 	return out, true
 }
@@ -224,17 +235,48 @@ func (t *Table) statusAt(seq int64) string {
 	return "playing"
 }
 
-func (t *Table) touch() { t.last = t.cfg.Clock() }
+func (t *Table) touch() {
+	t.last = t.cfg.Clock()
+	t.lastSeen.Store(t.last.UnixNano())
+}
 
-// run is the table's goroutine.
+// run is the table's goroutine, from its start or a wake (park.go) until
+// it parks or stops.
 func (t *Table) run() {
+	if t.serve() {
+		return // parked
+	}
+	t.mu.Lock()
+	t.ended = true
+	t.mu.Unlock()
 	defer t.stopped(t)   // last
 	defer t.refuseLeft() // once done is closed
 	defer close(t.done)
-	batch := make([]*doReq, 0, t.cfg.MaxBatch)
+	t.raceStop()
+	if t.checkStop != nil {
+		t.checkStop()
+	}
+	t.snapshot(true)
+	why := t.err
+	if why == nil {
+		why = protocol.ErrStopped
+	}
+	for s := range t.subs.all() {
+		t.drop(s, why)
+	}
+}
+
+// serve handles the table's commands and calls until it stops (false) or
+// parks (true).
+func (t *Table) serve() (parked bool) {
+	var batch []*doReq
+	bell := t.cfg.bell.wait()
 	for {
 		select {
 		case r := <-t.do:
+			if batch == nil {
+				batch = make([]*doReq, 0, t.cfg.MaxBatch)
+			}
 			batch = append(batch[:0], r)
 		gather:
 			for len(batch) < t.cfg.MaxBatch {
@@ -250,22 +292,15 @@ func (t *Table) run() {
 		case op := <-t.ops:
 			op()
 		case <-t.quit:
+		case <-bell:
+			bell = t.cfg.bell.wait()
+			if t.park() {
+				return true
+			}
 		}
 		if t.stopping || isClosed(t.quit) {
-			break
+			return false
 		}
-	}
-	t.raceStop()
-	if t.checkStop != nil {
-		t.checkStop()
-	}
-	t.snapshot(true)
-	why := t.err
-	if why == nil {
-		why = protocol.ErrStopped
-	}
-	for s := range t.subs.all() {
-		t.drop(s, why)
 	}
 }
 
@@ -276,7 +311,7 @@ func (t *Table) run() {
 // way; one that begins later sees done and returns ErrStopped.
 func (t *Table) refuseLeft() {
 	for {
-		last := t.senders.Load() == 0 // then what they queued is in do: drained below
+		last := t.idleSenders() // then what they queued is in do: drained below
 		for drained := false; !drained; {
 			select {
 			case r := <-t.do:
