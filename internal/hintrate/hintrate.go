@@ -122,14 +122,16 @@ func botPlayer() player {
 	}
 }
 
-// play plays a game of code with p and reports whether the engine says won.
-func play(code cards.Code, p player, c config) (bool, error) {
+// play plays a game of code with p and reports whether the engine says
+// won, and after how many actions.
+func play(code cards.Code, p player, c config) (bool, int, error) {
 	g, err := solo.New(code)
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
+	n := 0
 	up, down, last := 0, g.Board().FaceDown(), 0
-	for n := 0; n < c.maxActions && n-last < c.stall && g.Status() == solo.Playing; n++ {
+	for ; n < c.maxActions && n-last < c.stall && g.Status() == solo.Playing; n++ {
 		if u, d := g.Foundations().Total(), g.Board().FaceDown(); u > up || d < down {
 			up, down, last = max(up, u), min(down, d), n
 		}
@@ -138,32 +140,35 @@ func play(code cards.Code, p player, c config) (bool, error) {
 			break
 		}
 		if _, err := g.Apply(a); err != nil {
-			return false, fmt.Errorf("%s after %d actions: %s refused: %w", code, n, a, err)
+			return false, n, fmt.Errorf("%s after %d actions: %s refused: %w", code, n, a, err)
 		}
 	}
-	return g.Status() == solo.Won, nil
+	return g.Status() == solo.Won, n, nil
 }
 
 // report is the summary of a run, as --json prints it.
 type report struct {
-	Mode       string      `json:"mode"`
-	Deals      int         `json:"deals"` // played to the end (fewer than asked when interrupted)
-	Asked      int         `json:"asked"`
-	Seed       uint64      `json:"seed"`
-	Samples    int         `json:"samples"`
-	Positions  int64       `json:"positions"`
-	MaxActions int         `json:"max_actions"`
-	Stall      int         `json:"stall"`
-	HintWon    int         `json:"hint_won"`
-	HintRate   float64     `json:"hint_rate"`
-	HintCI     [2]float64  `json:"hint_rate_ci"`
-	BotWon     int         `json:"bot_won"`
-	BotRate    float64     `json:"bot_rate"`
-	BotCI      [2]float64  `json:"bot_rate_ci"`
-	Hints      int         `json:"hints"`
-	HintP50MS  json.Number `json:"hint_p50_ms"`
-	HintP95MS  json.Number `json:"hint_p95_ms"`
-	WallMS     json.Number `json:"wall_ms"`
+	Mode       string     `json:"mode"`
+	Deals      int        `json:"deals"` // played to the end (fewer than asked when interrupted)
+	Asked      int        `json:"asked"`
+	Seed       uint64     `json:"seed"`
+	Samples    int        `json:"samples"`
+	Positions  int64      `json:"positions"`
+	MaxActions int        `json:"max_actions"`
+	Stall      int        `json:"stall"`
+	HintWon    int        `json:"hint_won"`
+	HintRate   float64    `json:"hint_rate"`
+	HintCI     [2]float64 `json:"hint_rate_ci"`
+	BotWon     int        `json:"bot_won"`
+	BotRate    float64    `json:"bot_rate"`
+	BotCI      [2]float64 `json:"bot_rate_ci"`
+	// The actions of the won games: median, 99th percentile, most.
+	HintWonActions [3]int      `json:"hint_won_actions"`
+	BotWonActions  [3]int      `json:"bot_won_actions"`
+	Hints          int         `json:"hints"`
+	HintP50MS      json.Number `json:"hint_p50_ms"`
+	HintP95MS      json.Number `json:"hint_p95_ms"`
+	WallMS         json.Number `json:"wall_ms"`
 }
 
 // Run is dsol hint-rate with its arguments (after the subcommand's name):
@@ -181,7 +186,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	next := make(chan cards.Code)
 	var done sync.WaitGroup
 	var mu sync.Mutex
-	var won [2]int // hint, bot
+	var won [2]int       // hint, bot
+	var lengths [2][]int // of the won games
 	var times []time.Duration
 	var failure error
 	finished := 0
@@ -191,17 +197,19 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		done.Go(func() {
 			for code := range next {
 				var hints []time.Duration
-				hw, err1 := play(code, hintPlayer(c.opt, &hints), c)
-				bw, err2 := play(code, botPlayer(), c)
+				hw, hn, err1 := play(code, hintPlayer(c.opt, &hints), c)
+				bw, bn, err2 := play(code, botPlayer(), c)
 				mu.Lock()
 				if err := errors.Join(err1, err2); err != nil && failure == nil {
 					failure = err
 				}
 				if hw {
 					won[0]++
+					lengths[0] = append(lengths[0], hn)
 				}
 				if bw {
 					won[1]++
+					lengths[1] = append(lengths[1], bn)
 				}
 				times = append(times, hints...)
 				finished++
@@ -234,7 +242,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		HintWon: won[0], HintRate: sampling.Round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
 		BotWon: won[1], BotRate: sampling.Round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
 		Hints: len(times), HintP50MS: sampling.Millis(sampling.Quantile(times, 0.5)), HintP95MS: sampling.Millis(sampling.Quantile(times, 0.95)),
-		WallMS: sampling.Millis(time.Since(start)),
+		WallMS:         sampling.Millis(time.Since(start)),
+		HintWonActions: spread(lengths[0]), BotWonActions: spread(lengths[1]),
 	}
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)
@@ -244,9 +253,22 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 hint        won %d: %s (95%% CI %s–%s)
 bot         won %d: %s (95%% CI %s–%s)
 hint time   %d hints, median %s ms, p95 %s ms; all %s ms
+won games   hint: %d actions median, %d at the 99th percentile, %d the most; bot: %d, %d, %d
 `, rep.Deals, rep.Asked, rep.Mode, rep.Seed, rep.Samples, rep.Positions, rep.MaxActions, rep.Stall,
 		rep.HintWon, pct(rep.HintRate), pct(rep.HintCI[0]), pct(rep.HintCI[1]),
 		rep.BotWon, pct(rep.BotRate), pct(rep.BotCI[0]), pct(rep.BotCI[1]),
-		rep.Hints, rep.HintP50MS, rep.HintP95MS, rep.WallMS)
+		rep.Hints, rep.HintP50MS, rep.HintP95MS, rep.WallMS,
+		rep.HintWonActions[0], rep.HintWonActions[1], rep.HintWonActions[2], rep.BotWonActions[0], rep.BotWonActions[1], rep.BotWonActions[2])
 	return err
+}
+
+// spread is the median, the 99th percentile and the most of ns (zeros
+// when empty).
+func spread(ns []int) [3]int {
+	if len(ns) == 0 {
+		return [3]int{}
+	}
+	slices.Sort(ns)
+	at := func(q float64) int { return ns[min(len(ns)-1, int(q*float64(len(ns))))] }
+	return [3]int{at(0.5), at(0.99), ns[len(ns)-1]}
 }

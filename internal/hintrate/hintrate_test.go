@@ -35,6 +35,27 @@ func TestHintRate(t *testing.T) {
 		rep.HintCI[0] > rep.HintRate || rep.HintCI[1] < rep.HintRate || rep.Hints < 3 {
 		t.Fatalf("report %+v", rep)
 	}
+	for _, w := range []struct {
+		won    int
+		spread [3]int
+	}{{rep.HintWon, rep.HintWonActions}, {rep.BotWon, rep.BotWonActions}} {
+		if s := w.spread; (w.won == 0) != (s == [3]int{}) || s[0] > s[1] || s[1] > s[2] || s[2] > 300 || (w.won > 0 && s[0] < 1) {
+			t.Fatalf("won %d games of %v actions (median, p99, most)", w.won, s)
+		}
+	}
+}
+
+func TestSpread(t *testing.T) {
+	ns := make([]int, 200)
+	for i := range ns {
+		ns[i] = 200 - i
+	}
+	if got := spread(ns); got != [3]int{101, 199, 200} {
+		t.Fatalf("spread of 1..200: %v", got)
+	}
+	if got := spread(nil); got != [3]int{} {
+		t.Fatalf("spread of none: %v", got)
+	}
 }
 
 // TestHintRateUsage: wrong flags are usage errors; -h prints the usage and
