@@ -1,0 +1,89 @@
+package tally
+
+// frame is one position on the search path: its moves are s.moves[lo:hi],
+// cur the next to try, entry the length of the log before the move that led
+// to it (undoing down to entry leaves it), must its pending use.
+type frame struct {
+	lo, hi, cur, entry int32
+	must               uint8
+}
+
+// search is the depth-first search. It returns Won with the winning line in
+// s.log, Unwinnable when every reachable position was visited, or Unknown
+// when the budget ran out or Options.Stop said so.
+func (s *Solver) search() Verdict {
+	st := &s.st
+	s.moves, s.frames, s.log = s.moves[:0], s.frames[:0], s.log[:0]
+	if v, _ := s.enter(0, 0); v != Unknown || s.stopped {
+		return v
+	}
+	s.frames = append(s.frames, frame{lo: 0, hi: int32(len(s.moves))})
+	for len(s.frames) > 0 {
+		fr := &s.frames[len(s.frames)-1]
+		if fr.cur == fr.hi {
+			s.undoTo(int(fr.entry))
+			s.moves = s.moves[:fr.lo]
+			s.frames = s.frames[:len(s.frames)-1]
+			continue
+		}
+		m := s.moves[fr.cur]
+		fr.cur++
+		entry := int32(len(s.log))
+		s.log = append(s.log, st.do(m))
+		lo := int32(len(s.moves))
+		v, ok := s.enter(m.must, entry)
+		if !ok {
+			continue
+		}
+		if v != Unknown || s.stopped {
+			return v
+		}
+		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, entry: entry, must: m.must})
+	}
+	return Unwinnable
+}
+
+// enter arrives at a position (after the move that leads to it, whose log
+// starts at entry): it makes the forced moves unless a use is pending, and
+// reports ok = false, everything undone, when the position was visited
+// before. Otherwise it counts the position and returns Won when it is won,
+// Unknown with s.stopped set when the budget is spent, else Unknown with the
+// position's moves appended to s.moves.
+func (s *Solver) enter(must uint8, entry int32) (Verdict, bool) {
+	st := &s.st
+	if must == 0 && !s.opt.Exact {
+		s.autoPlay()
+	}
+	if !s.tt.insert(st.hash(must)) {
+		s.undoTo(int(entry))
+		return Unknown, false
+	}
+	s.visited++
+	s.left = min(s.left, st.left)
+	if st.left == 0 {
+		return Won, true
+	}
+	if s.spent() {
+		s.stopped = true
+		return Unknown, true
+	}
+	s.gen(must)
+	return Unknown, true
+}
+
+// spent reports whether the budget is used up or Options.Stop says to stop
+// (it is asked every 1024 positions).
+func (s *Solver) spent() bool {
+	if s.opt.MaxPositions > 0 && s.visited >= s.opt.MaxPositions {
+		return true
+	}
+	return s.visited&1023 == 0 && s.opt.Stop != nil && s.opt.Stop()
+}
+
+// undoTo undoes the logged moves down to length n.
+func (s *Solver) undoTo(n int) {
+	for len(s.log) > n {
+		s.st.undo(s.log[len(s.log)-1])
+		s.log = s.log[:len(s.log)-1]
+	}
+}

@@ -1,0 +1,175 @@
+// Package tally decides solo Double Klondike deals with full information, in
+// every mode (draw 1 or 3, Normal's recycles or Vegas's single pass), by a
+// search over abstract positions in which the tableau is tallied rather
+// than laid out.
+//
+// # The abstraction
+//
+// Call a column's face-down cards and the lowest face-up card above them
+// "in place": they have never left the column. Every other face-up card of
+// the tableau is in the "pool": it sits on a card one rank higher of the
+// other colour (its host), or, a king, at the foot of a column with nothing
+// in place. An abstract position keeps the cards in place (how many are
+// left of each column), the talon (stock and waste, in order), the heights
+// of the foundation slots, and only the number of pool cards of each face;
+// which host each pool card sits on is forgotten. It is valid when every
+// kind (rank and colour) has no more pool cards than there are face-up
+// tableau cards of its host kind, and there are no more pool kings than
+// columns with nothing in place.
+//
+// The abstraction is exact: a position of the game is won exactly when its
+// abstract position is. Every move of the game is an abstract move or
+// changes nothing abstract (a run moved from one host to another). Every
+// abstract move can be made in the game from any layout of its position,
+// with at most one run moved first: a card joining the pool needs a host
+// of its kind with nothing on it, and one exists because the counts say a
+// host is free (a face-up card with nothing on it is a column's top, never
+// in the run being moved, whose cards are all lower); a card leaving the
+// tableau first has the run on it moved to another free card of its kind,
+// which the counts after the move promise. So every layout of an abstract
+// position can play every abstract line, and the search never looks at
+// layouts: the countless ways of shuffling runs between columns, which
+// make whole-board searches of Vegas deals run out of budget, are gone.
+//
+// # The search
+//
+// Depth first, with a transposition table of 128-bit keys, over abstract
+// moves: a card in place, on the talon (any card the draws can bring to the
+// top, as the solver package's search does) or in the pool to a
+// foundation; a card in place or on the talon to the pool; a foundation's
+// top back to the pool. Moves are forced or left out when that provably
+// keeps every win (see autoPlay and gen); Options.Exact switches that off
+// for checking. A won line is spelt in the engine's actions (see line), and
+// replays to a win.
+//
+// The package is pure: no clock, no I/O. Time budgets are the caller's,
+// through Options.Stop.
+package tally
+
+import (
+	"fmt"
+
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+)
+
+// Verdict is the outcome of a search.
+type Verdict uint8
+
+// The three verdicts.
+const (
+	// Unknown: the budget ran out, or Options.Stop stopped the search.
+	Unknown Verdict = iota
+	// Won: Result.Moves wins the game.
+	Won
+	// Unwinnable: no line of legal actions wins the game.
+	Unwinnable
+)
+
+// String returns "unknown", "won" or "unwinnable".
+func (v Verdict) String() string {
+	switch v {
+	case Won:
+		return "won"
+	case Unwinnable:
+		return "unwinnable"
+	}
+	return "unknown"
+}
+
+// Options bound and tune a search. The zero value searches without bound.
+type Options struct {
+	// MaxPositions stops the search with Unknown after this many distinct
+	// abstract positions (0: no bound).
+	MaxPositions int64
+	// Stop, when set, is called every 1024 positions; when it returns true
+	// the search stops at once with Unknown (a time budget, or a caller
+	// that gives up).
+	Stop func() bool
+	// Exact searches every abstract move: no forced moves, no moves left
+	// out, no recovery waiting for its use. It is for checking the others.
+	Exact bool
+}
+
+// Result is what a search found.
+type Result struct {
+	Verdict Verdict
+	// Moves, when Verdict is Won, is the winning line: actions the engine
+	// accepts in order from the searched position.
+	Moves []k.Action
+	// Positions counts the distinct abstract positions visited.
+	Positions int64
+	// Left is the fewest cards off the foundations in a position visited.
+	Left int
+}
+
+// Solver holds a search's tables so that they are reused from one search
+// to the next. It is not safe for concurrent use.
+type Solver struct {
+	st     state
+	tt     table
+	moves  []move
+	frames []frame
+	log    []rec
+	tops   tops
+
+	opt     Options
+	visited int64
+	left    int
+	stopped bool
+}
+
+// New returns a Solver with empty tables.
+func New() *Solver {
+	return &Solver{
+		moves:  make([]move, 0, 1<<12),
+		frames: make([]frame, 0, 1<<9),
+		log:    make([]rec, 0, 1<<9),
+	}
+}
+
+// SolveCode deals the game of a solo code and solves it.
+func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
+	var b k.Board
+	deck := cards.SoloDeck(code)
+	b.Deal(deck[:], k.MaxColumns, code.Draw, !code.Vegas)
+	var f k.Foundations
+	return s.Solve(&b, &f, opt)
+}
+
+// Solve searches a position of a solo game: its board (DrawCount and
+// CanRecycle give the rules) and foundations, with recovery from the
+// foundations allowed. Neither is changed. Every column's face-up cards
+// must be built down in alternating colours, with a face-up top, as in
+// every position of a game; Solve panics otherwise.
+func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
+	if err := check(b); err != nil {
+		panic(err)
+	}
+	s.opt = opt
+	s.visited, s.stopped = 0, false
+	s.st.load(b, f)
+	s.left = s.st.left
+	s.tt.reset()
+	res := Result{Verdict: s.search()}
+	res.Positions, res.Left = s.visited, s.left
+	if res.Verdict == Won {
+		res.Moves = line(b, f, s.log)
+	}
+	return res
+}
+
+// describe writes an abstract position for test failures.
+func (st *state) describe() string {
+	out := ""
+	for i := 0; i < st.ncols; i++ {
+		out += fmt.Sprintf("c%d:%v ", i+1, st.col[i][:st.e[i]])
+	}
+	out += fmt.Sprintf("\ntalon %v boundary %d\nslots %v\npool", st.tal[:st.tn], st.tw, st.slot)
+	for f, n := range st.pool {
+		if n > 0 {
+			out += fmt.Sprintf(" %d×%s", n, cards.Card(f))
+		}
+	}
+	return out
+}
