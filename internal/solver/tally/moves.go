@@ -1,6 +1,8 @@
 package tally
 
 import (
+	"math/bits"
+
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 )
@@ -13,15 +15,13 @@ const (
 	talonToPool              // the talon card at boundary from to the pool
 	poolToF                  // a pool card of face from to its suit's slot to
 	recover                  // the top of suit from's slot to, back to the pool
+	placeFree                // column from's top in place, a free card, leaves
+	talonFree                // the talon card at boundary from, a free card, leaves
 )
 
 // move is one abstract move.
 type move struct {
 	kind, from, to uint8
-	// must is what the move leaves pending: after a recovery, the face of
-	// the recovered card +1, which the next move must use (see gen); 0:
-	// nothing.
-	must uint8
 }
 
 // rec is a move made, with what undoing it needs.
@@ -29,6 +29,10 @@ type rec struct {
 	m    move
 	card cards.Card // the card moved (for talon moves, the physical card)
 	tw   uint8      // the waste boundary before a talon move
+	// passed, in a relaxed search with draw 1, marks the free cards that a
+	// talon move drew past, by their place after the boundary: they left
+	// as they were drawn.
+	passed uint64
 }
 
 // do makes m and returns its record.
@@ -42,10 +46,12 @@ func (st *state) do(m move) rec {
 		r.card = st.popPlace(int(m.from))
 		st.joinPool(r.card)
 	case talonToF:
-		r.card = st.takeTalon(int(m.from))
+		r.passed = st.passFree(int(m.from))
+		r.card = st.takeTalon(int(m.from) - bits.OnesCount64(r.passed))
 		st.raise(int(r.card.Suit()), int(m.to))
 	case talonToPool:
-		r.card = st.takeTalon(int(m.from))
+		r.passed = st.passFree(int(m.from))
+		r.card = st.takeTalon(int(m.from) - bits.OnesCount64(r.passed))
 		st.joinPool(r.card)
 	case poolToF:
 		r.card = cards.Card(m.from)
@@ -56,6 +62,15 @@ func (st *state) do(m move) rec {
 		r.card = cards.New(0, cards.Suit(s), int(st.slot[s][sl]))
 		st.lower(s, sl)
 		st.joinPool(r.card)
+	case placeFree:
+		r.card = st.popPlace(int(m.from))
+		st.rel[r.card.Face()]++
+		st.left--
+	case talonFree:
+		r.passed = st.passFree(int(m.from))
+		r.card = st.takeTalon(int(m.from) - bits.OnesCount64(r.passed))
+		st.rel[r.card.Face()]++
+		st.left--
 	}
 	return r
 }
@@ -72,16 +87,68 @@ func (st *state) undo(r rec) {
 		st.pushPlace(int(m.from))
 	case talonToF:
 		st.lower(int(r.card.Suit()), int(m.to))
-		st.putTalon(int(m.from), r.card, int(r.tw))
+		st.putTalon(int(m.from)-bits.OnesCount64(r.passed), r.card, int(r.tw))
+		st.unpassFree(r.passed)
 	case talonToPool:
 		st.leavePool(r.card)
-		st.putTalon(int(m.from), r.card, int(r.tw))
+		st.putTalon(int(m.from)-bits.OnesCount64(r.passed), r.card, int(r.tw))
+		st.unpassFree(r.passed)
 	case poolToF:
 		st.lower(int(r.card.Suit()), int(m.to))
 		st.joinPool(r.card)
 	case recover:
 		st.leavePool(r.card)
 		st.raise(int(m.from), int(m.to))
+	case placeFree:
+		st.rel[r.card.Face()]--
+		st.left++
+		st.pushPlace(int(m.from))
+	case talonFree:
+		st.rel[r.card.Face()]--
+		st.left++
+		st.putTalon(int(m.from)-bits.OnesCount64(r.passed), r.card, int(r.tw))
+		st.unpassFree(r.passed)
+	}
+}
+
+// passFree, in a relaxed search with draw 1, takes out of the stock the
+// free cards that a move of the talon card at boundary q draws past (they
+// leave as they are drawn) and returns which: bit o for the card that was
+// at place tw+o. Otherwise it does nothing and returns 0.
+func (st *state) passFree(q int) uint64 {
+	if st.free == 0 || st.draw != 1 {
+		return 0
+	}
+	var passed uint64
+	for i := q - 2; i >= st.tw; i-- {
+		if c := st.tal[i]; st.isFree(c) {
+			passed |= 1 << (i - st.tw)
+			copy(st.tal[i:st.tn-1], st.tal[i+1:st.tn])
+			st.tn--
+			st.h = xor(st.h, st.keys.tal[st.tidx[c]])
+			st.rel[c.Face()]++
+			st.left--
+			st.freed[st.nfreed] = c
+			st.nfreed++
+		}
+	}
+	return passed
+}
+
+// unpassFree undoes passFree.
+func (st *state) unpassFree(passed uint64) {
+	for passed != 0 {
+		o := bits.TrailingZeros64(passed)
+		passed &= passed - 1
+		st.nfreed--
+		c := st.freed[st.nfreed]
+		i := st.tw + o
+		copy(st.tal[i+1:st.tn+1], st.tal[i:st.tn])
+		st.tal[i] = c
+		st.tn++
+		st.h = xor(st.h, st.keys.tal[st.tidx[c]])
+		st.rel[c.Face()]--
+		st.left++
 	}
 }
 
@@ -94,20 +161,20 @@ func (st *state) undo(r rec) {
 // tableau here (the pool's as the in-place tops'), and for the top of the
 // waste when taking it changes no other card's reach (see autoPlay).
 func (st *state) safe(c cards.Card) bool {
-	r := uint8(c.Rank())
+	r := c.Rank()
 	su := int(c.Suit())
-	if min(st.slot[su][0], st.slot[su][1]) != r-1 {
+	if st.floor(su) != r-1 {
 		return false
 	}
 	for o := 0; o < 4; o++ {
 		if o == su {
 			continue
 		}
-		need := int(r) - 2
+		need := r - 2
 		if cards.Suit(o).Red() != c.Red() {
-			need = int(r) - 1
+			need = r - 1
 		}
-		if int(min(st.slot[o][0], st.slot[o][1])) < need {
+		if st.floor(o) < need {
 			return false
 		}
 	}
@@ -142,6 +209,16 @@ func (s *Solver) autoPlay() {
 	st := &s.st
 	for changed := true; changed; {
 		changed = false
+		for i := 0; st.free > 0 && i < st.ncols; i++ {
+			for st.e[i] > 0 && st.isFree(st.col[i][st.e[i]-1]) {
+				s.log = append(s.log, st.do(move{kind: placeFree, from: uint8(i)}))
+				changed = true
+			}
+		}
+		for st.free > 0 && st.tw > 0 && st.isFree(st.tal[st.tw-1]) {
+			s.log = append(s.log, st.do(move{kind: talonFree, from: uint8(st.tw)}))
+			changed = true
+		}
 		for i := 0; i < st.ncols; i++ {
 			for st.e[i] > 0 {
 				c := st.col[i][st.e[i]-1]
@@ -183,18 +260,19 @@ func (s *Solver) autoPlay() {
 // gen appends the moves of the current position, foundation plays first,
 // then the in-place tops and the talon cards to the pool, then recoveries.
 //
-// must is what a recovery just made leaves pending (0: nothing; else the
-// recovered card's face +1): the next move must be another recovery or use
-// the recovered card y: a card that builds on y's kind joining the pool
-// (y hosts it), a card of y's kind leaving the tableau (its guests move
-// onto y), or a card of y's face going up (onto the slot y left). Any
-// winning line can be put in that form: a recovery followed by a move that
-// does not use it can be made after that move instead (the move is legal
-// with y still up, since it needs neither y as a host nor y's slot lower,
-// and the recovery is legal after it, since the position after both is the
-// same), and moving recoveries later past other moves ends. So only such
-// lines are searched. (A recovery followed by a recovery stays: two kings
-// recovered to host each other's queens need both up first.)
+// pend is the set of recovered cards not used yet (bit f for face f): a
+// recovered card matters only as a host or by what it uncovers, so a
+// recovery is made only for a move that uses it. Any winning line can be
+// put in this form: a recovery can be made later, just before its first
+// use, past any move that does not use it (the move is legal with the card
+// still up, since it needs the card neither as a host nor out of its slot;
+// and the recovery is legal after the move, since the position after both
+// is the same), except past a recovery that it uncovers. In the line so
+// formed, the recoveries come in runs, each recovery used by a later one of
+// its run or by the move that ends the run; so after a run of recoveries
+// the next move is another recovery, or one that uses every recovered card
+// not used yet (see uses). (Runs of several are needed: two kings recovered
+// to host each other's queens must both be down first.)
 //
 // Moves that never help are left out: a king alone in a column to the
 // pool (it trades places with an empty column), an ace recovered (it hosts
@@ -202,20 +280,17 @@ func (s *Solver) autoPlay() {
 // same position), and a card to the pool when it may go to a foundation
 // reversibly (see reversible). Exact searches keep them all and make no
 // recovery wait for its use.
-func (s *Solver) gen(must uint8) {
+func (s *Solver) gen(pend uint64) {
 	st := &s.st
 	exact := s.opt.Exact
 	if exact {
-		must = 0
+		pend = 0
 	}
-	var yKind uint8
-	var yFace cards.Card
-	if must > 0 {
-		yFace = cards.Card(must - 1)
-		yKind = kindOf[yFace]
+	// ok reports whether a move other than a recovery, of card c, uses
+	// every pending card.
+	ok := func(kind uint8, c cards.Card) bool {
+		return pend == 0 || usesAll(kind, c, pend)
 	}
-	joins := func(c cards.Card) bool { return must == 0 || (c.Rank() < 13 && hostOf[c] == yKind) }
-	leaves := func(c cards.Card) bool { return must == 0 || kindOf[c] == yKind || c.Face() == yFace }
 	toF := func(kind, from uint8, c cards.Card) {
 		su := c.Suit()
 		h := uint8(c.Rank() - 1)
@@ -230,20 +305,20 @@ func (s *Solver) gen(must uint8) {
 	}
 	for i := 0; i < st.ncols; i++ {
 		if e := st.e[i]; e > 0 {
-			if c := st.col[i][e-1]; st.slotFor(c) >= 0 && st.canLeave(c) && leaves(c) {
+			if c := st.col[i][e-1]; st.slotFor(c) >= 0 && st.canLeave(c) && ok(placeToF, c) {
 				toF(placeToF, uint8(i), c)
 			}
 		}
 	}
 	for f := 0; f < 52; f++ {
-		if c := cards.Card(f); st.pool[f] > 0 && st.slotFor(c) >= 0 && st.canLeave(c) && leaves(c) {
+		if c := cards.Card(f); st.pool[f] > 0 && st.slotFor(c) >= 0 && st.canLeave(c) && ok(poolToF, c) {
 			toF(poolToF, uint8(f), c)
 		}
 	}
 	nt := st.reachable(&s.tops)
 	tops := s.tops[:nt]
 	for _, q := range tops {
-		if c := st.tal[q-1]; st.slotFor(c) >= 0 && (must == 0 || c.Face() == yFace) {
+		if c := st.tal[q-1]; st.slotFor(c) >= 0 && ok(talonToF, c) {
 			toF(talonToF, q, c)
 		}
 	}
@@ -253,7 +328,7 @@ func (s *Solver) gen(must uint8) {
 			continue
 		}
 		c := st.col[i][e-1]
-		if !st.fits(c) || !joins(c) || (!exact && e == 1 && c.Rank() == 13) {
+		if st.isFree(c) || !st.fits(c) || !ok(placeToPool, c) || (!exact && e == 1 && c.Rank() == 13) {
 			continue
 		}
 		if sl := st.slotFor(c); !exact && sl >= 0 && st.canLeave(c) &&
@@ -264,7 +339,13 @@ func (s *Solver) gen(must uint8) {
 	}
 	for _, q := range tops {
 		c := st.tal[q-1]
-		if !st.fits(c) || !joins(c) {
+		if st.isFree(c) {
+			if pend == 0 {
+				s.moves = append(s.moves, move{kind: talonFree, from: q})
+			}
+			continue
+		}
+		if !st.fits(c) || !ok(talonToPool, c) {
 			continue
 		}
 		if sl := st.slotFor(c); !exact && sl >= 0 && st.reversible(move{kind: talonToF, from: q, to: uint8(sl)}, c) {
@@ -275,20 +356,55 @@ func (s *Solver) gen(must uint8) {
 	for su := 0; su < 4; su++ {
 		for sl := 0; sl < 2; sl++ {
 			h := st.slot[su][sl]
-			if h == 0 || (!exact && (h == 1 || (sl == 1 && st.slot[su][0] == h))) {
+			if h == 0 || h < st.free || (!exact && (h == 1 || (sl == 1 && st.slot[su][0] == h))) {
 				continue
 			}
 			c := cards.New(0, cards.Suit(su), int(h))
 			if !st.fits(c) {
 				continue
 			}
-			m := move{kind: recover, from: uint8(su), to: uint8(sl)}
-			if !exact {
-				m.must = uint8(c) + 1
-			}
-			s.moves = append(s.moves, m)
+			s.moves = append(s.moves, move{kind: recover, from: uint8(su), to: uint8(sl)})
 		}
 	}
+}
+
+// uses reports whether a move of card c (a recovery's card for a
+// recovery) uses the recovered card y: c builds on y's kind and joins the
+// pool (y can host it), c is of y's kind and leaves the tableau (its guests
+// can move onto y) or has y's face and goes up (onto the slot y left), or
+// c is recovered from under y (y uncovered it). It errs on the side of yes.
+func uses(kind uint8, c, y cards.Card) bool {
+	switch kind {
+	case placeToPool, talonToPool:
+		return c.Rank() < 13 && hostOf[c] == kindOf[y]
+	case recover:
+		return (c.Rank() < 13 && hostOf[c] == kindOf[y]) || (c.Suit() == y.Suit() && c.Rank() == y.Rank()-1)
+	}
+	return kindOf[c] == kindOf[y] || c.Face() == y.Face()
+}
+
+// usesAll reports whether a move of card c uses every card of pend.
+func usesAll(kind uint8, c cards.Card, pend uint64) bool {
+	for p := pend; p != 0; p &= p - 1 {
+		if !uses(kind, c, cards.Card(bits.TrailingZeros64(p))) {
+			return false
+		}
+	}
+	return true
+}
+
+// after returns the pending recoveries after move m of card c: a recovery
+// adds its card and clears the ones it uses; any other move uses them all.
+func after(m move, c cards.Card, pend uint64) uint64 {
+	if m.kind != recover {
+		return 0
+	}
+	for p := pend; p != 0; p &= p - 1 {
+		if y := cards.Card(bits.TrailingZeros64(p)); uses(recover, c, y) {
+			pend &^= 1 << y
+		}
+	}
+	return pend | 1<<c.Face()
 }
 
 // tops is room for the reachable talon boundaries.

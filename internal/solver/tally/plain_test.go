@@ -200,6 +200,44 @@ func TestAgainstPlainSearch(t *testing.T) {
 	}
 }
 
+// TestFreeRelaxes: a search with free low cards (Options.Free) calls no
+// position unwinnable that the plain search wins, and proves some
+// unwinnable ones with every Free from 2 to 7.
+func TestFreeRelaxes(t *testing.T) {
+	positions, seed := 400, uint64(43)
+	if testing.Short() {
+		positions = 100
+	}
+	if v, err := strconv.Atoi(os.Getenv("DSOL_TALLY_POSITIONS")); err == nil {
+		positions, seed = v, uint64(v)+1
+	}
+	r := cards.NewSplitMix64(seed)
+	s := New()
+	proved := 0
+	for i := 0; i < positions; i++ {
+		b, f := smallPosition(r, 6+int(r.Uniform(7)))
+		want, complete := plainWinnable(&b, &f, 60000)
+		if !complete {
+			continue
+		}
+		free := 2 + int(r.Uniform(6))
+		res := s.Solve(&b, &f, Options{Free: free, MaxPositions: 100000})
+		if res.Verdict == Unwinnable {
+			if want {
+				t.Fatalf("position %d: free below %d calls it unwinnable; the plain search wins\n%s", i, free, describe(&b, &f))
+			}
+			proved++
+		}
+		if res.Verdict == Won && len(res.Moves) > 0 && !(b.DrawCount == 3 && b.CanRecycle) {
+			t.Fatalf("position %d: a relaxed win with moves", i)
+		}
+	}
+	t.Logf("%d of %d positions proved unwinnable with free low cards", proved, positions)
+	if proved < positions/20 {
+		t.Fatalf("only %d positions proved unwinnable", proved)
+	}
+}
+
 // playLine plays a line on a copy of a position with the klondike rules and
 // fails unless it ends with every card on the foundations.
 func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action) {

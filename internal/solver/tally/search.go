@@ -2,10 +2,11 @@ package tally
 
 // frame is one position on the search path: its moves are s.moves[lo:hi],
 // cur the next to try, entry the length of the log before the move that led
-// to it (undoing down to entry leaves it), must its pending use.
+// to it (undoing down to entry leaves it), pend its recoveries not used yet
+// (see gen).
 type frame struct {
 	lo, hi, cur, entry int32
-	must               uint8
+	pend               uint64
 }
 
 // search is the depth-first search. It returns Won with the winning line in
@@ -29,32 +30,37 @@ func (s *Solver) search() Verdict {
 		m := s.moves[fr.cur]
 		fr.cur++
 		entry := int32(len(s.log))
-		s.log = append(s.log, st.do(m))
+		r := st.do(m)
+		s.log = append(s.log, r)
+		pend := uint64(0)
+		if !s.opt.Exact {
+			pend = after(m, r.card, fr.pend)
+		}
 		lo := int32(len(s.moves))
-		v, ok := s.enter(m.must, entry)
+		v, ok := s.enter(pend, entry)
 		if !ok {
 			continue
 		}
 		if v != Unknown || s.stopped {
 			return v
 		}
-		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, entry: entry, must: m.must})
+		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, entry: entry, pend: pend})
 	}
 	return Unwinnable
 }
 
 // enter arrives at a position (after the move that leads to it, whose log
-// starts at entry): it makes the forced moves unless a use is pending, and
+// starts at entry): it makes the forced moves unless recoveries are pending, and
 // reports ok = false, everything undone, when the position was visited
 // before. Otherwise it counts the position and returns Won when it is won,
 // Unknown with s.stopped set when the budget is spent, else Unknown with the
 // position's moves appended to s.moves.
-func (s *Solver) enter(must uint8, entry int32) (Verdict, bool) {
+func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
 	st := &s.st
-	if must == 0 && !s.opt.Exact {
+	if pend == 0 && !s.opt.Exact {
 		s.autoPlay()
 	}
-	if !s.tt.insert(st.hash(must)) {
+	if !s.tt.insert(st.hash(pend)) {
 		s.undoTo(int(entry))
 		return Unknown, false
 	}
@@ -67,7 +73,7 @@ func (s *Solver) enter(must uint8, entry int32) (Verdict, bool) {
 		s.stopped = true
 		return Unknown, true
 	}
-	s.gen(must)
+	s.gen(pend)
 	return Unknown, true
 }
 

@@ -2,6 +2,7 @@ package tally
 
 import (
 	"fmt"
+	"math/bits"
 
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
@@ -64,7 +65,17 @@ type state struct {
 	inK   [kinds]int8 // pool cards by kind
 	visK  [kinds]int8 // face-up tableau cards by kind: the pool's and the in-place tops
 	empty int8        // columns with no card in place
-	left  int         // cards not on the foundations
+	left  int         // cards not on the foundations (nor released, see free)
+
+	// free, when above 1, relaxes the game: the cards below that rank
+	// never need a host nor host anything; they leave a column as soon as
+	// they are its top in place, and the talon as soon as they can be
+	// drawn; and the cards of rank free may go up on a slot once every
+	// lower rank of the suit has left its place for it (see Options.Free).
+	free   uint8
+	rel    [52]uint8 // free cards released, by face (the foundations' included)
+	freed  [k.MaxStock]cards.Card
+	nfreed int // the free cards drawn past, a stack (see passFree)
 
 	keys *keySet
 	h    pair // the position's key, less the talon boundary (see hash)
@@ -76,7 +87,7 @@ type keySet struct {
 	tal   [k.MaxStock]pair                         // a talon card still there, by its place as loaded
 	bound [k.MaxStock + 1]pair                     // the talon boundary's class
 	slot  [4][14][14]pair                          // suit, higher slot, lower slot
-	must  [53]pair                                 // the face of a recovery pending its use, +1 (0: none)
+	pend  [52]pair                                 // a recovered card pending its use, by face
 }
 
 var keys = func() *keySet {
@@ -101,8 +112,8 @@ var keys = func() *keySet {
 			}
 		}
 	}
-	for i := range ks.must {
-		ks.must[i] = next()
+	for i := range ks.pend {
+		ks.pend[i] = next()
 	}
 	return ks
 }()
@@ -125,9 +136,13 @@ func check(b *k.Board) error {
 	return nil
 }
 
-// load builds the abstract position of a board and its foundations.
-func (st *state) load(b *k.Board, f *k.Foundations) {
+// load builds the abstract position of a board and its foundations, with
+// the cards below rank free (when above 1) free.
+func (st *state) load(b *k.Board, f *k.Foundations, free int) {
 	*st = state{keys: keys, ncols: int(b.NCols), draw: int(b.DrawCount), recycle: b.CanRecycle}
+	if free > 1 {
+		st.free = uint8(free)
+	}
 	for i := 0; i < st.ncols; i++ {
 		col := &b.Cols[i]
 		if col.N == 0 {
@@ -137,12 +152,17 @@ func (st *state) load(b *k.Board, f *k.Foundations) {
 			copy(st.col[i][:n], col.Cards[:n])
 			st.e[i] = uint8(n)
 			st.visK[kindOf[col.Cards[n-1]]]++
+			st.left += n
 			for _, c := range col.Cards[n:col.N] {
+				if st.isFree(c) {
+					st.rel[c.Face()]++
+					continue
+				}
 				st.pool[c.Face()]++
 				st.inK[kindOf[c]]++
 				st.visK[kindOf[c]]++
+				st.left++
 			}
-			st.left += int(col.N)
 		}
 		st.h = xor(st.h, keys.col[i][st.e[i]])
 	}
@@ -162,8 +182,48 @@ func (st *state) load(b *k.Board, f *k.Foundations) {
 	st.left += st.tn
 	for s := 0; s < 4; s++ {
 		st.slot[s] = [2]uint8{f.N[2*s], f.N[2*s+1]}
+		if st.free > 0 {
+			for sl, h := range st.slot[s] {
+				for r := 1; r <= int(h) && r < free; r++ {
+					st.rel[s*13+r-1]++
+				}
+				st.slot[s][sl] = max(h, st.free-1)
+			}
+		}
 		st.h = xor(st.h, st.slotKey(s))
 	}
+}
+
+// isFree reports whether c is below the free rank.
+func (st *state) isFree(c cards.Card) bool { return c.Rank() < int(st.free) }
+
+// spare returns how many of suit s's slots may still start on their free
+// part: every free rank has a copy released for each slot, less the slots
+// that hold a card of rank free or more.
+func (st *state) spare(s int) int {
+	n := 2
+	for r := 1; r < int(st.free); r++ {
+		n = min(n, int(st.rel[s*13+r-1]))
+	}
+	for _, h := range st.slot[s] {
+		if h >= st.free {
+			n--
+		}
+	}
+	return n
+}
+
+// floor returns the height up to which every card of suit s is up on both
+// slots (released, for the free ranks).
+func (st *state) floor(s int) int {
+	if st.free > 0 {
+		for r := 1; r < int(st.free); r++ {
+			if st.rel[s*13+r-1] < 2 {
+				return r - 1
+			}
+		}
+	}
+	return int(min(st.slot[s][0], st.slot[s][1]))
 }
 
 // slotKey is suit s's share of the key: its two heights, in either order.
@@ -175,10 +235,14 @@ func (st *state) slotKey(s int) pair {
 	return st.keys.slot[s][a][b]
 }
 
-// hash returns the position's key with the face of a recovery pending its
-// use +1 (0: none).
-func (st *state) hash(must uint8) pair {
-	return xor(xor(st.h, st.keys.bound[st.boundaryClass()]), st.keys.must[must])
+// hash returns the position's key with the recovered cards pending their
+// use (see gen).
+func (st *state) hash(pend uint64) pair {
+	h := xor(st.h, st.keys.bound[st.boundaryClass()])
+	for ; pend != 0; pend &= pend - 1 {
+		h = xor(h, st.keys.pend[bits.TrailingZeros64(pend)])
+	}
+	return h
 }
 
 // boundaryClass names the waste boundary for the key, as the solver
@@ -212,8 +276,12 @@ func (st *state) canLeave(c cards.Card) bool {
 }
 
 // slotFor returns the first of suit s's slots whose height is rank−1, or −1.
+// Free cards have none; a card of rank free needs a slot that may start.
 func (st *state) slotFor(c cards.Card) int {
 	s, h := c.Suit(), uint8(c.Rank()-1)
+	if st.free > 0 && h+1 <= st.free && (h+1 < st.free || st.spare(int(s)) <= 0) {
+		return -1
+	}
 	switch {
 	case st.slot[s][0] == h:
 		return 0

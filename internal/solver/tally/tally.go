@@ -89,6 +89,18 @@ type Options struct {
 	// Exact searches every abstract move: no forced moves, no moves left
 	// out, no recovery waiting for its use. It is for checking the others.
 	Exact bool
+	// Free, when above 1, searches a relaxed game instead: the cards below
+	// that rank are free. They still hold back what lies under them in the
+	// columns and on the waste, and a suit's cards of rank Free go up only
+	// once every lower card of the suit has left its place; but they never
+	// need a host, leave a column or the waste as soon as they are its top
+	// (with draw 1, the stock as soon as they are drawn), and count as up
+	// once they have left. Every line of the game is a line of the relaxed
+	// game, so a relaxed Unwinnable proves the game unwinnable; a relaxed
+	// Won proves nothing and comes with no moves. Not with draw 3 and
+	// recycles (there taking the waste top changes later draws): Free is
+	// then ignored.
+	Free int
 }
 
 // Result is what a search found.
@@ -146,14 +158,17 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	if err := check(b); err != nil {
 		panic(err)
 	}
+	if b.DrawCount == 3 && b.CanRecycle {
+		opt.Free = 0
+	}
 	s.opt = opt
 	s.visited, s.stopped = 0, false
-	s.st.load(b, f)
+	s.st.load(b, f, opt.Free)
 	s.left = s.st.left
 	s.tt.reset()
 	res := Result{Verdict: s.search()}
 	res.Positions, res.Left = s.visited, s.left
-	if res.Verdict == Won {
+	if res.Verdict == Won && s.st.free == 0 {
 		res.Moves = line(b, f, s.log)
 	}
 	return res
