@@ -155,3 +155,32 @@ func bringUp(b *k.Board, q int, out []k.Action) []k.Action {
 	}
 	return out
 }
+
+// drawOne rewrites a line won with draw 3 for the same deal dealt with draw
+// 1 (every other rule the same): each draw of three becomes as many draws
+// of one as it turned up. The waste then holds the same cards in the same
+// order after each action, so every move plays as before; a recycle turns
+// the same waste over.
+func drawOne(b *k.Board, moves []k.Action) []k.Action {
+	stock, waste := int(b.NStock), int(b.NWaste)
+	out := make([]k.Action, 0, len(moves)+len(moves)/2)
+	for _, a := range moves {
+		switch a.Type {
+		case k.Draw:
+			n := min(3, stock)
+			for range n {
+				out = append(out, a)
+			}
+			stock, waste = stock-n, waste+n
+			continue
+		case k.Recycle:
+			stock, waste = waste, 0
+		case k.Move:
+			if a.From == k.Waste {
+				waste--
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}

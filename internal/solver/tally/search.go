@@ -78,12 +78,16 @@ func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
 }
 
 // spent reports whether the budget is used up or Options.Stop says to stop
-// (it is asked every 1024 positions).
+// (it is asked every 1024 positions; halted records that it did).
 func (s *Solver) spent() bool {
 	if s.opt.MaxPositions > 0 && s.visited >= s.opt.MaxPositions {
 		return true
 	}
-	return s.visited&1023 == 0 && s.opt.Stop != nil && s.opt.Stop()
+	if s.visited&1023 == 0 && s.opt.Stop != nil && s.opt.Stop() {
+		s.halted = true
+		return true
+	}
+	return false
 }
 
 // undoTo undoes the logged moves down to length n.

@@ -128,7 +128,8 @@ type Solver struct {
 	opt     Options
 	visited int64
 	left    int
-	stopped bool
+	stopped bool // the search stopped on its budget or Options.Stop
+	halted  bool // Options.Stop stopped it
 }
 
 // New returns a Solver with empty tables.
@@ -140,13 +141,42 @@ func New() *Solver {
 	}
 }
 
-// SolveCode deals the game of a solo code and solves it.
+// SolveCode deals the game of a solo code and solves it, within the budget
+// of opt for all its passes. Draw-1 Vegas deals are first searched as
+// draw-3 Vegas deals, with half the position budget: a draw-3 game has far
+// fewer positions, its wins are wins at draw 1 too (see Transfer; the line
+// is rewritten for draw 1), and the draw-1 search rarely finds the wins it
+// has. The rest of the budget searches the game itself.
 func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 	var b k.Board
 	deck := cards.SoloDeck(code)
 	b.Deal(deck[:], k.MaxColumns, code.Draw, !code.Vegas)
 	var f k.Foundations
-	return s.Solve(&b, &f, opt)
+	if !code.Vegas || code.Draw != 1 || opt.Exact || opt.Free > 1 {
+		return s.Solve(&b, &f, opt)
+	}
+	three := b
+	three.DrawCount = 3
+	first := opt
+	if opt.MaxPositions > 0 {
+		first.MaxPositions = max(1, opt.MaxPositions/2)
+	}
+	res := s.Solve(&three, &f, first)
+	spent := res.Positions
+	if res.Verdict == Won {
+		res.Moves = drawOne(&three, res.Moves)
+		return res
+	}
+	if s.halted || (opt.MaxPositions > 0 && spent >= opt.MaxPositions) {
+		return Result{Verdict: Unknown, Positions: spent, Left: res.Left}
+	}
+	rest := opt
+	if opt.MaxPositions > 0 {
+		rest.MaxPositions = opt.MaxPositions - spent
+	}
+	res = s.Solve(&b, &f, rest)
+	res.Positions += spent
+	return res
 }
 
 // Solve searches a position of a solo game: its board (DrawCount and
@@ -162,7 +192,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		opt.Free = 0
 	}
 	s.opt = opt
-	s.visited, s.stopped = 0, false
+	s.visited, s.stopped, s.halted = 0, false, false
 	s.st.load(b, f, opt.Free)
 	s.left = s.st.left
 	s.tt.reset()
