@@ -39,7 +39,7 @@ func TestWinnableList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(one.Deals) != 6 || one.Searched < 6 || one.Budget != 3000 || !strings.Contains(out, "6 deals (6 new)") {
+	if len(one.Deals) != 6 || one.Searched < 6 || one.Budget != 3000 || one.Solver != winnable.Tally || !strings.Contains(out, "6 deals (6 new)") {
 		t.Fatalf("list of 6: %+v, %q", one, out)
 	}
 	if _, _, err := list("two.txt", "--count", "3", "--workers", "2"); err != nil {
@@ -60,12 +60,20 @@ func TestWinnableList(t *testing.T) {
 	if _, _, err := list("one.txt", "--count", "6", "--seed", "2"); err == nil || !strings.Contains(err.Error(), "seed 1") {
 		t.Fatalf("another seed over a list: %v", err)
 	}
+	if _, _, err := list("one.txt", "--count", "6", "--solver", "whole"); err == nil || !strings.Contains(err.Error(), "solver tally") {
+		t.Fatalf("another solver over a list: %v", err)
+	}
+	whole, _, err := list("whole.txt", "--count", "2", "--solver", "whole")
+	if err != nil || whole.Solver != winnable.Whole || len(whole.Deals) != 2 {
+		t.Fatalf("a list of the whole-board solver: %+v, %v", whole, err)
+	}
 	for _, args := range [][]string{
 		{"winnable", "--out", filepath.Join(dir, "x.txt")},
 		{"winnable", "--mode", "D1N"},
 		{"winnable", "--mode", "D1N", "--out", "x", "--count", "0"},
 		{"winnable", "--mode", "D1N", "--out", "x", "--budget", "0"},
 		{"winnable", "--mode", "D1N", "--out", "x", "extra"},
+		{"winnable", "--mode", "D1N", "--out", "x", "--solver", "fast"},
 	} {
 		var out, errOut bytes.Buffer
 		if _, ok := run(context.Background(), args, noEnv, &out, &errOut).(*usageError); !ok {
