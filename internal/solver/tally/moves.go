@@ -239,10 +239,8 @@ func (s *Solver) autoPlay() {
 			s.log = append(s.log, st.do(move{kind: talonToF, from: uint8(st.tw), to: uint8(sl)}))
 			changed = true
 		}
-		for f := 0; f < 52; f++ {
-			if st.pool[f] == 0 {
-				continue
-			}
+		for fs := st.upNext() & st.faces; fs != 0; fs &= fs - 1 {
+			f := bits.TrailingZeros64(fs)
 			c := cards.Card(f)
 			sl := st.slotFor(c)
 			if sl < 0 || !st.canLeave(c) {
@@ -310,8 +308,9 @@ func (s *Solver) gen(pend uint64) {
 			}
 		}
 	}
-	for f := 0; f < 52; f++ {
-		if c := cards.Card(f); st.pool[f] > 0 && st.slotFor(c) >= 0 && st.canLeave(c) && ok(poolToF, c) {
+	for fs := st.upNext() & st.faces; fs != 0; fs &= fs - 1 {
+		f := bits.TrailingZeros64(fs)
+		if c := cards.Card(f); st.slotFor(c) >= 0 && st.canLeave(c) && ok(poolToF, c) {
 			toF(poolToF, uint8(f), c)
 		}
 	}

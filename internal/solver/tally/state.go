@@ -35,6 +35,14 @@ var kindOf, hostOf, guestOf = func() (kd, ho, gu [2 * 52]uint8) {
 	return kd, ho, gu
 }()
 
+// rankOf and suitOf are each card's rank and suit, for the hot paths.
+var rankOf, suitOf = func() (r, s [2 * 52]uint8) {
+	for c := range r {
+		r[c], s[c] = uint8(cards.Card(c).Rank()), uint8(cards.Card(c).Suit())
+	}
+	return r, s
+}()
+
 // pair is a 128-bit key as two independent 64-bit halves.
 type pair [2]uint64
 
@@ -62,6 +70,7 @@ type state struct {
 	slot [4][2]uint8 // the heights of each suit's two foundation slots
 
 	pool  [52]uint8   // pool cards by face
+	faces uint64      // the faces with a card in the pool (bit f for face f)
 	inK   [kinds]int8 // pool cards by kind
 	visK  [kinds]int8 // face-up tableau cards by kind: the pool's and the in-place tops
 	empty int8        // columns with no card in place
@@ -158,9 +167,7 @@ func (st *state) load(b *k.Board, f *k.Foundations, free int) {
 					st.rel[c.Face()]++
 					continue
 				}
-				st.pool[c.Face()]++
-				st.inK[kindOf[c]]++
-				st.visK[kindOf[c]]++
+				st.joinPool(c)
 				st.left++
 			}
 		}
@@ -275,10 +282,24 @@ func (st *state) canLeave(c cards.Card) bool {
 	return g == 0 || st.inK[g] < st.visK[kindOf[c]]
 }
 
+// upNext returns the faces that fit on a slot by their rank (bit f for
+// face f): the rank above each slot's height.
+func (st *state) upNext() uint64 {
+	var m uint64
+	for s := 0; s < 4; s++ {
+		for _, h := range st.slot[s] {
+			if h < 13 {
+				m |= 1 << (13*s + int(h))
+			}
+		}
+	}
+	return m
+}
+
 // slotFor returns the first of suit s's slots whose height is rank−1, or −1.
 // Free cards have none; a card of rank free needs a slot that may start.
 func (st *state) slotFor(c cards.Card) int {
-	s, h := c.Suit(), uint8(c.Rank()-1)
+	s, h := suitOf[c], rankOf[c]-1
 	if st.free > 0 && h+1 <= st.free && (h+1 < st.free || st.spare(int(s)) <= 0) {
 		return -1
 	}
@@ -292,13 +313,16 @@ func (st *state) slotFor(c cards.Card) int {
 }
 
 func (st *state) joinPool(c cards.Card) {
+	st.faces |= 1 << c.Face()
 	st.pool[c.Face()]++
 	st.inK[kindOf[c]]++
 	st.visK[kindOf[c]]++
 }
 
 func (st *state) leavePool(c cards.Card) {
-	st.pool[c.Face()]--
+	if st.pool[c.Face()]--; st.pool[c.Face()] == 0 {
+		st.faces &^= 1 << c.Face()
+	}
 	st.inK[kindOf[c]]--
 	st.visK[kindOf[c]]--
 }

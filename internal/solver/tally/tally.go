@@ -89,6 +89,11 @@ type Options struct {
 	// Exact searches every abstract move: no forced moves, no moves left
 	// out, no recovery waiting for its use. It is for checking the others.
 	Exact bool
+	// Shuffle, when not 0, seeds a shuffle of the order in which each
+	// position's moves are tried after its foundation plays. A depth-first
+	// search that takes a wrong turn near the root can spend its budget
+	// below it; searches in other orders find other wins first.
+	Shuffle uint64
 	// Free, when above 1, searches a relaxed game instead: the cards below
 	// that rank are free. They still hold back what lies under them in the
 	// columns and on the waste, and a suit's cards of rank Free go up only
@@ -128,8 +133,9 @@ type Solver struct {
 	opt     Options
 	visited int64
 	left    int
-	stopped bool // the search stopped on its budget or Options.Stop
-	halted  bool // Options.Stop stopped it
+	stopped bool   // the search stopped on its budget or Options.Stop
+	halted  bool   // Options.Stop stopped it
+	rng     uint64 // the move-order shuffle's xorshift state (0: none)
 }
 
 // New returns a Solver with empty tables.
@@ -192,6 +198,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		opt.Free = 0
 	}
 	s.opt = opt
+	s.rng = opt.Shuffle
 	s.visited, s.stopped, s.halted = 0, false, false
 	s.st.load(b, f, opt.Free)
 	s.left = s.st.left
