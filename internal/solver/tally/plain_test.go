@@ -300,3 +300,30 @@ func describe(b *k.Board, f *k.Foundations) string {
 	}
 	return s + "\ndraw " + string(rune('0'+b.DrawCount))
 }
+
+// TestDoomed: the check without search calls no position lost that the
+// plain search wins, and calls some lost.
+func TestDoomed(t *testing.T) {
+	r := cards.NewSplitMix64(44)
+	doomed, lost := 0, 0
+	for i := 0; i < 3000; i++ {
+		b, f := smallPosition(r, 4+int(r.Uniform(9)))
+		var st state
+		st.load(&b, &f, 0)
+		if !st.doomed() {
+			continue
+		}
+		doomed++
+		want, complete := plainWinnable(&b, &f, 60000)
+		if complete && want {
+			t.Fatalf("position %d: doomed, but the plain search wins\n%s", i, describe(&b, &f))
+		}
+		if complete {
+			lost++
+		}
+	}
+	t.Logf("%d of 3000 positions doomed (%d checked lost)", doomed, lost)
+	if lost < 10 {
+		t.Fatalf("only %d doomed positions checked", lost)
+	}
+}

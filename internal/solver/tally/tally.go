@@ -202,6 +202,9 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	s.visited, s.stopped, s.halted = 0, false, false
 	s.st.load(b, f, opt.Free)
 	s.left = s.st.left
+	if !opt.Exact && s.st.doomed() {
+		return Result{Verdict: Unwinnable, Left: s.left}
+	}
 	s.tt.reset()
 	res := Result{Verdict: s.search()}
 	res.Positions, res.Left = s.visited, s.left
@@ -209,6 +212,14 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		res.Moves = line(b, f, s.log)
 	}
 	return res
+}
+
+// Doomed reports whether the check without search (see doomed) proves a
+// position lost: a card that can never leave its place.
+func Doomed(b *k.Board, f *k.Foundations) bool {
+	var st state
+	st.load(b, f, 0)
+	return st.doomed()
 }
 
 // describe writes an abstract position for test failures.
