@@ -73,29 +73,9 @@ func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
 		s.stopped = true
 		return Unknown, true
 	}
-	lo := len(s.moves)
 	s.gen(pend)
-	if s.rng != 0 {
-		s.shuffle(lo)
-	}
-	return Unknown, true
-}
 
-// shuffle shuffles s.moves[lo:] after its foundation plays.
-func (s *Solver) shuffle(lo int) {
-	m := s.moves[lo:]
-	i := 0
-	for i < len(m) && (m[i].kind == placeToF || m[i].kind == poolToF || m[i].kind == talonToF) {
-		i++
-	}
-	m = m[i:]
-	for j := len(m) - 1; j > 0; j-- {
-		s.rng ^= s.rng << 13
-		s.rng ^= s.rng >> 7
-		s.rng ^= s.rng << 17
-		r := int(s.rng % uint64(j+1))
-		m[j], m[r] = m[r], m[j]
-	}
+	return Unknown, true
 }
 
 // spent reports whether the budget is used up or Options.Stop says to stop

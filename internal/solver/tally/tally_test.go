@@ -57,7 +57,7 @@ func TestWonLinesReplay(t *testing.T) {
 }
 
 // TestDrawOneVegas: a draw-1 Vegas deal won through its draw-3 search
-// (the first half of the budget) replays at draw 1.
+// (the first three quarters of the budget) replays at draw 1.
 func TestDrawOneVegas(t *testing.T) {
 	c, _ := cards.ParseCode("DS1-D1V-AVNUXSV") // won at draw 3 after about 100,000 positions
 	res := tally.New().SolveCode(c, tally.Options{MaxPositions: 400000})
