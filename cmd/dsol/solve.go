@@ -40,7 +40,7 @@ type solveConfig struct {
 func (c solveConfig) options(start time.Time) tally.Options {
 	opt := tally.Options{MaxPositions: c.positions}
 	if c.budget > 0 {
-		opt.Stop = func() bool { return time.Since(start) >= c.budget }
+		opt.Spent = func() float64 { return float64(time.Since(start)) / float64(c.budget) }
 	}
 	return opt
 }

@@ -60,11 +60,20 @@ const (
 	Tally = "tally"
 )
 
-// SolveTally is Solve with the tally solver (its SolveCode), whose stop is
-// Options.Stop (nil: none).
+// SolveTally is Solve with the tally solver (its SolveCode); when stop
+// returns true the search stops with Unknown (nil: never).
 func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
 	code := m.Code(deal)
-	res = s.SolveCode(code, tally.Options{MaxPositions: budget, Stop: stop})
+	opt := tally.Options{MaxPositions: budget}
+	if stop != nil {
+		opt.Spent = func() float64 {
+			if stop() {
+				return 1
+			}
+			return 0
+		}
+	}
+	res = s.SolveCode(code, opt)
 	if res.Verdict != tally.Won {
 		return res, false, nil
 	}

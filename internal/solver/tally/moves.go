@@ -247,7 +247,7 @@ func (s *Solver) autoPlay() {
 				continue
 			}
 			m := move{kind: poolToF, from: uint8(f), to: uint8(sl)}
-			if st.safe(c) || st.reversible(m, c) {
+			if st.safe(c) || (!s.opt.keep && st.reversible(m, c)) {
 				s.log = append(s.log, st.do(m))
 				changed = true
 			}
@@ -321,20 +321,26 @@ func (s *Solver) gen(pend uint64) {
 			toF(talonToF, q, c)
 		}
 	}
-	for i := 0; i < st.ncols; i++ {
+	// The tops in place to the pool: with recycles, those that turn a card
+	// over first, and those that empty their column after the talon's cards
+	// (Normal deals are won sooner so); in a single pass, all in column
+	// order first (Vegas deals are won sooner so).
+	toPool := func(i int) {
 		e := st.e[i]
-		if e == 0 {
-			continue
-		}
 		c := st.col[i][e-1]
 		if st.isFree(c) || !st.fits(c) || !ok(placeToPool, c) || (!exact && e == 1 && c.Rank() == 13) {
-			continue
+			return
 		}
-		if sl := st.slotFor(c); !exact && sl >= 0 && st.canLeave(c) &&
+		if sl := st.slotFor(c); !s.opt.keep && !exact && sl >= 0 && st.canLeave(c) &&
 			st.reversible(move{kind: placeToF, from: uint8(i), to: uint8(sl)}, c) {
-			continue
+			return
 		}
 		s.moves = append(s.moves, move{kind: placeToPool, from: uint8(i)})
+	}
+	for i := 0; i < st.ncols; i++ {
+		if st.e[i] > 1 || (st.e[i] == 1 && !st.recycle) {
+			toPool(i)
+		}
 	}
 	for _, q := range tops {
 		c := st.tal[q-1]
@@ -347,10 +353,15 @@ func (s *Solver) gen(pend uint64) {
 		if !st.fits(c) || !ok(talonToPool, c) {
 			continue
 		}
-		if sl := st.slotFor(c); !exact && sl >= 0 && st.reversible(move{kind: talonToF, from: q, to: uint8(sl)}, c) {
+		if sl := st.slotFor(c); !s.opt.keep && !exact && sl >= 0 && st.reversible(move{kind: talonToF, from: q, to: uint8(sl)}, c) {
 			continue
 		}
 		s.moves = append(s.moves, move{kind: talonToPool, from: q})
+	}
+	for i := 0; i < st.ncols; i++ {
+		if st.e[i] == 1 && st.recycle {
+			toPool(i)
+		}
 	}
 	for su := 0; su < 4; su++ {
 		for sl := 0; sl < 2; sl++ {

@@ -184,7 +184,7 @@ func TestAgainstPlainSearch(t *testing.T) {
 			expect = Won
 		}
 		tally[expect]++
-		for _, opt := range []Options{{}, {Exact: true}} {
+		for _, opt := range []Options{{}, {Exact: true}, {keep: true}} {
 			res := s.Solve(&b, &f, opt)
 			if res.Verdict != expect {
 				t.Fatalf("position %d (exact %v): %s, the plain search %s\n%s", i, opt.Exact, res.Verdict, expect, describe(&b, &f))

@@ -11,7 +11,7 @@ type frame struct {
 
 // search is the depth-first search. It returns Won with the winning line in
 // s.log, Unwinnable when every reachable position was visited, or Unknown
-// when the budget ran out or Options.Stop said so.
+// when the budget ran out.
 func (s *Solver) search() Verdict {
 	st := &s.st
 	s.moves, s.frames, s.log = s.moves[:0], s.frames[:0], s.log[:0]
@@ -78,15 +78,18 @@ func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
 	return Unknown, true
 }
 
-// spent reports whether the budget is used up or Options.Stop says to stop
-// (it is asked every 1024 positions; halted records that it did).
+// spent reports whether the pass's budget is used up: its positions, or
+// its share of Options.Spent (asked every 1024 positions; halted records
+// that the whole budget is).
 func (s *Solver) spent() bool {
 	if s.opt.MaxPositions > 0 && s.visited >= s.opt.MaxPositions {
 		return true
 	}
-	if s.visited&1023 == 0 && s.opt.Stop != nil && s.opt.Stop() {
-		s.halted = true
-		return true
+	if s.visited&1023 == 0 && s.opt.Spent != nil {
+		if used := s.opt.Spent(); used >= s.end {
+			s.halted = used >= 1
+			return true
+		}
 	}
 	return false
 }

@@ -43,7 +43,7 @@
 // replays to a win.
 //
 // The package is pure: no clock, no I/O. Time budgets are the caller's,
-// through Options.Stop.
+// through Options.Spent.
 package tally
 
 import (
@@ -58,7 +58,7 @@ type Verdict uint8
 
 // The three verdicts.
 const (
-	// Unknown: the budget ran out, or Options.Stop stopped the search.
+	// Unknown: the budget ran out.
 	Unknown Verdict = iota
 	// Won: Result.Moves wins the game.
 	Won
@@ -82,13 +82,26 @@ type Options struct {
 	// MaxPositions stops the search with Unknown after this many distinct
 	// abstract positions (0: no bound).
 	MaxPositions int64
-	// Stop, when set, is called every 1024 positions; when it returns true
-	// the search stops at once with Unknown (a time budget, or a caller
-	// that gives up).
-	Stop func() bool
+	// Spent, when set, is called every 1024 positions and returns the
+	// share of the caller's own budget used so far (a time budget: the time
+	// since the start over the time allowed). A pass of SolveCode's
+	// schedule stops at its share, and the search stops with Unknown at 1;
+	// a caller that gives up returns 1.
+	Spent func() float64
 	// Exact searches every abstract move: no forced moves, no moves left
 	// out, no recovery waiting for its use. It is for checking the others.
 	Exact bool
+	// keep, set by SolveCode's first passes of Normal deals, makes no
+	// reversible foundation play (see reversible) at once, nor prefers one to
+	// a move to the pool.
+	keep bool
+	// shuffle, set by SolveCode for some passes, seeds a shuffle of the
+	// order in which each position's moves are tried after its foundation
+	// plays (0: none).
+	shuffle uint64
+	// end, set by SolveCode, is the share of Spent at which a pass stops
+	// (0: 1).
+	end float64
 	// Free, when above 1, searches a relaxed game instead: the cards below
 	// that rank are free. They still hold back what lies under them in the
 	// columns and on the waste, and a suit's cards of rank Free go up only
@@ -128,8 +141,10 @@ type Solver struct {
 	opt     Options
 	visited int64
 	left    int
-	stopped bool // the search stopped on its budget or Options.Stop
-	halted  bool // Options.Stop stopped it
+	stopped bool    // the search stopped on its budget or Options.Spent
+	halted  bool    // Options.Spent reached 1
+	end     float64 // the share of Options.Spent at which this pass stops
+	rng     uint64  // the move-order shuffle's xorshift state (0: none)
 }
 
 // New returns a Solver with empty tables.
@@ -141,43 +156,95 @@ func New() *Solver {
 	}
 }
 
-// SolveCode deals the game of a solo code and solves it, within the budget
-// of opt for all its passes. Draw-1 Vegas deals are first searched as
-// draw-3 Vegas deals, with three quarters of the position budget: a draw-3
-// game has far fewer positions, its wins are wins at draw 1 too (see
-// Transfer; the line is rewritten for draw 1), and the draw-1 search
-// rarely finds the wins it has (none in 300 deals at 500,000 positions).
-// The rest of the budget searches the game itself.
+// pass is one search of SolveCode's schedule for a mode.
+type pass struct {
+	three   bool    // search the deal at draw 3 (a draw-1 Vegas deal)
+	keep    bool    // Options.keep
+	shuffle uint64  // Options.shuffle
+	end     float64 // the share of the budget at which it stops, counted from the start
+}
+
+// Schedules of SolveCode, by mode.
+var (
+	// normal: a short pass, then sixteen short passes that try the moves
+	// in shuffled orders, all without the reversible foundation plays, up
+	// to half the budget; the last pass, with them, has the rest.
+	normal = []pass{{keep: true, end: 0.75}, {end: 1}}
+	// vegas1: the draw-3 game first, on three quarters of the budget.
+	vegas1 = []pass{{three: true, end: 0.75}, {end: 1}}
+	// vegas3: one search.
+	vegas3 = []pass{{end: 1}}
+)
+
+// SolveCode deals the game of a solo code and solves it, in passes that
+// share the position budget of opt (each pass starts afresh, and stops at
+// its share of the budget, counted from the start; the last pass has what
+// the others left):
+//
+//   - Normal deals are searched without the reversible foundation plays
+//     (see reversible) first, once in the usual order and then in sixteen
+//     shuffled ones, up to half the budget. Those plays shrink the search
+//     but put up cards that Normal wins mostly keep as hosts, so that with
+//     them the search finds such wins only after long runs of recoveries
+//     (11 of 300 draw-1 deals were unknown at 200,000 positions, 1 without);
+//     and a depth-first search that takes a wrong turn near the root can
+//     spend its budget below it, where a search in another order wins at
+//     once. The last pass has the plays, for proofs.
+//   - Draw-1 Vegas deals are first searched as draw-3 Vegas deals, on three
+//     quarters of the budget: a draw-3 game has far fewer positions, its
+//     wins are wins at draw 1 too (see Transfer; the line is rewritten for
+//     draw 1), and the draw-1 search rarely finds the wins it has (none of
+//     300 deals at 500,000 positions). The last pass searches the draw-1
+//     game.
+//   - Draw-3 Vegas deals are searched once.
+//
+// Options.Exact and Options.Free search the deal once, as asked.
 func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 	var b k.Board
 	deck := cards.SoloDeck(code)
 	b.Deal(deck[:], k.MaxColumns, code.Draw, !code.Vegas)
 	var f k.Foundations
-	if !code.Vegas || code.Draw != 1 || opt.Exact || opt.Free > 1 {
+	schedule := normal
+	switch {
+	case opt.Exact || opt.Free > 1:
 		return s.Solve(&b, &f, opt)
+	case code.Vegas && code.Draw == 1:
+		schedule = vegas1
+	case code.Vegas:
+		schedule = vegas3
 	}
 	three := b
 	three.DrawCount = 3
-	first := opt
-	if opt.MaxPositions > 0 {
-		first.MaxPositions = max(1, opt.MaxPositions*3/4)
+	var spent int64
+	left := b.CardsLeft()
+	for i, ps := range schedule {
+		last := i == len(schedule)-1
+		po := opt
+		po.keep, po.shuffle, po.end = ps.keep, ps.shuffle, ps.end
+		if opt.MaxPositions > 0 {
+			po.MaxPositions = max(1, int64(float64(opt.MaxPositions)*ps.end)-spent)
+		}
+		board := &b
+		if ps.three {
+			board = &three
+		}
+		res := s.Solve(board, &f, po)
+		spent += res.Positions
+		left = min(left, res.Left)
+		// A proof counts only from a search of the game itself; a draw-3
+		// win is a draw-1 win.
+		if res.Verdict == Won || (res.Verdict == Unwinnable && !ps.three) {
+			if ps.three {
+				res.Moves = drawOne(board, res.Moves)
+			}
+			res.Positions, res.Left = spent, left
+			return res
+		}
+		if last || s.halted || (opt.MaxPositions > 0 && spent >= opt.MaxPositions) {
+			break
+		}
 	}
-	res := s.Solve(&three, &f, first)
-	spent := res.Positions
-	if res.Verdict == Won {
-		res.Moves = drawOne(&three, res.Moves)
-		return res
-	}
-	if s.halted || (opt.MaxPositions > 0 && spent >= opt.MaxPositions) {
-		return Result{Verdict: Unknown, Positions: spent, Left: res.Left}
-	}
-	rest := opt
-	if opt.MaxPositions > 0 {
-		rest.MaxPositions = opt.MaxPositions - spent
-	}
-	res = s.Solve(&b, &f, rest)
-	res.Positions += spent
-	return res
+	return Result{Verdict: Unknown, Positions: spent, Left: left}
 }
 
 // Solve searches a position of a solo game: its board (DrawCount and
@@ -193,6 +260,10 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		opt.Free = 0
 	}
 	s.opt = opt
+	s.rng = opt.shuffle
+	if s.end = opt.end; s.end == 0 {
+		s.end = 1
+	}
 	s.visited, s.stopped, s.halted = 0, false, false
 	s.st.load(b, f, opt.Free)
 	s.left = s.st.left

@@ -67,15 +67,18 @@ func TestDrawOneVegas(t *testing.T) {
 	replay(t, c, res)
 }
 
-// TestStop: Options.Stop ends a search with Unknown, asked every 1024
-// positions, in both passes of a draw-1 Vegas deal.
-func TestStop(t *testing.T) {
-	for _, code := range []string{"DS1-D1V-AAAAAAB", "DS1-D3V-AAAAAAB"} {
+// TestSpent: Options.Spent, asked every 1024 positions, ends each pass of
+// a schedule at its share and the search at 1, with Unknown.
+func TestSpent(t *testing.T) {
+	for _, code := range []string{"DS1-D1V-AAAAAAB", "DS1-D3V-AAAAAAB", "DS1-D1V-AAAAAAC"} {
 		c, _ := cards.ParseCode(code)
 		calls := 0
-		res := tally.New().SolveCode(c, tally.Options{Stop: func() bool { calls++; return calls == 3 }})
-		if res.Verdict != tally.Unknown || res.Positions > 3*1024 || calls != 3 {
+		res := tally.New().SolveCode(c, tally.Options{Spent: func() float64 { calls++; return float64(calls) / 64 }})
+		if res.Verdict != tally.Unknown || calls != 64 {
 			t.Fatalf("%s: %s after %d positions and %d calls", code, res.Verdict, res.Positions, calls)
+		}
+		if res.Positions < 40*1024 || res.Positions > 64*1024 {
+			t.Fatalf("%s: %d positions in 64 calls, one every 1024 positions of a pass", code, res.Positions)
 		}
 	}
 }
