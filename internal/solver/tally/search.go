@@ -74,7 +74,6 @@ func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
 		return Unknown, true
 	}
 	s.gen(pend)
-
 	return Unknown, true
 }
 

@@ -91,17 +91,6 @@ type Options struct {
 	// Exact searches every abstract move: no forced moves, no moves left
 	// out, no recovery waiting for its use. It is for checking the others.
 	Exact bool
-	// keep, set by SolveCode's first passes of Normal deals, makes no
-	// reversible foundation play (see reversible) at once, nor prefers one to
-	// a move to the pool.
-	keep bool
-	// shuffle, set by SolveCode for some passes, seeds a shuffle of the
-	// order in which each position's moves are tried after its foundation
-	// plays (0: none).
-	shuffle uint64
-	// end, set by SolveCode, is the share of Spent at which a pass stops
-	// (0: 1).
-	end float64
 	// Free, when above 1, searches a relaxed game instead: the cards below
 	// that rank are free. They still hold back what lies under them in the
 	// columns and on the waste, and a suit's cards of rank Free go up only
@@ -114,6 +103,14 @@ type Options struct {
 	// recycles (there taking the waste top changes later draws): Free is
 	// then ignored.
 	Free int
+
+	// keep, set by SolveCode's first pass of Normal deals, makes no
+	// reversible foundation play (see reversible) at once, nor prefers one
+	// to a move to the pool.
+	keep bool
+	// end, set by SolveCode, is the share of Spent at which a pass stops
+	// (0: 1).
+	end float64
 }
 
 // Result is what a search found.
@@ -144,7 +141,6 @@ type Solver struct {
 	stopped bool    // the search stopped on its budget or Options.Spent
 	halted  bool    // Options.Spent reached 1
 	end     float64 // the share of Options.Spent at which this pass stops
-	rng     uint64  // the move-order shuffle's xorshift state (0: none)
 }
 
 // New returns a Solver with empty tables.
@@ -158,17 +154,15 @@ func New() *Solver {
 
 // pass is one search of SolveCode's schedule for a mode.
 type pass struct {
-	three   bool    // search the deal at draw 3 (a draw-1 Vegas deal)
-	keep    bool    // Options.keep
-	shuffle uint64  // Options.shuffle
-	end     float64 // the share of the budget at which it stops, counted from the start
+	three bool    // search the deal at draw 3 (a draw-1 Vegas deal)
+	keep  bool    // Options.keep
+	end   float64 // the share of the budget at which it stops, counted from the start
 }
 
 // Schedules of SolveCode, by mode.
 var (
-	// normal: a short pass, then sixteen short passes that try the moves
-	// in shuffled orders, all without the reversible foundation plays, up
-	// to half the budget; the last pass, with them, has the rest.
+	// normal: without the reversible foundation plays first, on three
+	// quarters of the budget; the last pass, with them, has the rest.
 	normal = []pass{{keep: true, end: 0.75}, {end: 1}}
 	// vegas1: the draw-3 game first, on three quarters of the budget.
 	vegas1 = []pass{{three: true, end: 0.75}, {end: 1}}
@@ -181,15 +175,12 @@ var (
 // its share of the budget, counted from the start; the last pass has what
 // the others left):
 //
-//   - Normal deals are searched without the reversible foundation plays
-//     (see reversible) first, once in the usual order and then in sixteen
-//     shuffled ones, up to half the budget. Those plays shrink the search
-//     but put up cards that Normal wins mostly keep as hosts, so that with
-//     them the search finds such wins only after long runs of recoveries
-//     (11 of 300 draw-1 deals were unknown at 200,000 positions, 1 without);
-//     and a depth-first search that takes a wrong turn near the root can
-//     spend its budget below it, where a search in another order wins at
-//     once. The last pass has the plays, for proofs.
+//   - Normal deals are first searched without the reversible foundation
+//     plays (see reversible), on three quarters of the budget. Those plays
+//     shrink the search but put up cards that Normal wins mostly keep as
+//     hosts, so that with them the search finds such wins only after long
+//     runs of recoveries (11 of 300 draw-1 deals were unknown at 200,000
+//     positions, 1 without). The last pass has the plays, for proofs.
 //   - Draw-1 Vegas deals are first searched as draw-3 Vegas deals, on three
 //     quarters of the budget: a draw-3 game has far fewer positions, its
 //     wins are wins at draw 1 too (see Transfer; the line is rewritten for
@@ -220,7 +211,7 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 	for i, ps := range schedule {
 		last := i == len(schedule)-1
 		po := opt
-		po.keep, po.shuffle, po.end = ps.keep, ps.shuffle, ps.end
+		po.keep, po.end = ps.keep, ps.end
 		if opt.MaxPositions > 0 {
 			po.MaxPositions = max(1, int64(float64(opt.MaxPositions)*ps.end)-spent)
 		}
@@ -260,7 +251,6 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		opt.Free = 0
 	}
 	s.opt = opt
-	s.rng = opt.shuffle
 	if s.end = opt.end; s.end == 0 {
 		s.end = 1
 	}
