@@ -204,9 +204,9 @@ func TestAgainstPlainSearch(t *testing.T) {
 // position unwinnable that the plain search wins, and proves some
 // unwinnable ones with every Free from 2 to 7.
 func TestFreeRelaxes(t *testing.T) {
-	positions, seed := 400, uint64(43)
+	positions, seed := 250, uint64(43)
 	if testing.Short() {
-		positions = 100
+		positions = 80
 	}
 	if v, err := strconv.Atoi(os.Getenv("DSOL_TALLY_POSITIONS")); err == nil {
 		positions, seed = v, uint64(v)+1

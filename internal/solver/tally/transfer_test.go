@@ -116,3 +116,53 @@ func dealt(c cards.Code) *k.Board {
 	b.Deal(deck[:], k.MaxColumns, c.Draw, !c.Vegas)
 	return &b
 }
+
+// TestCoversOnSmallPositions checks the transfer rules against the plain
+// search: a small position played in the four modes (draw 1 or 3, with or
+// without recycles, the same cards where they are), a mode won whenever a
+// mode it covers is.
+func TestCoversOnSmallPositions(t *testing.T) {
+	r := cards.NewSplitMix64(45)
+	type mode struct {
+		draw    uint8
+		recycle bool
+		code    cards.Code // the mode as a code, for covers
+	}
+	modes := []mode{
+		{1, true, cards.Code{Draw: 1}}, {3, true, cards.Code{Draw: 3}},
+		{1, false, cards.Code{Draw: 1, Vegas: true}}, {3, false, cards.Code{Draw: 3, Vegas: true}},
+	}
+	checked := 0
+	positions := 120
+	if testing.Short() {
+		positions = 40
+	}
+	for i := 0; i < positions; i++ {
+		b, f := smallPosition(r, 6+int(r.Uniform(6)))
+		var won [4]bool
+		complete := true
+		for j, m := range modes {
+			bb := b
+			bb.DrawCount, bb.CanRecycle = m.draw, m.recycle
+			w, ok := plainWinnable(&bb, &f, 60000)
+			won[j], complete = w, complete && ok
+		}
+		if !complete {
+			continue
+		}
+		for a := range modes {
+			for c := range modes {
+				if covers(modes[a].code, modes[c].code) && won[c] && !won[a] {
+					t.Fatalf("position %d: won in mode %+v but not in %+v, which covers it\n%s", i, modes[c], modes[a], describe(&b, &f))
+				}
+			}
+		}
+		if won[0] != won[3] {
+			checked++ // the modes differ here: the rule was put to the test
+		}
+	}
+	t.Logf("%d of %d positions won in some modes and not in others", checked, positions)
+	if checked < positions/30 {
+		t.Fatalf("only %d positions where the modes differ", checked)
+	}
+}
