@@ -74,7 +74,7 @@ fuzz:
 ## three times, then --mode race-play once, each after printing the load
 ## average. LOAD_PID (the server's process on this machine, or a comma-separated
 ## list of processes) measures its CPU time from /proc, else from its /metrics. Start the server with high
-## --ws-rate/--ws-burst and --write-rate/--write-burst (see README.md).
+## --ws-rate/--ws-burst and --write-rate/--write-burst (see docs/performance.md).
 LOAD_URL ?= http://127.0.0.1:8080
 LOAD_PID ?=
 LOAD_RACES ?= 100

@@ -1,6 +1,7 @@
 // Package migrations holds the SQL schema of dsol, one folder of goose
-// migrations per dialect (sqlite/ and postgres/), embedded into the binary, and
-// applies it with goose's Provider.
+// migrations per dialect (sqlite/ and postgres/), embedded into the binary,
+// and the Go migrations that rework stored data (ratings.go), and applies
+// them with goose's Provider.
 package migrations
 
 import (
@@ -56,7 +57,7 @@ func NewProvider(ctx context.Context, db *sql.DB, dialect string) (*goose.Provid
 	// Migrations written at the same time may land in either order: a
 	// database already migrated past a version that appears later applies
 	// it then instead of refusing to start.
-	opts := []goose.ProviderOption{goose.WithAllowOutofOrder(true)}
+	opts := []goose.ProviderOption{goose.WithAllowOutofOrder(true), goose.WithGoMigrations(ratingsMigration(dialect))}
 	var gd goose.Dialect
 	switch dialect {
 	case SQLite:

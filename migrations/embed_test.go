@@ -329,3 +329,30 @@ func TestClientIDIndexDown(t *testing.T) {
 		})
 	}
 }
+
+// TestNameChecksMigration: players stored before migration 00016 have no
+// name checked and no notice, and the statements of the release before
+// (insert, rename, read) still work on the new columns.
+func TestNameChecksMigration(t *testing.T) {
+	upgrade(t, 14, []string{
+		`INSERT INTO players (id, name, token_hash, created_at) VALUES ('p', 'Сomputer', 'h', NOW)`,
+	}, func(t *testing.T, db *sql.DB) {
+		ctx := context.Background()
+		for _, q := range []string{
+			`INSERT INTO players (id, name, token_hash, created_at) SELECT 'q', 'Q', 'h2', created_at FROM players WHERE id = 'p'`,
+			`UPDATE players SET name = 'P' WHERE id = 'p'`,
+		} {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		var unchecked int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM players WHERE id IN ('p', 'q') AND name_rules IS NULL
+			AND name_checked IS NULL AND renamed_from IS NULL AND renamed_at IS NULL`).Scan(&unchecked); err != nil {
+			t.Fatal(err)
+		}
+		if unchecked != 2 {
+			t.Fatalf("%d players unchecked and without a notice, want 2", unchecked)
+		}
+	})
+}

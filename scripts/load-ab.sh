@@ -39,7 +39,7 @@ for r in $(seq 1 "$rounds"); do
       psql "$DSOL_TEST_POSTGRES_URL" -qc "CREATE DATABASE $name" >/dev/null
       url=$(echo "$DSOL_TEST_POSTGRES_URL" | sed "s#/[^/?]*\(?\|$\)#/$name\1#")
     fi
-    "$bin" serve --addr 127.0.0.1:$port --db "$url" --log-level warn --write-rate 100000 --write-burst 100000 \
+    DSOL_ACCOUNTS_PER_HOUR=0 "$bin" serve --addr 127.0.0.1:$port --db "$url" --log-level warn --write-rate 100000 --write-burst 100000 \
       --ws-rate 100000 --ws-burst 100000 ${SERVE_FLAGS:-} $flags >"$dir/serve.log" 2>&1 &
     pid=$!
     for _ in $(seq 50); do curl -sf http://127.0.0.1:$port/readyz >/dev/null && break; sleep 0.2; done

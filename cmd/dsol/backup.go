@@ -12,11 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"dsol/internal/cli"
 	"dsol/internal/store/sqlite"
 )
 
 // The commands that back up and restore a PostgreSQL database of dsol (the
-// README gives them too). The custom format is compressed, and pg_restore
+// docs/operations.md gives them too). The custom format is compressed, and pg_restore
 // can restore it whole or in part; --no-owner lets the dump be restored as
 // another role.
 const (
@@ -36,13 +37,13 @@ func runBackup(ctx context.Context, args []string, getenv func(string) string, s
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return usagef("backup: %v", err)
+		return cli.Usagef("backup: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return usagef("backup takes no arguments, only --db and --out (got %q)", fs.Arg(0))
+		return cli.Usagef("backup takes no arguments, only --db and --out (got %q)", fs.Arg(0))
 	}
 	if *out == "" {
-		return usagef("backup: --out FILE is required")
+		return cli.Usagef("backup: --out FILE is required")
 	}
 	kind, target := dbTarget(*db)
 	if kind == "postgres" {
@@ -50,7 +51,7 @@ func runBackup(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	err := sqlite.Backup(ctx, target, *out)
 	if errors.Is(err, sqlite.ErrExists) {
-		return usagef("backup: %s exists; refusing to overwrite it", *out)
+		return cli.Usagef("backup: %s exists; refusing to overwrite it", *out)
 	}
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
@@ -76,22 +77,22 @@ func runRestore(ctx context.Context, args []string, getenv func(string) string, 
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return usagef("restore: %v", err)
+		return cli.Usagef("restore: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return usagef("restore takes no arguments, only --db, --from and --force (got %q)", fs.Arg(0))
+		return cli.Usagef("restore takes no arguments, only --db, --from and --force (got %q)", fs.Arg(0))
 	}
 	kind, target := dbTarget(*db)
 	if kind == "postgres" {
 		fmt.Fprintln(stdout, pgRestoreLine)
-		return usagef("restore: PostgreSQL dumps are restored with pg_restore, as above, into a database no server is using")
+		return cli.Usagef("restore: PostgreSQL dumps are restored with pg_restore, as above, into a database no server is using")
 	}
 	if *from == "" {
-		return usagef("restore: --from FILE is required")
+		return cli.Usagef("restore: --from FILE is required")
 	}
 	err := sqlite.Restore(ctx, *from, target, *force)
 	if errors.Is(err, sqlite.ErrExists) {
-		return usagef("restore: %s exists; give --force to replace it (stop the server first)", target)
+		return cli.Usagef("restore: %s exists; give --force to replace it (stop the server first)", target)
 	}
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
@@ -106,7 +107,7 @@ func runRestore(ctx context.Context, args []string, getenv func(string) string, 
 func backupPostgres(ctx context.Context, dbURL, out string, getenv func(string) string, stdout, stderr io.Writer) error {
 	conn, password, schema, err := libpqURL(dbURL)
 	if err != nil {
-		return usagef("backup: %v", err)
+		return cli.Usagef("backup: %v", err)
 	}
 	// The game leases say which live node runs which game: restored, they
 	// would keep the games from every node until they expired.
@@ -121,10 +122,10 @@ func backupPostgres(ctx context.Context, dbURL, out string, getenv func(string) 
 			line = strings.Replace(line, "--no-owner", "--no-owner --schema="+schema, 1)
 		}
 		fmt.Fprintf(stdout, "%s\n%s\n", line, pgRestoreLine)
-		return usagef("backup: PostgreSQL backups are taken with pg_dump, which is not on PATH: install it (Debian: postgresql-client) or run the command above")
+		return cli.Usagef("backup: PostgreSQL backups are taken with pg_dump, which is not on PATH: install it (Debian: postgresql-client) or run the command above")
 	}
 	if _, err := os.Lstat(out); err == nil {
-		return usagef("backup: %s exists; refusing to overwrite it", out)
+		return cli.Usagef("backup: %s exists; refusing to overwrite it", out)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-*")
 	if err != nil {
@@ -227,11 +228,11 @@ func lookPath(path, name string) string {
 func linkNew(tmp, dst string) error {
 	err := os.Link(tmp, dst)
 	if errors.Is(err, os.ErrExist) {
-		return usagef("%s exists; refusing to overwrite it", dst)
+		return cli.Usagef("%s exists; refusing to overwrite it", dst)
 	}
 	if err != nil {
 		if _, serr := os.Lstat(dst); serr == nil {
-			return usagef("%s exists; refusing to overwrite it", dst)
+			return cli.Usagef("%s exists; refusing to overwrite it", dst)
 		}
 		if err := os.Rename(tmp, dst); err != nil {
 			return err

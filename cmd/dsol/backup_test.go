@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/apitest"
+	"dsol/internal/cli"
 	"dsol/internal/testenv"
 )
 
@@ -206,7 +207,7 @@ func backupRoundTrip(t *testing.T, db string, live func(t *testing.T, out string
 
 	// A second backup into the same file is refused.
 	err := run(context.Background(), []string{"backup", "--db", db, "--out", out}, func(k string) string { return env[k] }, io.Discard, io.Discard)
-	var ue *usageError
+	var ue *cli.UsageError
 	if !errors.As(err, &ue) {
 		t.Fatalf("a backup onto an existing file: %v, want a usage error", err)
 	}
@@ -263,7 +264,7 @@ func TestBackupRestoreSQLite(t *testing.T) {
 	backupRoundTrip(t, db, func(t *testing.T, out string) {
 		// The server has its database open: no restore over it.
 		err := run(context.Background(), []string{"restore", "--db", db, "--from", out, "--force"}, noEnv, io.Discard, io.Discard)
-		var ue *usageError
+		var ue *cli.UsageError
 		if err == nil || errors.As(err, &ue) || !strings.Contains(err.Error(), "in use") {
 			t.Fatalf("restore over a running server's database: %v, want an error saying it is in use", err)
 		}
@@ -275,7 +276,7 @@ func TestBackupRestoreSQLite(t *testing.T) {
 		}
 		t.Logf("dsol restore: %s", strings.TrimSpace(stdout.String()))
 		err := run(context.Background(), []string{"restore", "--db", restored, "--from", out}, noEnv, io.Discard, io.Discard)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Fatalf("restore onto an existing database without --force: %v, want a usage error", err)
 		}
@@ -331,7 +332,7 @@ func newDatabase(t *testing.T, base, name string) string {
 }
 
 // TestBackupRestorePostgres: dsol backup runs pg_dump on a running server's
-// database; pg_restore, as the README says, puts it into a fresh database
+// database; pg_restore, as docs/operations.md says, puts it into a fresh database
 // that a server then serves.
 func TestBackupRestorePostgres(t *testing.T) {
 	base := testenv.PostgresURL(t)
@@ -343,7 +344,7 @@ func TestBackupRestorePostgres(t *testing.T) {
 	db := newDatabase(t, base, name)
 	backupRoundTrip(t, db, nil, func(t *testing.T, out string) string {
 		restored := newDatabase(t, base, name+"_restored")
-		// The README's line: pg_restore --clean --if-exists --no-owner -d "$DATABASE_URL" dsol.dump
+		// The line of docs/operations.md: pg_restore --clean --if-exists --no-owner -d "$DATABASE_URL" dsol.dump
 		cmd := exec.Command(pgRestore, "--clean", "--if-exists", "--no-owner", "-d", restored, out)
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("pg_restore: %v\n%s", err, msg)
@@ -360,7 +361,7 @@ func TestBackupPostgresWithoutPgDump(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dsol.dump")
 	err := run(context.Background(), []string{"backup", "--db", "postgres://dsol:s3cret@db.example/dsol?search_path=games&pool_max_conns=4", "--out", out},
 		func(k string) string { return env[k] }, &stdout, io.Discard)
-	var ue *usageError
+	var ue *cli.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "pg_dump") {
 		t.Fatalf("backup without pg_dump: %v, want a usage error about pg_dump", err)
 	}
@@ -401,7 +402,7 @@ func TestBackupUsage(t *testing.T) {
 		{"backup", "--bogus"},
 	} {
 		err := run(context.Background(), args, noEnv, io.Discard, io.Discard)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}

@@ -1,6 +1,6 @@
 package main
 
-// The scale-out design on one machine (DESIGN.md, "Beyond one machine"): two
+// The scale-out design on one machine (docs/operations.md, "Several nodes"): two
 // dsol nodes on one PostgreSQL database behind a proxy that routes by game id
 // with consistent hashing, as deploy/nginx/dsol.conf does. A node is killed
 // mid-race; the clients reconnect with ?since= and the other node rebuilds the

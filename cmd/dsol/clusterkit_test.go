@@ -219,9 +219,11 @@ func (n *procNode) start(tb testing.TB, bin string) {
 	args := append([]string{"serve", "--addr", n.addr, "--db", n.db, "--node", n.name, "--advertise", n.addr,
 		"--log-format", "text"}, n.args...)
 	cmd := exec.Command(bin, args...)
-	// No search for winnable deals: it would take a core of each node (in
-	// the environment, which a previous build without it ignores).
-	cmd.Env = append(os.Environ(), "DSOL_WINNABLE_TARGET=0")
+	// No search for winnable deals: it would take a core of each node; and
+	// no bound on the players created from one address, which the tests
+	// create by the dozen (in the environment, which a previous build
+	// without them ignores).
+	cmd.Env = append(os.Environ(), "DSOL_WINNABLE_TARGET=0", "DSOL_ACCOUNTS_PER_HOUR=0")
 	cmd.Stdout, cmd.Stderr = f, f
 	// The process dies with the test binary, whatever ends it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}

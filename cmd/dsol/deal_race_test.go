@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"dsol/internal/cli"
 )
 
 func noEnv(string) string { return "" }
@@ -38,7 +40,7 @@ func TestDealRaceBadCode(t *testing.T) {
 	for _, code := range []string{"DR1-D2UI-AAAAAAA", "DR1-D1XI-AAAAAAA", "DR1-D1UQ-AAAAAAA", "DR1-D1U-AAAAAAA", "DR1-D1UI-AAAA"} {
 		var out, errOut bytes.Buffer
 		err := run(context.Background(), []string{"deal", code}, noEnv, &out, &errOut)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || out.Len() != 0 {
 			t.Errorf("%s: error %v, output %q; want a usage error and no output", code, err, out.String())
 		}

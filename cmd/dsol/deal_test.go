@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"dsol/internal/cli"
 )
 
 // TestDealSolo prints solo and race deals, DS1/DR1 and secret DS2/DR2, byte
@@ -53,7 +55,7 @@ func TestDealSoloBadCode(t *testing.T) {
 	} {
 		var out, errOut bytes.Buffer
 		err := run(context.Background(), []string{"deal", code}, noEnv, &out, &errOut)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || out.Len() != 0 || !strings.Contains(err.Error(), part) {
 			t.Errorf("%s: error %v, output %q; want a usage error naming %q", code, err, out.String(), part)
 		}
@@ -61,7 +63,7 @@ func TestDealSoloBadCode(t *testing.T) {
 	for _, args := range [][]string{{"deal"}, {"deal", "DS1-D1N-AAAAAAA", "DS1-D1N-AAAAAAB"}} {
 		var out, errOut bytes.Buffer
 		err := run(context.Background(), args, noEnv, &out, &errOut)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || out.Len() != 0 {
 			t.Errorf("%q: error %v; want a usage error", args, err)
 		}

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"dsol/internal/cli"
 )
 
 // runHealthz is dsol healthz: GET /healthz of a server and succeed when it
@@ -26,10 +28,10 @@ func runHealthz(ctx context.Context, args []string, getenv func(string) string, 
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return usagef("healthz: %v", err)
+		return cli.Usagef("healthz: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return usagef("healthz takes no arguments, only flags (got %q)", fs.Arg(0))
+		return cli.Usagef("healthz takes no arguments, only flags (got %q)", fs.Arg(0))
 	}
 	u := strings.TrimSuffix(*addr, "/")
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
@@ -40,7 +42,7 @@ func runHealthz(ctx context.Context, args []string, getenv func(string) string, 
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return usagef("healthz: %v", err)
+		return cli.Usagef("healthz: %v", err)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

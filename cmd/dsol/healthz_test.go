@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"dsol/internal/cli"
 )
 
 func TestHealthz(t *testing.T) {
@@ -33,7 +35,7 @@ func TestHealthz(t *testing.T) {
 		http.Error(w, "no", http.StatusServiceUnavailable)
 	}))
 	defer unready.Close()
-	var ue *usageError
+	var ue *cli.UsageError
 	for _, args := range [][]string{
 		{"--addr", strings.TrimPrefix(unready.URL, "http://")},
 		{"--addr", deadAddr(t), "--timeout", "2s"},

@@ -4,12 +4,16 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"dsol/internal/botduel"
+	"dsol/internal/cli"
+	"dsol/internal/hintrate"
+	"dsol/internal/load"
 )
 
 func main() {
@@ -17,7 +21,7 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		var ue *usageError
+		var ue *cli.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintln(os.Stderr, "dsol:", err)
 			os.Exit(2)
@@ -26,13 +30,6 @@ func main() {
 		os.Exit(1)
 	}
 }
-
-// usageError is a mistake in the command line or its arguments: exit status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 const usage = `usage: dsol <command> [arguments]
 
@@ -55,7 +52,7 @@ commands:
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return usagef("no command given")
+		return cli.Usagef("no command given")
 	}
 	switch args[0] {
 	case "serve":
@@ -65,7 +62,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "deal":
 		return runDeal(args[1:], stdout)
 	case "load":
-		return runLoad(ctx, args[1:], stdout, stderr)
+		return load.Run(ctx, args[1:], stdout, stderr)
 	case "backup":
 		return runBackup(ctx, args[1:], getenv, stdout, stderr)
 	case "restore":
@@ -77,9 +74,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "solve":
 		return runSolve(ctx, args[1:], stdout, stderr)
 	case "hint-rate":
-		return runHintRate(ctx, args[1:], stdout, stderr)
+		return hintrate.Run(ctx, args[1:], stdout, stderr)
 	case "bot-duel":
-		return runBotDuel(ctx, args[1:], stdout, stderr)
+		return botduel.Run(ctx, args[1:], stdout, stderr)
 	case "winnable":
 		return runWinnable(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -87,17 +84,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
-	return usagef("unknown command %q", args[0])
-}
-
-// newFlags returns the flag set of a subcommand whose -h prints usage and
-// then the flags' defaults.
-func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usage)
-		fs.PrintDefaults()
-	}
-	return fs
+	return cli.Usagef("unknown command %q", args[0])
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"dsol/internal/cli"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
 )
@@ -21,10 +22,10 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return usagef("migrate: %v", err)
+		return cli.Usagef("migrate: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return usagef("migrate takes no arguments, only --db (got %q)", fs.Arg(0))
+		return cli.Usagef("migrate takes no arguments, only --db (got %q)", fs.Arg(0))
 	}
 	kind, target := dbTarget(*db)
 	var err error

@@ -29,7 +29,7 @@ const (
 // returns the function that stops it, waiting for a batch under way to end.
 // Every node may run it: on PostgreSQL the store lets one node at a time
 // sweep a schema, the others find nothing to do.
-func startRetention(ctx context.Context, st store.Store, retain time.Duration, log *slog.Logger, m *metrics.Metrics) (stop func()) {
+func startRetention(ctx context.Context, st store.Retention, retain time.Duration, log *slog.Logger, m *metrics.Metrics) (stop func()) {
 	if retain <= 0 {
 		return func() {}
 	}
@@ -57,7 +57,7 @@ func startRetention(ctx context.Context, st store.Store, retain time.Duration, l
 // sweepAbandoned deletes, batch by batch, the abandoned games last active
 // before the cutoff, counts them and logs how many went. It returns that
 // number.
-func sweepAbandoned(ctx context.Context, st store.Store, cutoff time.Time, log *slog.Logger, m *metrics.Metrics) int {
+func sweepAbandoned(ctx context.Context, st store.Retention, cutoff time.Time, log *slog.Logger, m *metrics.Metrics) int {
 	total := 0
 	for ctx.Err() == nil {
 		bctx, cancel := context.WithTimeout(ctx, retentionBatchTimeout)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/cli"
 	"dsol/internal/store"
 	"dsol/internal/store/storetest"
 	"dsol/internal/testenv"
@@ -29,7 +30,7 @@ func TestRetentionConfig(t *testing.T) {
 		{nil, map[string]string{"DSOL_RETAIN_UNFINISHED": "30d"}, 0, true},
 	} {
 		c, err := parseServe(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
-		var ue *usageError
+		var ue *cli.UsageError
 		if tc.bad {
 			if !errors.As(err, &ue) {
 				t.Errorf("%v %v: error %v, want a usage error", tc.args, tc.env, err)

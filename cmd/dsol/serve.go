@@ -11,22 +11,17 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"dsol/internal/cli"
 	"dsol/internal/httpapi"
-	"dsol/internal/lobby"
 	"dsol/internal/metrics"
-	"dsol/internal/players"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 	"dsol/internal/winnable"
-	"dsol/internal/ws"
-	"dsol/web"
 )
 
 // serveConfig is the configuration of dsol serve: flags override the
@@ -56,6 +51,8 @@ type serveConfig struct {
 	matchBotAfter   time.Duration // how long a quick match waits before the client offers the computer
 	winnableTarget  int           // winnable deals of each mode the background search works towards (0: off)
 	winnableBudget  int64         // the search's budget for each deal, in positions
+	reservedNames   []string      // names no player may take, besides the computer's and the deleted players'
+	accountsPerHour int           // players created per client address (or IPv6 /64) an hour (0: no bound)
 }
 
 // env returns the value of an environment variable, or def when it is unset.
@@ -64,17 +61,6 @@ func env(getenv func(string) string, name, def string) string {
 		return v
 	}
 	return def
-}
-
-// splitList splits a comma-separated list, dropping blanks.
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // parsePrefixes reads CIDR prefixes or single addresses.
@@ -116,6 +102,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		"this node's name in the ownership of live games (PostgreSQL; default: the host name and a random suffix) (env DSOL_NODE)")
 	fs.StringVar(&c.advertise, "advertise", getenv("DSOL_ADVERTISE"),
 		"the address other nodes reach this one at, recorded with the games it runs (env DSOL_ADVERTISE)")
+	var reserved string
+	fs.StringVar(&reserved, "reserved-names", getenv("DSOL_RESERVED_NAMES"),
+		"comma-separated names no player may take or keep, nor any look-alike of them, besides the computer's and the deleted players' (env DSOL_RESERVED_NAMES)")
 	fs.StringVar(&c.logFormat, "log-format", env(getenv, "DSOL_LOG_FORMAT", "json"), "log format: json or text (env DSOL_LOG_FORMAT)")
 	fs.StringVar(&level, "log-level", env(getenv, "DSOL_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env DSOL_LOG_LEVEL)")
 	durations := []struct {
@@ -137,7 +126,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	for _, d := range durations {
 		v, err := time.ParseDuration(env(getenv, d.name, d.def))
 		if err != nil {
-			return c, usagef("%s: %v", d.name, err)
+			return c, cli.Usagef("%s: %v", d.name, err)
 		}
 		fs.DurationVar(d.p, d.flag, v, d.usage+" (env "+d.name+")")
 	}
@@ -150,55 +139,60 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.commitMax, "commit-max", "DSOL_COMMIT_MAX", 256, "most actions of one group commit"},
 		{&c.writeBurst, "write-burst", "DSOL_WRITE_BURST", 40, "burst of writes per player"},
 		{&c.wsBurst, "ws-burst", "DSOL_WS_BURST", 40, "burst of WebSocket messages per connection"},
+		{&c.accountsPerHour, "accounts-per-hour", "DSOL_ACCOUNTS_PER_HOUR", httpapi.DefaultAccountsPerHour, "players that may be created from one client address, or one IPv6 /64, in an hour (0: no bound)"},
 		{&c.winnableTarget, "winnable-target", "DSOL_WINNABLE_TARGET", 10000, "winnable deals of each mode (the shipped list's included) that the background search works towards, while the process uses under half the CPUs (0: no search)"},
 	}
 	for _, d := range ints {
 		v, err := strconv.Atoi(env(getenv, d.name, strconv.Itoa(d.def)))
 		if err != nil {
-			return c, usagef("%s: %v", d.name, err)
+			return c, cli.Usagef("%s: %v", d.name, err)
 		}
 		fs.IntVar(d.p, d.flag, v, d.usage+" (env "+d.name+")")
 	}
 	budgetDef, err := strconv.ParseInt(env(getenv, "DSOL_WINNABLE_BUDGET", strconv.Itoa(winnable.DefaultBudget)), 10, 64)
 	if err != nil {
-		return c, usagef("DSOL_WINNABLE_BUDGET: %v", err)
+		return c, cli.Usagef("DSOL_WINNABLE_BUDGET: %v", err)
 	}
 	fs.Int64Var(&c.winnableBudget, "winnable-budget", budgetDef, "the background search's budget for each deal, in solver positions (memory grows with it: about 40 bytes a position) (env DSOL_WINNABLE_BUDGET)")
 	rateDef, err := strconv.ParseFloat(env(getenv, "DSOL_WRITE_RATE", "20"), 64)
 	if err != nil {
-		return c, usagef("DSOL_WRITE_RATE: %v", err)
+		return c, cli.Usagef("DSOL_WRITE_RATE: %v", err)
 	}
 	fs.Float64Var(&c.writeRate, "write-rate", rateDef, "writes per second per player (env DSOL_WRITE_RATE)")
 	wsRateDef, err := strconv.ParseFloat(env(getenv, "DSOL_WS_RATE", "20"), 64)
 	if err != nil {
-		return c, usagef("DSOL_WS_RATE: %v", err)
+		return c, cli.Usagef("DSOL_WS_RATE: %v", err)
 	}
 	fs.Float64Var(&c.wsRate, "ws-rate", wsRateDef, "WebSocket messages per second per connection (env DSOL_WS_RATE)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("serve: %v", err)
+		return c, cli.Usagef("serve: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return c, usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
+		return c, cli.Usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
 	}
 	if c.winnableTarget < 0 || c.winnableBudget < 1 {
-		return c, usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
+		return c, cli.Usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
 	}
+	if c.accountsPerHour < 0 {
+		return c, cli.Usagef("accounts-per-hour: %d is negative (0: no bound)", c.accountsPerHour)
+	}
+	c.reservedNames = cli.SplitList(reserved)
 	if c.retention < 0 {
-		return c, usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
+		return c, cli.Usagef("retain-unfinished: %v is negative (0 keeps every game)", c.retention)
 	}
 	c.db = *db
-	c.origins = splitList(origins)
-	if c.proxies, err = parsePrefixes(splitList(proxies)); err != nil {
-		return c, usagef("%v", err)
+	c.origins = cli.SplitList(origins)
+	if c.proxies, err = parsePrefixes(cli.SplitList(proxies)); err != nil {
+		return c, cli.Usagef("%v", err)
 	}
 	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
-		return c, usagef("log level %q: use debug, info, warn or error", level)
+		return c, cli.Usagef("log level %q: use debug, info, warn or error", level)
 	}
 	if c.logFormat != "json" && c.logFormat != "text" {
-		return c, usagef("log format %q: use json or text", c.logFormat)
+		return c, cli.Usagef("log format %q: use json or text", c.logFormat)
 	}
 	return c, nil
 }
@@ -316,71 +310,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	pool, stopWinnable := startWinnable(ctx, st, cfg.winnableTarget, cfg.winnableBudget, log, m)
 	defer stopWinnable()
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
-	tc := table.Config{
-		Store:     st,
-		Committer: com,
-		Logger:    log,
-		Clock:     time.Now,
-		Random:    rand.Reader,
-		Winnable:  pool,
-		IdleAfter: cfg.idle,
-		Grace:     cfg.grace,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces,
-			Elsewhere: m.ObserveElsewhere, Moved: m.ObserveMoved,
-			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait},
-		LeaseTTL: cfg.lease,
-	}
-	if ls, ok := st.(store.Leases); ok { // PostgreSQL: nodes share the games
-		tc.Leases, tc.Node, tc.Addr = ls, cfg.node, cfg.advertise
-		if tc.Node == "" {
-			tc.Node = nodeName()
-		}
-		log.Info("sharing games with other nodes", "node", tc.Node, "advertise", tc.Addr, "lease", cfg.lease)
-	}
-	reg := table.NewRegistry(tc)
-	wsCfg := ws.Config{
-		OriginPatterns: originHosts(cfg.origins),
-		MessageRate:    cfg.wsRate,
-		MessageBurst:   cfg.wsBurst,
-	}
-	socketDeps := ws.Deps{
-		Tables:  reg,
-		Player:  httpapi.PlayerID,
-		Logger:  log,
-		Metrics: m,
-		Clock:   time.Now,
-		Config:  wsCfg,
-	}
-	sockets := ws.NewHandler(socketDeps)
-	lobbySockets := ws.NewLobbyHandler(ws.LobbyDeps{
-		Hub:     lobby.NewHub(lobby.Config{Store: st, Logger: log}),
-		Player:  httpapi.PlayerID,
-		Logger:  log,
-		Metrics: m,
-		Clock:   time.Now,
-		Config:  wsCfg,
-	})
-	matchSockets := ws.NewMatchHandler(socketDeps) // the queue is the registry's
-	handler := httpapi.NewServer(httpapi.Deps{
-		Sockets: sockets,
-		Lobby:   lobbySockets,
-		Match:   matchSockets,
-		Logger:  log,
-		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
-		Tables:  reg,
-		Metrics: m,
-		Clock:   time.Now,
-		Config: httpapi.Config{
-			TrustedProxies: cfg.proxies,
-			AllowedOrigins: cfg.origins,
-			RequestTimeout: cfg.requestTimeout,
-			WriteRate:      cfg.writeRate,
-			WriteBurst:     cfg.writeBurst,
-			Static:         web.FS(),
-			MatchBotAfter:  cfg.matchBotAfter,
-		},
-	})
-	front.set(handler)
+	w := wire(st, com, cfg, log, m, wiringDeps{random: rand.Reader, playerRandom: rand.Reader, clock: time.Now, winnable: pool})
+	defer startNameCheck(ctx, w.players, log)()
+	front.set(w.handler)
 
 	select {
 	case err = <-served:
@@ -394,46 +326,19 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// Hijacked WebSocket connections (games and lobby) are not covered by
 	// srv.Shutdown: close them first with 1012 so that clients reconnect
 	// elsewhere.
-	sockets.Shutdown(sctx)
-	lobbySockets.Shutdown(sctx)
-	matchSockets.Shutdown(sctx)
+	w.closeSockets(sctx)
 	if serr := srv.Shutdown(sctx); serr != nil {
 		log.Warn("http shutdown", "err", serr)
 		srv.Close()
 	}
-	if rerr := reg.Close(sctx); rerr != nil {
+	if rerr := w.games.Close(sctx); rerr != nil {
 		log.Warn("tables did not all stop in time", "err", rerr)
 	}
+	w.owner.Close() // every game handed over at once
 	com.Close()
 	log.Info("stopped")
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
-}
-
-// originHosts turns allowed origins (scheme://host[:port]) into the host
-// patterns the WebSocket handshake compares the Origin header with.
-func originHosts(origins []string) []string {
-	hosts := make([]string, 0, len(origins))
-	for _, o := range origins {
-		if i := strings.Index(o, "://"); i >= 0 {
-			o = o[i+3:]
-		}
-		hosts = append(hosts, strings.TrimSuffix(o, "/"))
-	}
-	return hosts
-}
-
-// nodeName is a node's default name in the game leases: the host name and
-// a random suffix, so that a restarted process never takes itself for its
-// previous run.
-func nodeName() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "node"
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s-%x", host, b)
 }

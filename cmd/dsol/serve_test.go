@@ -10,12 +10,15 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"dsol/internal/apitest"
+	"dsol/internal/cli"
+	"dsol/internal/game"
 	"dsol/internal/testenv"
 )
 
@@ -68,10 +71,14 @@ func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	ctx = withReady(ctx, func(a string) { addr <- a })
 	s := &server{cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
 	getenv := func(k string) string {
-		if v, ok := env[k]; ok || k != "DSOL_WINNABLE_TARGET" {
+		if v, ok := env[k]; ok || (k != "DSOL_WINNABLE_TARGET" && k != "DSOL_ACCOUNTS_PER_HOUR") {
 			return v
 		}
-		return "0" // no search for winnable deals, which would take a core through every test, unless asked for
+		// unless asked for: no search for winnable deals, which would take
+		// a core through every test, and no bound on the players created
+		// from one address, which the tests create by the dozen from
+		// 127.0.0.1
+		return "0"
 	}
 	go func() {
 		s.done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, io.Discard, s.logs)
@@ -267,6 +274,17 @@ func TestServeConfig(t *testing.T) {
 		}, false},
 		{"bad winnable target", []string{"--winnable-target", "-1"}, nil, nil, true},
 		{"bad winnable budget", nil, map[string]string{"DSOL_WINNABLE_BUDGET": "lots"}, nil, true},
+		{"names and accounts defaults", nil, nil, func(c serveConfig) bool {
+			return c.reservedNames == nil && c.accountsPerHour == 30
+		}, false},
+		{"reserved names from env", nil, map[string]string{"DSOL_RESERVED_NAMES": "Admin, Moderator,,", "DSOL_ACCOUNTS_PER_HOUR": "0"}, func(c serveConfig) bool {
+			return slices.Equal(c.reservedNames, []string{"Admin", "Moderator"}) && c.accountsPerHour == 0
+		}, false},
+		{"reserved names flag", []string{"--reserved-names", "Staff", "--accounts-per-hour", "100"}, map[string]string{"DSOL_RESERVED_NAMES": "Admin"}, func(c serveConfig) bool {
+			return slices.Equal(c.reservedNames, []string{"Staff"}) && c.accountsPerHour == 100
+		}, false},
+		{"negative accounts per hour", []string{"--accounts-per-hour", "-1"}, nil, nil, true},
+		{"bad accounts per hour", nil, map[string]string{"DSOL_ACCOUNTS_PER_HOUR": "many"}, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := parseServe(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
@@ -281,6 +299,38 @@ func TestServeConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServeRenamesReservedNames: a name stored before the operator
+// reserved it is renamed at the next start, and its player told so; the
+// reserved name and its look-alikes are refused from then on.
+func TestServeRenamesReservedNames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "n.db")
+	s := mustServe(t, map[string]string{"DATABASE_URL": db})
+	var p struct{ ID, Name, Token string }
+	s.call(t, "POST", "/api/v1/players", "", `{"name":"Admin"}`, 201, &p)
+	s.stop(t)
+
+	s = mustServe(t, map[string]string{"DATABASE_URL": db, "DSOL_RESERVED_NAMES": "Admin,Moderator"})
+	var me struct {
+		Name    string
+		Renamed *struct{ From string }
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for s.call(t, "GET", "/api/v1/me", p.Token, "", 200, &me); me.Renamed == nil; s.call(t, "GET", "/api/v1/me", p.Token, "", 200, &me) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not renamed after 20 s: %+v\n%s", me, s.logs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if me.Name != "Player "+p.ID[:4] || me.Renamed.From != "Admin" {
+		t.Fatalf("me after the start: %+v, renamed %+v", me, me.Renamed)
+	}
+	if !strings.Contains(s.logs.String(), "stored names checked") {
+		t.Errorf("no log of the check:\n%s", s.logs)
+	}
+	s.client("").MustError(t, "POST", "/api/v1/players", `{"name":"ＡＤＭＩＮ"}`, 400, game.BadRequest)
+	s.client(p.Token).MustError(t, "PATCH", "/api/v1/me", `{"name":"Mоderator"}`, 400, game.BadRequest)
 }
 
 func TestDBTarget(t *testing.T) {
@@ -306,7 +356,7 @@ func TestMigrate(t *testing.T) {
 	if !strings.Contains(out.String(), "sqlite schema is up to date") {
 		t.Fatalf("output %q", out.String())
 	}
-	var ue *usageError
+	var ue *cli.UsageError
 	if err := run(context.Background(), []string{"migrate", "extra"}, func(string) string { return "" }, &out, io.Discard); !errors.As(err, &ue) {
 		t.Fatalf("stray argument: %v", err)
 	}

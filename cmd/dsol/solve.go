@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,7 +14,9 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	k "dsol/internal/klondike"
+	"dsol/internal/sampling"
 	"dsol/internal/solver/tally"
 )
 
@@ -75,7 +75,7 @@ flags:
 
 // parseSolve reads the command line of dsol solve.
 func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
-	fs := newFlags("solve", solveUsage, stderr)
+	fs := cli.NewFlags("solve", solveUsage, stderr)
 	c := solveConfig{workers: runtime.NumCPU()}
 	var scoring string
 	fs.DurationVar(&c.budget, "budget", 2*time.Second, "time for each deal; the result is unknown when it runs out")
@@ -97,63 +97,63 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("solve: %v", err)
+		return c, cli.Usagef("solve: %v", err)
 	}
 	rest := fs.Args()
 	if code == "" && len(rest) > 0 {
 		code, rest = rest[0], rest[1:]
 	}
 	if len(rest) > 0 {
-		return c, usagef("solve takes one game code (got also %q)", rest[0])
+		return c, cli.Usagef("solve takes one game code (got also %q)", rest[0])
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if c.budget <= 0 {
-		return c, usagef("solve: --budget must be positive")
+		return c, cli.Usagef("solve: --budget must be positive")
 	}
 	if c.positions < 0 {
-		return c, usagef("solve: --positions must be positive")
+		return c, cli.Usagef("solve: --positions must be positive")
 	}
 	if c.positions > 0 && !set["budget"] {
 		c.budget = 0
 	}
 	if c.workers < 1 {
-		return c, usagef("solve: --workers must be at least 1")
+		return c, cli.Usagef("solve: --workers must be at least 1")
 	}
 	if !set["sample"] {
 		for _, name := range []string{"draw", "scoring", "seed", "json", "workers", "out", "from"} {
 			if set[name] {
-				return c, usagef("solve: --%s goes with --sample", name)
+				return c, cli.Usagef("solve: --%s goes with --sample", name)
 			}
 		}
 		if code == "" {
-			return c, usagef("solve takes a solo game code, such as DS1-D1N-AAAAAAB, or --sample N")
+			return c, cli.Usagef("solve takes a solo game code, such as DS1-D1N-AAAAAAB, or --sample N")
 		}
 		parsed, err := cards.ParseCode(code)
 		if err != nil {
-			return c, usagef("%v", err)
+			return c, cli.Usagef("%v", err)
 		}
 		if parsed.Kind != cards.Solo {
-			return c, usagef("solve: %s is a race code; solve takes solo codes (DS1, DS2)", parsed)
+			return c, cli.Usagef("solve: %s is a race code; solve takes solo codes (DS1, DS2)", parsed)
 		}
 		c.code = parsed
 		return c, nil
 	}
 	if code != "" {
-		return c, usagef("solve: give a game code or --sample, not both")
+		return c, cli.Usagef("solve: give a game code or --sample, not both")
 	}
 	if c.sample < 1 {
-		return c, usagef("solve: --sample must be at least 1")
+		return c, cli.Usagef("solve: --sample must be at least 1")
 	}
 	if c.draw != 1 && c.draw != 3 {
-		return c, usagef("solve: --draw must be 1 or 3")
+		return c, cli.Usagef("solve: --draw must be 1 or 3")
 	}
 	switch scoring {
 	case "normal":
 	case "vegas":
 		c.vegas = true
 	default:
-		return c, usagef("solve: --scoring must be normal or vegas")
+		return c, cli.Usagef("solve: --scoring must be normal or vegas")
 	}
 	return c, nil
 }
@@ -186,17 +186,12 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Result:    res.Verdict.String(),
 		Moves:     res.Moves,
 		Positions: res.Positions,
-		MS:        millis(time.Since(start)),
+		MS:        sampling.Millis(time.Since(start)),
 	}
 	if out.Moves == nil {
 		out.Moves = []k.Action{}
 	}
 	return json.NewEncoder(stdout).Encode(out)
-}
-
-// millis writes a duration in milliseconds with one decimal.
-func millis(d time.Duration) json.Number {
-	return json.Number(fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)))
 }
 
 // sampleResult is one solved deal of a sample.
@@ -231,23 +226,12 @@ type sampleReport struct {
 	WallMS          json.Number `json:"wall_ms"`
 }
 
-// sampleCodes returns the codes of a sample: DS1 deals numbered by a
-// SplitMix64 stream from the seed.
-func sampleCodes(c solveConfig) []cards.Code {
-	r := cards.NewSplitMix64(c.seed)
-	codes := make([]cards.Code, c.sample)
-	for i := range codes {
-		codes[i] = cards.Code{Kind: cards.Solo, Draw: c.draw, Vegas: c.vegas, Deal: r.Uniform(cards.DealCount)}
-	}
-	return codes
-}
-
 // runSample solves the deals of a sample with the workers and prints the
 // report. With --out, the verdicts already in the file are kept and each
 // new one is appended as it is found; with --from, verdicts carried over
 // from other modes are taken as they are (and appended too).
 func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) error {
-	codes := sampleCodes(c)
+	codes := sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
 	results := make([]sampleResult, len(codes))
 	have := make([]bool, len(codes))
 	var file io.Writer = io.Discard
@@ -290,7 +274,7 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 	next := make(chan int)
 	var done sync.WaitGroup
 	finished := len(codes) - len(todo)
-	progress := isTerminal(stderr)
+	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	lastShown := time.Time{}
 	for range c.workers {
@@ -311,7 +295,7 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 			}
 		})
 	}
-	n := feed(ctx, next, todo)
+	n := sampling.Feed(ctx, next, todo)
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
@@ -329,39 +313,16 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 	return writeReport(stdout, rep)
 }
 
-// feed sends items to next in order until ctx is done, closes next and
-// returns how many it sent.
-func feed[T any](ctx context.Context, next chan<- T, items []T) int {
-	defer close(next)
-	for i, it := range items {
-		select {
-		case next <- it:
-		case <-ctx.Done():
-			return i
-		}
-	}
-	return len(items)
-}
-
-// indexes returns 0, 1, …, n-1.
-func indexes(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
-
 // summarise computes the report of a sample's results.
 func summarise(c solveConfig, results []sampleResult, wall time.Duration) sampleReport {
 	rep := sampleReport{
-		Mode:            c.mode(),
+		Mode:            sampling.Mode(c.draw, c.vegas),
 		Deals:           len(results),
 		Seed:            c.seed,
-		BudgetMS:        millis(c.budget),
+		BudgetMS:        sampling.Millis(c.budget),
 		BudgetPositions: c.positions,
 		Workers:         c.workers,
-		WallMS:          millis(wall),
+		WallMS:          sampling.Millis(wall),
 	}
 	times := make([]time.Duration, 0, len(results))
 	for _, r := range results {
@@ -382,45 +343,17 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 	}
 	slices.Sort(times)
 	n := len(results)
-	rep.MedianMS = millis(quantile(times, 0.5))
-	rep.P95MS = millis(quantile(times, 0.95))
+	rep.MedianMS = sampling.Millis(sampling.Quantile(times, 0.5))
+	rep.P95MS = sampling.Millis(sampling.Quantile(times, 0.95))
 	if wall > 0 {
 		rep.PositionsPerSec = int64(float64(rep.Positions) / wall.Seconds())
 	}
-	rep.WinLow = round(float64(rep.Won) / float64(n))
-	rep.WinHigh = round(float64(rep.Won+rep.Unknown) / float64(n))
-	lo, hi := wilson(rep.Won, n), wilson(rep.Won+rep.Unknown, n)
-	rep.WinLowCI = [2]float64{round(lo[0]), round(lo[1])}
-	rep.WinHighCI = [2]float64{round(hi[0]), round(hi[1])}
+	rep.WinLow = sampling.Round(float64(rep.Won) / float64(n))
+	rep.WinHigh = sampling.Round(float64(rep.Won+rep.Unknown) / float64(n))
+	lo, hi := sampling.Wilson(rep.Won, n), sampling.Wilson(rep.Won+rep.Unknown, n)
+	rep.WinLowCI = [2]float64{sampling.Round(lo[0]), sampling.Round(lo[1])}
+	rep.WinHighCI = [2]float64{sampling.Round(hi[0]), sampling.Round(hi[1])}
 	return rep
-}
-
-// mode names the sample's mode, such as D1N.
-func (c solveConfig) mode() string {
-	return fmt.Sprintf("D%d%s", c.draw, map[bool]string{false: "N", true: "V"}[c.vegas])
-}
-
-// round rounds a rate to four decimals for the reports.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
-// quantile returns the q-quantile of sorted durations (nearest rank).
-func quantile(sorted []time.Duration, q float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(math.Ceil(q*float64(len(sorted)))) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
-}
-
-// wilson returns the 95% Wilson score interval of k successes in n trials.
-func wilson(k, n int) [2]float64 {
-	const z = 1.959964
-	p := float64(k) / float64(n)
-	nf := float64(n)
-	d := 1 + z*z/nf
-	centre := (p + z*z/(2*nf)) / d
-	half := z / d * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
-	return [2]float64{max(0, centre-half), min(1, centre+half)}
 }
 
 // writeReport prints a sample's report for people.
@@ -445,14 +378,4 @@ positions   %d, %d/s on all workers
 		pct(r.WinLow), pct(r.WinLowCI[0]), pct(r.WinLowCI[1]), pct(r.WinHigh), pct(r.WinHighCI[0]), pct(r.WinHighCI[1]),
 		r.MedianMS, r.P95MS, r.WallMS, r.Positions, r.PositionsPerSec)
 	return err
-}
-
-// isTerminal reports whether w is a terminal (for the progress line).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

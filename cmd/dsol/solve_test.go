@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"dsol/internal/cards"
+	"dsol/internal/cli"
 	k "dsol/internal/klondike"
+	"dsol/internal/sampling"
 	"dsol/internal/solo"
 )
 
@@ -115,7 +117,7 @@ func TestSolveUsage(t *testing.T) {
 	} {
 		var out, errOut bytes.Buffer
 		err := run(context.Background(), strings.Fields(args), noEnv, &out, &errOut)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || out.Len() != 0 || !strings.Contains(err.Error(), part) {
 			t.Errorf("%s: error %v, output %q; want a usage error naming %q", args, err, out.String(), part)
 		}
@@ -181,37 +183,6 @@ func TestSolveSamplePositions(t *testing.T) {
 	}
 }
 
-// TestSampleCodes: the sample's deals follow from the seed.
-func TestSampleCodes(t *testing.T) {
-	c := solveConfig{sample: 3, draw: 1, vegas: true, seed: 9}
-	a, b := sampleCodes(c), sampleCodes(c)
-	if len(a) != 3 || a[0] != b[0] || a[2] != b[2] || a[0] == a[1] || !strings.HasPrefix(a[0].String(), "DS1-D1V-") {
-		t.Fatalf("%v %v", a, b)
-	}
-	c.seed = 10
-	if sampleCodes(c)[0] == a[0] {
-		t.Fatal("another seed gives the same deals")
-	}
-}
-
-// TestWilson checks the interval against values computed by hand.
-func TestWilson(t *testing.T) {
-	for _, tc := range []struct {
-		k, n   int
-		lo, hi float64
-	}{
-		{50, 100, 0.4038, 0.5962},
-		{0, 10, 0, 0.2775},
-		{10, 10, 0.7225, 1},
-		{95, 100, 0.8883, 0.9785},
-	} {
-		got := wilson(tc.k, tc.n)
-		if d0, d1 := got[0]-tc.lo, got[1]-tc.hi; d0 > 1e-4 || d0 < -1e-4 || d1 > 1e-4 || d1 < -1e-4 {
-			t.Errorf("wilson(%d, %d) = %v, want [%v %v]", tc.k, tc.n, got, tc.lo, tc.hi)
-		}
-	}
-}
-
 // FuzzParseSolve: any command line is either refused with a usage error or
 // gives a configuration that can be run.
 func FuzzParseSolve(f *testing.F) {
@@ -223,7 +194,7 @@ func FuzzParseSolve(f *testing.F) {
 		var errOut bytes.Buffer
 		c, err := parseSolve(strings.Fields(line), &errOut)
 		if err != nil {
-			var ue *usageError
+			var ue *cli.UsageError
 			if !errors.As(err, &ue) && !errors.Is(err, flag.ErrHelp) {
 				t.Fatalf("%q: error %v is not a usage error", line, err)
 			}
@@ -293,7 +264,7 @@ func TestSampleResumes(t *testing.T) {
 // the verdict file and counted in the report.
 func TestSampleCarries(t *testing.T) {
 	dir := t.TempDir()
-	codes := sampleCodes(solveConfig{sample: 3, draw: 1, vegas: true, seed: 8})
+	codes := sampling.Codes(8, 3, 1, true)
 	letters := func(i int) string { s := codes[i].String(); return s[len(s)-7:] }
 	d1n := filepath.Join(dir, "d1n.txt")
 	d3v := filepath.Join(dir, "d3v.txt")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	"dsol/internal/sampling"
 	"dsol/internal/solver/tally"
 )
 
@@ -39,7 +40,7 @@ type verdict struct {
 
 // sampleLine is a verdict file's second line: what the verdicts are of.
 func (c solveConfig) sampleLine() string {
-	return fmt.Sprintf("sample %s seed %d positions %d budget_ms %d", c.mode(), c.seed, c.positions, c.budget.Milliseconds())
+	return fmt.Sprintf("sample %s seed %d positions %d budget_ms %d", sampling.Mode(c.draw, c.vegas), c.seed, c.positions, c.budget.Milliseconds())
 }
 
 // readVerdicts reads a verdict file: the sample line and the verdicts by
@@ -103,7 +104,7 @@ func parseVerdict(line string) (deal string, v verdict, ok bool) {
 // verdictLine writes a "deal" line.
 func verdictLine(code cards.Code, v verdict) string {
 	s := code.String()
-	line := fmt.Sprintf("deal %s %s %d %s", s[len(s)-7:], v.v, v.positions, millis(v.elapsed))
+	line := fmt.Sprintf("deal %s %s %d %s", s[len(s)-7:], v.v, v.positions, sampling.Millis(v.elapsed))
 	if v.from != "" {
 		line += " from " + v.from
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+
+	"dsol/internal/cli"
 )
 
 // version is the release of this build, and commit its revision when the
@@ -63,7 +65,7 @@ func readBuild() build {
 // runVersion is dsol version: the version, the commit and the Go version.
 func runVersion(args []string, stdout io.Writer) error {
 	if len(args) > 0 {
-		return usagef("version takes no arguments (got %q)", args[0])
+		return cli.Usagef("version takes no arguments (got %q)", args[0])
 	}
 	b := readBuild()
 	fmt.Fprintf(stdout, "dsol %s\ncommit %s\n%s\n", b.version, b.commit, b.goVersion)

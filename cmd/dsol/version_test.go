@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"dsol/internal/cli"
 )
 
 // TestVersion: dsol version prints main.version, the commit (main.commit
@@ -24,7 +26,7 @@ func TestVersion(t *testing.T) {
 	if len(lines) != 3 || lines[0] != "dsol v1.2.3" || lines[1] != "commit 0123abcd" || lines[2] != runtime.Version() {
 		t.Fatalf("dsol version printed %q", out.String())
 	}
-	var ue *usageError
+	var ue *cli.UsageError
 	if err := run(context.Background(), []string{"version", "now"}, func(string) string { return "" }, &out, io.Discard); !errors.As(err, &ue) {
 		t.Fatalf("stray argument: %v", err)
 	}

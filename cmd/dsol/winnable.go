@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"dsol/internal/cli"
 	"dsol/internal/solver"
 	"dsol/internal/solver/tally"
 	"dsol/internal/winnable"
@@ -46,7 +47,7 @@ flags:
 
 // parseWinnable reads the command line of dsol winnable.
 func parseWinnable(args []string, stderr io.Writer) (listConfig, error) {
-	fs := newFlags("winnable", winnableUsage, stderr)
+	fs := cli.NewFlags("winnable", winnableUsage, stderr)
 	c := listConfig{}
 	var mode string
 	fs.StringVar(&mode, "mode", "", "the mode: D1N, D3N, D1V or D3V")
@@ -61,29 +62,29 @@ func parseWinnable(args []string, stderr io.Writer) (listConfig, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
-		return c, usagef("winnable: %v", err)
+		return c, cli.Usagef("winnable: %v", err)
 	}
 	if fs.NArg() > 0 {
-		return c, usagef("winnable takes only flags (got %q)", fs.Arg(0))
+		return c, cli.Usagef("winnable takes only flags (got %q)", fs.Arg(0))
 	}
 	m, err := winnable.ParseMode(strings.ToUpper(mode))
 	if err != nil {
-		return c, usagef("winnable: --mode must be D1N, D3N, D1V or D3V")
+		return c, cli.Usagef("winnable: --mode must be D1N, D3N, D1V or D3V")
 	}
 	c.mode = m
 	switch {
 	case c.out == "":
-		return c, usagef("winnable: --out FILE is required")
+		return c, cli.Usagef("winnable: --out FILE is required")
 	case c.count < 1:
-		return c, usagef("winnable: --count must be at least 1")
+		return c, cli.Usagef("winnable: --count must be at least 1")
 	case c.budget < 1:
-		return c, usagef("winnable: --budget must be at least 1 position")
+		return c, cli.Usagef("winnable: --budget must be at least 1 position")
 	case c.limit < 0:
-		return c, usagef("winnable: --for must not be negative")
+		return c, cli.Usagef("winnable: --for must not be negative")
 	case c.workers < 1:
-		return c, usagef("winnable: --workers must be at least 1")
+		return c, cli.Usagef("winnable: --workers must be at least 1")
 	case c.solver != winnable.Tally && c.solver != winnable.Whole:
-		return c, usagef("winnable: --solver must be tally or whole")
+		return c, cli.Usagef("winnable: --solver must be tally or whole")
 	}
 	return c, nil
 }
@@ -108,7 +109,7 @@ func runWinnable(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	start := time.Now()
 	before := len(l.Deals)
-	progress := isTerminal(stderr)
+	progress := cli.IsTerminal(stderr)
 	err = extendList(ctx, &l, c.count, c.workers, func(l *winnable.List, final bool) error {
 		if progress {
 			fmt.Fprintf(stderr, "\r%s: %d deals of %d searched, %s ", l.Mode, len(l.Deals), l.Searched, time.Since(start).Round(time.Second))

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"dsol/internal/metrics"
-	"dsol/internal/store"
 	"dsol/internal/winnable"
 )
 
@@ -15,7 +14,7 @@ import (
 // it (winnable.Run: the stored pool read, and the background search while
 // a mode has fewer than target deals; target 0 leaves the search off). The
 // function it returns stops that and waits for it.
-func startWinnable(ctx context.Context, st store.Store, target int, budget int64, log *slog.Logger, m *metrics.Metrics) (*winnable.Pool, func()) {
+func startWinnable(ctx context.Context, st winnable.Store, target int, budget int64, log *slog.Logger, m *metrics.Metrics) (*winnable.Pool, func()) {
 	pool := winnable.NewPool(func(mode winnable.Mode, listed, stored int) {
 		m.SetWinnableDeals(mode.String(), listed, stored)
 	})

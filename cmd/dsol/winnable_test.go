@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"dsol/internal/cli"
 	"dsol/internal/winnable"
 )
 
@@ -76,7 +77,7 @@ func TestWinnableList(t *testing.T) {
 		{"winnable", "--mode", "D1N", "--out", "x", "--solver", "fast"},
 	} {
 		var out, errOut bytes.Buffer
-		if _, ok := run(context.Background(), args, noEnv, &out, &errOut).(*usageError); !ok {
+		if _, ok := run(context.Background(), args, noEnv, &out, &errOut).(*cli.UsageError); !ok {
 			t.Errorf("%q: not a usage error", args)
 		}
 	}

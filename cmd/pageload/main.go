@@ -37,6 +37,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"dsol/internal/chromium"
 )
 
 func main() {
@@ -97,7 +99,7 @@ func run(args []string) error {
 		servers = append(servers, s)
 	}
 
-	browser, stop, err := startBrowser(o.chromium, filepath.Join(tmp, "chromium"))
+	browser, stop, err := chromium.Start(o.chromium, filepath.Join(tmp, "chromium"))
 	if err != nil {
 		return err
 	}
@@ -213,30 +215,6 @@ func (s *server) stop() {
 		<-done
 	}
 	s.cmd = nil
-}
-
-func startBrowser(path, dir string) (context.Context, func(), error) {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.UserDataDir(dir),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1440, 900),
-	)
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
-	stop := func() { bcancel(); acancel() }
-	if err := chromedp.Do(bctx); err != nil {
-		stop()
-		return nil, nil, fmt.Errorf("start %s: %w", path, err)
-	}
-	return bctx, stop, nil
 }
 
 // load is what one page load cost.

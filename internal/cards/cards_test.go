@@ -8,7 +8,7 @@ import (
 )
 
 // Outputs computed independently (Python, arbitrary precision, mod 2^64)
-// from the SplitMix64 definition of RULES.md section 4.
+// from the SplitMix64 definition of docs/rules.md §5.2.
 func TestSplitMix64Golden(t *testing.T) {
 	want := map[uint64][5]uint64{
 		0: {0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f, 0xf88bb8a8724c81ec, 0x1b39896a51a8749b},

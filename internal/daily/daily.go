@@ -13,6 +13,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/game"
+	"dsol/internal/rating"
 	"dsol/internal/solver"
 )
 
@@ -61,11 +62,30 @@ func Bounds(day string) (begin, end time.Time, err error) {
 	return begin, begin.AddDate(0, 0, 1), nil
 }
 
-// Closed reports whether day has closed at now: its code may then be shown.
+// Closed reports whether day has closed at now: its code may then be
+// shown, and its games take no more actions.
 func Closed(day string, now time.Time) bool {
 	_, end, err := Bounds(day)
 	return err == nil && !now.Before(end)
 }
+
+// InTime reports whether an action stored at at came before day closed: a
+// win counts (for the leaderboard and the streak) only then.
+func InTime(day string, at time.Time) bool {
+	_, end, err := Bounds(day)
+	return err == nil && at.Before(end)
+}
+
+// The rules of a ranked entry (docs/fair-play.md): its player had played,
+// before the day began, a solo game (any, an earlier day's challenge too)
+// of at least EarlierActions actions, so that accounts made to look at the
+// deal first do not rank; and a win ranks only at a person's pace, the
+// same rule as for rated races (rating.TooFast): a faster win is kept,
+// unranked.
+const EarlierActions = 20
+
+// MinGap is the least median time between two actions of a ranked win.
+const MinGap = rating.MinMedianGap
 
 // Hidden reports whether a game, by its stored kind and options, is a daily
 // challenge's game whose day has not closed at now: its code, and its log,
@@ -104,14 +124,22 @@ func Pick(s *solver.Solver, m Mode, random io.Reader) (cards.Code, error) {
 	return cards.Code{}, ErrNoDeal
 }
 
-// Streak returns the current and the best daily streak from the days a
-// player won a challenge (any mode), in any order, at now: the longest runs
-// of consecutive days, the current one ending today, or yesterday while
-// today is still open to win.
-func Streak(won []string, now time.Time) (current, best int) {
+// Win is a win of a day's challenge: when its winning action was stored.
+type Win struct {
+	Day string
+	At  time.Time
+}
+
+// Streak returns the current and the best daily streak from a player's
+// wins of challenges (any mode), in any order, at now: the longest runs of
+// consecutive days won in time (InTime), the current one ending today, or
+// yesterday while today is still open to win.
+func Streak(won []Win, now time.Time) (current, best int) {
 	days := make(map[string]bool, len(won))
-	for _, d := range won {
-		days[d] = true
+	for _, w := range won {
+		if InTime(w.Day, w.At) {
+			days[w.Day] = true
+		}
 	}
 	for d := range days {
 		begin, _, err := Bounds(d)

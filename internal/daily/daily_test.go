@@ -72,21 +72,58 @@ func TestPickWinnable(t *testing.T) {
 
 func TestStreak(t *testing.T) {
 	now := time.Date(2026, 12, 10, 12, 0, 0, 0, time.UTC)
+	// in wins each day in time, late each after its close.
+	in := func(days ...string) []Win {
+		out := make([]Win, len(days))
+		for i, d := range days {
+			begin, _, _ := Bounds(d)
+			out[i] = Win{Day: d, At: begin.Add(23 * time.Hour)}
+		}
+		return out
+	}
+	late := func(days ...string) []Win {
+		out := in(days...)
+		for i := range out {
+			out[i].At = out[i].At.Add(time.Hour) // at the close
+		}
+		return out
+	}
 	for _, c := range []struct {
-		won           []string
+		name          string
+		won           []Win
 		current, best int
 	}{
-		{nil, 0, 0},
-		{[]string{"2026-12-10"}, 1, 1},
-		{[]string{"2026-12-09"}, 1, 1}, // today is still open
-		{[]string{"2026-12-08"}, 0, 1},
-		{[]string{"2026-12-08", "2026-12-09", "2026-12-10", "2026-12-10"}, 3, 3},
-		{[]string{"2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-09"}, 1, 4},
-		{[]string{"2026-11-30", "2026-12-01", "2026-12-10", "2026-12-06"}, 1, 2}, // across a month
+		{"none", nil, 0, 0},
+		{"today", in("2026-12-10"), 1, 1},
+		{"yesterday", in("2026-12-09"), 1, 1}, // today is still open
+		{"the day before", in("2026-12-08"), 0, 1},
+		{"three days, two modes today", in("2026-12-08", "2026-12-09", "2026-12-10", "2026-12-10"), 3, 3},
+		{"a run and a gap", in("2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-09"), 1, 4},
+		{"across a month", in("2026-11-30", "2026-12-01", "2026-12-10", "2026-12-06"), 1, 2},
+		{"won after the close", late("2026-12-09"), 0, 0},
+		{"a late win breaks the run", append(in("2026-12-07", "2026-12-09"), late("2026-12-08")...), 1, 1},
+		{"a late win beside one in time", append(in("2026-12-09"), late("2026-12-09")...), 1, 1},
 	} {
 		if cur, best := Streak(c.won, now); cur != c.current || best != c.best {
-			t.Errorf("Streak(%v) = %d, %d; want %d, %d", c.won, cur, best, c.current, c.best)
+			t.Errorf("%s: Streak(%v) = %d, %d; want %d, %d", c.name, c.won, cur, best, c.current, c.best)
 		}
+	}
+}
+
+func TestInTime(t *testing.T) {
+	begin, end, _ := Bounds("2026-12-09")
+	for _, c := range []struct {
+		at   time.Time
+		want bool
+	}{
+		{begin, true}, {end.Add(-time.Microsecond), true}, {end, false}, {end.Add(time.Hour), false},
+	} {
+		if got := InTime("2026-12-09", c.at); got != c.want {
+			t.Errorf("InTime(%v) = %v, want %v", c.at, got, c.want)
+		}
+	}
+	if InTime("not a day", begin) {
+		t.Error("InTime of a bad day")
 	}
 }
 

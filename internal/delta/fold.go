@@ -1,6 +1,6 @@
 // Package delta folds the events of the socket protocol 2 into game views:
 // a view decoded from JSON and an event's "d" (what the event changed, as
-// table.View.AppendDelta writes it) give the view after the event. Clients
+// live.View.AppendDelta writes it) give the view after the event. Clients
 // of the protocol written in Go use it (the load tool, the tests);
 // web/js/fold.js is the same for the browser.
 //

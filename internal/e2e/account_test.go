@@ -1,10 +1,15 @@
 package e2e_test
 
 import (
+	"context"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"dsol/internal/players"
 )
 
 var linkCode = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$`)
@@ -116,5 +121,79 @@ func accountLink(t *testing.T, srv *server, c combo) {
 	e.waitJS(`document.querySelector('[data-testid=continue-count]').textContent === "1"`, "A's game under Continue on C")
 	if e.me() != a.me() {
 		t.Fatalf("device C is %s after the link, want %s", e.me(), a.me())
+	}
+}
+
+// TestSignedOutSocket: a device signed out (here, by its own request; the
+// same for another device's "sign out everywhere") while a game is open
+// gets its socket closed with 4401, and the page starts again as a new
+// player and says why, rather than reconnect for ever.
+func TestSignedOutSocket(t *testing.T) {
+	srv := startServer(t)
+	p := openSolo(t, srv, phone, "DS1-D1N-AAAAAAB")
+	before := p.me()
+	p.eval(`fetch('/api/v1/me/logout', {method: 'POST', credentials: 'same-origin'}).then(() => true)`, nil)
+	time.Sleep(time.Second) // the page goes to the first screen meanwhile
+	p.onScreen("home")
+	p.waitJS(`document.querySelector('#toast').textContent.includes('This device was signed out')`, "the notice of the sign-out")
+	if after := p.me(); after == before || after == "" {
+		t.Fatalf("after the sign-out the page plays as %q (before %q)", after, before)
+	}
+	p.screenshot("signed-out-phone")
+}
+
+// TestRenamedNotice: a player whose stored name the naming rules came to
+// refuse, renamed by the check of stored names, is told so on their next
+// visit, in a dialog that names both names; "Choose a name" takes them to
+// the lobby, which asks for a name again, and the notice is not shown again.
+func TestRenamedNotice(t *testing.T) {
+	srv := startServer(t)
+	p := newPage(t, srv, desktop)
+	p.open("/")
+	p.onScreen("home")
+	p.tap(`[data-testid=home-race]`)
+	p.onScreen("lobby")
+	p.tap(`[data-testid=name-skip]`) // the lobby asks no more
+	p.waitJS(`document.querySelector('[data-testid=name-form]').hidden`, "the name form gone")
+	id := p.me()
+	ctx := context.Background()
+	if err := srv.st.RenamePlayer(ctx, id, "Сomputer"); err != nil { // stored before the rules refused it
+		t.Fatal(err)
+	}
+	if n, err := players.New(players.Config{Store: srv.st}).CheckNames(ctx); err != nil || n != 1 {
+		t.Fatalf("CheckNames: %d, %v", n, err)
+	}
+
+	p.open("/")
+	p.onScreen("home")
+	p.waitJS(`document.querySelector('#dlg-renamed').open`, "the notice of the renaming")
+	text := p.text(`[data-testid=renamed-text]`)
+	if want := "The name “Сomputer” can no longer be used here, so you are now “Player " + id[:4] + "”."; !strings.HasPrefix(text, want) {
+		t.Fatalf("the notice says %q, want it to start with %q", text, want)
+	}
+	p.screenshot("renamed-notice")
+	p.axe("the notice of a renaming", "#dlg-renamed")
+	p.tap(`[data-testid=renamed-name]`)
+	p.onScreen("lobby")
+	p.waitJS(`!document.querySelector('[data-testid=name-form]').hidden && document.querySelector('[data-testid=name-input]').value === "Player `+id[:4]+`"`, "the lobby asking for a name")
+	// The client tells the server the notice was seen without waiting for
+	// the answer: the server has it a moment later.
+	var me struct{ Renamed *struct{ From string } }
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		me.Renamed = nil
+		p.apiJSON("GET", "/api/v1/me", nil, &me)
+		if me.Renamed == nil {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("the notice is still there once seen: %+v", me.Renamed)
+		}
+	}
+	p.open("/")
+	p.onScreen("home")
+	var open bool
+	p.eval(`document.querySelector('#dlg-renamed').open`, &open)
+	if open {
+		t.Fatal("the notice shows again")
 	}
 }

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -50,5 +51,45 @@ func TestDaily(t *testing.T) {
 		p.visible(`[data-testid=daily-challenge][data-mode=D1N] [data-testid=daily-you]`)
 		p.shot(pre, "playing")
 		p.axe("the daily screen in play "+pre, "#daily")
+	})
+}
+
+// TestDailyClosed: a daily game started before its day closed and opened
+// after the close says it closed, offers only a new game, shows its code,
+// and takes no action (a tap on the stock draws nothing). Screenshots and
+// an accessibility check, on a phone and a desktop, light and dark.
+func TestDailyClosed(t *testing.T) {
+	eachCombo(t, func(t *testing.T, c combo) {
+		srv := startServer(t)
+		p := c.page(t, srv)
+		p.open("/")
+		p.onScreen("home")
+		var v struct{ ID string }
+		p.apiJSON("POST", "/api/v1/daily/D1N", nil, &v)
+		now := srv.now()
+		srv.Advance(time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 1, 0, time.UTC).Sub(now))
+		p.open("/?game=" + v.ID)
+		p.onScreen("solo")
+		p.waitJS(`!document.querySelector('[data-testid=stuck]').hidden`, "the closed notice")
+		if msg := p.text(`[data-testid=stuck-text]`); !strings.Contains(msg, "closed at midnight") {
+			t.Fatalf("the closed game says %q", msg)
+		}
+		if !p.hidden(`[data-testid=stuck-undo]`) || !p.hidden(`[data-testid=stuck-hint]`) {
+			t.Fatal("a closed game offers undo or a hint")
+		}
+		p.visible(`[data-testid=stuck-new]`)
+		if code := p.text(`[data-testid=code]`); !strings.HasPrefix(code, "DS2-D1N-") {
+			t.Fatalf("the closed game's code reads %q", code)
+		}
+		p.tap(`#table [data-pile=s]`)
+		time.Sleep(300 * time.Millisecond)
+		var g struct{ Seq int64 }
+		p.apiJSON("GET", "/api/v1/games/"+v.ID, nil, &g)
+		if g.Seq != 0 || p.text(`body`) == "" {
+			t.Fatalf("a tap after the close stored an action (seq %d)", g.Seq)
+		}
+		pre := "daily-closed-" + c.name
+		p.shot(pre, "table")
+		p.axe("a closed daily game "+pre, `[data-testid=stuck]`)
 	})
 }

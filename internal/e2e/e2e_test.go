@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,13 +25,17 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"dsol/internal/chromium"
 	"dsol/internal/httpapi"
+	"dsol/internal/live"
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
-	"dsol/internal/table"
 	"dsol/internal/testenv"
+	"dsol/internal/ws"
 	"dsol/web"
 )
 
@@ -59,26 +64,14 @@ func browser(t *testing.T) context.Context {
 			browserErr = err
 			return
 		}
-		opts := append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath(path),
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.NoFirstRun,
-			chromedp.UserDataDir(dir),
-			chromedp.Flag("disable-quic", true),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.WindowSize(1440, 900),
-		)
-		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		bctx, bcancel := chromedp.NewContext(actx)
-		if err := chromedp.Do(bctx); err != nil {
-			browserErr = fmt.Errorf("start chromium %s: %w", path, err)
+		ctx, stop, err := chromium.Start(path, dir)
+		if err != nil {
+			os.RemoveAll(dir)
+			browserErr = err
+			return
 		}
-		browserCtx = bctx
-		browserCancel = func() { bcancel(); acancel(); os.RemoveAll(dir) }
+		browserCtx = ctx
+		browserCancel = func() { stop(); os.RemoveAll(dir) }
 	})
 	if browserErr != nil {
 		t.Fatal(browserErr)
@@ -90,9 +83,19 @@ func browser(t *testing.T) context.Context {
 // SQLite database, on a loopback port.
 type server struct {
 	*httptest.Server
-	st  store.Store
-	reg *table.Registry
+	st    store.Store
+	games *service.Service
+	// ahead is how far the server's clock runs ahead of the machine's: a
+	// test moves it on (Advance) to play at a person's pace without
+	// waiting.
+	ahead atomic.Int64
 }
+
+// now is the server's clock.
+func (s *server) now() time.Time { return time.Now().Add(time.Duration(s.ahead.Load())) }
+
+// Advance moves the server's clock on by d.
+func (s *server) Advance(d time.Duration) { s.ahead.Add(int64(d)) }
 
 func startServer(t *testing.T) *server {
 	t.Helper()
@@ -101,20 +104,27 @@ func startServer(t *testing.T) *server {
 		t.Fatal(err)
 	}
 	m := metrics.New()
+	srv := &server{st: st}
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
-	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: time.Now,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}})
-	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
+	hub := lobby.NewHub(lobby.Config{Store: st})
+	srv.games = service.New(service.Config{Store: st, Committer: com, Clock: srv.now, LobbyChanged: hub.Changed,
+		Action: m.ObserveAction, Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}})
+	ps := players.New(players.Config{Store: st, Random: rand.Reader, Clock: srv.now})
+	sd := ws.Deps{Games: srv.games, Player: httpapi.PlayerID, Token: httpapi.TokenHash, Check: ps.CheckToken, Metrics: m, Clock: srv.now}
+	sockets := httpapi.Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd),
+		Lobby: ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub, Player: sd.Player, Token: sd.Token, Check: sd.Check, Metrics: m, Clock: srv.now})}
+	h := httpapi.NewServer(httpapi.Deps{Players: ps, Games: srv.games, Lobby: hub, Sockets: sockets, Metrics: m, Clock: srv.now,
 		Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20, MatchBotAfter: 2 * time.Second}})
 	ts := httptest.NewServer(h)
+	srv.Server = ts
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()
-		reg.Close(context.Background())
+		srv.games.Close(context.Background())
 		com.Close()
 		st.Close()
 	})
-	return &server{Server: ts, st: st, reg: reg}
+	return srv
 }
 
 // page is one browser tab in its own browser context (its own player).

@@ -2,15 +2,13 @@ package e2e_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
-	"dsol/internal/store"
-	"dsol/internal/table"
+	"dsol/internal/rating"
 )
 
 // apiClient is a player talking to the server without a browser.
@@ -60,19 +58,6 @@ func (c *apiClient) call(method, path string, body, out any) int {
 	return res.StatusCode
 }
 
-// seedFinished stores n finished races between two players, so that their
-// next race together is rated.
-func seedFinished(t *testing.T, st store.Store, a, b string, n int) {
-	for i := range n {
-		now := time.Now().Add(-time.Hour)
-		g := store.Game{ID: fmt.Sprintf("seed-%s-%d", a, i), Kind: "race", Code: "DR1-D1U-AAAAAAB", Status: "over",
-			Seats: [2]string{a, b}, Result: []byte(`{"winner":1}`), Salt: make([]byte, 16), CreatedAt: now, UpdatedAt: now}
-		if err := st.CreateGame(context.Background(), g); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestQuickMatch: in the lobby, the name prompt and Quick match; Quick
 // match shows the waiting state (with the offer of the computer after the
 // wait); a second player queuing through the API is paired with the page,
@@ -102,7 +87,6 @@ func TestQuickMatch(t *testing.T) {
 		}
 
 		b := newAPIClient(t, srv, "Bob "+tc.name)
-		seedFinished(t, srv.st, me.ID, b.id, table.RatedAfter)
 
 		a.tap(`[data-testid=quick-match]`)
 		a.waitJS(`!document.querySelector('[data-testid=quick-waiting]').hidden`, "the waiting state")
@@ -113,7 +97,7 @@ func TestQuickMatch(t *testing.T) {
 		a.visible(`[data-testid=quick-cancel]`, `[data-testid=quick-bot]`)
 		a.screenshot("quick-waiting-" + tc.name)
 		a.axe("quick match waiting "+tc.name, `[data-testid=quick]`)
-		for deadline := time.Now().Add(10 * time.Second); srv.reg.MatchWaiting() != 1; time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(10 * time.Second); srv.games.MatchWaiting() != 1; time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatal("the page's player is not in the queue")
 			}
@@ -129,13 +113,14 @@ func TestQuickMatch(t *testing.T) {
 		}
 		a.waitJS(fmt.Sprintf(`document.body.dataset.status === "playing" && location.search === "?race=%s"`, v.ID), "the race on the page")
 
-		// Both play at a person's pace, then Bob resigns: Ada wins, rated.
+		// Both play at a person's pace, long enough to be rated, then Bob
+		// resigns: Ada wins, rated.
 		act := func(typ string) map[string]any { return map[string]any{"action": map[string]string{"type": typ}} }
-		for range 2 {
+		for range rating.MinActions {
 			a.apiJSON("POST", "/api/v1/games/"+v.ID+"/actions", act("draw"), nil)
-			time.Sleep(200 * time.Millisecond)
+			srv.Advance(2 * time.Second)
 			b.call("POST", "/api/v1/games/"+v.ID+"/actions", act("draw"), nil)
-			time.Sleep(200 * time.Millisecond)
+			srv.Advance(2 * time.Second)
 		}
 		b.call("POST", "/api/v1/games/"+v.ID+"/actions", act("resign"), nil)
 		a.waitJS(`document.querySelector('[data-testid=result]').open && !document.querySelector('[data-testid=result-rating]').hidden`, "the rated result")
@@ -144,5 +129,30 @@ func TestQuickMatch(t *testing.T) {
 		a.fitsDialog()
 		a.screenshot("quick-result-" + tc.name)
 		a.axe("rated result "+tc.name, `[data-testid=result]`)
+	})
+}
+
+// TestQuickMatchInPlay: a player with a race in play who asks for a quick
+// match is told so and offered the way back to that race, which it opens.
+// Screenshots and an accessibility check of the notice, on a phone and a
+// desktop, light and dark.
+func TestQuickMatchInPlay(t *testing.T) {
+	eachCombo(t, func(t *testing.T, tc combo) {
+		srv := startServer(t)
+		a := tc.page(t, srv)
+		a.open("/?mode=race")
+		a.waitJS(`document.body.dataset.status === "lobby"`, "the lobby")
+		var r struct{ ID string }
+		a.apiJSON("POST", "/api/v1/races", map[string]any{"bot": "slow"}, &r)
+		a.tap(`[data-testid=quick-match]`)
+		a.waitJS(`!document.querySelector('[data-testid=in-play]').hidden`, "the race in play")
+		a.visible(`[data-testid=in-play-open]`, `[data-testid=quick-match]`)
+		if srv.games.MatchWaiting() != 0 {
+			t.Fatal("a player with a race in play waits in the queue")
+		}
+		a.screenshot("quick-in-play-" + tc.name)
+		a.axe("quick match with a race in play "+tc.name, `[data-testid=quick]`)
+		a.tap(`[data-testid=in-play-open]`)
+		a.waitJS(fmt.Sprintf(`location.search === "?race=%s" && document.body.dataset.status === "playing"`, r.ID), "the race in play on the page")
 	})
 }

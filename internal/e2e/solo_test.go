@@ -132,6 +132,9 @@ func (p *page) apiView() soloView {
 // checkShown fails unless the page draws exactly the API's view.
 func (p *page) checkShown() soloView {
 	p.t.Helper()
+	// What the page drew ahead of the server must be stored before the
+	// server's view can show it.
+	p.waitJS(`document.body.dataset.pending === "0"`, "no action waiting for its answer")
 	v := p.apiView()
 	p.waitJS(fmt.Sprintf(`+document.body.dataset.seq === %d`, v.Seq), fmt.Sprintf("seq %d", v.Seq))
 	var s shown

@@ -56,7 +56,7 @@ func TestStats(t *testing.T) {
 		}
 		p.run(chromedp.SetValue(`[data-testid=stats-mode]`, "race"))
 		p.eval(`document.querySelector('[data-testid=stats-mode]').dispatchEvent(new Event('change')), true`, nil)
-		p.waitJS(`document.querySelector('[data-testid=stat-rating]')?.textContent === "1,500"`, "the races, rated 1,500")
+		p.waitJS(`document.querySelector('[data-testid=stat-rating]')?.textContent === "1,500?"`, "the races, rated 1,500, provisional")
 		p.shot(pre, "stats-races")
 		p.axe("the race statistics "+pre, "#stats")
 

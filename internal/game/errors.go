@@ -8,7 +8,8 @@ import "fmt"
 type Code string
 
 // The error codes of the API: the first twelve are the contract clients rely
-// on; too_large, method_not_allowed, internal and expired complete them.
+// on; too_large, method_not_allowed, internal, expired and too_long complete
+// them.
 const (
 	BadRequest       Code = "bad_request"
 	BadCode          Code = "bad_code"
@@ -27,6 +28,9 @@ const (
 	Internal         Code = "internal"
 	// Expired: a transfer code that has expired or was used already.
 	Expired Code = "expired"
+	// TooLong: a game that has as many actions as a game may have
+	// (klondike.MaxActions).
+	TooLong Code = "too_long"
 )
 
 // Codes lists every error code, for documentation, the transports' tables
@@ -34,7 +38,7 @@ const (
 func Codes() []Code {
 	return []Code{BadRequest, BadCode, Unauthorized, Forbidden, NotFound, IllegalMove,
 		TooLate, NotYourTurn, GameOver, Conflict, RateLimited, Unavailable, TooLarge,
-		MethodNotAllowed, Internal, Expired}
+		MethodNotAllowed, Internal, Expired, TooLong}
 }
 
 // Error is the domain error of the server: a code for machines, a message
@@ -43,6 +47,10 @@ func Codes() []Code {
 type Error struct {
 	Code Code
 	Msg  string
+	// Game is the game the refusal is about, when the player may go to it:
+	// the race in play that keeps them from another. Sent as the error's
+	// "game".
+	Game string
 	Err  error // the cause; not shown to clients
 }
 

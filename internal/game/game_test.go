@@ -93,7 +93,7 @@ func TestError(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	if len(seen) != 16 {
+	if len(seen) != 17 {
 		t.Errorf("%d codes", len(seen))
 	}
 }

@@ -1,8 +1,13 @@
 package game
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // RaceOptions are a race's creation options as stored in its header
@@ -40,6 +45,13 @@ const (
 	FirstOpponent = "opponent"
 )
 
+// RaceTurns lists the words of RaceOptions.Turns and RaceFirsts those of
+// RaceOptions.First, for the decoders, the documentation and its tests.
+func RaceTurns() []string { return []string{Simultaneous, Alternating} }
+
+// RaceFirsts: see RaceTurns.
+func RaceFirsts() []string { return []string{FirstCreator, FirstOpponent, FirstRandom} }
+
 // Race limits.
 const (
 	MaxSeries      = 9
@@ -69,14 +81,30 @@ func (o RaceOptions) Check() error {
 	switch {
 	case o.Series < 1 || o.Series > MaxSeries:
 		return Errorf(BadRequest, "a series has 1 to %d games", MaxSeries)
-	case o.Turns != "" && o.Turns != Simultaneous && o.Turns != Alternating:
-		return Errorf(BadRequest, "turns must be \"simultaneous\" or \"alternating\"")
-	case o.First != "" && o.First != FirstRandom && o.First != FirstCreator && o.First != FirstOpponent:
-		return Errorf(BadRequest, "first must be \"creator\", \"opponent\" or \"random\"")
+	case o.Turns != "" && !slices.Contains(RaceTurns(), o.Turns):
+		return Errorf(BadRequest, "turns must be %s", quoteOr(RaceTurns()))
+	case o.First != "" && !slices.Contains(RaceFirsts(), o.First):
+		return Errorf(BadRequest, "first must be %s", quoteOr(RaceFirsts()))
 	case o.TurnSeconds != 0 && (o.Turns != Alternating || o.TurnSeconds < MinTurnSeconds || o.TurnSeconds > MaxTurnSeconds):
 		return Errorf(BadRequest, "turnSeconds (%d to %d) needs alternating turns", MinTurnSeconds, MaxTurnSeconds)
 	}
 	return nil
+}
+
+// quoteOr lists words as `"a", "b" or "c"`.
+func quoteOr(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		switch {
+		case i == 0:
+		case i == len(words)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(w))
+	}
+	return b.String()
 }
 
 // SoloOptions are the creation options of a solo game, stored as JSON in
@@ -100,4 +128,12 @@ func DailyOf(kind string, options []byte) string {
 		return ""
 	}
 	return o.Daily
+}
+
+// NextRaceID is the id of the race offered after race id (its rematch or the
+// next game of its series): one per race, so that both players asking get
+// the same one.
+func NextRaceID(id string) string {
+	h := sha256.Sum256([]byte("dsol rematch\x00" + id))
+	return base64.RawURLEncoding.EncodeToString(h[:12])
 }

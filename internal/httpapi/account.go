@@ -6,26 +6,29 @@ import (
 )
 
 // logout is POST /api/v1/me/logout: the caller's token stops working (on
-// this node at once; see players.Service.Logout for the others) and the
-// cookie goes.
+// this node at once; see players.Service.Logout for the others), the
+// sockets opened with it close (CloseSignedOut) and the cookie goes.
 func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	if err := s.players.Logout(r.Context(), p); err != nil {
 		s.error(w, r, err)
 		return
 	}
+	s.revoke(p.ID, p.TokenHash)
 	s.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }
 
 // logoutAll is POST /api/v1/me/logout-all: every token of the caller, their
-// own included, stops working, and this device's cookie goes.
+// own included, stops working, every socket of the caller closes, and this
+// device's cookie goes.
 func (s *server) logoutAll(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	if err := s.players.LogoutAll(r.Context(), p.ID); err != nil {
 		s.error(w, r, err)
 		return
 	}
+	s.revoke(p.ID, nil)
 	s.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -75,13 +78,13 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 // deleteMe is DELETE /api/v1/me: the caller's races in play are resigned
 // (their opponents win), then the player, their tokens and transfer code,
 // solo games and races nobody else played go; the other races stay, with
-// the seat shown as a deleted player (players.Service.Delete). 204, and the
-// cookie goes. A race whose table another node runs answers unavailable
+// the seat shown as a deleted player (players.Service.Delete). Every socket
+// of the caller closes. 204, and the cookie goes. A race whose table another node runs answers unavailable
 // while it moves here: retry.
 func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	ctx := r.Context()
-	ids, err := s.tables.ResignAll(ctx, p.ID)
+	ids, err := s.games.ResignAll(ctx, p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -90,8 +93,9 @@ func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	s.tables.Evict(ids)
-	s.lobbyWS.Hub().Changed()
+	s.revoke(p.ID, nil)
+	s.games.Evict(ids)
+	s.hub.Changed()
 	s.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }

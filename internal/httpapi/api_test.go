@@ -15,9 +15,9 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/players"
+	"dsol/internal/protocol"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/ws"
 )
 
 func TestWholeSoloGame(t *testing.T) {
@@ -399,7 +399,7 @@ func TestOperatorEndpoints(t *testing.T) {
 func TestErrorTable(t *testing.T) {
 	standard := map[int]int{1009: 413, 1011: 500, 1013: 503}
 	for _, c := range game.Codes() {
-		st, cc := statusOf(c), ws.CloseCode(c)
+		st, cc := statusOf(c), protocol.CloseCode(c)
 		if _, ok := statuses[c]; !ok || st < 400 || cc < 1000 {
 			t.Errorf("%s: status %d, close %d", c, st, cc)
 		}
@@ -407,4 +407,32 @@ func TestErrorTable(t *testing.T) {
 			t.Errorf("%s: status %d, but close code %d", c, st, cc)
 		}
 	}
+}
+
+// TestLengthLimit: a solo game with klondike.MaxActions actions refuses the
+// next one with too_long (409), on both stores, and says how many a game
+// may have; the game stays readable, undo refused as well.
+func TestLengthLimit(t *testing.T) {
+	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
+		st := open(t)
+		ts := mustServer(t, st)
+		c := ts.mustPlayer(t)
+		v := c.mustGame(t, "DS1-D1N-AAAAAAB")
+		apitest.SeedSolo(t, st, v.ID, klondike.MaxActions)
+		path := "/api/v1/games/" + v.ID + "/actions"
+		for _, body := range []string{`{"action":{"type":"draw"}}`, `{"action":{"type":"undo"}}`} {
+			var e struct {
+				Error struct{ Code, Message string }
+			}
+			c.MustJSON(t, "POST", path, body, 409, &e)
+			if e.Error.Code != string(game.TooLong) || !strings.Contains(e.Error.Message, "20000") {
+				t.Fatalf("%s at the limit: %+v", body, e.Error)
+			}
+		}
+		var cur view
+		c.MustJSON(t, "GET", "/api/v1/games/"+v.ID, nil, 200, &cur)
+		if cur.Seq != klondike.MaxActions {
+			t.Fatalf("the game is at seq %d, want %d", cur.Seq, klondike.MaxActions)
+		}
+	})
 }

@@ -2,9 +2,15 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"dsol/internal/game"
 	"dsol/internal/players"
@@ -113,7 +119,9 @@ type playerJSON struct {
 }
 
 // createPlayer is POST /api/v1/players: a new player, its token (shown once)
-// and the session cookie.
+// and the session cookie. Beyond Config.AccountsPerHour players from the
+// client's address (or IPv6 /64) in an hour, 429 with Retry-After; a
+// request refused for its name takes nothing from that bound.
 func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 	b, err := readBody(r)
 	if err != nil {
@@ -125,33 +133,115 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
+	now := s.clock()
+	var grant *rate.Reservation
+	if s.accounts != nil {
+		var wait time.Duration
+		if grant, wait = s.accounts.take(accountKey(clientOf(r.Context()).ip), now); wait > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+			s.error(w, r, game.Errorf(game.RateLimited, "too many new players from this network: at most %d an hour; try again in %s, or sign in on this device with a transfer code",
+				s.cfg.AccountsPerHour, waitText(wait)))
+			return
+		}
+	}
 	p, tok, err := s.players.Create(r.Context(), name)
 	if err != nil {
+		if grant != nil {
+			grant.CancelAt(now)
+		}
 		s.error(w, r, err)
 		return
 	}
 	s.signedIn(w, r, p, tok)
 }
 
-// meJSON is GET /api/v1/me: the player and their rating, rounded
-// (1500 and 350 for a player never rated).
-type meJSON struct {
-	ID              string `json:"id"`
-	Name            string `json:"name"`
-	Rating          int    `json:"rating"`
-	RatingDeviation int    `json:"ratingDeviation"`
+// DefaultAccountsPerHour is the default of Config.AccountsPerHour: well
+// above what a household or a classroom behind one address creates in an
+// hour, far below what a script would.
+const DefaultAccountsPerHour = 30
+
+// accountKey is the bucket of the players created from a client address:
+// the address itself for IPv4, its /64 for IPv6 (a host picks its
+// addresses within a /64 as it likes).
+func accountKey(ip netip.Addr) string {
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
 }
 
-// getMe is GET /api/v1/me.
+// waitText says how long a wait is, for a person: seconds under a minute,
+// else whole minutes, rounded up.
+func waitText(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%d seconds", int(math.Ceil(d.Seconds())))
+	}
+	m := int(math.Ceil(d.Minutes()))
+	if m == 1 {
+		return "a minute"
+	}
+	return fmt.Sprintf("%d minutes", m)
+}
+
+// meJSON is GET /api/v1/me: the player and their rating, rounded
+// (1500 and 350 for a player never rated), provisional while its deviation
+// is over rating.Provisional (shown with a question mark), and the notice
+// of the server's renaming of them while they have not seen it.
+type meJSON struct {
+	ID              string       `json:"id"`
+	Name            string       `json:"name"`
+	Rating          int          `json:"rating"`
+	RatingDeviation int          `json:"ratingDeviation"`
+	Provisional     bool         `json:"provisional"`
+	Renamed         *renamedJSON `json:"renamed,omitempty"`
+}
+
+// renamedJSON is the notice that the server changed the player's name
+// because the naming rules refused it: the name they had, and when.
+type renamedJSON struct {
+	From string    `json:"from"`
+	At   time.Time `json:"at"`
+}
+
+// getMe is GET /api/v1/me. The name is read afresh (not from the sign-in
+// cache), with the notice of a renaming.
 func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	rt, err := s.players.Rating(r.Context(), p.ID)
+	ctx := r.Context()
+	p, err := s.players.Player(ctx, p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, meJSON{ID: p.ID, Name: p.Name,
-		Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation)})
+	rt, err := s.players.Rating(ctx, p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	me := meJSON{ID: p.ID, Name: p.Name, Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation),
+		Provisional: rt.Provisional()}
+	rn, ok, err := s.players.Renamed(ctx, p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	if ok {
+		me.Renamed = &renamedJSON{From: rn.From, At: rn.At}
+	}
+	writeJSON(w, http.StatusOK, me)
+}
+
+// seenRenamed is DELETE /api/v1/me/renamed: the player has seen the notice
+// of the server's renaming, which GET /api/v1/me no longer carries. 204,
+// with or without a notice.
+func (s *server) seenRenamed(w http.ResponseWriter, r *http.Request) {
+	p, _ := playerOf(r.Context())
+	if err := s.players.ClearRenamed(r.Context(), p.ID); err != nil {
+		s.error(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // patchMe is PATCH /api/v1/me {"name"}.

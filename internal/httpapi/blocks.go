@@ -24,8 +24,8 @@ func (s *server) block(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	s.tables.MatchBlocked(p.ID, id)
-	s.lobbyWS.Hub().Changed()
+	s.games.MatchBlocked(p.ID, id)
+	s.hub.Changed()
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -37,7 +37,7 @@ func (s *server) unblock(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	s.lobbyWS.Hub().Changed()
+	s.hub.Changed()
 	w.WriteHeader(http.StatusNoContent)
 }
 

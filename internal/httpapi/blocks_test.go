@@ -12,8 +12,8 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/lobby"
+	"dsol/internal/matchmaking"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // mustErrorSays sends a request and checks the error's status, code and
@@ -75,8 +75,8 @@ func TestBlockREST(t *testing.T) {
 
 		ts.anon().MustError(t, "POST", "/api/v1/players/"+bob.id+"/block", nil, 401, game.Unauthorized)
 		ada.mustErrorSays(t, "POST", "/api/v1/players/"+ada.id+"/block", 400, game.BadRequest, "yourself")
-		ada.mustErrorSays(t, "POST", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
-		ada.mustErrorSays(t, "DELETE", "/api/v1/players/"+table.BotPlayerID+"/block", 400, game.BadRequest, "computer")
+		ada.mustErrorSays(t, "POST", "/api/v1/players/"+store.BotPlayerID+"/block", 400, game.BadRequest, "computer")
+		ada.mustErrorSays(t, "DELETE", "/api/v1/players/"+store.BotPlayerID+"/block", 400, game.BadRequest, "computer")
 		ada.mustErrorSays(t, "POST", "/api/v1/players/"+store.DeletedPlayerID+"/block", 400, game.BadRequest, "deleted")
 		ada.mustErrorSays(t, "POST", "/api/v1/players/nobody/block", 404, game.NotFound, "no such player")
 		ada.mustErrorSays(t, "DELETE", "/api/v1/players/nobody/block", 404, game.NotFound, "no such player")
@@ -185,7 +185,7 @@ func TestBlockRematch(t *testing.T) {
 	ada.mustErrorSays(t, "POST", path, 403, game.Forbidden, "this player blocked you")
 	var fin rview
 	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/decline", nil, 200, &fin)
-	if g := mustStoredGame(t, ts, table.NextRaceID(v.ID)); g.Status != "over" {
+	if g := mustStoredGame(t, ts, game.NextRaceID(v.ID)); g.Status != "over" {
 		t.Fatalf("the declined rematch: %+v", g)
 	}
 }
@@ -209,7 +209,7 @@ func TestQuickMatchBlocked(t *testing.T) {
 
 	ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil)
 	adaWS := ada.Dial(t, "/api/v1/match/ws", nil)
-	var m table.MatchMessage
+	var m matchmaking.Message
 	if adaWS.ReadJSON(&m); m.Type != "waiting" {
 		t.Fatalf("ada's match socket: %+v", m)
 	}
@@ -219,8 +219,8 @@ func TestQuickMatchBlocked(t *testing.T) {
 	if bobWS.ReadJSON(&m); m.Type != "waiting" {
 		t.Fatalf("bob's match socket: %+v", m)
 	}
-	ts.reg.SweepQueue(t.Context())
-	if n := ts.reg.MatchWaiting(); n != 2 {
+	ts.games.SweepQueue(t.Context())
+	if n := ts.games.MatchWaiting(); n != 2 {
 		t.Fatalf("%d waiting: the blocker and the blocked were paired", n)
 	}
 
@@ -232,7 +232,7 @@ func TestQuickMatchBlocked(t *testing.T) {
 	if adaWS.ReadJSON(&m); m.Type != "matched" || m.Race != v.ID {
 		t.Fatalf("ada's match socket after cy came: %+v", m)
 	}
-	if n := ts.reg.MatchWaiting(); n != 1 {
+	if n := ts.games.MatchWaiting(); n != 1 {
 		t.Fatalf("%d waiting, want bob alone", n)
 	}
 }

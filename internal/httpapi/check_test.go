@@ -11,6 +11,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/service"
 	"dsol/internal/solo"
 	"dsol/internal/store"
 )
@@ -197,12 +198,13 @@ func TestCheckRefusals(t *testing.T) {
 // (the view stays null, and a hint is refused); once a slot is free the
 // answer comes.
 func TestCheckSharesHintSlots(t *testing.T) {
-	ts := mustServer(t, apitest.SQLite(t), func(c *Config) { c.HintWorkers = 2 })
+	slots := service.NewSlots(2)
+	ts := mustServer(t, apitest.SQLite(t), func(c *service.Config) { c.Slots = slots })
 	alice := ts.mustPlayer(t)
 	g := alice.mustGame(t, checkWon)
 	ws := alice.Dial(t, "/api/v1/games/"+g.ID+"/ws?v=2", nil)
-	ts.srv.hintSlots <- struct{}{}
-	ts.srv.hintSlots <- struct{}{}
+	slots.TryTake()
+	slots.TryTake()
 	alice.mustCheck(t, g.ID)
 	alice.mustAct(t, g.ID, klondike.Simple(klondike.Draw))
 	time.Sleep(200 * time.Millisecond)
@@ -210,12 +212,12 @@ func TestCheckSharesHintSlots(t *testing.T) {
 		t.Fatalf("with every slot taken: stillWinnable %s, want null", got)
 	}
 	alice.MustError(t, "GET", "/api/v1/games/"+g.ID+"/hint", nil, 429, game.RateLimited)
-	<-ts.srv.hintSlots
+	slots.Free()
 	if got := nextCheck(t, ws, 1); got != "true" {
 		t.Fatalf("once a slot is free: %s, want true", got)
 	}
-	<-ts.srv.hintSlots
-	if n := len(ts.srv.hintSlots); n != 0 {
+	slots.Free()
+	if n := slots.Busy(); n != 0 {
 		t.Fatalf("%d slots still taken after the check", n)
 	}
 }

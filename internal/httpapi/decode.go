@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,9 +14,8 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/names"
 	"dsol/internal/players"
-	"dsol/internal/table"
+	"dsol/internal/service"
 )
 
 // The request bodies of the API, each read by a pure function from the raw
@@ -53,9 +54,9 @@ func decodeJSON(b []byte, v any, allowEmpty bool) error {
 // maxName is the longest player name, in characters.
 const maxName = 24
 
-// checkName validates a player name: 1 to 24 printable characters, none
-// of the words of the deny-list and no look-alike of the bot (package
-// names).
+// checkName validates the form of a player name: 1 to 24 printable
+// characters, not blank. The naming rules (the deny-list, the reserved
+// names and their look-alikes) are the players service's (CheckName).
 func checkName(name string) error {
 	n := utf8.RuneCountInString(name)
 	if !utf8.ValidString(name) || n < 1 || n > maxName {
@@ -69,15 +70,8 @@ func checkName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return game.Errorf(game.BadRequest, "a name cannot be blank")
 	}
-	if why := names.Check(name, botNames...); why != "" {
-		return game.Errorf(game.BadRequest, "%s", why)
-	}
 	return nil
 }
-
-// botNames are the server bot's name and its names in the web client's
-// languages (web/js/i18n: race.computer): no player may look like it.
-var botNames = []string{game.BotName, "Ordenador", "Komputer"}
 
 // nameRequest is the body of POST /api/v1/players and PATCH /api/v1/me.
 type nameRequest struct {
@@ -122,6 +116,65 @@ func decodeLinkCode(body []byte) (string, error) {
 	return players.NormalLinkCode(*in.Code)
 }
 
+// The words of the deal options of a new game or race: the draws a code
+// takes, and for each of scoring, redeal and decks its words in order, the
+// first the default, each setting its flag of the code (Vegas, Single,
+// Mirrored) or not. The decoders read them, and the tests of openapi.json
+// check its enums against them.
+var (
+	draws    = []int{1, 3}
+	scorings = []flagWord{{"normal", false}, {"vegas", true}}
+	redeals  = []flagWord{{"unlimited", false}, {"single", true}}
+	decks    = []flagWord{{"independent", false}, {"mirrored", true}}
+)
+
+// flagWord is a word of a deal option and whether it sets the option's flag
+// of the code.
+type flagWord struct {
+	word string
+	set  bool
+}
+
+// readDraw checks a requested draw against draws.
+func readDraw(draw int) (int, error) {
+	if !slices.Contains(draws, draw) {
+		words := make([]string, len(draws))
+		for i, d := range draws {
+			words[i] = strconv.Itoa(d)
+		}
+		return 0, game.Errorf(game.BadRequest, "draw must be %s", oneOf(words, false))
+	}
+	return draw, nil
+}
+
+// readFlag returns the flag that word, the value of the option key, sets,
+// or a bad_request naming the option's words.
+func readFlag(key string, words []flagWord, word string) (bool, error) {
+	names := make([]string, len(words))
+	for i, w := range words {
+		if w.word == word {
+			return w.set, nil
+		}
+		names[i] = w.word
+	}
+	return false, game.Errorf(game.BadRequest, "%s must be %s", key, oneOf(names, true))
+}
+
+// oneOf lists words as `a, b or c`, each in double quotes with quote.
+func oneOf(words []string, quote bool) string {
+	if quote {
+		q := make([]string, len(words))
+		for i, w := range words {
+			q[i] = strconv.Quote(w)
+		}
+		words = q
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
 // gameRequest is the body of POST /api/v1/games.
 type gameRequest struct {
 	Draw     *int    `json:"draw"`
@@ -140,8 +193,8 @@ type gameSpec struct {
 }
 
 // table is the spec as the game service takes it.
-func (s gameSpec) table() table.SoloSpec {
-	return table.SoloSpec{Code: s.code, Random: s.random, Winnable: s.winnable}
+func (s gameSpec) table() service.SoloSpec {
+	return service.SoloSpec{Code: s.code, Random: s.random, Winnable: s.winnable}
 }
 
 // decodeCreateGame reads {"draw", "scoring", "winnable"} (each optional) or
@@ -167,20 +220,16 @@ func decodeCreateGame(body []byte) (gameSpec, error) {
 		}
 		return gameSpec{code: c}, nil
 	}
-	code := cards.Code{Kind: cards.Solo, Draw: 1}
+	code := cards.Code{Kind: cards.Solo, Draw: draws[0]}
+	var err error
 	if in.Draw != nil {
-		if *in.Draw != 1 && *in.Draw != 3 {
-			return gameSpec{}, game.Errorf(game.BadRequest, "draw must be 1 or 3")
+		if code.Draw, err = readDraw(*in.Draw); err != nil {
+			return gameSpec{}, err
 		}
-		code.Draw = *in.Draw
 	}
 	if in.Scoring != nil {
-		switch *in.Scoring {
-		case "normal":
-		case "vegas":
-			code.Vegas = true
-		default:
-			return gameSpec{}, game.Errorf(game.BadRequest, "scoring must be \"normal\" or \"vegas\"")
+		if code.Vegas, err = readFlag("scoring", scorings, *in.Scoring); err != nil {
+			return gameSpec{}, err
 		}
 	}
 	return gameSpec{code: code, random: true, winnable: in.Winnable}, nil
@@ -212,8 +261,8 @@ type raceSpec struct {
 }
 
 // table is the spec as the game service takes it.
-func (s raceSpec) table() table.RaceSpec {
-	return table.RaceSpec{Code: s.code, Random: s.random, Options: s.opts, Public: s.public}
+func (s raceSpec) table() service.RaceSpec {
+	return service.RaceSpec{Code: s.code, Random: s.random, Options: s.opts, Public: s.public}
 }
 
 // raceCode reads the code or the draw, redeal and decks of a request; random
@@ -232,29 +281,20 @@ func raceCode(in raceRequest) (code cards.Code, random bool, err error) {
 		}
 		return c, false, nil
 	}
-	code = cards.Code{Kind: cards.Race, Draw: 1}
+	code = cards.Code{Kind: cards.Race, Draw: draws[0]}
 	if in.Draw != nil {
-		if *in.Draw != 1 && *in.Draw != 3 {
-			return code, false, game.Errorf(game.BadRequest, "draw must be 1 or 3")
+		if code.Draw, err = readDraw(*in.Draw); err != nil {
+			return code, false, err
 		}
-		code.Draw = *in.Draw
 	}
 	if in.Redeal != nil {
-		switch *in.Redeal {
-		case "unlimited":
-		case "single":
-			code.Single = true
-		default:
-			return code, false, game.Errorf(game.BadRequest, "redeal must be \"unlimited\" or \"single\"")
+		if code.Single, err = readFlag("redeal", redeals, *in.Redeal); err != nil {
+			return code, false, err
 		}
 	}
 	if in.Decks != nil {
-		switch *in.Decks {
-		case "independent":
-		case "mirrored":
-			code.Mirrored = true
-		default:
-			return code, false, game.Errorf(game.BadRequest, "decks must be \"independent\" or \"mirrored\"")
+		if code.Mirrored, err = readFlag("decks", decks, *in.Decks); err != nil {
+			return code, false, err
 		}
 	}
 	return code, true, nil
@@ -267,11 +307,36 @@ func decodeCreateRace(body []byte) (raceSpec, error) {
 	if err := decodeJSON(body, &in, true); err != nil {
 		return raceSpec{}, err
 	}
+	return checkRace(in)
+}
+
+// decodeMatch reads and checks the body of POST /api/v1/match: the options
+// of POST /api/v1/races but code (a quick match is dealt by the server), bot
+// (it is against a person) and public (it is never listed in the lobby),
+// which are refused.
+func decodeMatch(body []byte) (raceSpec, error) {
+	var in raceRequest
+	if err := decodeJSON(body, &in, true); err != nil {
+		return raceSpec{}, err
+	}
+	switch {
+	case in.Code != nil:
+		return raceSpec{}, game.Errorf(game.BadRequest, "a quick match is dealt by the server: send draw, redeal and decks, not a code")
+	case in.Bot != nil:
+		return raceSpec{}, game.Errorf(game.BadRequest, "a quick match is against a person: create a race with bot to play the computer")
+	case in.Public != nil:
+		return raceSpec{}, game.Errorf(game.BadRequest, "a quick match is never listed in the lobby: leave out public")
+	}
+	return checkRace(in)
+}
+
+// checkRace checks a decoded request for a new race.
+func checkRace(in raceRequest) (raceSpec, error) {
 	code, random, err := raceCode(in)
 	if err != nil {
 		return raceSpec{}, err
 	}
-	o := game.RaceOptions{Turns: "simultaneous", First: "random", SoloOutBonus: in.SoloOutBonus, Series: 1, TurnSeconds: in.TurnSeconds}
+	o := game.RaceOptions{Turns: game.Simultaneous, First: game.FirstRandom, SoloOutBonus: in.SoloOutBonus, Series: 1, TurnSeconds: in.TurnSeconds}
 	if in.Turns != nil {
 		o.Turns = *in.Turns
 	}
@@ -289,7 +354,7 @@ func decodeCreateRace(body []byte) (raceSpec, error) {
 		public = *in.Public
 	}
 	if in.Bot != nil {
-		if err := table.CheckBot(*in.Bot); err != nil {
+		if err := service.CheckBot(*in.Bot); err != nil {
 			return raceSpec{}, err
 		}
 		o.Bot = *in.Bot

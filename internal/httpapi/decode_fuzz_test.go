@@ -9,9 +9,10 @@ import (
 	"unicode/utf8"
 
 	"dsol/internal/cards"
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/players"
-	"dsol/internal/table"
+	"dsol/internal/protocol"
 )
 
 // The fuzz targets of the request-body decoders (decode.go). Each checks
@@ -23,7 +24,7 @@ import (
 // checkRefusal fails unless err is a client error of the API.
 func checkRefusal(t *testing.T, body []byte, err error) {
 	t.Helper()
-	e := table.AsError(err)
+	e := protocol.AsError(err)
 	if e.Code != game.BadRequest && e.Code != game.BadCode || e.Msg == "" {
 		t.Fatalf("%q: refused with %v (code %s), want bad_request or bad_code", body, err, e.Code)
 	}
@@ -172,7 +173,7 @@ func FuzzDecodeCreateRace(f *testing.F) {
 		if c.Kind != cards.Race || !c.Valid() || spec.random && c.Deal != 0 {
 			t.Fatalf("%q: accepted code %+v (random %v)", body, c, spec.random)
 		}
-		if _, err := table.EngineOptions(o); err != nil || o.Series < 1 || o.Series > game.MaxSeries ||
+		if _, err := engine.RaceOptions(o); err != nil || o.Series < 1 || o.Series > game.MaxSeries ||
 			o.TurnSeconds != 0 && (o.Turns != "alternating" || o.TurnSeconds < game.MinTurnSeconds || o.TurnSeconds > game.MaxTurnSeconds) ||
 			o.Bot != "" && spec.public || o.FirstSeat != 0 || o.Prev != "" {
 			t.Fatalf("%q: accepted options %+v (public %v, engine: %v)", body, o, spec.public, err)
@@ -199,6 +200,38 @@ func FuzzDecodeCreateRace(f *testing.F) {
 		got, err := decodeCreateRace(enc)
 		if err != nil || got != spec {
 			t.Fatalf("%q → %+v → %s → %+v, %v", body, spec, enc, got, err)
+		}
+	})
+}
+
+// FuzzDecodeMatch checks POST /api/v1/match against POST /api/v1/races: a
+// body it accepts is one decodeCreateRace accepts, read the same way, with
+// a server-dealt deal and neither bot nor public; a body it refuses that
+// decodeCreateRace accepts has a code, a bot or public.
+func FuzzDecodeMatch(f *testing.F) {
+	for _, s := range []string{
+		``, `{}`, `{"draw":3,"redeal":"single","decks":"mirrored","turns":"simultaneous","soloOutBonus":false,"series":1}`,
+		`{"turns":"alternating","first":"creator","turnSeconds":30}`, `{"code":"DR1-D3SM-HELLOXY"}`, `{"bot":"fast"}`,
+		`{"public":false}`, `{"public":true,"draw":1}`, `{"public":null}`, `{"draw":2}`, `{"series":10}`, `{"draw":1}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		spec, err := decodeMatch(body)
+		race, rerr := decodeCreateRace(body)
+		if err != nil {
+			checkRefusal(t, body, err)
+			if rerr == nil {
+				var in raceRequest
+				if json.Unmarshal(body, &in) != nil || in.Code == nil && in.Bot == nil && in.Public == nil {
+					t.Fatalf("%q: refused (%v), though a race takes it", body, err)
+				}
+			}
+			return
+		}
+		checkAccepted(t, body)
+		if rerr != nil || race != spec || !spec.random || spec.opts.Bot != "" || !spec.public {
+			t.Fatalf("%q: accepted as %+v; as a race %+v, %v", body, spec, race, rerr)
 		}
 	})
 }

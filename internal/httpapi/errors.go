@@ -10,7 +10,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/input"
-	"dsol/internal/table"
+	"dsol/internal/protocol"
 )
 
 // errorBody is the JSON of every error answer: {"error": {"code", "message"}}.
@@ -21,6 +21,7 @@ type errorBody struct {
 type errorDetail struct {
 	Code    game.Code `json:"code"`
 	Message string    `json:"message"`
+	Game    string    `json:"game,omitempty"` // the game the refusal is about (game.Error.Game)
 }
 
 // statuses is the REST API's table from an error code to the HTTP status of
@@ -42,6 +43,7 @@ var statuses = map[game.Code]int{
 	game.MethodNotAllowed: http.StatusMethodNotAllowed,
 	game.Internal:         http.StatusInternalServerError,
 	game.Expired:          http.StatusGone,
+	game.TooLong:          http.StatusConflict,
 }
 
 // statusOf returns the HTTP status of an answer carrying the code (500 for
@@ -60,7 +62,7 @@ func (s *server) error(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &mbe) {
 		err = game.Errorf(game.TooLarge, "the request body is larger than %d bytes", mbe.Limit)
 	}
-	e := table.AsError(err)
+	e := protocol.AsError(err)
 	switch e.Code {
 	case game.Internal:
 		s.log.Error("httpapi: internal error", "method", r.Method, "path", r.URL.Path,
@@ -72,7 +74,7 @@ func (s *server) error(w http.ResponseWriter, r *http.Request, err error) {
 	if (e.Code == game.RateLimited || e.Code == game.Unavailable) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
-	writeJSON(w, statusOf(e.Code), errorBody{errorDetail{Code: e.Code, Message: e.Msg}})
+	writeJSON(w, statusOf(e.Code), errorBody{errorDetail{Code: e.Code, Message: e.Msg, Game: e.Game}})
 }
 
 // writeJSON writes v as a JSON answer.

@@ -34,7 +34,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	id, view, err := s.tables.CreateSolo(r.Context(), p.ID, spec.table())
+	id, view, err := s.games.CreateSolo(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -47,7 +47,7 @@ func (s *server) createGame(w http.ResponseWriter, r *http.Request) {
 // private: anyone but the owner gets 403; race spectators get seat 0's.
 func (s *server) getGame(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	view, err := s.tables.PlayerView(r.Context(), chi.URLParam(r, "id"), p.ID)
+	view, err := s.games.PlayerView(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -102,12 +102,12 @@ func gameQuery(v url.Values) (players.GameFilter, error) {
 }
 
 // postAction is POST /api/v1/games/{id}/actions: one action for the
-// caller's seat, {"action", "id"?, "seq"?} (table.DecodeCommand, the rules
+// caller's seat, {"action", "id"?, "seq"?} (live.DecodeCommand, the rules
 // the WebSocket frames share); the answer is the caller's view right after
 // it (for a resent action id, the current view).
 func (s *server) postAction(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	res, err := s.tables.Act(r.Context(), chi.URLParam(r, "id"), p.ID, r.Body)
+	res, err := s.games.Act(r.Context(), chi.URLParam(r, "id"), p.ID, r.Body)
 	if err != nil {
 		s.error(w, r, err)
 		return

@@ -14,12 +14,15 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/cards"
 	"dsol/internal/klondike"
+	"dsol/internal/live"
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/winnable"
+	"dsol/internal/ws"
 )
 
 func TestMain(m *testing.M) {
@@ -35,21 +38,23 @@ type testServer struct {
 	*httptest.Server
 	store store.Store
 	srv   *server
-	reg   *table.Registry
+	games *service.Service
+	reg   *live.Registry // the games' live tables
 	com   *store.Committer
 	clock *apitest.Clock
 	once  sync.Once
 }
 
 // mustServer starts the API over st with a 1ms group-commit window; cfg
-// tweaks the HTTP settings.
-func mustServer(tb testing.TB, st store.Store, cfg ...func(*Config)) *testServer {
+// tweaks the HTTP settings (a func(*Config)) or the game service's (a
+// func(*service.Config)).
+func mustServer(tb testing.TB, st store.Store, cfg ...any) *testServer {
 	tb.Helper()
 	return mustServerWindow(tb, st, time.Millisecond, cfg...)
 }
 
 // mustServerWindow is mustServer with a given group-commit window.
-func mustServerWindow(tb testing.TB, st store.Store, window time.Duration, cfg ...func(*Config)) *testServer {
+func mustServerWindow(tb testing.TB, st store.Store, window time.Duration, cfg ...any) *testServer {
 	tb.Helper()
 	return startServer(tb, st, window, false, nil, cfg...)
 }
@@ -63,29 +68,43 @@ func mustServerPool(tb testing.TB, st store.Store, pool *winnable.Pool) *testSer
 // startServer starts the API over st on a test clock; with timers, the
 // tables' timers run on that clock too (ts.clock.Advance fires them). pool is
 // the winnable deals (nil: the shipped lists).
-func startServer(tb testing.TB, st store.Store, window time.Duration, timers bool, pool *winnable.Pool, cfg ...func(*Config)) *testServer {
+func startServer(tb testing.TB, st store.Store, window time.Duration, timers bool, pool *winnable.Pool, cfg ...any) *testServer {
 	tb.Helper()
 	clock := apitest.NewClock()
 	m := metrics.New()
 	com := store.NewCommitter(st, window, 0, m.ObserveCommit)
-	tc := table.Config{Store: st, Committer: com, Clock: clock.Now, Random: rand.Reader, Winnable: pool,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables,
-			MatchWaiting: m.SetMatchWaiting, MatchWait: m.ObserveMatchWait}}
+	hub := lobby.NewHub(lobby.Config{Store: st})
+	gc := service.Config{Store: st, Committer: com, Clock: clock.Now, Random: rand.Reader, Winnable: pool,
+		LobbyChanged: hub.Changed, Action: m.ObserveAction, Waiting: m.SetMatchWaiting, Wait: m.ObserveMatchWait,
+		Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}}
 	if timers {
-		tc.AfterFunc = clock.AfterFunc
+		gc.Live.AfterFunc = clock.AfterFunc
 	}
-	reg := table.NewRegistry(tc)
 	// The clock stands still: no refill of the write budget. The first
 	// request of a day searches for its daily challenges (up to a few
 	// seconds under the race detector on a busy machine, a fraction of a
 	// second in a server), so requests get a minute, not the default 10 s.
 	c := Config{WriteBurst: 1 << 20, RequestTimeout: time.Minute}
 	for _, f := range cfg {
-		f(&c)
+		switch f := f.(type) {
+		case func(*Config):
+			f(&c)
+		case func(*service.Config):
+			f(&gc)
+		default:
+			tb.Fatalf("startServer: an option of type %T", f)
+		}
 	}
+	games := service.New(gc)
 	ps := players.New(players.Config{Store: st, Clock: clock.Now, Random: rand.Reader})
-	srv := newServer(Deps{Players: ps, Tables: reg, Metrics: m, Clock: clock.Now, Config: c})
-	ts := &testServer{Server: httptest.NewServer(srv.routes()), store: st, srv: srv, reg: reg, com: com, clock: clock}
+	sd := ws.Deps{Games: games, Player: PlayerID, Token: TokenHash, Check: ps.CheckToken, Metrics: m, Clock: clock.Now,
+		Config: ws.Config{OriginPatterns: c.AllowedOrigins}}
+	sockets := Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd),
+		Lobby: ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub, Player: PlayerID, Token: TokenHash, Check: ps.CheckToken,
+			Metrics: m, Clock: clock.Now, Config: sd.Config})}
+	srv := newServer(Deps{Players: ps, Games: games, Lobby: hub, Sockets: sockets, Metrics: m, Clock: clock.Now, Config: c})
+	ts := &testServer{Server: httptest.NewServer(srv.routes()), store: st, srv: srv, games: games, reg: games.Tables(),
+		com: com, clock: clock}
 	tb.Cleanup(ts.stop)
 	return ts
 }
@@ -94,7 +113,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 func (ts *testServer) stop() {
 	ts.once.Do(func() {
 		ts.Server.Close()
-		ts.reg.Close(context.Background())
+		ts.games.Close(context.Background())
 		ts.com.Close()
 	})
 }

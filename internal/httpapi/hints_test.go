@@ -9,14 +9,12 @@ import (
 	"testing"
 
 	"dsol/internal/apitest"
-	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/hint"
 	"dsol/internal/klondike"
-	"dsol/internal/race"
+	"dsol/internal/service"
 	"dsol/internal/solo"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // hview is the solo view with its hint count, as the tests read it.
@@ -145,8 +143,9 @@ func TestHint(t *testing.T) {
 // the server is taken a hint is refused rate_limited with Retry-After; a
 // refused hint counts nothing.
 func TestHintLimits(t *testing.T) {
-	ts := mustServer(t, apitest.SQLite(t), func(c *Config) {
-		c.HintRate, c.HintBurst, c.HintWorkers = 1, 2, 2
+	slots := service.NewSlots(2)
+	ts := mustServer(t, apitest.SQLite(t), func(c *Config) { c.HintRate, c.HintBurst = 1, 2 }, func(c *service.Config) {
+		c.Slots = slots
 		c.Hint = hint.Options{Samples: 2, Positions: 2000}
 	})
 	alice, bob := ts.mustPlayer(t), ts.mustPlayer(t)
@@ -164,8 +163,8 @@ func TestHintLimits(t *testing.T) {
 	bob.mustHint(t, bg.ID, bmirror)
 
 	// Both slots busy: refused at once, with Retry-After.
-	ts.srv.hintSlots <- struct{}{}
-	ts.srv.hintSlots <- struct{}{}
+	slots.TryTake()
+	slots.TryTake()
 	ts.clock.Advance(10e9)
 	status, raw := alice.Do(t, "GET", path, nil)
 	var e errorBody
@@ -180,8 +179,8 @@ func TestHintLimits(t *testing.T) {
 	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
 		t.Fatalf("with every slot busy: %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
 	}
-	<-ts.srv.hintSlots
-	<-ts.srv.hintSlots
+	slots.Free()
+	slots.Free()
 	ts.clock.Advance(10e9) // the refused asks took tokens too
 	alice.mustHint(t, g.ID, mirror)
 	if v := alice.mustHints(t, g.ID); *v.Hints != 4 {
@@ -223,30 +222,4 @@ func mustRequest(tb testing.TB, c *client, path string) *http.Request {
 	}
 	req.Header = c.Header.Clone()
 	return req
-}
-
-// TestThinkBotSlots: the strong bot's search (table.SolverThink over the
-// server's slots) takes a hint slot, and with
-// none free answers at once that it did not think (the bot then plays its
-// plain move); with one, it is race.Think's hint.
-func TestThinkBotSlots(t *testing.T) {
-	s := &server{hintSlots: make(chan struct{}, 1)}
-	think := table.SolverThink(s.tryTakeSlot, s.freeSlot)
-	r, err := race.New(cards.Code{Kind: cards.Race, Draw: 1, Deal: 7}, race.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := r.Seen(2)
-	s.hintSlots <- struct{}{}
-	if h, ok := think(seen, 3); ok || h.OK {
-		t.Fatalf("no slot free, yet %+v %v", h, ok)
-	}
-	<-s.hintSlots
-	h, ok := think(seen, 3)
-	if want := race.Think(seen, 3, race.StrongOptions); !ok || h != want {
-		t.Fatalf("%+v %v, want %+v", h, ok, want)
-	}
-	if len(s.hintSlots) != 0 {
-		t.Fatal("the slot was not given back")
-	}
 }

@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-
-	"dsol/internal/game"
 )
 
 // matchWaiting is the answer of POST /api/v1/match while the player waits:
@@ -16,27 +14,26 @@ type matchWaiting struct {
 
 // match is POST /api/v1/match: quick match. The body takes the options of
 // POST /api/v1/races (draw, redeal, decks, turns, first, soloOutBonus,
-// series, turnSeconds), checked the same way; a code (a quick match is
-// always dealt by the server) and bot are refused. The player is paired
-// with the closest-rated player waiting for the same options (table's
-// match.go tells the window), never with one they blocked or were blocked
-// by (Registry.QuickMatch): 201 with the new race, the caller in seat 2,
-// the opponent told on their match socket; or 202 {"status": "waiting"}.
+// series, turnSeconds), checked the same way; code (a quick match is always
+// dealt by the server), bot and public (it is never in the lobby) are
+// refused (decodeMatch). The player is paired with the closest-rated player
+// waiting for the same options (table's match.go tells the window), never
+// with one they blocked or were blocked by (Registry.QuickMatch): 201 with
+// the new race, the caller in seat 2, the opponent told on their match
+// socket; or 202 {"status": "waiting"}.
 func (s *server) match(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	spec, err := raceBody(r)
-	switch {
-	case err != nil:
-	case !spec.random:
-		err = game.Errorf(game.BadRequest, "a quick match is dealt by the server: send draw, redeal and decks, not a code")
-	case spec.opts.Bot != "":
-		err = game.Errorf(game.BadRequest, "a quick match is against a person: create a race with bot to play the computer")
-	}
+	b, err := readBody(r)
 	if err != nil {
 		s.error(w, r, err)
 		return
 	}
-	id, v, err := s.tables.QuickMatch(r.Context(), p.ID, spec.table())
+	spec, err := decodeMatch(b)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	id, v, err := s.games.QuickMatch(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -52,7 +49,7 @@ func (s *server) match(w http.ResponseWriter, r *http.Request) {
 // not in it is answered the same), {"status": "idle"}.
 func (s *server) unmatch(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	_ = s.tables.Unmatch(p.ID)
+	_ = s.games.Unmatch(p.ID)
 	writeJSON(w, http.StatusOK, struct {
 		Status string `json:"status"`
 	}{"idle"})

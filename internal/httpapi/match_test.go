@@ -13,8 +13,10 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/matchmaking"
+	"dsol/internal/protocol"
+	"dsol/internal/rating"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
 // sockAct sends an action on a game socket and reads up to its ack.
@@ -43,9 +45,9 @@ func TestQuickMatch(t *testing.T) {
 		st := open(t)
 		ts := mustRaceServer(t, st)
 		ada, bob := ts.mustPlayer(t), ts.mustPlayer(t)
-		seedFinished(t, st, ada.id, bob.id, table.RatedAfter)
 
 		for _, bad := range []any{map[string]any{"code": "DR1-D1UI-HELLOXY"}, map[string]any{"bot": "fast"},
+			map[string]any{"public": false}, map[string]any{"public": true, "draw": 1},
 			map[string]any{"draw": 2}, map[string]any{"turns": "x"}, "{"} {
 			ada.MustError(t, "POST", "/api/v1/match", bad, 400, game.BadRequest)
 		}
@@ -56,11 +58,11 @@ func TestQuickMatch(t *testing.T) {
 			t.Fatalf("waiting %+v", w)
 		}
 		ada.MustJSON(t, "POST", "/api/v1/match", map[string]any{"draw": 1}, 202, nil) // never paired with herself
-		if n := ts.reg.MatchWaiting(); n != 1 {
+		if n := ts.games.MatchWaiting(); n != 1 {
 			t.Fatalf("%d waiting after one player queued twice", n)
 		}
 		adaWS := ada.Dial(t, "/api/v1/match/ws", nil)
-		var m table.MatchMessage
+		var m matchmaking.Message
 		if adaWS.ReadJSON(&m); m.Type != "waiting" || m.Since == nil {
 			t.Fatalf("ada's match socket: %+v", m)
 		}
@@ -87,7 +89,7 @@ func TestQuickMatch(t *testing.T) {
 			t.Fatalf("ada's match socket after the pairing: %+v, want matched %s", m, v.ID)
 		}
 		adaWS.MustClosed(websocket.StatusNormalClosure)
-		if n := ts.reg.MatchWaiting(); n != 0 {
+		if n := ts.games.MatchWaiting(); n != 0 {
 			t.Fatalf("%d still waiting", n)
 		}
 
@@ -104,17 +106,17 @@ func TestQuickMatch(t *testing.T) {
 			}
 			socks[c] = g
 		}
-		for i := range 2 {
+		for i := range rating.MinActions {
 			for _, c := range []*client{ada, bob} {
 				sockAct(t, socks[c], fmt.Sprintf("d%d", i), klondike.Simple(klondike.Draw))
-				ts.tc.Advance(300 * time.Millisecond)
+				ts.tc.Advance(2 * time.Second)
 			}
 		}
 		sockAct(t, socks[ada], "r", klondike.Simple(klondike.Resign))
 		for {
 			var n struct {
-				Type    string             `json:"type"`
-				Ratings []table.SeatRating `json:"ratings"`
+				Type    string                `json:"type"`
+				Ratings []protocol.SeatRating `json:"ratings"`
 			}
 			if socks[bob].ReadJSON(&n); n.Type != "over" {
 				continue
@@ -154,11 +156,13 @@ func TestQuickMatch(t *testing.T) {
 }
 
 // TestNamesFiltered: a name strangers would see is refused when it is on
-// the deny-list or looks like the bot's.
+// the deny-list or looks like a reserved name: the bot's, a deleted
+// player's.
 func TestNamesFiltered(t *testing.T) {
 	ts := mustServer(t, apitest.SQLite(t))
 	c := ts.mustPlayer(t)
-	for _, bad := range []string{"Computer", "c0mpu7er", "C O M P U T E R", "Ordenador", "Kurwa", "f.u.c.k"} {
+	for _, bad := range []string{"Computer", "c0mpu7er", "C O M P U T E R", "Ordenador", "Kurwa", "f.u.c.k",
+		"Сomputer", "ＣＯＭＰＵＴＥＲ", "Deleted player", "Usunięty gracz", "fuсk"} {
 		var e errorBody
 		c.MustJSON(t, "PATCH", "/api/v1/me", map[string]string{"name": bad}, 400, &e)
 		if e.Error.Code != game.BadRequest || !strings.Contains(e.Error.Message, "choose another") {

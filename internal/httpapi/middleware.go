@@ -197,6 +197,7 @@ func (s *server) limit(l *limiter, msg string, next http.Handler) http.Handler {
 type limiter struct {
 	rate  rate.Limit
 	burst int
+	idle  time.Duration // how long an unused bucket is kept
 
 	mu    sync.Mutex
 	keys  map[string]*bucket
@@ -208,11 +209,16 @@ type bucket struct {
 	last time.Time
 }
 
-// limiterIdle is how long an unused bucket is kept; by then it is full again.
+// limiterIdle is how long an unused bucket is kept at least; a bucket that
+// takes longer to fill up again is kept until it has.
 const limiterIdle = 10 * time.Minute
 
 func newLimiter(perSecond float64, burst int) *limiter {
-	return &limiter{rate: rate.Limit(perSecond), burst: burst, keys: make(map[string]*bucket)}
+	idle := limiterIdle
+	if full := time.Duration(float64(burst) / perSecond * float64(time.Second)); full > idle {
+		idle = full
+	}
+	return &limiter{rate: rate.Limit(perSecond), burst: burst, idle: idle, keys: make(map[string]*bucket)}
 }
 
 func (l *limiter) allow(key string, now time.Time) bool {
@@ -226,9 +232,9 @@ func (l *limiter) allow(key string, now time.Time) bool {
 func (l *limiter) take(key string, now time.Time) (*rate.Reservation, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if now.Sub(l.sweep) > limiterIdle {
+	if now.Sub(l.sweep) > l.idle {
 		for k, b := range l.keys {
-			if now.Sub(b.last) > limiterIdle {
+			if now.Sub(b.last) > l.idle {
 				delete(l.keys, k)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"dsol/internal/lobby"
-	"dsol/internal/table"
+	"dsol/internal/protocol"
 )
 
 // createRace is POST /api/v1/races: a new race with the caller in seat 1 and,
@@ -19,7 +19,7 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	v, err := s.tables.CreateRace(r.Context(), p.ID, spec.table())
+	v, err := s.games.CreateRace(r.Context(), p.ID, spec.table())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -28,7 +28,7 @@ func (s *server) createRace(w http.ResponseWriter, r *http.Request) {
 }
 
 // raceBody reads and checks the race options of a request's body (POST
-// /api/v1/races, POST /api/v1/match).
+// /api/v1/races; POST /api/v1/match reads them with decodeMatch).
 func raceBody(r *http.Request) (raceSpec, error) {
 	b, err := readBody(r)
 	if err != nil {
@@ -38,7 +38,7 @@ func raceBody(r *http.Request) (raceSpec, error) {
 }
 
 // answerRace writes a race view; a 201 names the new race in Location.
-func (s *server) answerRace(w http.ResponseWriter, status int, v table.RaceView) {
+func (s *server) answerRace(w http.ResponseWriter, status int, v protocol.RaceView) {
 	if status == http.StatusCreated {
 		w.Header().Set("Location", "/api/v1/games/"+v.ID)
 	}
@@ -59,7 +59,7 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 		s.error(w, r, err)
 		return
 	}
-	v, err := s.tables.Join(r.Context(), chi.URLParam(r, "id"), p.ID, invite)
+	v, err := s.games.Join(r.Context(), chi.URLParam(r, "id"), p.ID, invite)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -71,7 +71,7 @@ func (s *server) joinRace(w http.ResponseWriter, r *http.Request) {
 // while it still waits for a second player (Registry.Cancel).
 func (s *server) cancelRace(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	v, err := s.tables.Cancel(r.Context(), chi.URLParam(r, "id"), p.ID)
+	v, err := s.games.Cancel(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -84,7 +84,7 @@ func (s *server) cancelRace(w http.ResponseWriter, r *http.Request) {
 // (lobby.Race; the lobby socket sends the same list).
 func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	l, err := s.lobbyWS.Hub().List(r.Context())
+	l, err := s.hub.List(r.Context())
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -100,7 +100,7 @@ func (s *server) lobby(w http.ResponseWriter, r *http.Request) {
 // race, 200 after.
 func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	v, created, err := s.tables.Rematch(r.Context(), chi.URLParam(r, "id"), p.ID)
+	v, created, err := s.games.Rematch(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -117,7 +117,7 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request) {
 // (Registry.Decline).
 func (s *server) declineRematch(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
-	v, err := s.tables.Decline(r.Context(), chi.URLParam(r, "id"), p.ID)
+	v, err := s.games.Decline(r.Context(), chi.URLParam(r, "id"), p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return

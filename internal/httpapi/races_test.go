@@ -13,10 +13,12 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/live"
 	"dsol/internal/lobby"
+	"dsol/internal/protocol"
 	"dsol/internal/race"
+	"dsol/internal/racelive"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/testenv"
 )
 
@@ -61,11 +63,11 @@ type rview struct {
 	GraceSeconds int                     `json:"graceSeconds"`
 	TurnDeadline *time.Time              `json:"turnDeadline"`
 	OfferExpires *time.Time              `json:"offerExpires"`
-	Series       table.SeriesView        `json:"series"`
+	Series       protocol.SeriesView     `json:"series"`
 	Cancelled    bool                    `json:"cancelled"`
 	RematchOf    string                  `json:"rematchOf"`
-	Rematch      *table.RematchView      `json:"rematch"`
-	Ratings      []table.SeatRating      `json:"ratings"`
+	Rematch      *protocol.RematchView   `json:"rematch"`
+	Ratings      []protocol.SeatRating   `json:"ratings"`
 }
 
 func (c *client) mustRace(tb testing.TB, body any) rview {
@@ -205,7 +207,7 @@ func TestRaceCreateAndJoin(t *testing.T) {
 
 		pub := ada.mustRace(t, map[string]any{"turns": "alternating", "first": "creator", "series": 3})
 		bot := ada.mustRace(t, map[string]any{"bot": "fast"})
-		if bot.Status != "playing" || bot.Seats[1].Player == nil || bot.Seats[1].Player.ID != table.BotPlayerID || bot.Invite != "" {
+		if bot.Status != "playing" || bot.Seats[1].Player == nil || bot.Seats[1].Player.ID != store.BotPlayerID || bot.Invite != "" {
 			t.Fatalf("bot race %+v", bot)
 		}
 		var lobby struct {
@@ -604,10 +606,10 @@ func TestRematchOfferLapses(t *testing.T) {
 	bob.mustRaceAct(t, v.ID, klondike.Simple(klondike.Resign))
 	var offer rview
 	bob.MustJSON(t, "POST", "/api/v1/races/"+v.ID+"/rematch", nil, 201, &offer)
-	if offer.OfferExpires == nil || offer.OfferExpires.Sub(ts.tc.Now()) != table.DefaultRematchTimeout {
+	if offer.OfferExpires == nil || offer.OfferExpires.Sub(ts.tc.Now()) != racelive.DefaultRematchTimeout {
 		t.Fatalf("the offer expires at %v, now %v", offer.OfferExpires, ts.tc.Now())
 	}
-	ts.tc.Advance(table.DefaultRematchTimeout - time.Second)
+	ts.tc.Advance(racelive.DefaultRematchTimeout - time.Second)
 	if o := ada.mustView(t, offer.ID); o.Status != "waiting" {
 		t.Fatalf("a second before its time the offer is %s", o.Status)
 	}
@@ -705,7 +707,7 @@ func TestRaceStrongBot(t *testing.T) {
 }
 
 // mustRecv waits up to 10 s for the next update of the subscription f reads.
-func mustRecv(t *testing.T, s *table.Subscription, f *testenv.Feed[table.Update]) table.Update {
+func mustRecv(t *testing.T, s *live.Subscription, f *testenv.Feed[protocol.Update]) protocol.Update {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

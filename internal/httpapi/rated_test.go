@@ -10,36 +10,40 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/protocol"
+	"dsol/internal/rating"
 	"dsol/internal/store"
-	"dsol/internal/table"
 )
 
-// seedFinished stores n finished races between players a and b, so that
-// both have finished n races.
-func seedFinished(tb testing.TB, st store.Store, a, b string, n int) {
+// playToResign has both seats draw n times each (or recycle, when their
+// stock is empty), in turn, step apart (a pause more before the last
+// draw), and then the first resign: each seat's median gap is 2 steps.
+func (ts *raceServer) playToResign(tb testing.TB, id string, resigner, other *client, n int, step, pause time.Duration) rview {
 	tb.Helper()
+	empty := map[*client]bool{}
 	for i := range n {
-		now := time.Date(2030, 1, 1, 0, 0, i, 0, time.UTC)
-		g := store.Game{ID: fmt.Sprintf("seed-%s-%s-%d", a, b, i), Kind: "race", Code: "DR1-D1U-AAAAAAB",
-			Status: "over", Seats: [2]string{a, b}, Result: []byte(`{"winner":1}`), Salt: make([]byte, 16),
-			CreatedAt: now, UpdatedAt: now}
-		if err := st.CreateGame(context.Background(), g); err != nil {
-			tb.Fatal(err)
+		if i == n-1 {
+			ts.tc.Advance(pause)
 		}
-	}
-}
-
-// playToResign has both seats draw twice, step apart, and then the first
-// resign: each seat's median gap is 2 steps.
-func (ts *raceServer) playToResign(tb testing.TB, id string, resigner, other *client, step time.Duration) rview {
-	tb.Helper()
-	for range 2 {
 		for _, c := range []*client{resigner, other} {
-			c.mustRaceAct(tb, id, klondike.Simple(klondike.Draw))
+			a := klondike.Simple(klondike.Draw)
+			if empty[c] {
+				a = klondike.Simple(klondike.Recycle)
+			}
+			v := c.mustRaceAct(tb, id, a)
+			empty[c] = v.Seats[*v.You-1].Stock == 0
 			ts.tc.Advance(step)
 		}
 	}
 	return resigner.mustRaceAct(tb, id, klondike.Simple(klondike.Resign))
+}
+
+// playRated plays a race to the first seat's resignation as the rating
+// rules take a race to be played: rating.MinActions draws of each seat, a
+// second apart, which lasts longer than rating.MinPlay.
+func (ts *raceServer) playRated(tb testing.TB, id string, resigner, other *client) rview {
+	tb.Helper()
+	return ts.playToResign(tb, id, resigner, other, rating.MinActions, 2*time.Second, 0)
 }
 
 // joined creates a race of a's with body, which b joins.
@@ -61,13 +65,13 @@ func mustRating(tb testing.TB, st store.Store, id string) store.Rating {
 
 // TestRatedRaces: only a qualifying race changes ratings, both of them,
 // once, and not again after a restart (nor when the race's end is stored
-// again, as after a crash before its status write).
+// again, as after a crash before its status write); each rule of package
+// rating that keeps a race unrated is met by a race flagged so.
 func TestRatedRaces(t *testing.T) {
 	apitest.ForEachStore(t, func(t *testing.T, open func(testing.TB) store.Store) {
 		st := open(t)
 		ts := mustRaceServer(t, st)
 		ada, bob, cy := ts.mustPlayer(t), ts.mustPlayer(t), ts.mustPlayer(t)
-		seedFinished(t, st, ada.id, bob.id, table.RatedAfter)
 		start := store.StartRating()
 		unchanged := func(what string) {
 			t.Helper()
@@ -87,7 +91,6 @@ func TestRatedRaces(t *testing.T) {
 				}
 			}
 		}
-		pace := 200 * time.Millisecond
 
 		// Against the bot: no decision at all.
 		bot := ada.mustRace(t, map[string]any{"bot": "slow"})
@@ -105,19 +108,22 @@ func TestRatedRaces(t *testing.T) {
 		}
 		unchanged("a cancelled race")
 
+		n, sec := rating.MinActions, time.Second
 		for _, tc := range []struct {
-			name string
-			a, b *client
-			body map[string]any
-			step time.Duration
-			flag string
+			name        string
+			body        map[string]any
+			n           int
+			step, pause time.Duration
+			flag        string
 		}{
-			{"chosen deal", ada, bob, map[string]any{"code": "DR1-D1UI-HELLOXY"}, pace, table.FlagChosenDeal},
-			{"new player", ada, cy, map[string]any{}, pace, table.FlagNewPlayer},
-			{"too fast", ada, bob, map[string]any{}, 50 * time.Millisecond, table.FlagTooFast},
+			{"chosen deal", map[string]any{"code": "DR1-D1UI-HELLOXY"}, n, 2 * sec, 0, rating.FlagChosenDeal},
+			{"resigned at once", map[string]any{}, 0, 2 * sec, 0, rating.FlagTooShort},
+			{"too few actions", map[string]any{}, n - 1, 4 * sec, 0, rating.FlagTooShort},
+			{"too short a time", map[string]any{}, n, sec, 0, rating.FlagTooShort},
+			{"too fast", map[string]any{}, n, 100 * time.Millisecond, rating.MinPlay, rating.FlagTooFast},
 		} {
-			id := joined(t, tc.a, tc.b, tc.body)
-			end := ts.playToResign(t, id, tc.a, tc.b, tc.step)
+			id := joined(t, ada, cy, tc.body)
+			end := ts.playToResign(t, id, ada, cy, tc.n, tc.step, tc.pause)
 			if end.Status != "over" || end.Ratings != nil {
 				t.Fatalf("%s: end %s with ratings %v", tc.name, end.Status, end.Ratings)
 			}
@@ -129,24 +135,34 @@ func TestRatedRaces(t *testing.T) {
 		}
 		// A qualifying race: both change, once.
 		id := joined(t, ada, bob, map[string]any{"draw": 3})
-		ts.playToResign(t, id, ada, bob, pace)
+		ts.playRated(t, id, ada, bob)
 		rr, err := decision(id)
-		if err != nil || !rr.Rated || rr.Flag != "" || rr.MedianGap != [2]time.Duration{2 * pace, 2 * pace} {
-			t.Fatalf("decision %+v, %v; want rated, median gaps of %v", rr, err, 2*pace)
+		if err != nil || !rr.Rated || rr.Flag != "" || rr.MedianGap != [2]time.Duration{4 * sec, 4 * sec} {
+			t.Fatalf("decision %+v, %v; want rated, median gaps of 4s", rr, err)
 		}
 		ra, rb := mustRating(t, st, ada.id), mustRating(t, st, bob.id)
 		if ra.Rating >= 1500 || rb.Rating <= 1500 || ra.Races != 1 || rb.Races != 1 || ra != rr.After[0] || rb != rr.After[1] {
 			t.Fatalf("after the race: ada %+v (resigned), bob %+v", ra, rb)
 		}
-		want := []table.SeatRating{{Before: 1500, After: game.RoundRating(ra.Rating)}, {Before: 1500, After: game.RoundRating(rb.Rating)}}
+		want := []protocol.SeatRating{{Before: 1500, After: game.RoundRating(ra.Rating), Provisional: true}, {Before: 1500, After: game.RoundRating(rb.Rating), Provisional: true}}
 		view := bob.mustView(t, id)
 		if fmt.Sprint(view.Ratings) != fmt.Sprint(want) {
 			t.Fatalf("view ratings %v, want %v", view.Ratings, want)
 		}
 		var me meJSON
 		bob.MustJSON(t, "GET", "/api/v1/me", nil, 200, &me)
-		if me.Rating != game.RoundRating(rb.Rating) || me.RatingDeviation != game.RoundRating(rb.Deviation) {
-			t.Fatalf("GET /api/v1/me = %+v, want rating %.1f (%.1f)", me, rb.Rating, rb.Deviation)
+		if me.Rating != game.RoundRating(rb.Rating) || me.RatingDeviation != game.RoundRating(rb.Deviation) || !me.Provisional {
+			t.Fatalf("GET /api/v1/me = %+v, want rating %.1f (%.1f), provisional", me, rb.Rating, rb.Deviation)
+		}
+		var stats struct {
+			Race struct {
+				Rating      int
+				Provisional bool
+			}
+		}
+		bob.MustJSON(t, "GET", "/api/v1/me/stats", nil, 200, &stats)
+		if stats.Race.Rating != game.RoundRating(rb.Rating) || !stats.Race.Provisional {
+			t.Fatalf("GET /api/v1/me/stats race = %+v, want %.1f, provisional", stats.Race, rb.Rating)
 		}
 
 		// After a restart, and with the race's end lost from the header (a

@@ -25,13 +25,13 @@ const pingTimeout = 2 * time.Second
 const writeFailureHolds = 5 * time.Second
 
 // pinger is what readiness pings: the store, through the game service
-// (table.Registry.Ping).
+// (live.Registry.Ping).
 type pinger interface {
 	Ping(ctx context.Context) error
 }
 
 // writeLog tells when the last write of the action log failed
-// (table.Registry.LastWriteError).
+// (live.Registry.LastWriteError).
 type writeLog interface {
 	LastWriteError() (time.Time, error)
 }
@@ -109,8 +109,8 @@ func (rd *readiness) ping(ctx context.Context) error {
 // shipped proxy, like /metrics): this node's name in the game leases, the
 // address it advertises, and the ids of the games whose tables it runs.
 func (s *server) node(w http.ResponseWriter, r *http.Request) {
-	name, addr := s.tables.Node()
-	games := s.tables.Games()
+	name, addr := s.games.Node()
+	games := s.games.Games()
 	slices.Sort(games)
 	writeJSON(w, http.StatusOK, struct {
 		Node  string   `json:"node"`

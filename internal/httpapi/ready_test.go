@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -103,24 +101,6 @@ func readyzWhileWritesFail(t *testing.T, ts *testServer, fail, heal func(), reas
 	probe.MustJSON(t, "GET", "/readyz", nil, 200, nil)
 }
 
-// mountTmpfs mounts a tmpfs of size on dir, unmounted when the test ends
-// (after the cleanups registered later, such as closing the store).
-func mountTmpfs(t *testing.T, dir, size string) error {
-	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		return errors.New("not root on Linux")
-	}
-	out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("mount: %v: %s", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
-	return nil
-}
-
 // fillDisk writes path until the file system has no byte left.
 func fillDisk(t *testing.T, path string) {
 	t.Helper()
@@ -147,7 +127,7 @@ func fillDisk(t *testing.T, path string) {
 // injected.
 func TestReadyzDiskFull(t *testing.T) {
 	dir := t.TempDir()
-	if err := mountTmpfs(t, dir, "4m"); err != nil {
+	if err := testenv.MountTmpfs(t, dir, 4<<20); err != nil {
 		t.Logf("no tmpfs (%v): injecting the write failure instead", err)
 		st := &failingAppends{Store: openSQLite(t, filepath.Join(dir, "dsol.db"))}
 		full := fmt.Errorf("sqlite: append actions: %w: database or disk is full (injected)", store.ErrUnavailable)

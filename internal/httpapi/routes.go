@@ -5,6 +5,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+
+	"dsol/internal/game"
 )
 
 // routes lists every route of the server.
@@ -34,6 +36,7 @@ func (s *server) routes() chi.Router {
 			r.Use(s.authenticate)
 			r.Get("/api/v1/me", s.getMe)
 			r.With(s.rateLimit).Patch("/api/v1/me", s.patchMe)
+			r.With(s.rateLimit).Delete("/api/v1/me/renamed", s.seenRenamed)
 			r.Get("/api/v1/me/stats", s.getStats)
 			r.With(s.rateLimit).Post("/api/v1/me/stats/reset", s.resetStats)
 			r.With(s.rateLimit).Delete("/api/v1/me", s.deleteMe)
@@ -72,11 +75,24 @@ func (s *server) routes() chi.Router {
 	// timeout. The ws handlers check the Origin and their own limits.
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate)
-		sockets := s.socketHandler()
-		r.Method(http.MethodGet, "/api/v1/games/{id}/ws", sockets)
-		r.Method(http.MethodGet, "/api/v1/races/{id}/ws", sockets)
-		r.Method(http.MethodGet, "/api/v1/lobby/ws", s.lobbyWS)
-		r.Method(http.MethodGet, "/api/v1/match/ws", s.matchWS)
+		for _, route := range []struct {
+			paths []string
+			h     Socket
+		}{
+			{[]string{"/api/v1/games/{id}/ws", "/api/v1/races/{id}/ws"}, s.sockets.Games},
+			{[]string{"/api/v1/lobby/ws"}, s.sockets.Lobby},
+			{[]string{"/api/v1/match/ws"}, s.sockets.Match},
+		} {
+			var h http.Handler = route.h
+			if route.h == nil {
+				h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					s.error(w, r, game.Errorf(game.NotFound, "no sockets are served here"))
+				})
+			}
+			for _, p := range route.paths {
+				r.Method(http.MethodGet, p, h)
+			}
+		}
 	})
 
 	return r

@@ -2,7 +2,7 @@
 // auth, solo games and their actions, game codes, the operator endpoints and
 // the OpenAPI document. Every route is in routes.go; every dependency is
 // passed to NewServer. The handlers are thin: they decode the request, call
-// the game service (table.Registry) or the players service (package
+// the game service (live.Registry) or the players service (package
 // players), and encode the answer, with this package's table from error
 // code to HTTP status (errors.go).
 package httpapi
@@ -12,17 +12,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"runtime"
 	"time"
 
 	"dsol/internal/game"
-	"dsol/internal/hint"
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/static"
-	"dsol/internal/table"
-	"dsol/internal/ws"
 )
 
 // Config holds the settings of the HTTP layer.
@@ -41,22 +38,15 @@ type Config struct {
 	// player (or per client IP before there is a player); default 20/s, 40.
 	WriteRate  float64
 	WriteBurst int
+	// AccountsPerHour bounds the players created (POST /api/v1/players)
+	// from one client address, or one IPv6 /64, in an hour: a token bucket
+	// of that many that fills up again in an hour. Default
+	// DefaultAccountsPerHour; negative: no bound.
+	AccountsPerHour int
 	// HintRate and HintBurst are the token bucket of hint requests per
 	// player; default 1/s, 5.
 	HintRate  float64
 	HintBurst int
-	// HintWorkers bounds the hints worked out at once on the node (each
-	// takes a CPU for up to a few hundred milliseconds); default the number
-	// of CPUs. A hint asked while all are busy is answered rate_limited.
-	// The live checks and the strong race bot's searches take the same
-	// slots (a strong bot that finds none plays its plain move).
-	HintWorkers int
-	// Hint is the work of one hint; default hint.Default.
-	Hint hint.Options
-	// CheckBudget is the positions of one live check (POST
-	// /api/v1/games/{id}/check), which runs in a hint slot too; default
-	// table.DefaultCheckBudget.
-	CheckBudget int64
 	// Static is the web client served at "/" (package static: compressed,
 	// cached under content-hashed paths), or nil for none.
 	Static fs.FS
@@ -71,46 +61,61 @@ type Deps struct {
 	// Players is the players service: accounts, tokens, names, transfer
 	// codes, blocks, statistics.
 	Players *players.Service
-	// Tables is the game service: everything done with games, and the
+	// Games is the game service: everything done with games, and the
 	// store's health for /readyz (its ping and the last write of the
 	// action log).
-	Tables  *table.Registry
+	Games *service.Service
+	// Lobby is the lobby's hub: the list of open races, told of the races
+	// created, joined and cancelled.
+	Lobby   *lobby.Hub
 	Metrics *metrics.Metrics
-	// Sockets serves GET /api/v1/games/{id}/ws; nil builds one with the
-	// default limits (which nothing shuts down).
-	Sockets *ws.Handler
-	// Lobby serves GET /api/v1/lobby/ws and its hub hears of the races
-	// created, joined and cancelled; nil builds one with the default limits
-	// over Tables' store (which runs only while sockets are open).
-	Lobby *ws.LobbyHandler
-	// Match serves GET /api/v1/match/ws; nil builds one with the default
-	// limits over Tables.
-	Match  *ws.MatchHandler
-	Clock  func() time.Time
-	Config Config
+	// Sockets are the WebSocket routes (nil ones answer not_found). Signing
+	// out and deleting the player close the sockets of the tokens revoked
+	// on this node at once (Socket.Revoke); give the socket handlers
+	// TokenHash and Players.CheckToken so that the other nodes' close
+	// within the sign-in cache's lifetime.
+	Sockets Sockets
+	Clock   func() time.Time
+	Config  Config
+}
+
+// Sockets are the WebSocket routes: a game's (solo or race), the lobby's
+// and the quick-match queue's.
+type Sockets struct {
+	Games, Lobby, Match Socket
+}
+
+// Socket is a WebSocket route whose sockets close when their token is
+// revoked.
+type Socket interface {
+	http.Handler
+	// Revoke closes the player's sockets on this node opened with token,
+	// or all of them for a nil token.
+	Revoke(player string, token []byte)
 }
 
 // server holds the dependencies shared by the handlers.
 type server struct {
-	log       *slog.Logger
-	players   *players.Service
-	tables    *table.Registry
-	sockets   *ws.Handler
-	lobbyWS   *ws.LobbyHandler
-	matchWS   *ws.MatchHandler
-	metrics   *metrics.Metrics
-	clock     func() time.Time
-	cfg       Config
-	limits    *limiter
-	hints     *limiter      // hint requests per player
-	hintSlots chan struct{} // one token per hint being worked out
+	log     *slog.Logger
+	players *players.Service
+	games   *service.Service
+	hub     *lobby.Hub
+	sockets Sockets
+	metrics *metrics.Metrics
+	clock   func() time.Time
+	cfg     Config
+	limits  *limiter
+	hints   *limiter // hint requests per player
 	// linkGuesses and linkAll bound the guesses of transfer codes, per
 	// client address and from all of them (link.go).
 	linkGuesses *limiter
 	linkAll     *limiter
-	ready       *readiness
-	csrf        *http.CrossOriginProtection
-	static      http.Handler // the web client, or nil
+	// accounts bounds the players created per client address or IPv6 /64
+	// (nil: no bound).
+	accounts *limiter
+	ready    *readiness
+	csrf     *http.CrossOriginProtection
+	static   http.Handler // the web client, or nil
 }
 
 // NewServer returns the HTTP handler of the whole API.
@@ -132,6 +137,9 @@ func newServer(d Deps) *server {
 	if cfg.WriteBurst <= 0 {
 		cfg.WriteBurst = 40
 	}
+	if cfg.AccountsPerHour == 0 {
+		cfg.AccountsPerHour = DefaultAccountsPerHour
+	}
 	if cfg.MatchBotAfter <= 0 {
 		cfg.MatchBotAfter = 30 * time.Second
 	}
@@ -141,32 +149,28 @@ func newServer(d Deps) *server {
 	if cfg.HintBurst <= 0 {
 		cfg.HintBurst = 5
 	}
-	if cfg.HintWorkers <= 0 {
-		cfg.HintWorkers = runtime.NumCPU()
-	}
-	if cfg.CheckBudget <= 0 {
-		cfg.CheckBudget = table.DefaultCheckBudget
-	}
-	if cfg.Hint.Samples <= 0 || cfg.Hint.Positions <= 0 {
-		cfg.Hint = hint.Default
-	}
 	s := &server{
 		log:         d.Logger,
 		players:     d.Players,
-		tables:      d.Tables,
+		games:       d.Games,
+		hub:         d.Lobby,
 		sockets:     d.Sockets,
-		lobbyWS:     d.Lobby,
-		matchWS:     d.Match,
 		metrics:     d.Metrics,
 		clock:       d.Clock,
 		cfg:         cfg,
 		limits:      newLimiter(cfg.WriteRate, cfg.WriteBurst),
 		hints:       newLimiter(cfg.HintRate, cfg.HintBurst),
-		hintSlots:   make(chan struct{}, cfg.HintWorkers),
 		linkGuesses: newLimiter(linkPerAddr/60.0, linkPerAddr),
 		linkAll:     newLimiter(linkPerNode/60.0, linkPerNode),
-		ready:       newReadiness(d.Tables, d.Tables, d.Clock),
 		csrf:        http.NewCrossOriginProtection(),
+	}
+	if d.Games != nil {
+		s.ready = newReadiness(d.Games, d.Games, d.Clock)
+	} else {
+		s.ready = newReadiness(nil, nil, d.Clock)
+	}
+	if cfg.AccountsPerHour > 0 {
+		s.accounts = newLimiter(float64(cfg.AccountsPerHour)/3600, cfg.AccountsPerHour)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -184,23 +188,8 @@ func newServer(d Deps) *server {
 	if s.metrics == nil {
 		s.metrics = metrics.New()
 	}
-	if s.lobbyWS == nil {
-		hub := lobby.NewHub(lobby.Config{Logger: s.log})
-		if s.tables != nil {
-			hub = s.tables.NewLobby(lobby.Config{Logger: s.log})
-		}
-		s.lobbyWS = ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub,
-			Player: PlayerID, Logger: s.log, Metrics: s.metrics, Clock: s.clock,
-			Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
-	}
-	if s.matchWS == nil {
-		s.matchWS = ws.NewMatchHandler(ws.Deps{Tables: s.tables, Player: PlayerID, Logger: s.log,
-			Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
-	}
-	if s.tables != nil {
-		s.tables.SetChecker(table.SolverCheck(cfg.CheckBudget, s.takeSlot, s.freeSlot))
-		s.tables.SetLobby(s.lobbyWS.Hub().Changed)
-		s.tables.SetThinker(table.SolverThink(s.tryTakeSlot, s.freeSlot))
+	if s.hub == nil {
+		s.hub = lobby.NewHub(lobby.Config{Logger: s.log})
 	}
 	for _, o := range cfg.AllowedOrigins {
 		if err := s.csrf.AddTrustedOrigin(o); err != nil {

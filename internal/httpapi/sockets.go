@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"dsol/internal/game"
-	"dsol/internal/ws"
 )
 
 // PlayerID returns the id of the player the server's authentication found
@@ -18,13 +17,22 @@ func PlayerID(r *http.Request) (string, error) {
 	return p.ID, nil
 }
 
-// socketHandler is the WebSocket handler of Deps.Sockets or, without one, a
-// handler with the default limits that accepts the AllowedOrigins (dsol
-// serve passes its own, to close the sockets on shutdown).
-func (s *server) socketHandler() http.Handler {
-	if s.sockets != nil {
-		return s.sockets
+// TokenHash returns the hash of the token the server's authentication signed
+// a request in with: the ws.Deps.Token of the socket handlers, whose
+// sockets close when it is revoked.
+func TokenHash(r *http.Request) []byte {
+	p, _ := playerOf(r.Context())
+	return p.TokenHash
+}
+
+// revoke closes the player's sockets on this node (game, race, lobby and
+// match) opened with token, or all of them for a nil token: after signing
+// out one device, every device, or deleting the player. The other nodes'
+// close when they check the token again (players.Service.CheckToken).
+func (s *server) revoke(player string, token []byte) {
+	for _, h := range []Socket{s.sockets.Games, s.sockets.Lobby, s.sockets.Match} {
+		if h != nil {
+			h.Revoke(player, token)
+		}
 	}
-	return ws.NewHandler(ws.Deps{Tables: s.tables, Player: PlayerID, Logger: s.log,
-		Metrics: s.metrics, Clock: s.clock, Config: ws.Config{OriginPatterns: s.cfg.AllowedOrigins}})
 }

@@ -49,8 +49,9 @@ type raceCountsJSON struct {
 
 type raceStatsJSON struct {
 	raceCountsJSON
-	Rating int            `json:"rating"`
-	Bot    raceCountsJSON `json:"bot"` // the races against the server's bot, counted above too
+	Rating      int            `json:"rating"`
+	Provisional bool           `json:"provisional"` // the rating is provisional (see GET /api/v1/me)
+	Bot         raceCountsJSON `json:"bot"`         // the races against the server's bot, counted above too
 }
 
 // getStats is GET /api/v1/me/stats.
@@ -84,6 +85,7 @@ func statsOf(st players.Stats) statsJSON {
 	out := statsJSON{Solo: make([]soloStatsJSON, len(st.Solo)), Race: raceStatsJSON{
 		raceCountsJSON: countsOf(st.Race.RaceCounts),
 		Rating:         int(math.Round(st.Race.Rating)),
+		Provisional:    st.Race.Provisional(),
 		Bot:            countsOf(st.Race.Bot),
 	}}
 	if !st.Since.IsZero() {

@@ -121,6 +121,12 @@ type Action struct {
 // MaxCount is the largest count an action may carry (a king-to-ace run).
 const MaxCount = 13
 
+// MaxActions is the most actions a game may have (docs/rules.md §2.8,
+// §3.5): real games have a few hundred to a few thousand, the bots' races
+// under 500. A solo game refuses the next one; a race that reaches it ends
+// by count, as when both seats are blocked.
+const MaxActions = 20_000
+
 type wireAction struct {
 	Type  string `json:"type"`
 	From  string `json:"from,omitempty"`

@@ -2,7 +2,7 @@ package klondike
 
 import "dsol/internal/cards"
 
-// PlainBlocked is the blocked rule of RULES.md section 3 written as plainly as
+// PlainBlocked is the blocked rule of docs/rules.md §4 written as plainly as
 // possible, as a reference for testing Blocked: a breadth-first search over
 // whole boards (no equivalences, no pruning), trying every column-to-column
 // move of every run, every waste-to-column move, draws and recycles, until

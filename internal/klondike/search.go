@@ -15,8 +15,8 @@ const tableBits = 16 // visited set of 2^16 slots, at most ~30% full at SearchLi
 // Blocked reports whether, from this board, no sequence of the player's own
 // non-foundation actions — column-to-column moves, waste-to-column moves,
 // draws and recycles, with the foundations frozen — reaches a position where a
-// card can go to a foundation or a face-down card is turned over (RULES.md
-// section 3). The search is exact over the reachable positions and visits at
+// card can go to a foundation or a face-down card is turned over (docs/rules.md
+// §4). The search is exact over the reachable positions and visits at
 // most SearchLimit of them; reaching the bound counts as not blocked.
 // Positions whose columns differ only by which copy of a duplicate card sits
 // where, or by the order of columns without face-down cards, are the same

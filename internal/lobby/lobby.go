@@ -45,9 +45,10 @@ type Race struct {
 	Series       int            `json:"series"`
 	Creator      game.PlayerRef `json:"creator"`
 	// CreatorRating is the creator's rating, rounded (1500 for a player
-	// never rated).
-	CreatorRating int       `json:"creatorRating"`
-	CreatedAt     time.Time `json:"createdAt"`
+	// never rated); CreatorProvisional says it is provisional.
+	CreatorRating      int       `json:"creatorRating"`
+	CreatorProvisional bool      `json:"creatorProvisional"`
+	CreatedAt          time.Time `json:"createdAt"`
 }
 
 // Listing is the lobby's list and what it takes to show it to each player:
@@ -74,18 +75,28 @@ func (l Listing) For(player string) []Race {
 	return out
 }
 
+// Store is what the lobby reads: the open races, their creators' names and
+// ratings, and the blocks among them.
+type Store interface {
+	OpenRaces(ctx context.Context, limit int) ([]store.Game, error)
+	Player(ctx context.Context, id string) (store.Player, error)
+	Rating(ctx context.Context, playerID string) (store.Rating, error)
+	BlocksAmong(ctx context.Context, ids []string) ([]store.Block, error)
+}
+
 // List loads the public races waiting for a second player, oldest first, at
 // most limit of them, with the blocks of their creators. Rows that do not
 // parse are left out.
-func List(ctx context.Context, st store.Store, limit int) (Listing, error) {
+func List(ctx context.Context, st Store, limit int) (Listing, error) {
 	gs, err := st.OpenRaces(ctx, limit)
 	if err != nil {
 		return Listing{}, err
 	}
 	out := make([]Race, 0, len(gs))
 	type creator struct {
-		name   string
-		rating int
+		name        string
+		rating      int
+		provisional bool
 	}
 	creators := map[string]creator{}
 	for _, g := range gs {
@@ -106,12 +117,12 @@ func List(ctx context.Context, st store.Store, limit int) (Listing, error) {
 			if err != nil {
 				return Listing{}, err
 			}
-			cr.rating = game.RoundRating(rt.Rating)
+			cr.rating, cr.provisional = game.RoundRating(rt.Rating), rt.Provisional()
 			creators[g.Seats[0]] = cr
 		}
 		lr := Race{ID: g.ID, Commitment: cards.Commitment(c.String(), g.Salt), ChosenDeal: o.Chosen, Draw: c.Draw, Redeal: race.Redeal(c), Decks: race.Decks(c),
 			Turns: o.Turns, TurnSeconds: o.TurnSeconds, SoloOutBonus: o.SoloOutBonus, Series: o.Series,
-			Creator: game.PlayerRef{ID: g.Seats[0], Name: cr.name}, CreatorRating: cr.rating, CreatedAt: g.CreatedAt}
+			Creator: game.PlayerRef{ID: g.Seats[0], Name: cr.name}, CreatorRating: cr.rating, CreatorProvisional: cr.provisional, CreatedAt: g.CreatedAt}
 		if lr.Turns == "" {
 			lr.Turns = "simultaneous"
 		}
@@ -165,7 +176,7 @@ var ErrClosed = errors.New("lobby: hub closed")
 // Config holds the store and the timings of a Hub. Zero values take the
 // defaults.
 type Config struct {
-	Store store.Store
+	Store Store
 	// Limit is the most races listed (default DefaultLimit).
 	Limit int
 	// Debounce is the shortest time between two reloads caused by Changed

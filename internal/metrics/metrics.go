@@ -254,17 +254,17 @@ func (m *Metrics) ObserveCommit(batchSize int, d time.Duration, err error) {
 }
 
 // ObserveElsewhere counts a request for a game another node holds
-// (table.Hooks.Elsewhere).
+// (live.Hooks.Elsewhere).
 func (m *Metrics) ObserveElsewhere() { m.elsewhere.Inc() }
 
 // ObserveMoved counts a table stopped because its game moved to another
-// node (table.Hooks.Moved).
+// node (live.Hooks.Moved).
 func (m *Metrics) ObserveMoved() { m.moved.Inc() }
 
-// AddLiveTables moves the live tables gauge (table.Hooks.Live).
+// AddLiveTables moves the live tables gauge (live.Hooks.Live).
 func (m *Metrics) AddLiveTables(delta int) { m.liveTables.Add(float64(delta)) }
 
-// AddLiveRaces moves the live races gauge (table.Hooks.Races).
+// AddLiveRaces moves the live races gauge (live.Hooks.Races).
 func (m *Metrics) AddLiveRaces(delta int) { m.liveRaces.Add(float64(delta)) }
 
 // AddWSConnections moves the open WebSocket sessions gauge.
@@ -273,10 +273,10 @@ func (m *Metrics) AddWSConnections(delta int) { m.wsConns.Add(float64(delta)) }
 // AddLobbyConnections moves the open lobby WebSocket sessions gauge.
 func (m *Metrics) AddLobbyConnections(delta int) { m.lobbyConns.Add(float64(delta)) }
 
-// SetMatchWaiting sets the quick-match queue gauge (table.Hooks.MatchWaiting).
+// SetMatchWaiting sets the quick-match queue gauge (live.Hooks.MatchWaiting).
 func (m *Metrics) SetMatchWaiting(n int) { m.matchWaiting.Set(float64(n)) }
 
-// ObserveMatchWait records how long a paired player waited (table.Hooks.MatchWait).
+// ObserveMatchWait records how long a paired player waited (live.Hooks.MatchWait).
 func (m *Metrics) ObserveMatchWait(d time.Duration) { m.matchWait.Observe(d.Seconds()) }
 
 // ObserveWSIn counts a received WebSocket frame; typ must come from a fixed

@@ -8,14 +8,18 @@ import (
 	"dsol/internal/store"
 )
 
-// authCache remembers recently seen token hashes for a short time, so that a
-// player's burst of requests costs one store lookup. It is per node: a rename
-// updates the player's entries here, and signing out (one token, every token,
-// or deleting the player) drops them here, so a revoked token fails at once
-// on this node; another node's copy is at most authTTL old, so there a
-// revoked token may still work for up to authTTL.
+// authCache remembers recently seen token hashes for a short time (its
+// lifetime, Config.AuthTTL: a minute by default), so that a player's burst
+// of requests costs one store lookup. It is per node: a rename updates the
+// player's entries here, and signing out (one token, every token, or
+// deleting the player) drops them here, so a revoked token fails at once on
+// this node; another node's copy is at most the lifetime old, so there a
+// revoked token may still work for up to that long. An open socket checks
+// its token again when this node's entry for it runs out (CheckToken), so
+// that on another node it closes within the lifetime too.
 type authCache struct {
 	mu      sync.Mutex
+	ttl     time.Duration
 	entries map[[sha256.Size]byte]authEntry
 }
 
@@ -25,22 +29,25 @@ type authEntry struct {
 }
 
 const (
-	authTTL        = time.Minute
+	// DefaultAuthTTL is the lifetime of the sign-in cache's entries.
+	DefaultAuthTTL = time.Minute
 	authCacheLimit = 10000
 )
 
-func newAuthCache() *authCache {
-	return &authCache{entries: make(map[[sha256.Size]byte]authEntry)}
+func newAuthCache(ttl time.Duration) *authCache {
+	return &authCache{ttl: ttl, entries: make(map[[sha256.Size]byte]authEntry)}
 }
 
-func (c *authCache) get(h []byte, now time.Time) (store.Player, bool) {
+// get returns the cached player of a token hash and until when the entry
+// holds; false when there is none, or it ran out.
+func (c *authCache) get(h []byte, now time.Time) (store.Player, time.Time, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[[sha256.Size]byte(h)]
-	if !ok || now.After(e.until) {
-		return store.Player{}, false
+	if !ok || !now.Before(e.until) {
+		return store.Player{}, time.Time{}, false
 	}
-	return e.p, true
+	return e.p, e.until, true
 }
 
 func (c *authCache) put(h []byte, p store.Player, now time.Time) {
@@ -49,7 +56,7 @@ func (c *authCache) put(h []byte, p store.Player, now time.Time) {
 	if len(c.entries) >= authCacheLimit {
 		clear(c.entries)
 	}
-	c.entries[[sha256.Size]byte(h)] = authEntry{p: p, until: now.Add(authTTL)}
+	c.entries[[sha256.Size]byte(h)] = authEntry{p: p, until: now.Add(c.ttl)}
 }
 
 // rename updates the cached name of a player, under each of their tokens.
@@ -62,6 +69,13 @@ func (c *authCache) rename(playerID, name string) {
 			c.entries[h] = e
 		}
 	}
+}
+
+// clear forgets every token.
+func (c *authCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
 }
 
 // drop forgets one token.

@@ -126,6 +126,12 @@ type (
 		Name      string    `json:"name"`
 		BlockedAt time.Time `json:"blockedAt"`
 	}
+	// ExportRenamed is the notice of the server's renaming of the player,
+	// while they have not seen it.
+	ExportRenamed struct {
+		From string    `json:"from"`
+		At   time.Time `json:"at"`
+	}
 	// ExportHead is the export but its games, which follow it one at a
 	// time (ExportGame).
 	ExportHead struct {
@@ -134,6 +140,7 @@ type (
 		Devices    []ExportDevice `json:"devices"`
 		LinkCode   *ExportLink    `json:"linkCode"`
 		Blocked    []ExportBlock  `json:"blocked"`
+		Renamed    *ExportRenamed `json:"renamed"`
 	}
 	ExportSeat struct {
 		Seat int    `json:"seat"`
@@ -187,6 +194,12 @@ func (s *Service) Export(ctx context.Context, id string) (ExportHead, []store.Ga
 	blocks, err := s.st.Blocks(ctx, id)
 	if err != nil {
 		return ExportHead{}, nil, err
+	}
+	switch rn, ok, err := s.Renamed(ctx, id); {
+	case err != nil:
+		return ExportHead{}, nil, err
+	case ok:
+		head.Renamed = &ExportRenamed{From: rn.From, At: rn.At}
 	}
 	head.Blocked = make([]ExportBlock, len(blocks))
 	for i, b := range blocks {

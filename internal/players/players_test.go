@@ -132,3 +132,61 @@ func TestGames(t *testing.T) {
 		t.Fatalf("a bad cursor: %v", err)
 	}
 }
+
+// TestCheckToken: a token's check answers, from the node's sign-in cache,
+// how long the answer holds (the cache's lifetime, Config.AuthTTL, from
+// when the token was last read from the store); a token revoked on
+// another node over the same store is unauthorized here once this node's
+// entry runs out, and at once when revoked here.
+func TestCheckToken(t *testing.T) {
+	ctx := context.Background()
+	st := apitest.SQLite(t)
+	clock := apitest.NewClock()
+	const ttl = 30 * time.Second
+	here := New(Config{Store: st, Clock: clock.Now, Random: rand.Reader, AuthTTL: ttl})
+	there := New(Config{Store: st, Clock: clock.Now, Random: rand.Reader})
+	p, tok, err := here.Create(ctx, "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if valid, err := here.CheckToken(ctx, hashToken(tok)); err != nil || valid != ttl {
+		t.Fatalf("first check: %v %v, want %v", valid, err, ttl)
+	}
+	clock.Advance(10 * time.Second)
+	if valid, err := here.CheckToken(ctx, hashToken(tok)); err != nil || valid != ttl-10*time.Second {
+		t.Fatalf("from the cache: %v %v", valid, err)
+	}
+	if err := there.LogoutAll(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(19 * time.Second)
+	if _, err := here.CheckToken(ctx, hashToken(tok)); err != nil {
+		t.Fatalf("revoked on another node, within the cache's lifetime: %v", err)
+	}
+	clock.Advance(time.Second)
+	if _, err := here.CheckToken(ctx, hashToken(tok)); codeOf(err) != game.Unauthorized {
+		t.Fatalf("revoked on another node, once the entry ran out: %v", err)
+	}
+	if _, err := here.ByToken(ctx, tok); codeOf(err) != game.Unauthorized {
+		t.Fatalf("ByToken agrees: %v", err)
+	}
+
+	// Revoked here: at once.
+	p2, tok2, err := here.Create(ctx, "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := here.CheckToken(ctx, hashToken(tok2)); err != nil {
+		t.Fatal(err)
+	}
+	p2.TokenHash = hashToken(tok2)
+	if err := here.Logout(ctx, p2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := here.CheckToken(ctx, hashToken(tok2)); codeOf(err) != game.Unauthorized {
+		t.Fatalf("revoked here: %v", err)
+	}
+	if valid, err := there.CheckToken(ctx, hashToken("nonsense")); codeOf(err) != game.Unauthorized || valid != 0 {
+		t.Fatalf("an unknown token: %v %v", valid, err)
+	}
+}

@@ -20,6 +20,9 @@ const (
 	Strong
 )
 
+// Speeds lists the bot's levels, from the slowest thinker.
+func Speeds() []Speed { return []Speed{Slow, Normal, Fast, Strong} }
+
 // String returns "normal", "slow", "fast" or "strong".
 func (s Speed) String() string {
 	switch s {

@@ -107,3 +107,22 @@ func TestRuleEndAtDeal(t *testing.T) {
 		t.Fatalf("%v %+v", r.Status(), res)
 	}
 }
+
+// TestSpeeds: the bot's levels each print as a word that reads back as the
+// level, and no two print the same.
+func TestSpeeds(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range Speeds() {
+		w := s.String()
+		if got, ok := ParseSpeed(w); !ok || got != s {
+			t.Errorf("%v prints as %q, which reads as %v, %v", s, w, got, ok)
+		}
+		if seen[w] {
+			t.Errorf("two levels print as %q", w)
+		}
+		seen[w] = true
+	}
+	if len(seen) != int(Strong)+1 {
+		t.Errorf("Speeds lists %d levels, want %d", len(seen), int(Strong)+1)
+	}
+}

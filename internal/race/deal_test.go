@@ -50,7 +50,7 @@ func TestDealGolden(t *testing.T) {
 	}
 }
 
-// refDeck is RULES.md section 4 written out again, independently of package
+// refDeck is docs/rules.md §5.2 and §5.4 written out again, independently of package
 // cards: SplitMix64, rejection sampling and Fisher–Yates on S,H,D,C / A…K.
 func refDeck(seed uint64) []string {
 	next := func() uint64 {

@@ -638,3 +638,42 @@ func TestPositionRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestLengthLimit: a race that reaches klondike.MaxActions ends there,
+// decided by count (reason "limit"), and refuses the next action.
+func TestLengthLimit(t *testing.T) {
+	r := mustRace(t, "DR1-D1UI-QWERTYU", Options{})
+	// Seat 1 plays its first foundation card it can, then both seats only
+	// draw and recycle: seat 1 leads by count.
+	played := false
+	for n := 0; r.Status() == Playing; n++ {
+		seat := 1 + n%2
+		if !played && seat == 1 {
+			if _, err := r.Apply(1, k.FromPile(k.DTap, k.Waste, 1)); err == nil {
+				played = true
+				continue
+			}
+		}
+		if _, err := r.Apply(seat, k.Simple(k.Draw)); err != nil {
+			mustApply(t, r, seat, k.Simple(k.Recycle))
+		}
+		if r.Actions() > k.MaxActions {
+			t.Fatalf("still playing after %d actions", r.Actions())
+		}
+	}
+	res := r.Result()
+	if r.Actions() != k.MaxActions || res.Reason != Limit || res.Reason.String() != "limit" {
+		t.Fatalf("over after %d actions: %+v", r.Actions(), res)
+	}
+	want := 0
+	switch c := res.Counts; {
+	case c[0] > c[1]:
+		want = 1
+	case c[1] > c[0]:
+		want = 2
+	}
+	if want != 0 && res.Winner != want {
+		t.Fatalf("counts %v, winner %d", res.Counts, res.Winner)
+	}
+	mustRefuse(t, r, 1, k.Simple(k.Draw), k.GameOver)
+}

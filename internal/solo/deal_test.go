@@ -13,7 +13,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden deal files in testdata from DealOf")
 
 // The golden files were first written by an independent implementation of
-// RULES.md section 4 (a short Python script), not by DealOf; the DS2 ones by
+// docs/rules.md §5 (a short Python script), not by DealOf; the DS2 ones by
 // internal/cards/testdata/secret_deals.py.
 func TestDealGolden(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "DS?-*.json"))

@@ -71,7 +71,7 @@ func wantScore(n int) func(t *testing.T, g *Game) {
 	}
 }
 
-// The rules of RULES.md section 1, one subtest each.
+// The rules of docs/rules.md §2, one subtest each.
 func TestRules(t *testing.T) {
 	rules := []struct {
 		rule  string

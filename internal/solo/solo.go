@@ -1,6 +1,6 @@
 // Package solo is the solo Double Klondike engine: two decks, nine columns,
 // draw 1 or 3, Normal or Vegas scoring, tap and double tap, recovery from the
-// foundations and 200 undos, exactly as RULES.md section 1 describes. It is
+// foundations and 200 undos, exactly as docs/rules.md §2 describes. It is
 // pure and deterministic: the same code and actions always give the same game.
 package solo
 
@@ -9,7 +9,7 @@ import (
 	k "dsol/internal/klondike"
 )
 
-// Limits and scores of RULES.md.
+// Limits and scores of docs/rules.md §2.6, §2.9 and §2.10.
 const (
 	Columns      = 9
 	TotalCards   = 104
@@ -111,7 +111,7 @@ func (g *Game) Board() *k.Board { return &g.board }
 // Foundations returns the foundations for inspection (read only).
 func (g *Game) Foundations() *k.Foundations { return &g.found }
 
-// Stuck reports whether no useful move is left (RULES.md section 3): no
+// Stuck reports whether no useful move is left (docs/rules.md §4): no
 // sequence of column moves, waste-to-column moves, draws and recycles leads to
 // a foundation play or a face-down card turned over. The search is bounded by
 // klondike.SearchLimit positions; hitting the bound reports false. A won game

@@ -30,7 +30,7 @@ const CommitTimeout = 30 * time.Second
 // A Committer is safe for concurrent use; it allocates nothing per request in
 // the steady state.
 type Committer struct {
-	s        Store
+	s        ActionLog
 	window   time.Duration
 	maxBatch int
 	observe  func(batchSize int, d time.Duration, err error)
@@ -54,12 +54,12 @@ type commitReq struct {
 	err     chan error // buffered (1): the committer never blocks on a caller
 }
 
-// NewCommitter starts a group-commit writer over s. A batch is written at most
-// window after its first request arrived, or as soon as it holds maxBatch
-// actions (maxBatch <= 0 means 256). observe, if not nil, is called from the
+// NewCommitter starts a group-commit writer over s (its AppendActions). A
+// batch is written at most window after its first request arrived, or as
+// soon as it holds maxBatch actions (maxBatch <= 0 means 256). observe, if not nil, is called from the
 // writer goroutine after every AppendActions with the number of actions written,
 // the time the write took and its error; it must be quick (a metrics update).
-func NewCommitter(s Store, window time.Duration, maxBatch int, observe func(batchSize int, d time.Duration, err error)) *Committer {
+func NewCommitter(s ActionLog, window time.Duration, maxBatch int, observe func(batchSize int, d time.Duration, err error)) *Committer {
 	if maxBatch <= 0 {
 		maxBatch = 256
 	}

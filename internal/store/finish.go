@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"dsol/internal/rating"
 )
 
 // RaceTx is one transaction of an adapter's FinishRace, in the steps that
@@ -15,9 +17,9 @@ type RaceTx interface {
 	// Rating reads a player's rating (StartRating() without a row), and
 	// keeps other transactions from changing it until this one ends.
 	Rating(ctx context.Context, playerID string) (Rating, error)
-	// Finished counts the races playerID finished (over, with a result)
-	// other than gameID.
-	Finished(ctx context.Context, gameID, playerID string) (int, error)
+	// PairRated counts the rated races between players a and b (in either
+	// seat) decided after since.
+	PairRated(ctx context.Context, a, b string, since time.Time) (int, error)
 	// AddRaceRating inserts a race's decision.
 	AddRaceRating(ctx context.Context, rr RaceRating) error
 	// SetRating writes a player's rating.
@@ -27,7 +29,7 @@ type RaceTx interface {
 // FinishRaceIn is Store.FinishRace on an adapter's transaction: the
 // adapter begins it, runs this and commits when it returns nil. A nil
 // decide only updates the game.
-func FinishRaceIn(ctx context.Context, tx RaceTx, g Game, decide func([2]Rating, [2]int) *RaceRating) error {
+func FinishRaceIn(ctx context.Context, tx RaceTx, g Game, decide func([2]Rating, int) *RaceRating) error {
 	if err := tx.UpdateGame(ctx, g); err != nil || decide == nil {
 		return err
 	}
@@ -35,17 +37,17 @@ func FinishRaceIn(ctx context.Context, tx RaceTx, g Game, decide func([2]Rating,
 		return err
 	}
 	var current [2]Rating
-	var finished [2]int
 	for i, id := range g.Seats {
 		var err error
 		if current[i], err = tx.Rating(ctx, id); err != nil {
 			return err
 		}
-		if finished[i], err = tx.Finished(ctx, g.ID, id); err != nil {
-			return err
-		}
 	}
-	rr := decide(current, finished)
+	pair, err := tx.PairRated(ctx, g.Seats[0], g.Seats[1], g.UpdatedAt.Add(-rating.PairWindow))
+	if err != nil {
+		return err
+	}
+	rr := decide(current, pair)
 	if rr == nil {
 		return nil
 	}
@@ -69,6 +71,12 @@ func FinishRaceIn(ctx context.Context, tx RaceTx, g Game, decide func([2]Rating,
 	}
 	return nil
 }
+
+// PairRatedSQL counts the rated races between players $1 and $2, in
+// either seat, decided after $3 (the dialect's time), by the index
+// race_ratings_pair: the same text in both dialects.
+const PairRatedSQL = `SELECT count(*) FROM race_ratings
+	WHERE rated = TRUE AND at > $3 AND ((seat1 = $1 AND seat2 = $2) OR (seat1 = $2 AND seat2 = $1))`
 
 // RaceRatingFields are the columns of a race's decision after its players,
 // rated and flag, as Scan destinations or as arguments: each seat's median

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"dsol/internal/rating"
 )
 
 // Tally is where a solo game stands after one of its actions, stored with the
@@ -92,12 +94,18 @@ type Recent struct {
 // RaceStats are the statistics of a player's finished races (those with a
 // result: a cancelled race does not count). Played, Won, Lost and Drawn
 // count every race, Bot the races against the server's bot among them.
-// Rating is the player's Glicko-2 rating (the ratings table: see
-// Store.FinishRace), over every rated race and never reset.
+// Rating and Deviation are the player's Glicko-2 rating (the ratings
+// table: see Store.FinishRace), over every rated race and never reset.
 type RaceStats struct {
 	RaceCounts
-	Bot    RaceCounts
-	Rating float64
+	Bot       RaceCounts
+	Rating    float64
+	Deviation float64
+}
+
+// Provisional reports whether the rating is provisional (rating.IsProvisional).
+func (r RaceStats) Provisional() bool {
+	return rating.IsProvisional(rating.Rating{Rating: r.Rating, Deviation: r.Deviation})
 }
 
 // RaceCounts count finished races by outcome.
@@ -182,23 +190,18 @@ func (m Mode) letter() string {
 
 // RaceStatsQuery is the statistics query of the races of player $1, the
 // same text in both dialects: one row of the player's reset point (NULL:
-// never reset) and rating, then played, won, lost and drawn of the finished
+// never reset), rating and deviation, then played, won, lost and drawn of the finished
 // races that count, then the same of those against the bot, from the
 // player's race_totals, which the triggers of migration 00013 keep (none:
 // zeros).
 var RaceStatsQuery = `SELECT p.stats_since, COALESCE((SELECT r.rating FROM ratings AS r WHERE r.player_id = p.id), ` +
 	strconv.FormatFloat(StartRating().Rating, 'f', -1, 64) + `),
+	COALESCE((SELECT r.deviation FROM ratings AS r WHERE r.player_id = p.id), ` +
+	strconv.FormatFloat(StartRating().Deviation, 'f', -1, 64) + `),
 	COALESCE(t.played, 0), COALESCE(t.won, 0), COALESCE(t.lost, 0), COALESCE(t.drawn, 0),
 	COALESCE(t.bot_played, 0), COALESCE(t.bot_won, 0), COALESCE(t.bot_lost, 0), COALESCE(t.bot_drawn, 0)
 FROM players AS p LEFT JOIN race_totals AS t ON t.player_id = p.id
 WHERE p.id = $1`
-
-// Rows is what ReadSoloStats reads: *sql.Rows and pgx.Rows both are.
-type Rows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-}
 
 // ReadSoloStats reads the rows of SoloStatsQuery into one entry per mode of
 // SoloModes (a mode never played has zeros and no recent games).
@@ -262,15 +265,10 @@ func msOrNil(n sql.NullInt64) *time.Duration {
 	return &d
 }
 
-// Row is what ScanRaceStats reads: *sql.Row and pgx.Row both are.
-type Row interface {
-	Scan(dest ...any) error
-}
-
 // ScanRaceStats reads the row of RaceStatsQuery, the reset point into since
 // (the dialect's scan target of a nullable time).
 func ScanRaceStats(row Row, since any) (RaceStats, error) {
 	var r RaceStats
-	err := row.Scan(since, &r.Rating, &r.Played, &r.Won, &r.Lost, &r.Drawn, &r.Bot.Played, &r.Bot.Won, &r.Bot.Lost, &r.Bot.Drawn)
+	err := row.Scan(since, &r.Rating, &r.Deviation, &r.Played, &r.Won, &r.Lost, &r.Drawn, &r.Bot.Played, &r.Bot.Won, &r.Bot.Lost, &r.Bot.Drawn)
 	return r, err
 }

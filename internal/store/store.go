@@ -47,6 +47,14 @@ const DeletedPlayerID = "deleted"
 // yet accepted). The races played against someone stay, anonymised.
 const OwnGames = `(seat1 = $1 OR seat2 = $1) AND (kind = 'solo' OR status = 'waiting' OR seat2 IS NULL)`
 
+// Renamed is the server's notice to a player that it changed their name
+// (CheckNames): the name they had and when it went. It stays until they
+// have seen it (ClearRenamed) or chosen a name themselves (RenamePlayer).
+type Renamed struct {
+	From string
+	At   time.Time
+}
+
 // Token is one of a player's bearer tokens, by its hash.
 type Token struct {
 	Hash      []byte // SHA-256 of the token
@@ -143,6 +151,11 @@ type Rating struct {
 	Races      int
 }
 
+// Provisional reports whether the rating is provisional (rating.IsProvisional).
+func (r Rating) Provisional() bool {
+	return rating.IsProvisional(rating.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility})
+}
+
 // StartRating is the rating of a player never rated: 1500, deviation 350,
 // volatility 0.06.
 func StartRating() Rating {
@@ -158,8 +171,8 @@ type RaceRating struct {
 	GameID  string
 	Players [2]string // seat 1 and seat 2
 	Rated   bool
-	// Flag is why the race is not rated ("" when rated), such as
-	// "chosen_deal", "new_player" or "too_fast".
+	// Flag is why the race is not rated ("" when rated): one of the flags
+	// of package rating, such as "too_short" or "too_fast".
 	Flag string
 	// MedianGap is each seat's median time between two of its actions
 	// (-1 ms: fewer than two actions), at millisecond precision.
@@ -180,159 +193,33 @@ type Block struct {
 	CreatedAt   time.Time
 }
 
-// Store is implemented by the SQLite and PostgreSQL adapters. All methods are
-// safe for concurrent use.
+// Store is the whole of a store, every role of roles.go: the SQLite and
+// PostgreSQL adapters implement it, and the contract suite (storetest) tests
+// it. All methods are safe for concurrent use.
 type Store interface {
-	// CreatePlayer inserts a new player (ErrConflict if the id or token hash exists).
-	CreatePlayer(ctx context.Context, p Player) error
-	// PlayerByTokenHash finds the player owning a token hash (ErrNotFound).
-	PlayerByTokenHash(ctx context.Context, hash []byte) (Player, error)
-	// Player finds a player by id (ErrNotFound).
-	Player(ctx context.Context, id string) (Player, error)
-	// RenamePlayer changes a player's name (ErrNotFound).
-	RenamePlayer(ctx context.Context, id, name string) error
-	// Tokens lists a player's tokens, oldest first.
-	Tokens(ctx context.Context, playerID string) ([]Token, error)
-	// RevokeToken removes one token (ErrNotFound if no such token).
-	RevokeToken(ctx context.Context, hash []byte) error
-	// RevokeTokens removes every token of a player and returns how many.
-	RevokeTokens(ctx context.Context, playerID string) (int, error)
-	// DeletePlayer removes a player and everything stored about them: their
-	// tokens and transfer code, their blocks and the blocks of them, their solo games and daily entries, the races nobody else
-	// played in (no second player, or the bot) and the races still waiting,
-	// with their actions. In the other races (another player's history too)
-	// the player's seat passes to DeletedPlayerID, and their ids are
-	// returned. ErrNotFound if there is no such player.
-	DeletePlayer(ctx context.Context, id string) ([]string, error)
+	Players
+	Devices
+	Names
+	Blocking
+	Games
+	ActionLog
+	Ratings
+	Statistics
+	Daily
+	Winnable
+	Retention
+	Snapshots
+	Health
+}
 
-	// Block records that playerID blocked blockedID at at; a block already
-	// there keeps its time. ErrNotFound if either player does not exist.
-	Block(ctx context.Context, playerID, blockedID string, at time.Time) error
-	// Unblock removes playerID's block of blockedID (none: nothing to do).
-	Unblock(ctx context.Context, playerID, blockedID string) error
-	// Blocks lists the players playerID blocked, oldest block first, with
-	// their names.
-	Blocks(ctx context.Context, playerID string) ([]Block, error)
-	// BlocksAmong returns the blocks made by or against any of ids, in any
-	// order, without names.
-	BlocksAmong(ctx context.Context, ids []string) ([]Block, error)
-
-	// PutLinkCode stores the transfer code of c.PlayerID, replacing the one
-	// they had (ErrNotFound if there is no such player, ErrConflict if
-	// another player's code has the same hash).
-	PutLinkCode(ctx context.Context, c LinkCode) error
-	// LinkCode returns a player's transfer code (ErrNotFound if none).
-	LinkCode(ctx context.Context, playerID string) (LinkCode, error)
-	// RedeemLinkCode uses the transfer code of hash at now and gives its
-	// player the token tokenHash, in one transaction, and returns the code.
-	// A code used before or expired at now is left as it is and returned
-	// with ErrConflict; ErrNotFound if no code has that hash.
-	RedeemLinkCode(ctx context.Context, hash, tokenHash []byte, now time.Time) (LinkCode, error)
-
-	// CreateGame inserts a new game header (ErrConflict if the id exists).
-	CreateGame(ctx context.Context, g Game) error
-	// Game loads a game header (ErrNotFound).
-	Game(ctx context.Context, id string) (Game, error)
-	// UpdateGame stores Status, Seats, Public, Result and UpdatedAt of an existing
-	// game (ErrNotFound).
-	UpdateGame(ctx context.Context, g Game) error
-	// AddHint counts one more hint given in a game and returns the new
-	// count (ErrNotFound). Nothing else of the header changes.
-	AddHint(ctx context.Context, gameID string) (int, error)
-	// SetChecked records that the live check is on for a game (ErrNotFound);
-	// setting it again is no error. Nothing else of the header changes.
-	SetChecked(ctx context.Context, gameID string) error
-	// JoinGame sets seat 2 of a waiting race to playerID and its status to
-	// "playing", only if seat 2 is still empty (ErrConflict otherwise).
-	JoinGame(ctx context.Context, gameID, playerID string, at time.Time) error
-	// CancelRace ends a race that is still waiting for a second player: its
-	// status becomes "over" (with no result) and it leaves the lobby, only if
-	// playerID holds seat 1 and seat 2 is still empty (ErrConflict otherwise;
-	// ErrNotFound for no such game).
-	CancelRace(ctx context.Context, gameID, playerID string, at time.Time) error
-	// FinishRace stores the end of a race as UpdateGame does and, in the
-	// same transaction, decides its rating: decide gets both seats' current
-	// ratings and how many races each seat's player finished before this
-	// one (races over with a result, any opponent), and returns the
-	// decision to keep, or nil for none (nothing is recorded). A rated
-	// decision's After becomes both players' ratings, each with one more
-	// rated race. A race that has a decision already keeps it: decide is
-	// not called and nobody is rated again. decide must be pure (it may be
-	// called again when the transaction is retried); a nil decide makes
-	// FinishRace an UpdateGame. ErrNotFound for no such game.
-	FinishRace(ctx context.Context, g Game, decide func(current [2]Rating, finished [2]int) *RaceRating) error
-	// RaceRating returns the rating decision of a race (ErrNotFound: none).
-	RaceRating(ctx context.Context, gameID string) (RaceRating, error)
-	// Rating returns a player's current rating; StartRating() for a player
-	// never rated (or unknown).
-	Rating(ctx context.Context, playerID string) (Rating, error)
-	// ListGames lists the games where q.Player holds a seat, newest first
-	// (by creation time, then id), as q selects.
-	ListGames(ctx context.Context, q GameQuery) ([]Game, error)
-	// OpenRaces lists public races still waiting for a second player, oldest first.
-	OpenRaces(ctx context.Context, limit int) ([]Game, error)
-
-	// AppendActions writes actions of one or many games in one transaction: all or
-	// nothing. A duplicate (game_id, seq) makes the whole call fail with
-	// ErrConflict. Client ids are stored as given: their duplicates are the
-	// table's to refuse, from the game's log.
-	AppendActions(ctx context.Context, actions []Action) error
-	// Actions returns the actions of a game with seq > afterSeq, in seq order.
-	Actions(ctx context.Context, gameID string, afterSeq int64) ([]Action, error)
-
-	// Stats returns the statistics of a player: what the stored games and
-	// actions give, read from the figures the migrations' triggers keep as
-	// they are written (ErrNotFound for no such player).
-	Stats(ctx context.Context, playerID string) (Stats, error)
-	// ResetStats sets the player's reset point to at: from then on Stats
-	// counts only the games started after it, but for the race rating,
-	// which is never reset (ErrNotFound for no such player).
-	ResetStats(ctx context.Context, playerID string, at time.Time) error
-
-	// DeleteAbandoned deletes, with their actions, at most limit games (no
-	// limit when limit <= 0) that were left unfinished: solo games still
-	// "playing" and races still "waiting" for a second player whose last
-	// activity, the later of UpdatedAt and the time of their last action, is
-	// before before. Finished games (won, over) and races in play are never
-	// deleted; a daily game deleted takes its entry with it. It returns how
-	// many games it deleted: call it again while that
-	// equals limit. On PostgreSQL one caller sweeps at a time: a call made
-	// while another one is under way on the same schema deletes nothing and
-	// returns 0.
-	DeleteAbandoned(ctx context.Context, before time.Time, limit int) (int, error)
-
-	// AddWinnable adds deals to the pool of winnable deals, leaving those
-	// it holds already (the same mode and deal) as they are, and returns
-	// how many it added.
-	AddWinnable(ctx context.Context, deals []WinnableDeal) (int, error)
-	// WinnableDeals lists the pool of winnable deals, oldest first.
-	WinnableDeals(ctx context.Context) ([]WinnableDeal, error)
-	// PlayedCodes returns those of codes (canonical solo codes) of which
-	// playerID has a solo game, in any order.
-	PlayedCodes(ctx context.Context, playerID string, codes []string) ([]string, error)
-
-	// PutDailyChallenge stores c unless a challenge of its day and mode is
-	// stored already (two nodes may race to make it), and returns the one
-	// stored: insert or keep, then read back.
-	PutDailyChallenge(ctx context.Context, c DailyChallenge) (DailyChallenge, error)
-	// DailyChallenges lists the challenges of a day, by mode (none: empty).
-	DailyChallenges(ctx context.Context, day string) ([]DailyChallenge, error)
-	// StartDaily creates the game g and the entry e of its player in one
-	// transaction, unless the player has an entry of e's challenge already:
-	// then nothing is created and the stored entry is returned, with false.
-	// ErrNotFound if the challenge or the player does not exist.
-	StartDaily(ctx context.Context, g Game, e DailyEntry) (DailyEntry, bool, error)
-	// Leaderboard returns the leaderboard of a daily challenge, in one query
-	// (LeaderboardSQL).
-	Leaderboard(ctx context.Context, q LeaderboardQuery) (Leaderboard, error)
-	// DailyWins lists the days on which a player won a daily challenge (any
-	// mode), oldest first, each once.
-	DailyWins(ctx context.Context, playerID string) ([]string, error)
-
-	// Ping checks that the database answers (for /readyz).
-	Ping(ctx context.Context) error
-	// Close releases the connections.
-	Close() error
+// Snapshot is a live table's saved state of a game at Seq: what the game's
+// first Seq actions made of it, so that the table comes back without
+// replaying them. Its contents are the table's business (package live).
+type Snapshot struct {
+	GameID string
+	Seq    int64
+	State  []byte
+	At     time.Time
 }
 
 // Lease is a node's ownership of a live game: only its holder runs the

@@ -1,11 +1,17 @@
 // Package testenv finds the outside services that some tests need (PostgreSQL,
-// Chromium). When a service is missing a test is skipped with a clear message,
-// unless DSOL_REQUIRE_ALL is set (CI sets it), in which case the test fails.
+// Chromium, a small file system of their own). When a service is missing a
+// test is skipped with a clear message, unless DSOL_REQUIRE_ALL is set (CI
+// sets it), in which case the test fails.
 package testenv
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +54,35 @@ func Chromium(tb testing.TB) string {
 	}
 	missing(tb, "Chromium is not installed (no DSOL_CHROMIUM, no chromium on PATH)")
 	return ""
+}
+
+// MountTmpfs mounts a tmpfs of size bytes on dir, an empty directory, and
+// unmounts it when the test ends, after the cleanups registered later (such
+// as closing a database that lives on it). It needs root on Linux; the error
+// says why it could not mount.
+func MountTmpfs(tb testing.TB, dir string, size int64) error {
+	tb.Helper()
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		return errors.New("not root on Linux")
+	}
+	out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+strconv.FormatInt(size, 10), "tmpfs", dir).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("mount: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	tb.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			tb.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+	return nil
+}
+
+// Tmpfs mounts a tmpfs of size bytes on dir as MountTmpfs does, or skips the
+// test when it cannot (a full disk cannot be had otherwise without filling
+// the machine's).
+func Tmpfs(tb testing.TB, dir string, size int64) {
+	tb.Helper()
+	if err := MountTmpfs(tb, dir, size); err != nil {
+		missing(tb, fmt.Sprintf("cannot mount a %d-byte tmpfs (%v): the test needs root on Linux", size, err))
+	}
 }

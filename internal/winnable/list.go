@@ -118,7 +118,7 @@ func Solve(s *solver.Solver, m Mode, deal uint64, budget int64, yield func() boo
 const listHeader = `# Deals of DS1-%s that the solver won within the budget (positions), each
 # win checked through the solo engine: "deal LETTERS POSITIONS", in the
 # order of the seed's stream, after the first "searched" deals of it.
-# Made by make winnable-list; see "Winnable deals" in README.md.
+# Made by make winnable-list; see "Winnable deals" in docs/solver.md.
 `
 
 // WriteTo writes the list in its file format.

@@ -94,7 +94,7 @@ func (p *Pool) Size(m Mode) int {
 	return len(p.deals[m])
 }
 
-// Played tells which of some codes a player has played (store.Store's
+// Played tells which of some codes a player has played (store.Winnable's
 // PlayedCodes).
 type Played interface {
 	PlayedCodes(ctx context.Context, playerID string, codes []string) ([]string, error)

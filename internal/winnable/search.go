@@ -2,21 +2,27 @@ package winnable
 
 import (
 	"context"
+	crand "crypto/rand"
 	"log/slog"
 	"math/rand/v2"
 	"runtime"
 	"time"
-
-	crand "crypto/rand"
 
 	"dsol/internal/cards"
 	"dsol/internal/solver"
 	"dsol/internal/store"
 )
 
+// Store is the stored pool of winnable deals, shared by the nodes: Run
+// reads it and adds the deals its search finds.
+type Store interface {
+	AddWinnable(ctx context.Context, deals []store.WinnableDeal) (int, error)
+	WinnableDeals(ctx context.Context) ([]store.WinnableDeal, error)
+}
+
 // Config configures Run.
 type Config struct {
-	Store store.Store
+	Store Store
 	Pool  *Pool
 	// Target is the number of deals of each mode, the shipped list's
 	// included, that the search works towards; 0 turns the search off (the

@@ -13,6 +13,7 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/metrics"
+	"dsol/internal/protocol"
 )
 
 // connection is what a game session and a lobby session share of an open
@@ -26,7 +27,7 @@ type connection struct {
 
 	ctx    context.Context // the session's life; never the request's
 	cancel context.CancelFunc
-	out    *outbox // answers to this client: ack, reject, pong, a queued close
+	out    outbox // answers to this client: ack, reject, pong, a queued close
 
 	limit   *rate.Limiter // client frames
 	strikes *rate.Limiter // refused frames before the socket is closed
@@ -49,7 +50,7 @@ func newConnection(c *websocket.Conn, cfg *Config, m *metrics.Metrics, clock fun
 	return &connection{
 		ws: c, cfg: cfg, metrics: m, clock: clock,
 		ctx: ctx, cancel: cancel,
-		out:     newOutbox(cfg.SendQueue),
+		out:     outbox{max: cfg.SendQueue},
 		limit:   rate.NewLimiter(rate.Limit(cfg.MessageRate), cfg.MessageBurst),
 		strikes: rate.NewLimiter(1, cfg.MaxStrikes),
 	}
@@ -99,6 +100,14 @@ func (c *connection) close(code int, reason string) {
 }
 
 func (c *connection) closeNow() { c.ws.CloseNow() }
+
+// revoke ends the socket of a token that no longer signs its player in: the
+// session ends at once (its read loop hands nothing more on, its writer
+// writes nothing more) and the socket closes with CloseSignedOut.
+func (c *connection) revoke() {
+	c.cancel()
+	go c.close(protocol.CloseSignedOut, "signed out")
+}
 
 // closeAsync closes the socket without waiting for the handshake; run waits
 // for it before returning.
@@ -168,7 +177,7 @@ func (c *connection) strike() bool { return c.strikes.AllowN(c.clock(), 1) }
 // close code of "unavailable"), so that it reconnects and resumes.
 func (c *connection) slow() {
 	c.metrics.ObserveWSSlowDrop()
-	c.closeAsync(CloseCode(game.Unavailable), "too slow")
+	c.closeAsync(protocol.CloseCode(game.Unavailable), "too slow")
 }
 
 // write writes one message as a frame and counts it.

@@ -13,11 +13,11 @@ import (
 	"testing"
 
 	"dsol/internal/cards"
+	"dsol/internal/engine"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/ws"
 )
 
@@ -230,7 +230,7 @@ func playFairRace(t *testing.T, st store.Store, seed uint64) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eo, err := table.EngineOptions(o)
+		eo, err := engine.RaceOptions(o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 )
 
 // feed is what a read-only socket forwards: encoded messages of one type
@@ -69,8 +70,8 @@ func (h *feedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.dropEnded = true
-	if !h.socks.track(s) {
-		c.Close(websocket.StatusCode(CloseRestart), "server restart")
+	if !h.socks.track(s, pid, h.tokenOf(r)) {
+		c.Close(websocket.StatusCode(protocol.CloseRestart), "server restart")
 		return
 	}
 	if h.gauge != nil {
@@ -103,18 +104,18 @@ func (s *feedSession) readLoop() {
 		if err != nil {
 			return
 		}
-		if s.ending {
+		if s.ending || s.ctx.Err() != nil {
 			continue
 		}
 		var m struct {
 			Type string `json:"type"`
 		}
-		ferr := checkFrame(typ, data)
+		ferr := protocol.CheckFrame(typ == websocket.MessageText, data)
 		switch {
-		case ferr == errNotUTF8:
+		case ferr == protocol.ErrNotUTF8:
 			s.h.metrics.ObserveWSIn("invalid")
 			s.ending = true
-			s.send(outMsg{typ: "close", closeCode: CloseInvalidData, body: []byte(ferr.Msg)})
+			s.send(outMsg{typ: "close", closeCode: protocol.CloseInvalidData, body: []byte(ferr.Msg)})
 		case !s.allow():
 			s.refuse(game.Errorf(game.RateLimited, "too many messages; slow down"))
 		case ferr != nil || json.Unmarshal(data, &m) != nil || m.Type != "ping":
@@ -131,7 +132,7 @@ func (s *feedSession) refuse(err *game.Error) {
 	s.h.metrics.ObserveWSIn("invalid")
 	if !s.strike() {
 		s.ending = true
-		s.send(outMsg{typ: "close", closeCode: ClosePolicy, body: []byte("too many bad messages")})
+		s.send(outMsg{typ: "close", closeCode: protocol.ClosePolicy, body: []byte("too many bad messages")})
 		return
 	}
 	b, _ := json.Marshal(rejectMsg{Type: "reject", ID: "", Error: errorJSON{Code: string(err.Code), Message: err.Msg}})
@@ -159,7 +160,7 @@ func (s *feedSession) writer(f feed) {
 		case <-beat.C:
 			s.beat()
 		case <-s.h.done:
-			s.closeAsync(CloseRestart, "server restart")
+			s.closeAsync(protocol.CloseRestart, "server restart")
 			return
 		case b, ok := <-f.C:
 			if !ok {

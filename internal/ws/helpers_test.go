@@ -17,10 +17,12 @@ import (
 
 	"dsol/internal/apitest"
 	"dsol/internal/httpapi"
+	"dsol/internal/live"
+	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/ws"
 )
 
@@ -42,34 +44,51 @@ func forEachStore(t *testing.T, f func(t *testing.T, st store.Store)) {
 // env is the whole server (REST and WebSocket) over a real store.
 type env struct {
 	*httptest.Server
-	reg     *table.Registry
+	games   *service.Service
 	com     *store.Committer
 	sockets *ws.Handler
+	feeds   []interface{ Shutdown(context.Context) error } // the lobby and match handlers, when the env made them
 	metrics *metrics.Metrics
 	once    sync.Once
 }
 
-// mustEnv starts a server over st; cfg tweaks the WebSocket limits and tcfg
-// the tables.
-func mustEnv(tb testing.TB, st store.Store, cfg func(*ws.Config), tcfg ...func(*table.Config)) *env {
+// mustEnv starts a server over st; cfg tweaks the WebSocket limits and gcfg
+// the game service.
+func mustEnv(tb testing.TB, st store.Store, cfg func(*ws.Config), gcfg ...func(*service.Config)) *env {
+	tb.Helper()
+	return mustNode(tb, st, 0, cfg, gcfg...)
+}
+
+// mustNode is mustEnv with the lifetime of the node's sign-in cache (0:
+// the default): a node of a cluster when several share st. Its socket
+// handlers (games, lobby, match) are wired as dsol serve wires them.
+func mustNode(tb testing.TB, st store.Store, authTTL time.Duration, cfg func(*ws.Config), gcfg ...func(*service.Config)) *env {
 	tb.Helper()
 	clock := apitest.NewClock() // stands still: rate limits never refill by themselves
 	m := metrics.New()
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
-	tc := table.Config{Store: st, Committer: com, Clock: time.Now,
-		Hooks: table.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}
-	for _, f := range tcfg {
-		f(&tc)
+	hub := lobby.NewHub(lobby.Config{Store: st})
+	gc := service.Config{Store: st, Committer: com, Clock: time.Now, LobbyChanged: hub.Changed, Action: m.ObserveAction,
+		Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}}
+	for _, f := range gcfg {
+		f(&gc)
 	}
-	reg := table.NewRegistry(tc)
+	games := service.New(gc)
 	wc := ws.Config{}
 	if cfg != nil {
 		cfg(&wc)
 	}
-	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Metrics: m, Clock: clock.Now, Config: wc})
-	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
-		Sockets: sockets, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
-	e := &env{Server: httptest.NewServer(h), reg: reg, com: com, sockets: sockets, metrics: m}
+	ps := players.New(players.Config{Store: st, Random: rand.Reader, AuthTTL: authTTL})
+	deps := ws.Deps{Games: games, Player: httpapi.PlayerID, Token: httpapi.TokenHash, Check: ps.CheckToken,
+		Metrics: m, Clock: clock.Now, Config: wc}
+	sockets := ws.NewHandler(deps)
+	lob := ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub, Player: httpapi.PlayerID,
+		Token: httpapi.TokenHash, Check: ps.CheckToken, Metrics: m, Clock: clock.Now, Config: wc})
+	match := ws.NewMatchHandler(deps)
+	h := httpapi.NewServer(httpapi.Deps{Players: ps, Games: games, Lobby: hub, Metrics: m, Clock: time.Now,
+		Sockets: httpapi.Sockets{Games: sockets, Lobby: lob, Match: match}, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
+	e := &env{Server: httptest.NewServer(h), games: games, com: com, sockets: sockets, metrics: m,
+		feeds: []interface{ Shutdown(context.Context) error }{lob, match}}
 	tb.Cleanup(e.stop)
 	return e
 }
@@ -80,8 +99,11 @@ func (e *env) stop() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
 		e.sockets.Shutdown(ctx)
+		for _, f := range e.feeds {
+			f.Shutdown(ctx)
+		}
 		e.Server.Close()
-		e.reg.Close(ctx)
+		e.games.Close(ctx)
 		e.com.Close()
 	})
 }

@@ -56,12 +56,22 @@ func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 // frameConn is the connection under the socket library's write buffer. The
-// library writes a frame as its buffer fills and empties: the header and
-// the payload's first bytes, then the rest of the payload. frameConn reads
-// each frame's length from its header and writes the frame once it has all
-// of it: one system call per frame (writev of the two pieces on TCP, so the
-// payload is not copied), with a buffer of a few bytes kept between frames
-// instead of one the size of the largest frame.
+// library writes a frame through that buffer in pieces as it fills and
+// empties (with 16 bytes: the header and the payload's first bytes, then
+// the rest of the payload). frameConn reads each frame's length from its
+// header (RFC 6455, whatever the library) and writes the frame once it has
+// all of it: one system call per frame (writev of the two pieces on TCP,
+// so the payload is not copied), with a buffer of a few bytes kept between
+// frames instead of one the size of the largest frame. It takes the bytes
+// however they are cut; what it relies on is that every byte of every
+// frame the library sends passes through the buffer handed over at the
+// hijack, frame after frame. TestLibraryWritesEachFrameOnce holds the
+// library of go.mod to that: a version that wrote past the buffer would
+// put a frame on the wire in several writes, and fail it.
+//
+// A plain buffer instead (no frameConn) would cost every idle socket its
+// size, and a frame larger than it two writes (docs/performance.md, "An
+// idle socket").
 type frameConn struct {
 	net.Conn
 	vec   bool   // the connection writes net.Buffers in one call

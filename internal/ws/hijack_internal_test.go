@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -184,6 +186,156 @@ func TestFrameConnOneWritePerFrame(t *testing.T) {
 		}
 		if cap(fc.pend) > keepPend || fc.total != 0 {
 			t.Fatalf("round %d: %d bytes of room kept, %d of a frame pending", round, cap(fc.pend), fc.total)
+		}
+	}
+}
+
+// countConn is a server connection that records each write.
+type countConn struct {
+	net.Conn
+	mu     sync.Mutex
+	writes [][]byte
+}
+
+func (c *countConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.writes = append(c.writes, bytes.Clone(p))
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+func (c *countConn) written() [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.writes)
+}
+
+// countListener hands out countConns.
+type countListener struct{ net.Listener }
+
+func (l countListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countConn{Conn: c}, nil
+}
+
+type connKey struct{}
+
+// TestLibraryWritesEachFrameOnce holds the socket library of go.mod to what
+// frameConn relies on: every byte of every frame it sends (messages of
+// every length class, its ping, its pong, its close) passes through the
+// write buffer handed over at the hijack, frame after frame, so that each
+// frame reaches the connection in one write, whole. A version that wrote
+// past that buffer (to the connection itself, or through a buffer of its
+// own) would put a frame longer than 16 bytes on the wire in two writes or
+// more, and fails here; one that buffered more itself would show in the
+// idle socket's memory (TestIdleSocketCost).
+func TestLibraryWritesEachFrameOnce(t *testing.T) {
+	sizes := []int{0, 1, 12, 13, 125, 126, 1000, 4096, 16<<10 + 300, 65535, 65536, 70000}
+	payload := func(n int) []byte { return bytes.Repeat([]byte{'a' + byte(n%26)}, n) }
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	type opening struct {
+		conn    *countConn
+		upgrade int // the writes of the 101 answer, before the socket library's
+	}
+	opened := make(chan opening, 1)
+	serverPinged := make(chan struct{}) // the server's ping has its pong
+	pinged := make(chan struct{})       // the client's ping has its pong
+	served := make(chan error, 1)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(smallBuffers{w}, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
+		if err != nil {
+			served <- err
+			return
+		}
+		defer c.CloseNow()
+		cc := r.Context().Value(connKey{}).(*countConn)
+		opened <- opening{cc, len(cc.written())}
+		ctx := c.CloseRead(ctx) // reads the pongs and the pings
+		for _, n := range sizes {
+			if err := c.Write(ctx, websocket.MessageText, payload(n)); err != nil {
+				served <- err
+				return
+			}
+		}
+		if err := c.Ping(ctx); err != nil {
+			served <- err
+			return
+		}
+		close(serverPinged)
+		<-pinged
+		served <- c.Close(websocket.StatusNormalClosure, "bye")
+	}))
+	srv.Config.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		return context.WithValue(ctx, connKey{}, c)
+	}
+	srv.Listener = countListener{srv.Listener}
+	srv.Start()
+	defer srv.Close()
+
+	c, _, err := websocket.Dial(ctx, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(1 << 20)
+	var o opening
+	select {
+	case o = <-opened:
+	case err := <-served:
+		t.Fatalf("server: %v", err)
+	}
+	for i, n := range sizes {
+		typ, b, err := c.Read(ctx)
+		if err != nil || typ != websocket.MessageText || !bytes.Equal(b, payload(n)) {
+			t.Fatalf("message %d: %v %d bytes, %v; want %d bytes", i, typ, len(b), err, n)
+		}
+	}
+	read := make(chan error, 1)
+	go func() { _, _, err := c.Read(ctx); read <- err }() // answers the server's ping, then reads its close
+	select {
+	case <-serverPinged:
+	case err := <-served:
+		t.Fatalf("server: %v", err)
+	}
+	if err := c.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	close(pinged)
+	if err := <-served; err != nil {
+		t.Fatalf("server: %v", err)
+	}
+	if err := <-read; websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+		t.Fatalf("client read %v, want the close", err)
+	}
+
+	type frame struct {
+		op byte
+		n  int
+	}
+	var want []frame
+	for _, n := range sizes {
+		want = append(want, frame{0x81, n}) // text, final
+	}
+	want = append(want, frame{0x89, 1}, frame{0x8a, 1}, frame{0x88, 5}) // its ping "1", the pong of ours, the close: 1000 "bye"
+	writes := o.conn.written()[o.upgrade:]
+	if len(writes) != len(want) {
+		t.Fatalf("%d frames went out in %d writes, want one write each", len(want), len(writes))
+	}
+	for i, w := range writes {
+		total, ok := frameLength(nil, w)
+		if !ok || total != len(w) {
+			t.Fatalf("write %d (%d bytes) is not one whole frame (%d, %v)", i, len(w), total, ok)
+		}
+		head := total - want[i].n
+		if w[0] != want[i].op || head < 2 || head > 10 {
+			t.Fatalf("write %d: opcode %#x and %d bytes of payload, want %#x and %d", i, w[0], total-head, want[i].op, want[i].n)
+		}
+		if want[i].op == 0x81 && !bytes.Equal(w[head:], payload(want[i].n)) {
+			t.Fatalf("write %d: the payload is not message %d's", i, i)
 		}
 	}
 }

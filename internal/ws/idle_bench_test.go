@@ -21,7 +21,9 @@ import (
 // figures before the sockets were opened. The process is the server and
 // the bare clients; the clients' share is a connection each. With
 // sent=ping each client then sends one ping, so that the socket idles with
-// what its read loop and its answers keep from a frame.
+// what its read loop and its answers keep from a frame. Heap and stack
+// together stay within idleSocketBound (TestIdleSocketCost checks it on
+// every test run).
 //
 //	go test -run '^$' -bench IdleSocket -benchtime 2000x ./internal/ws
 func BenchmarkIdleSocket(b *testing.B) {
@@ -48,6 +50,9 @@ func BenchmarkIdleSocket(b *testing.B) {
 			b.ReportMetric(float64(after.heap-before.heap)/float64(b.N), "heap-B/socket")
 			b.ReportMetric(float64(after.stack-before.stack)/float64(b.N), "stack-B/socket")
 			b.ReportMetric(float64(after.goroutines-before.goroutines)/float64(b.N), "goroutines/socket")
+			if cost := (after.heap - before.heap + after.stack - before.stack) / int64(b.N); b.N >= 100 && cost > idleSocketBound { // fewer: noise
+				b.Fatalf("an idle socket keeps %d bytes of heap and stack, more than %d", cost, idleSocketBound)
+			}
 		})
 	}
 }
@@ -61,28 +66,43 @@ func maskedText(payload string) []byte {
 	return append([]byte{0x81, 0x80 | byte(len(payload)), 0, 0, 0, 0}, payload...)
 }
 
-// TestIdleSocketOneGoroutine: an idle game socket keeps one goroutine (its
-// read loop) once its opening messages are written; the writer runs only
-// while there is something to write.
-func TestIdleSocketOneGoroutine(t *testing.T) {
+// idleSocketBound is the most an idle game socket may keep alive on the
+// server, heap and stack: what BenchmarkIdleSocket measures.
+const idleSocketBound = 24 << 10
+
+// TestIdleSocketCost: an idle game socket keeps one goroutine (its read
+// loop) once its opening messages are written, the writer running only
+// while there is something to write, and at most idleSocketBound of heap
+// and stack; in-process, after a collection, as BenchmarkIdleSocket
+// measures it.
+func TestIdleSocketCost(t *testing.T) {
 	e := mustEnv(t, apitest.SQLite(t), func(c *ws.Config) { c.MaxSocketsPerPlayer = 1 << 10 })
 	open := bareSockets(t, e, nil)
-	open()
-	const n = 100
-	before := liveMemory().goroutines
+	for range 20 { // the table is live, and the one-time costs of the first sockets are paid
+		open()
+	}
+	time.Sleep(2 * ws.PumpLinger)
+	const n = 400
+	before := liveMemory()
 	for range n {
 		open()
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got := liveMemory().goroutines - before
-		if got <= n+n/10 {
-			break
+		time.Sleep(2 * ws.PumpLinger) // the writers' goroutines end
+		after := liveMemory()
+		if got := after.goroutines - before.goroutines; got > n+n/10 {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d goroutines for %d idle sockets, want about %d", got, n, n)
+			}
+			continue
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines for %d idle sockets, want about %d", got, n, n)
+		cost := (after.heap - before.heap + after.stack - before.stack) / n
+		t.Logf("%d bytes of heap and stack per idle socket", cost)
+		if cost > idleSocketBound {
+			t.Fatalf("an idle socket keeps %d bytes of heap and stack, more than %d", cost, idleSocketBound)
 		}
-		time.Sleep(10 * time.Millisecond)
+		return
 	}
 }
 

@@ -14,8 +14,11 @@ import (
 // LobbyDeps are the dependencies of a LobbyHandler.
 type LobbyDeps struct {
 	Hub *lobby.Hub
-	// Player is as in Deps: the authenticated player of a request.
+	// Player, Token and Check are as in Deps: the authenticated player of a
+	// request, the token it signed in with and the check of a token.
 	Player  func(r *http.Request) (playerID string, err error)
+	Token   func(r *http.Request) []byte
+	Check   func(ctx context.Context, token []byte) (valid time.Duration, err error)
 	Logger  *slog.Logger
 	Metrics *metrics.Metrics
 	Clock   func() time.Time // for the rate limits
@@ -40,7 +43,7 @@ type LobbyHandler struct {
 // too.
 func NewLobbyHandler(d LobbyDeps) *LobbyHandler {
 	h := &LobbyHandler{hub: d.Hub}
-	h.feedHandler = feedHandler{front: newFront[*feedSession]("lobby sockets", d.Player, d.Logger, d.Metrics, d.Clock, d.Config),
+	h.feedHandler = feedHandler{front: newFront[*feedSession]("lobby sockets", auth{d.Player, d.Token, d.Check}, d.Logger, d.Metrics, d.Clock, d.Config),
 		name: "lobby", done: d.Hub.Done(), open: h.subscribe}
 	h.gauge = h.metrics.AddLobbyConnections
 	return h

@@ -16,8 +16,8 @@ import (
 	"dsol/internal/lobby"
 	"dsol/internal/metrics"
 	"dsol/internal/players"
+	"dsol/internal/service"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/ws"
 )
 
@@ -32,13 +32,14 @@ func mustLobbyEnv(tb testing.TB, st store.Store, refresh time.Duration) *lobbyEn
 	tb.Helper()
 	m := metrics.New()
 	com := store.NewCommitter(st, time.Millisecond, 0, m.ObserveCommit)
-	reg := table.NewRegistry(table.Config{Store: st, Committer: com, Clock: time.Now})
-	sockets := ws.NewHandler(ws.Deps{Tables: reg, Player: httpapi.PlayerID, Metrics: m})
-	lob := ws.NewLobbyHandler(ws.LobbyDeps{Hub: lobby.NewHub(lobby.Config{Store: st, Refresh: refresh}),
+	hub := lobby.NewHub(lobby.Config{Store: st, Refresh: refresh})
+	games := service.New(service.Config{Store: st, Committer: com, Clock: time.Now, LobbyChanged: hub.Changed})
+	sockets := ws.NewHandler(ws.Deps{Games: games, Player: httpapi.PlayerID, Metrics: m})
+	lob := ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub,
 		Player: httpapi.PlayerID, Metrics: m, Config: ws.Config{OriginPatterns: []string{"app.example.com"}}})
-	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Tables: reg, Metrics: m, Clock: time.Now,
-		Sockets: sockets, Lobby: lob, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
-	e := &lobbyEnv{env: &env{Server: httptest.NewServer(h), reg: reg, com: com, sockets: sockets, metrics: m}, lobby: lob}
+	h := httpapi.NewServer(httpapi.Deps{Players: players.New(players.Config{Store: st, Random: rand.Reader}), Games: games, Lobby: hub,
+		Metrics: m, Clock: time.Now, Sockets: httpapi.Sockets{Games: sockets, Lobby: lob}, Config: httpapi.Config{WriteBurst: 1 << 20, WriteRate: 1 << 20}})
+	e := &lobbyEnv{env: &env{Server: httptest.NewServer(h), games: games, com: com, sockets: sockets, metrics: m}, lobby: lob}
 	tb.Cleanup(e.stop)
 	return e
 }

@@ -50,9 +50,9 @@ func TestPumpRunsAfterEveryWake(t *testing.T) {
 	}
 	wg.Wait()
 	deadline := time.Now().Add(10 * time.Second)
-	for seen.Load() != posted.Load() || p.state.Load() != pumpIdle { // the goroutine lingers, then ends
+	for seen.Load() != posted.Load() || p.running() { // the goroutine lingers, then ends
 		if time.Now().After(deadline) {
-			t.Fatalf("after the last wake: seen %d, posted %d, state %d", seen.Load(), posted.Load(), p.state.Load())
+			t.Fatalf("after the last wake: seen %d, posted %d, goroutine running %v", seen.Load(), posted.Load(), p.running())
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -73,8 +73,8 @@ func TestPumpOver(t *testing.T) {
 		p.wake()
 		time.Sleep(time.Hour)
 		synctest.Wait()
-		if n := passes.Load(); n != 1 || p.state.Load() != pumpOver {
-			t.Fatalf("%d passes, state %d; want 1 pass and over", n, p.state.Load())
+		if n := passes.Load(); n != 1 || !p.isOver() || p.running() {
+			t.Fatalf("%d passes, over %v, goroutine running %v; want 1 pass, over, no goroutine", n, p.isOver(), p.running())
 		}
 	})
 }
@@ -95,29 +95,86 @@ func TestPumpLinger(t *testing.T) {
 			p.wake()
 			<-p.done
 		})
-		check := func(what string, n int64, state int32) {
+		check := func(what string, n int64, running bool) {
 			t.Helper()
 			synctest.Wait() // every goroutine of the test is blocked: the pump has done what it will
-			if passes.Load() != n || p.state.Load() != state {
-				t.Fatalf("%s: %d passes, state %d; want %d, state %d", what, passes.Load(), p.state.Load(), n, state)
+			if passes.Load() != n || p.running() != running {
+				t.Fatalf("%s: %d passes, goroutine running %v; want %d, %v", what, passes.Load(), p.running(), n, running)
 			}
 		}
-		check("before a wake", 0, pumpIdle)
+		check("before a wake", 0, false)
 		p.wake()
-		check("after a wake", 1, pumpParked)
+		check("after a wake", 1, true)
 		for i := int64(2); i <= 4; i++ {
 			time.Sleep(linger - time.Nanosecond)
-			check("a nanosecond before the linger ends", i-1, pumpParked)
+			check("a nanosecond before the linger ends", i-1, true)
 			p.wake()
-			check("woken while parked", i, pumpParked)
+			check("woken while it waits", i, true)
 		}
 		time.Sleep(linger - time.Nanosecond)
-		check("a nanosecond before the linger ends", 4, pumpParked)
+		check("a nanosecond before the linger ends", 4, true)
 		time.Sleep(time.Nanosecond)
-		check("when the linger ends", 4, pumpIdle)
+		check("when the linger ends", 4, false)
 		p.wake()
-		check("a wake after the linger", 5, pumpParked)
+		check("a wake after the linger", 5, true)
 		time.Sleep(linger)
-		check("the new goroutine's linger", 5, pumpIdle)
+		check("the new goroutine's linger", 5, false)
 	})
+}
+
+// TestPumpWakeIn: wakeIn runs a pass once its time has passed, and not
+// before; a later call replaces an earlier one, stopTimer cancels it, and
+// once the pump is over it does nothing.
+func TestPumpWakeIn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const linger = time.Millisecond
+		var passes atomic.Int64
+		var over atomic.Bool
+		p := newPump(func() bool { passes.Add(1); return !over.Load() }, linger)
+		check := func(what string, n int64) {
+			t.Helper()
+			synctest.Wait()
+			if got := passes.Load(); got != n {
+				t.Fatalf("%s: %d passes, want %d", what, got, n)
+			}
+		}
+		p.wakeIn(time.Second)
+		time.Sleep(time.Second - time.Nanosecond)
+		check("a nanosecond before", 0)
+		time.Sleep(time.Nanosecond)
+		check("on time", 1)
+		p.wakeIn(time.Second)
+		time.Sleep(time.Second / 2)
+		p.wakeIn(time.Second) // replaces the first
+		time.Sleep(time.Second - time.Nanosecond)
+		check("before the second's time", 1)
+		time.Sleep(time.Nanosecond)
+		check("on the second's time", 2)
+		p.wakeIn(time.Second)
+		time.Sleep(time.Second / 2)
+		p.stopTimer()
+		time.Sleep(time.Hour)
+		check("stopped", 2)
+		over.Store(true)
+		p.wake()
+		<-p.done
+		check("the last pass", 3)
+		p.wakeIn(time.Second)
+		time.Sleep(time.Hour)
+		check("over", 3)
+	})
+}
+
+// running reports whether the pump's goroutine runs.
+func (p *pump) running() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live
+}
+
+// isOver reports whether a pass returned false.
+func (p *pump) isOver() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.over
 }

@@ -12,8 +12,8 @@ import (
 	"dsol/internal/game"
 	"dsol/internal/klondike"
 	"dsol/internal/race"
+	"dsol/internal/service"
 	"dsol/internal/store"
-	"dsol/internal/table"
 	"dsol/internal/ws"
 )
 
@@ -218,7 +218,7 @@ func TestRaceAgainstBot(t *testing.T) {
 	tc := apitest.NewClock()
 	// The rate clock of the sockets stands still: a burst for the whole race.
 	e := mustEnv(t, apitest.SQLite(t), func(c *ws.Config) { c.MessageBurst = 1 << 20 },
-		func(c *table.Config) { c.Clock, c.AfterFunc = tc.Now, tc.AfterFunc })
+		func(c *service.Config) { c.Clock, c.Live.AfterFunc = tc.Now, tc.AfterFunc })
 	ada := e.mustPlayer(t)
 	r := ada.mustRace(t, `{"code":"DR1-D1UI-HELLOXY","turns":"alternating","first":"creator","bot":"normal"}`)
 	code, _ := cards.ParseCode("DR1-D1UI-HELLOXY") // a chosen deal: the test knows it, the views do not tell it

@@ -1,11 +1,14 @@
 package ws
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"sync"
 	"time"
 
 	"dsol/internal/game"
+	"dsol/internal/protocol"
 )
 
 // socket is an open session as its handler sees it.
@@ -17,27 +20,50 @@ type socket interface {
 	closeNow()
 	// overdue drops the connection when a write began before since.
 	overdue(since int64)
+	// revoke ends the socket at once with CloseSignedOut.
+	revoke()
 }
 
+// signIn is whom open sessions signed in as: the player and the token (nil
+// when the handler knows none), shared by the sessions of one sign-in, and
+// what the guard keeps of it.
+type signIn struct {
+	player   string
+	token    []byte
+	open     int       // the sessions open with it
+	due      time.Time // when the guard checks the token again; zero: at once
+	checking bool      // a check is under way
+}
+
+// signInKey finds a sign-in.
+type signInKey struct{ player, token string }
+
 // sockets is the bookkeeping a handler keeps of its connections: each
-// player's share of them (bounded), the open sessions and, for Shutdown,
-// whether it still takes new ones.
+// player's share of them (bounded), the open sessions and whom they signed
+// in as, the tokens they signed in with (checked again by the guard) and,
+// for Shutdown, whether it still takes new ones.
 type sockets[S socket] struct {
 	what         string // "sockets" or "lobby sockets", for the refusal
 	max          int    // per player
 	writeTimeout time.Duration
+	check        func(ctx context.Context, token []byte) (time.Duration, error) // nil: no guard
+	log          *slog.Logger
 
 	mu        sync.Mutex
 	closing   bool
-	sessions  map[S]struct{}
+	sessions  map[S]*signIn
+	signIns   map[signInKey]*signIn // the sign-ins of the open sessions
 	perPlayer map[string]int
 	wg        sync.WaitGroup // one per admitted connection
-	stopWatch chan struct{}  // closed to stop the watchdog; nil when it does not run
+	stopWatch chan struct{}  // closed to stop the watchdog and the guard; nil when they do not run
+	kick      chan struct{}  // capacity 1: a new token for the guard
 }
 
-func newSockets[S socket](what string, max int, writeTimeout time.Duration) *sockets[S] {
-	return &sockets[S]{what: what, max: max, writeTimeout: writeTimeout,
-		sessions: make(map[S]struct{}), perPlayer: make(map[string]int)}
+func newSockets[S socket](what string, max int, writeTimeout time.Duration,
+	check func(context.Context, []byte) (time.Duration, error), log *slog.Logger) *sockets[S] {
+	return &sockets[S]{what: what, max: max, writeTimeout: writeTimeout, check: check, log: log,
+		sessions: make(map[S]*signIn), signIns: make(map[signInKey]*signIn), perPlayer: make(map[string]int),
+		kick: make(chan struct{}, 1)}
 }
 
 // watch is the watchdog of the write timeout: while sessions are open (track
@@ -102,29 +128,64 @@ func (k *sockets[S]) release(pid string) {
 	k.wg.Done()
 }
 
-// track registers an open session, unless the handler is shutting down.
-func (k *sockets[S]) track(s S) bool {
+// track registers an open session of player, signed in with token (nil:
+// none known), unless the handler is shutting down.
+func (k *sockets[S]) track(s S, player string, token []byte) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.closing {
 		return false
 	}
-	k.sessions[s] = struct{}{}
+	in := k.signIns[signInKey{player, string(token)}]
+	if in == nil {
+		in = &signIn{player: player, token: token}
+		k.signIns[signInKey{player, string(token)}] = in
+		select { // the guard checks it at once: it may have been revoked since the upgrade began
+		case k.kick <- struct{}{}:
+		default:
+		}
+	}
+	in.open++
+	k.sessions[s] = in
 	if k.stopWatch == nil {
 		k.stopWatch = make(chan struct{})
 		go k.watch(k.stopWatch)
+		if k.check != nil {
+			go k.guard(k.stopWatch)
+		}
 	}
 	return true
 }
 
 func (k *sockets[S]) untrack(s S) {
 	k.mu.Lock()
-	delete(k.sessions, s)
+	if in := k.sessions[s]; in != nil {
+		delete(k.sessions, s)
+		if in.open--; in.open == 0 {
+			delete(k.signIns, signInKey{in.player, string(in.token)})
+		}
+	}
 	if len(k.sessions) == 0 && k.stopWatch != nil {
 		close(k.stopWatch)
 		k.stopWatch = nil
 	}
 	k.mu.Unlock()
+}
+
+// revoke ends, with CloseSignedOut, the player's open sessions signed in
+// with token, or all of them for a nil token.
+func (k *sockets[S]) revoke(player string, token []byte) {
+	k.mu.Lock()
+	var ss []S
+	for s, in := range k.sessions {
+		if in.player == player && (token == nil || bytes.Equal(in.token, token)) {
+			ss = append(ss, s)
+		}
+	}
+	k.mu.Unlock()
+	for _, s := range ss {
+		s.revoke()
+	}
 }
 
 // shutdown refuses new sockets, closes every open one with 1012 and waits
@@ -143,7 +204,7 @@ func (k *sockets[S]) shutdown(ctx context.Context) error {
 		closing.Add(1)
 		go func() {
 			defer closing.Done()
-			s.close(CloseRestart, "server restart")
+			s.close(protocol.CloseRestart, "server restart")
 		}()
 	}
 	done := make(chan struct{})

@@ -11,6 +11,8 @@ import (
 	"github.com/coder/websocket"
 
 	"dsol/internal/apitest"
+	"dsol/internal/game"
+	"dsol/internal/klondike"
 	"dsol/internal/store"
 	"dsol/internal/store/storetest"
 	"dsol/internal/ws"
@@ -372,29 +374,6 @@ func TestShutdown(t *testing.T) {
 	}
 }
 
-// TestActionLatency reports the time from an action frame to its ack on a
-// real store (not an assertion; run with -v to see it).
-func TestActionLatency(t *testing.T) {
-	st := apitest.SQLite(t)
-	e := mustEnv(t, st, nil)
-	p := e.mustPlayer(t)
-	c := p.mustDial(t, p.mustSolo(t), "")
-	c.mustReadType("state")
-	const n = 40
-	var total time.Duration
-	for i := 1; i <= n; i++ {
-		start := time.Now()
-		c.Act(fmt.Sprintf("l%d", i), `{"type":"draw"}`)
-		for {
-			if m := c.mustRead(); m.Type == "ack" {
-				break
-			}
-		}
-		total += time.Since(start)
-	}
-	t.Logf("sqlite: mean frame-to-ack round trip %v over %d draws", total/n, n)
-}
-
 // TestFollowReload: a socket whose table is rebuilt (another node wrote
 // the game) follows the new table, and the events after that reach it.
 func TestFollowReload(t *testing.T) {
@@ -428,4 +407,28 @@ func TestFollowReload(t *testing.T) {
 	if _, evs := collect(t, a, 2, 3); evs[0].Seq != 3 {
 		t.Fatalf("a got %s", evs[0].raw)
 	}
+}
+
+// TestLengthLimitSocket: on the socket, an action of a solo game with
+// klondike.MaxActions actions is rejected with too_long, and the socket
+// stays open for the next message.
+func TestLengthLimitSocket(t *testing.T) {
+	forEachStore(t, func(t *testing.T, st store.Store) {
+		e := mustEnv(t, st, nil)
+		p := e.mustPlayer(t)
+		id := p.mustSolo(t)
+		apitest.SeedSolo(t, st, id, klondike.MaxActions)
+		c := p.mustDial(t, id, "")
+		if m := c.mustReadType("state"); m.Seq != klondike.MaxActions {
+			t.Fatalf("state at seq %d", m.Seq)
+		}
+		c.Act("a1", `{"type":"draw"}`)
+		if m, _ := c.answer("a1", 0); m.Type != "reject" || m.Error.Code != string(game.TooLong) {
+			t.Fatalf("an action at the limit: %+v", m)
+		}
+		c.Act("a2", `{"type":"undo"}`)
+		if m, _ := c.answer("a2", 0); m.Type != "reject" || m.Error.Code != string(game.TooLong) {
+			t.Fatalf("an undo at the limit: %+v", m)
+		}
+	})
 }

@@ -12,8 +12,9 @@
 // idle socket has one goroutine. Frames are bounded (8 KiB by default),
 // rate-limited per connection, and a client that keeps
 // breaking the rules, or that does not read fast enough, is disconnected with
-// a close code that says why. The package's README.md is the reference of the
-// messages, close codes and limits.
+// a close code that says why. docs/protocol.md is the reference of the
+// messages, close codes and limits; its last section, "Inside the server:
+// package ws", is this package's side of them.
 package ws
 
 import (
@@ -33,22 +34,8 @@ import (
 
 	"dsol/internal/game"
 	"dsol/internal/metrics"
-	"dsol/internal/table"
-)
-
-// Close codes of the sessions besides the library's (1009 for a frame over
-// the read limit) and the error table's (game.Code.CloseCode).
-const (
-	// ClosePolicy (1008) ends a session that keeps sending too many or
-	// malformed messages.
-	ClosePolicy = int(websocket.StatusPolicyViolation)
-	// CloseRestart (1012) ends every session when the server shuts down, and
-	// a session whose game could not be followed any more: reconnect (with
-	// ?since=) to continue.
-	CloseRestart = int(websocket.StatusServiceRestart)
-	// CloseInvalidData (1007) ends a session whose client sent a text frame
-	// that is not UTF-8.
-	CloseInvalidData = int(websocket.StatusInvalidFramePayloadData)
+	"dsol/internal/protocol"
+	"dsol/internal/service"
 )
 
 // Config holds the limits of the sessions. Zero values take the defaults.
@@ -65,8 +52,10 @@ type Config struct {
 	// next upgrade is refused with 429 rate_limited.
 	MaxSocketsPerPlayer int
 	// SendQueue is the number of answers (acks, rejects, pongs) waiting to be
-	// written before the client is dropped as too slow (default 64). Events
-	// wait in the table subscription, bounded by table.Config.SubscriberBuffer.
+	// written before the client is dropped as too slow (default 64). The
+	// actions in flight, whose answers the table has not given yet, do not
+	// count: the table's queue bounds them. Events wait in the table
+	// subscription, bounded by live.Config.SubscriberBuffer.
 	SendQueue int
 	// WriteTimeout bounds every write (default 10s).
 	WriteTimeout time.Duration
@@ -138,11 +127,26 @@ func (c *Config) defaults() {
 
 // Deps are the dependencies of a Handler.
 type Deps struct {
-	Tables *table.Registry
+	// Games is the game service: the games the sockets follow and act on,
+	// and the quick-match queue.
+	Games *service.Service
 	// Player returns the id of the authenticated player of a request, or an
 	// error (401 unauthorized) when there is none. The route runs behind the
 	// same authentication as every other call (Bearer token or cookie).
-	Player  func(r *http.Request) (playerID string, err error)
+	Player func(r *http.Request) (playerID string, err error)
+	// Token returns the credential the authentication took a request's
+	// player from (the hash of its token), which each socket keeps: Revoke
+	// closes the sockets of one token, and Check checks it again. Nil:
+	// sockets know no token (only Revoke of a whole player reaches them).
+	Token func(r *http.Request) []byte
+	// Check reports whether a token, as Token returns it, still signs its
+	// player in, and for how long that answer holds on this node (its
+	// sign-in cache, players.Service.CheckToken). Each socket's token is
+	// checked on connect and again whenever the answer runs out; an
+	// unauthorized error closes the token's sockets with CloseSignedOut, so
+	// that a token revoked on another node closes them within the cache's
+	// lifetime. Nil: no checks.
+	Check   func(ctx context.Context, token []byte) (valid time.Duration, err error)
 	Logger  *slog.Logger
 	Metrics *metrics.Metrics
 	Clock   func() time.Time // for the rate limits
@@ -153,21 +157,31 @@ type Deps struct {
 // Shutdown can close them.
 type Handler struct {
 	front[*session]
-	tables *table.Registry
+	games *service.Service
 }
 
 // NewHandler returns the WebSocket handler. Mount it on GET
 // /api/v1/games/{id}/ws (and /api/v1/races/{id}/ws), outside any request
 // timeout.
 func NewHandler(d Deps) *Handler {
-	return &Handler{front: newFront[*session]("sockets", d.Player, d.Logger, d.Metrics, d.Clock, d.Config),
-		tables: d.Tables}
+	return &Handler{front: newFront[*session]("sockets", auth{d.Player, d.Token, d.Check}, d.Logger, d.Metrics, d.Clock, d.Config),
+		games: d.Games}
+}
+
+// auth is how a handler signs a request in: its player, its token and the
+// check of a token (see Deps).
+type auth struct {
+	player func(r *http.Request) (string, error)
+	token  func(r *http.Request) []byte
+	check  func(ctx context.Context, token []byte) (time.Duration, error)
 }
 
 // front is what the game and lobby socket handlers share: the player of a
-// request, the log, the metrics, the clock, the limits and the open sockets.
+// request and its token, the log, the metrics, the clock, the limits and
+// the open sockets.
 type front[S socket] struct {
 	player  func(r *http.Request) (string, error)
+	token   func(r *http.Request) []byte // nil: none
 	log     *slog.Logger
 	metrics *metrics.Metrics
 	clock   func() time.Time
@@ -177,14 +191,14 @@ type front[S socket] struct {
 
 // newFront fills in the defaults; what names the sockets in the refusal of
 // one too many.
-func newFront[S socket](what string, player func(*http.Request) (string, error), log *slog.Logger,
+func newFront[S socket](what string, a auth, log *slog.Logger,
 	m *metrics.Metrics, clock func() time.Time, cfg Config) front[S] {
-	f := front[S]{player: player, log: log, metrics: m, clock: clock, cfg: cfg}
+	f := front[S]{player: a.player, token: a.token, log: log, metrics: m, clock: clock, cfg: cfg}
 	f.cfg.defaults()
-	f.socks = newSockets[S](what, f.cfg.MaxSocketsPerPlayer, f.cfg.WriteTimeout)
 	if f.log == nil {
 		f.log = slog.New(slog.DiscardHandler)
 	}
+	f.socks = newSockets[S](what, f.cfg.MaxSocketsPerPlayer, f.cfg.WriteTimeout, a.check, f.log)
 	if f.metrics == nil {
 		f.metrics = metrics.New()
 	}
@@ -213,6 +227,20 @@ func (f *front[S]) accept(w http.ResponseWriter, r *http.Request) (*websocket.Co
 
 // Open returns the number of open sessions.
 func (h *Handler) Open() int { return h.socks.count() }
+
+// tokenOf returns the token a request was authenticated with, or nil.
+func (f *front[S]) tokenOf(r *http.Request) []byte {
+	if f.token == nil {
+		return nil
+	}
+	return f.token(r)
+}
+
+// Revoke closes at once, with CloseSignedOut, the player's sockets on this
+// node that were opened with token, or all of them for a nil token: call it
+// once the token (or every token of the player) is revoked. Nothing more is
+// read from them or written to them but the close.
+func (f *front[S]) Revoke(player string, token []byte) { f.socks.revoke(player, token) }
 
 // Shutdown refuses new sockets, closes every open one with 1012 (service
 // restart: clients reconnect, to another node if need be) and waits for the
@@ -273,10 +301,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// From here on r.Context() is not used: the connection is hijacked.
 	s := newSession(h, c, id, kind, seat, version)
-	if !h.socks.track(s) {
+	if !h.socks.track(s, pid, h.tokenOf(r)) {
 		h.socks.release(pid)
 		sub.Close()
-		c.Close(websocket.StatusCode(CloseRestart), "server restart")
+		c.Close(websocket.StatusCode(protocol.CloseRestart), "server restart")
 		return
 	}
 	h.metrics.AddWSConnections(1)
@@ -295,12 +323,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // subscribe finds the game and the caller's seat and subscribes to it.
-func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (*table.Subscription, int, string, error) {
-	sub, err := h.tables.Follow(ctx, id, pid, since)
+func (h *Handler) subscribe(ctx context.Context, id, pid string, since int64) (protocol.Feed, int, string, error) {
+	sub, err := h.games.Follow(ctx, id, pid, since)
 	if err != nil {
 		return nil, 0, "", err
 	}
-	return sub, sub.Viewer(), sub.Table().Game().Kind, nil
+	return sub, sub.Viewer(), sub.Kind(), nil
 }
 
 // checkOrigin applies the origin rule of websocket.Accept before the upgrade,
@@ -332,7 +360,7 @@ func checkOrigin(r *http.Request, patterns []string) error {
 
 // error answers a refused upgrade with the API's JSON error.
 func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
-	e := table.AsError(err)
+	e := protocol.AsError(err)
 	switch e.Code {
 	case game.Internal:
 		h.log.Error("ws: internal error", "path", r.URL.Path, "err", err)
@@ -345,6 +373,6 @@ func (h *front[S]) error(w http.ResponseWriter, r *http.Request, err error) {
 	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(e.Code), "message": e.Msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(refusalStatus(e.Code))
+	w.WriteHeader(protocol.RefusalStatus(e.Code))
 	w.Write(append(b, '\n'))
 }

@@ -1,6 +1,7 @@
 // REST calls to the server. The session cookie travels by itself.
 export class ApiError extends Error {
-  constructor(status, code, message) { super(message || code); this.status = status; this.code = code; }
+  /** game: the game the refusal is about (a race in play that keeps the player from another). */
+  constructor(status, code, message, game) { super(message || code); this.status = status; this.code = code; this.game = game; }
 }
 
 /** api sends a JSON request and returns the decoded answer or throws ApiError. */
@@ -20,9 +21,33 @@ export async function api(method, path, body) {
   try { data = await res.json(); } catch { /* empty body */ }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || (res.status === 401 ? 'unauthorized' : 'generic'), err.message || res.statusText);
+    throw new ApiError(res.status, err.code || (res.status === 401 ? 'unauthorized' : 'generic'), err.message || res.statusText, err.game);
   }
   return data;
+}
+
+/** SIGNED_OUT is the close code of a socket whose session was revoked (signed out here or elsewhere). */
+export const SIGNED_OUT = 4401;
+
+const SIGNED_OUT_KEY = 'dsol.signedOut';
+
+/**
+ * signedOut answers a socket closed with SIGNED_OUT: this device's session
+ * is gone, so the page starts again as a new player and says why
+ * (signedOutNotice), rather than reconnect for ever.
+ */
+export function signedOut() {
+  try { sessionStorage.setItem(SIGNED_OUT_KEY, '1'); } catch { /* private mode: the reload says nothing */ }
+  location.assign('/');
+}
+
+/** signedOutNotice tells, once, whether the page was started again by signedOut. */
+export function signedOutNotice() {
+  try {
+    if (!sessionStorage.getItem(SIGNED_OUT_KEY)) return false;
+    sessionStorage.removeItem(SIGNED_OUT_KEY);
+    return true;
+  } catch { return false; }
 }
 
 /** ensurePlayer makes sure this browser has a player session. */

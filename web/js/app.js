@@ -4,13 +4,13 @@
 // time: switching disposes of the old one (its listeners, timers and
 // socket) before the next one starts. The ways to open a solo game are in
 // open.js, the HUD in hud.js, the win dialog in win.js, the notices in
-// notice.js.
+// notice.js, the notice of a name the server changed in renamed.js.
 //
 // History: moving to another screen is a new entry (pushState); a change
 // of the same screen (a new deal over a game, a race's own URL) replaces
 // its entry. Each entry keeps its depth above the first screen, which is
 // always at the bottom, so Home goes back there instead of piling up.
-import { api, ensurePlayer } from './api.js';
+import { api, ensurePlayer, signedOutNotice } from './api.js';
 import { loadLang, pickLang, t, lang } from './i18n.js';
 import { loadSettings, applySettings } from './settings.js';
 import { settingsDialog } from './prefs.js';
@@ -24,6 +24,7 @@ import { toast, errMessage, showError, banner } from './notice.js';
 import { gameOpener } from './open.js';
 import { winDialog } from './win.js';
 import { hudButtons } from './hud.js';
+import { renamedNotice } from './renamed.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const settings = loadSettings();
@@ -178,8 +179,8 @@ const replayUI = {
 async function showReplay(id, gone) {
   const [rp, { ReplayMode }] = await Promise.all([api('GET', `/api/v1/games/${encodeURIComponent(id)}/replay`), import('./replay.js')]);
   if (rp.kind === 'race') {
-    const [tbl, lay] = await Promise.all([import('./race/table.js'), import('./race/layout.js'), raceModule()]);
-    replayUI.race = { ...tbl, ...lay };
+    const [tbl] = await Promise.all([import('./race/table.js'), raceModule()]);
+    replayUI.race = tbl;
   }
   if (gone()) return;
   use('replay', () => new ReplayMode(replayUI, rp));
@@ -298,6 +299,7 @@ async function boot() {
     setTimeout(boot, 3000);
     return;
   }
+  if (signedOutNotice()) toast(t('account.revoked'));
   if (linkParam && !boot.linked) {
     boot.linked = true;
     try {
@@ -305,6 +307,8 @@ async function boot() {
       if (p) { me = p; toast(t('account.linked', { name: p.name })); }
     } catch (e) { toast(linkError(e)); }
   }
-  route();
+  await route();
+  // after the screen is up: a switch of screens closes every dialog
+  renamedNotice(me, () => { go('/?mode=race'); route(); });
 }
 boot();

@@ -1,6 +1,7 @@
-// Card text, colours and the DOM for a card. Shared by every mode.
+// Card text, colours and the DOM for a card, the stock and the waste; el,
+// the element maker. Shared by every mode.
 import { cardName, t } from './i18n.js';
-import { columnSteps } from './layout.js';
+import { columnSteps, wasteFan } from './layout.js';
 
 export const RANKS = 'A23456789TJQK';
 export const SUITS = 'SHDC';
@@ -17,6 +18,14 @@ export const valid = (s) => typeof s === 'string' && s.length === 2 && RANKS.inc
 /** fitsOn reports whether card a may go on card b in a column. */
 export const fitsOn = (a, b) => isRed(a) !== isRed(b) && rankOf(b) === rankOf(a) + 1;
 
+/** el makes an element of tag, with class cls and text text where given (the cards, the daily screen, the fair-race notes). */
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
 const NS = 'http://www.w3.org/2000/svg';
 function suitIcon(suit, cls) {
   const svg = document.createElementNS(NS, 'svg');
@@ -31,37 +40,29 @@ function suitIcon(suit, cls) {
 
 /** cardEl builds a face-up card: large corner index, suit, a big pip. */
 export function cardEl(card) {
-  const el = document.createElement('div');
-  el.className = `card up s${card[1]}${isRed(card) ? ' red' : ''}`;
-  el.dataset.card = card;
-  el.setAttribute('role', 'img');
-  el.setAttribute('aria-label', cardName(card));
-  const r = document.createElement('b');
-  r.textContent = rankLabel(card);
-  el.append(r, suitIcon(card[1], 'si'), suitIcon(card[1], 'sl'), suitIcon(card[1], 'pip'));
-  return el;
+  const c = el('div', `card up s${card[1]}${isRed(card) ? ' red' : ''}`);
+  c.dataset.card = card;
+  c.setAttribute('role', 'img');
+  c.setAttribute('aria-label', cardName(card));
+  c.append(el('b', null, rankLabel(card)), suitIcon(card[1], 'si'), suitIcon(card[1], 'sl'), suitIcon(card[1], 'pip'));
+  return c;
 }
 
 /** backEl builds a face-down card, optionally showing a count. */
 export function backEl(count) {
-  const el = document.createElement('div');
-  el.className = 'card back';
+  const b = el('div', 'card back');
   if (count != null) {
-    const n = document.createElement('span');
-    n.className = 'n';
-    n.textContent = count;
-    el.append(n);
-    el.setAttribute('aria-label', t('pile.down', { n: count }));
-  } else el.setAttribute('aria-hidden', 'true');
-  return el;
+    b.append(el('span', 'n', count));
+    b.setAttribute('aria-label', t('pile.down', { n: count }));
+  } else b.setAttribute('aria-hidden', 'true');
+  return b;
 }
 
 /** slotEl is the outline of an empty place, with an optional suit watermark. */
 export function slotEl(suit) {
-  const el = document.createElement('div');
-  el.className = 'card slot';
-  if (suit) el.append(suitIcon(suit, 'pip'));
-  return el;
+  const s = el('div', 'card slot');
+  if (suit) s.append(suitIcon(suit, 'pip'));
+  return s;
 }
 
 /**
@@ -86,13 +87,61 @@ export function fillColumn(p, c, n, L, badge, colH) {
   }
   if (!c.down && !c.up.length) p.append(slotEl());
   c.up.forEach((card, j) => {
-    const el = cardEl(card);
-    el.dataset.i = j;
-    el.tabIndex = -1;
-    el.style.top = y + 'px';
+    const e = cardEl(card);
+    e.dataset.i = j;
+    e.tabIndex = -1;
+    e.style.top = y + 'px';
     y += st.up;
-    if (j === c.up.length - 1) el.classList.add('top');
-    p.append(el);
+    if (j === c.up.length - 1) e.classList.add('top');
+    p.append(e);
   });
   return c.up.length ? y - st.up + L.ch : c.down ? y - Math.max(st.down, badge) + L.ch : L.ch;
+}
+
+/**
+ * fillStock draws a stock of n cards into its pile element s: the back with
+ * the count, or once it is empty the outline, with ↻ if recycle (the waste
+ * can go back: only said on the player's own stock). mine: the player's own,
+ * whose count (or ↻) is the stock-count of the browser tests.
+ */
+export function fillStock(s, n, recycle, mine) {
+  s.replaceChildren();
+  s.dataset.count = n;
+  if (n > 0) {
+    const b = backEl(n);
+    if (mine) b.querySelector('.n').dataset.testid = 'stock-count';
+    s.append(b);
+    s.setAttribute('aria-label', t('pile.stock', { n }));
+    return;
+  }
+  const e = slotEl();
+  const r = el('span', 'rc', recycle ? '↻' : '');
+  if (mine) r.dataset.testid = 'stock-count';
+  e.append(r);
+  s.append(e);
+  s.setAttribute('aria-label', recycle ? t('pile.recycle') : t('pile.stockEmpty'));
+}
+
+/**
+ * fillWaste draws waste (its cards, the top one last) into its pile element
+ * w, fanned by wasteFan in draw 3: downwards if vertical, else to the right;
+ * w is sized to the fan with S's card size and fanStep.
+ */
+export function fillWaste(w, waste, draw, S, vertical) {
+  w.replaceChildren();
+  w.dataset.count = waste.length;
+  const fan = draw === 3 ? 2 * S.fanStep : 0;
+  w.style.width = vertical ? '' : S.cw + fan + 'px';
+  w.style.height = vertical ? S.ch + fan + 'px' : '';
+  if (!waste.length) w.append(slotEl());
+  for (const { index, pos } of wasteFan(waste.length, draw)) {
+    const c = cardEl(waste[index]);
+    c.dataset.i = index;
+    if (vertical) c.style.top = pos * S.fanStep + 'px';
+    else c.style.left = pos * S.fanStep + 'px';
+    if (index === waste.length - 1) { c.classList.add('top'); c.tabIndex = -1; }
+    w.append(c);
+  }
+  w.setAttribute('role', 'group'); // a label needs a role to be read
+  w.setAttribute('aria-label', `${t('pile.waste')}, ${waste.length ? t('pile.cards', { n: waste.length }) : t('pile.empty')}`);
 }

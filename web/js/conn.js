@@ -2,7 +2,7 @@
 // Every action gets a client id and stays pending until the server answers;
 // pending actions are resent with the same id after a reconnect. The socket
 // speaks protocol 2: events carry what changed, folded into the last view.
-import { api, uuid } from './api.js';
+import { api, uuid, SIGNED_OUT, signedOut } from './api.js';
 import { fold } from './fold.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -181,9 +181,10 @@ export class GameConn {
       // one frame may carry several messages (an ack beside its event)
       for (const x of Array.isArray(m) ? m : [m]) if (x && typeof x === 'object') this.message(x);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       clearTimeout(slow);
       if (this.ws !== ws) return;
+      if (e?.code === SIGNED_OUT) { this.closed = true; signedOut(); return; }
       clearInterval(this.watch);
       this.ws = null;
       this.open = false;

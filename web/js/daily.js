@@ -6,8 +6,8 @@
 // it. A mode like the others: dispose() takes it off the page.
 import { api } from './api.js';
 import { Scope } from './scope.js';
-import { t, lang, formatTime } from './i18n.js';
-import { countdown } from './race/model.js';
+import { t, lang, formatTime, countdown } from './i18n.js';
+import { el } from './cards.js';
 
 const num = (n) => new Intl.NumberFormat(lang()).format(n);
 
@@ -24,13 +24,6 @@ export function stateText(c) {
 export function rowText(e) {
   if (!e.won) return t('daily.notWon');
   return t(e.clean ? 'daily.rowClean' : 'daily.rowAssisted', { time: formatTime(e.seconds ?? 0), moves: num(e.moves ?? 0) });
-}
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text != null) e.textContent = text;
-  return e;
 }
 
 export class DailyMode {
@@ -132,7 +125,7 @@ export class DailyMode {
       const name = mine ? t('race.you') : e.player?.name || '';
       li.append(el('span', 'r', e.rank ? num(e.rank) : '–'), el('span', 'n', name), el('span', 'v', rowText(e)));
       if (name) li.querySelector('.n').title = mine && e.player?.name ? e.player.name : name;
-      if (mine && e.ranked === false) li.append(el('span', 'note', t('daily.unranked')));
+      if (mine && e.ranked === false) li.append(el('span', 'note', t(e.unranked === 'too_fast' ? 'daily.unrankedFast' : 'daily.unrankedNew')));
       return li;
     };
     const you = b.you;

@@ -57,12 +57,23 @@ export function formatScore(score, scoring, pattern) {
   return scoring === 'vegas' ? formatMoney(score, pattern) : String(Math.round(Number(score) || 0));
 }
 
+/** ratingText writes a race rating, with a question mark while it is provisional. */
+export function ratingText(n, provisional) {
+  return new Intl.NumberFormat(current).format(n) + (provisional ? '?' : '');
+}
+
 /** formatTime writes seconds as m:ss or h:mm:ss. */
 export function formatTime(sec) {
   sec = Math.max(0, Math.floor(sec || 0));
   const h = Math.floor(sec / 3600), m = Math.floor(sec / 60) % 60, s = sec % 60;
   const ss = String(s).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** countdown writes the seconds left as m:ss, rounded up (the minutes not wrapped into hours). */
+export function countdown(sec) {
+  sec = Math.max(0, Math.ceil(sec || 0));
+  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
 }
 
 /** cardName is the spoken name of a card, "seven of hearts". */

@@ -7,19 +7,25 @@ const $ = (s, r = document) => r.querySelector(s);
 
 let toastTimer = 0;
 
-/** toast shows msg for a moment; a newer one takes its place. */
+/** toast shows msg for a moment, long enough to read it; a newer one takes its place. */
 export function toast(msg) {
   const el = $('#toast');
   el.textContent = msg;
   el.classList.add('on');
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => el.classList.remove('on'), 2600);
+  toastTimer = setTimeout(() => el.classList.remove('on'), Math.max(2600, 60 * String(msg).length));
 }
 
-/** errMessage words an error for the player: a game code's wrong part, else its code. */
+/** errText words an error ({code}: an API error, a refusal) for the player: its code's message, else the generic one. */
+export function errText(e) {
+  const code = e?.code || 'generic';
+  return t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code);
+}
+
+/** errMessage words an error for the player: a game code's wrong part, else its code (errText). */
 export function errMessage(e) {
   if (e.field) return t('code.' + e.field);
-  return t('err.' + e.code) === 'err.' + e.code ? t('err.generic') : t('err.' + e.code);
+  return errText(e);
 }
 
 /** showError toasts error e, worded by errMessage. */

@@ -114,16 +114,11 @@ export class ReplayMode {
 
   /** raceTable builds the two boards and the shared foundations of a race replay. */
   raceTable() {
-    const { boardEl, foundEl } = this.ui.race;
     const box = document.createElement('section');
     box.className = 'race';
     box.innerHTML = '<div class="rgame"><main class="rtable" data-testid="race-table"><div class="rplay"></div></main></div>';
     this.table = box.querySelector('.rtable');
-    this.opp = boardEl('opp');
-    this.found = foundEl();
-    this.board = boardEl('me');
-    this.table.prepend(this.opp);
-    box.querySelector('.rplay').append(this.found, this.board);
+    Object.assign(this, this.ui.race.mountBoards(this.table, box.querySelector('.rplay')));
     this.sec.prepend(box);
   }
 
@@ -160,11 +155,8 @@ export class ReplayMode {
   name(v, seat) { return this.views[0].seats?.[seat - 1]?.player?.name || t('race.seat', { n: seat }); }
 
   drawRace(v) {
-    const { raceLayout, renderBoard, renderFound } = this.ui.race;
-    const L = raceLayout({ width: this.table.clientWidth, height: this.table.clientHeight, draw: v.draw });
-    this.table.classList.toggle('portrait', L.portrait);
-    this.table.style.setProperty('--pad', L.pad + 'px');
-    this.table.style.setProperty('--oppH', L.oppH + 'px');
+    const { layoutBoards, renderBoard, renderFound } = this.ui.race;
+    const L = layoutBoards(this.table, v.draw);
     const names = [this.name(v, 1), this.name(v, 2)];
     const start = this.views[0];
     renderFound(this.found, v, L.f, names);
@@ -176,11 +168,7 @@ export class ReplayMode {
 
   play() {
     if (this.i === this.views.length - 1) this.go(0);
-    const btn = this.q('replay-play');
-    btn.setAttribute('aria-pressed', 'true');
-    btn.innerHTML = ICON.pause;
-    btn.setAttribute('aria-label', t('replay.pause'));
-    btn.title = t('replay.pause');
+    this.playing(true);
     this.timer = this.scope.every(() => this.go(this.i + 1), SPEEDS[this.speed]);
   }
 
@@ -188,11 +176,17 @@ export class ReplayMode {
     if (!this.timer) return;
     this.scope.stop(this.timer);
     this.timer = 0;
+    this.playing(false);
+  }
+
+  /** playing shows the play button pressed, offering a pause (on), or offering to play. */
+  playing(on) {
     const btn = this.q('replay-play');
-    btn.setAttribute('aria-pressed', 'false');
-    btn.innerHTML = ICON.play;
-    btn.setAttribute('aria-label', t('replay.play'));
-    btn.title = t('replay.play');
+    const label = t(on ? 'replay.pause' : 'replay.play');
+    btn.setAttribute('aria-pressed', String(on));
+    btn.innerHTML = on ? ICON.pause : ICON.play;
+    btn.setAttribute('aria-label', label);
+    btn.title = label;
   }
 
   key(e) {

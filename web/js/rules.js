@@ -26,7 +26,7 @@ export function slotFor(v, card, only = null) {
   return -1;
 }
 
-/** takes reports whether column i of v takes a run starting with card. */
+/** takes reports whether column i of v (a view or a race board: it reads v.columns) takes a run starting with card. */
 export function takes(v, i, card) {
   const c = v.columns[i];
   if (!c) return false;
@@ -35,7 +35,11 @@ export function takes(v, i, card) {
   return c.down === 0 && card[0] === 'K';
 }
 
-/** dtapColumn picks a double tap's column: the fullest other one that takes the run, else an empty one for a king; -1 if none. */
+/**
+ * dtapColumn picks a double tap's column (docs/rules.md §2.5) in v, a solo
+ * view or one seat's board of a race: the fullest other one that takes the
+ * run starting with card, else the first empty one for a king; -1 if none.
+ */
 export function dtapColumn(v, from, card) {
   let best = -1, most = -1, empty = -1;
   v.columns.forEach((c, i) => {

@@ -4,7 +4,7 @@
 // asks first. A mode like the others: dispose() takes it off the page.
 import { api } from './api.js';
 import { Scope } from './scope.js';
-import { t, lang, formatScore, formatTime } from './i18n.js';
+import { t, lang, formatScore, formatTime, ratingText } from './i18n.js';
 
 /** tabs are the views of the screen: the four solo modes, then races. */
 export const TABS = [
@@ -52,7 +52,7 @@ export function raceFigures(r) {
     ['won', num(r.won)],
     ['lost', num(r.lost)],
     ['drawn', num(r.drawn)],
-    ['rating', num(r.rating)],
+    ['rating', ratingText(r.rating, r.provisional)],
     ['vsBot', num(r.bot?.played ?? 0)],
   ];
 }

@@ -14,7 +14,7 @@ class Target {
   addEventListener(type, fn, o) {
     const capture = typeof o === 'boolean' ? o : !!o?.capture;
     for (const l of live) if (l.target === this && l.type === type && l.fn === fn && l.capture === capture) return;
-    live.add({ target: this, type, fn, capture });
+    live.add({ target: this, type, fn, capture, once: typeof o === 'object' && !!o?.once });
   }
 
   removeEventListener(type, fn, o) {
@@ -30,6 +30,7 @@ class Target {
       for (const l of [...live]) {
         if (l.target !== n || l.type !== e.type || (n !== this && l.capture !== capture) || !live.has(l)) continue;
         e.currentTarget = n;
+        if (l.once) live.delete(l);
         l.fn.call(n, e);
       }
       const on = n['on' + e.type];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LANGS, pickLang, formatMoney, formatScore, formatTime, cardName, fill } from '../js/i18n.js';
+import { LANGS, pickLang, formatMoney, formatScore, formatTime, countdown, cardName, fill, ratingText, useCatalogue } from '../js/i18n.js';
 
 const cats = {};
 for (const l of LANGS) cats[l] = (await import(`../js/i18n/${l}.js`)).default;
@@ -68,6 +68,11 @@ test('time and fill', () => {
   assert.equal(formatTime(0), '0:00');
   assert.equal(formatTime(75), '1:15');
   assert.equal(formatTime(3725), '1:02:05');
+  // a countdown rounds up, and keeps its minutes
+  assert.equal(countdown(60), '1:00');
+  assert.equal(countdown(9.2), '0:10');
+  assert.equal(countdown(-3), '0:00');
+  assert.equal(countdown(3725), '62:05');
   assert.equal(fill('{a} {b}', { a: 1 }), '1 {b}');
 });
 
@@ -85,4 +90,13 @@ test('plural forms by the language\'s rule', async () => {
   }
   useCatalogue('en', cats.en);
   assert.equal(t('hud.undoLeft', { n: 1 }), '1 undo step left');
+});
+
+test('a provisional rating has a question mark, in each language\'s digits', () => {
+  useCatalogue('en', cats.en);
+  assert.equal(ratingText(1500, true), '1,500?');
+  assert.equal(ratingText(1712, false), '1,712');
+  useCatalogue('pl', cats.pl);
+  assert.equal(ratingText(1712, true), new Intl.NumberFormat('pl').format(1712) + '?');
+  useCatalogue('en', cats.en);
 });

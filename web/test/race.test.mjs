@@ -47,10 +47,7 @@ test('outcome and the tie-break explained', () => {
   assert.equal(M.outcome(view(), 1), null);
 });
 
-test('countdowns and deadlines', () => {
-  assert.equal(M.countdown(60), '1:00');
-  assert.equal(M.countdown(9.2), '0:10');
-  assert.equal(M.countdown(-3), '0:00');
+test('deadlines', () => {
   assert.equal(M.secondsLeft(10_500, 10_000), 1);
   assert.equal(M.secondsLeft(5_000, 10_000), 0);
   assert.equal(M.secondsLeft(null, 1), null);
@@ -192,4 +189,25 @@ test('cancelled: over, no result, flagged', () => {
   assert.equal(M.cancelled({ status: 'over', result: null }), false);
   assert.equal(M.cancelled({ status: 'waiting', cancelled: true }), false);
   assert.equal(M.cancelled(null), false);
+});
+
+test('the race table: the opponent\'s board on top, the foundations and mine below, laid out as raceLayout says', async () => {
+  const { install } = await import('./dom.mjs');
+  const { mountBoards, layoutBoards } = await import('../js/race/table.js');
+  install();
+  const table = document.createElement('main');
+  const play = document.createElement('div');
+  table.append(play);
+  const { opp, found, board } = mountBoards(table, play);
+  assert.deepEqual([...table.children], [opp, play]);
+  assert.deepEqual([...play.children], [found, board]);
+  assert.equal(opp.dataset.board, 'opp');
+  assert.equal(board.dataset.board, 'me');
+  assert.equal(found.dataset.pile, 'f');
+  assert.equal(board.querySelectorAll('[data-pile^=c]').length, 7);
+  const L = layoutBoards(table, 3);
+  assert.deepEqual(L, raceLayout({ width: table.clientWidth, height: table.clientHeight, draw: 3 }));
+  assert.equal(table.classList.contains('portrait'), L.portrait);
+  assert.equal(table.style['--pad'], L.pad + 'px');
+  assert.equal(table.style['--oppH'], L.oppH + 'px');
 });

@@ -37,6 +37,23 @@ test('a double tap takes the fullest column that accepts the run', () => {
   assert.equal(dtapColumn(v, 'c6', 'KD'), 3);
 });
 
+test('a double tap in a race picks its column on the seat\'s board by the same rule', () => {
+  // a board of seven columns: c2 holds face-down cards only, c4 and c7 are empty
+  const board = {
+    stock: 3, waste: [],
+    columns: [
+      { down: 0, up: ['KH'] }, { down: 3, up: [] }, { down: 1, up: ['8C'] },
+      { down: 0, up: [] }, { down: 4, up: ['8S'] }, { down: 0, up: ['QH', 'JS'] }, { down: 0, up: [] },
+    ],
+  };
+  assert.equal(dtapColumn(board, 'c1', '7D'), 4, 'the fuller of the two black eights');
+  assert.equal(dtapColumn(board, 'c5', '7D'), 2, 'never the column it leaves');
+  assert.equal(dtapColumn(board, 'c6', 'TD'), -1, 'nothing takes a red ten');
+  assert.equal(dtapColumn(board, 'c1', 'KS'), 3, 'a king: the first empty column, not one with cards face down');
+  assert.equal(dtapColumn(board, 'c4', 'KS'), 6, 'nor the one it leaves');
+  assert.equal(dtapColumn(board, 'c3', 'QS'), 0, 'a queen on the king, not on an empty column');
+});
+
 test('moves follow the column and foundation rules', () => {
   const v = view();
   assert.ok(apply(v, { type: 'move', from: 'c2', to: 'c4', count: 1 }) === null, 'only a king on an empty column');

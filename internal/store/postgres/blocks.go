@@ -7,26 +7,24 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // Block implements store.Store (the foreign keys find a missing player).
 func (s *Store) Block(ctx context.Context, playerID, blockedID string, at time.Time) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO blocks (player_id, blocked_id, created_at) VALUES ($1, $2, $3)
-		ON CONFLICT (player_id, blocked_id) DO NOTHING`, playerID, blockedID, at)
+	_, err := s.pool.Exec(ctx, stmt.Block, playerID, blockedID, at)
 	return wrap("block", err)
 }
 
 // Unblock implements store.Store.
 func (s *Store) Unblock(ctx context.Context, playerID, blockedID string) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM blocks WHERE player_id = $1 AND blocked_id = $2`, playerID, blockedID)
+	_, err := s.pool.Exec(ctx, stmt.Unblock, playerID, blockedID)
 	return wrap("unblock", err)
 }
 
 // Blocks implements store.Store.
 func (s *Store) Blocks(ctx context.Context, playerID string) ([]store.Block, error) {
-	rows, err := s.pool.Query(ctx, `SELECT b.player_id, b.blocked_id, p.name, b.created_at
-		FROM blocks b JOIN players p ON p.id = b.blocked_id
-		WHERE b.player_id = $1 ORDER BY b.created_at, b.blocked_id`, playerID)
+	rows, err := s.pool.Query(ctx, stmt.Blocks, playerID)
 	return collectBlocks("blocks", rows, err)
 }
 

@@ -3,28 +3,28 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // PutDailyChallenge implements store.Store: insert or keep, then read back
 // (the row a racing node committed first is the one read).
 func (s *Store) PutDailyChallenge(ctx context.Context, c store.DailyChallenge) (store.DailyChallenge, error) {
-	if _, err := s.pool.Exec(ctx, `INSERT INTO daily_challenges (day, mode, code, created_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (day, mode) DO NOTHING`, c.Day, c.Mode, c.Code, c.CreatedAt); err != nil {
+	if _, err := s.pool.Exec(ctx, stmt.PutDailyChallenge, c.Day, c.Mode, c.Code, c.CreatedAt); err != nil {
 		return store.DailyChallenge{}, wrap("put daily challenge", err)
 	}
-	err := s.pool.QueryRow(ctx, `SELECT code, created_at FROM daily_challenges WHERE day = $1 AND mode = $2`, c.Day, c.Mode).
-		Scan(&c.Code, &c.CreatedAt)
+	err := s.pool.QueryRow(ctx, stmt.DailyChallenge, c.Day, c.Mode).Scan(&c.Code, &c.CreatedAt)
 	c.CreatedAt = c.CreatedAt.UTC()
 	return c, wrap("put daily challenge", err)
 }
 
 // DailyChallenges implements store.Store.
 func (s *Store) DailyChallenges(ctx context.Context, day string) ([]store.DailyChallenge, error) {
-	rows, err := s.pool.Query(ctx, `SELECT day, mode, code, created_at FROM daily_challenges WHERE day = $1 ORDER BY mode`, day)
+	rows, err := s.pool.Query(ctx, stmt.DailyChallenges, day)
 	if err != nil {
 		return nil, wrap("daily challenges", err)
 	}
@@ -52,8 +52,7 @@ func (s *Store) StartDaily(ctx context.Context, g store.Game, e store.DailyEntry
 		if err := createGame(ctx, tx, g); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO daily_entries (day, mode, player_id, game_id, created_at) VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (day, mode, player_id) DO NOTHING`, e.Day, e.Mode, e.PlayerID, e.GameID, e.CreatedAt)
+		tag, err := tx.Exec(ctx, stmt.AddDailyEntry, e.Day, e.Mode, e.PlayerID, e.GameID, e.CreatedAt)
 		if err == nil && tag.RowsAffected() == 0 {
 			err = store.ErrEntryExists
 		}
@@ -65,15 +64,15 @@ func (s *Store) StartDaily(ctx context.Context, g store.Game, e store.DailyEntry
 	if !errors.Is(err, store.ErrEntryExists) {
 		return store.DailyEntry{}, false, wrap("start daily", err)
 	}
-	err = s.pool.QueryRow(ctx, `SELECT game_id, created_at FROM daily_entries WHERE day = $1 AND mode = $2 AND player_id = $3`,
-		e.Day, e.Mode, e.PlayerID).Scan(&e.GameID, &e.CreatedAt)
+	err = s.pool.QueryRow(ctx, stmt.DailyEntry, e.Day, e.Mode, e.PlayerID).Scan(&e.GameID, &e.CreatedAt)
 	e.CreatedAt = e.CreatedAt.UTC()
 	return e, false, wrap("start daily", err)
 }
 
 // Leaderboard implements store.Store: store.LeaderboardSQL.
 func (s *Store) Leaderboard(ctx context.Context, q store.LeaderboardQuery) (store.Leaderboard, error) {
-	rows, err := s.pool.Query(ctx, store.LeaderboardSQL, q.Day, q.Mode, q.Begin, q.Player, q.Limit)
+	rows, err := s.pool.Query(ctx, store.LeaderboardSQL, q.Day, q.Mode, q.Begin, q.Player, q.Limit,
+		q.End, q.MinGap.Milliseconds(), q.EarlierActions)
 	if err != nil {
 		return store.Leaderboard{}, wrap("leaderboard", err)
 	}
@@ -82,18 +81,34 @@ func (s *Store) Leaderboard(ctx context.Context, q store.LeaderboardQuery) (stor
 	return lb, wrap("leaderboard", err)
 }
 
+// FinishDaily implements store.Store in one transaction.
+func (s *Store) FinishDaily(ctx context.Context, g store.Game, gap time.Duration) error {
+	return wrap("finish daily", s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := updateGame(ctx, tx, "finish daily", g); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, stmt.SetDailyGap, gap.Milliseconds(), g.ID)
+		return err
+	}))
+}
+
 // DailyWins implements store.Store: store.DailyWinsSQL.
-func (s *Store) DailyWins(ctx context.Context, playerID string) ([]string, error) {
+func (s *Store) DailyWins(ctx context.Context, playerID string) ([]store.DailyWin, error) {
 	rows, err := s.pool.Query(ctx, store.DailyWinsSQL, playerID)
 	if err != nil {
 		return nil, wrap("daily wins", err)
 	}
-	days, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	wins, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.DailyWin, error) {
+		var w store.DailyWin
+		err := r.Scan(&w.Day, &w.At)
+		w.At = w.At.UTC()
+		return w, err
+	})
 	if err != nil {
 		return nil, wrap("daily wins", err)
 	}
-	if days == nil {
-		days = []string{}
+	if wins == nil {
+		wins = []store.DailyWin{}
 	}
-	return days, nil
+	return wins, nil
 }

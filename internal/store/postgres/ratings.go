@@ -3,13 +3,12 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // Rating implements store.Store.
@@ -21,8 +20,7 @@ func (s *Store) Rating(ctx context.Context, playerID string) (store.Rating, erro
 func (s *Store) RaceRating(ctx context.Context, gameID string) (store.RaceRating, error) {
 	rr := store.RaceRating{GameID: gameID}
 	var gap1, gap2 int64
-	err := s.pool.QueryRow(ctx, `SELECT `+store.RaceRatingColumns+` FROM race_ratings WHERE game_id = $1`, gameID).
-		Scan(append(store.RaceRatingFields(&rr, &gap1, &gap2), &rr.At)...)
+	err := s.pool.QueryRow(ctx, stmt.RaceRating, gameID).Scan(append(store.RaceRatingFields(&rr, &gap1, &gap2), &rr.At)...)
 	if err != nil {
 		return store.RaceRating{}, wrap("race rating", err)
 	}
@@ -36,7 +34,7 @@ func (s *Store) RaceRating(ctx context.Context, gameID string) (store.RaceRating
 // decision; each player's rating row is locked (FOR UPDATE) from its read to
 // its write, so two races of one player ending at once on two nodes are
 // rated one after the other.
-func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, [2]int) *store.RaceRating) error {
+func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, int) *store.RaceRating) error {
 	return wrap("finish race", s.inTx(ctx, func(tx pgx.Tx) error {
 		return store.FinishRaceIn(ctx, raceTx{tx}, g, decide)
 	}))
@@ -51,7 +49,7 @@ func (t raceTx) UpdateGame(ctx context.Context, g store.Game) error {
 
 func (t raceTx) Decided(ctx context.Context, gameID string) (bool, error) {
 	var one int
-	err := t.q.QueryRow(ctx, `SELECT 1 FROM race_ratings WHERE game_id = $1`, gameID).Scan(&one)
+	err := t.q.QueryRow(ctx, stmt.Decided, gameID).Scan(&one)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
@@ -73,40 +71,27 @@ func (t raceTx) Rating(ctx context.Context, playerID string) (store.Rating, erro
 // rating reads a player's rating; lock is "" or " FOR UPDATE".
 func (t raceTx) rating(ctx context.Context, playerID, lock string) (store.Rating, error) {
 	r := store.StartRating()
-	err := t.q.QueryRow(ctx, `SELECT rating, deviation, volatility, races FROM ratings WHERE player_id = $1`+lock,
-		playerID).Scan(&r.Rating, &r.Deviation, &r.Volatility, &r.Races)
+	err := t.q.QueryRow(ctx, stmt.Rating+lock, playerID).Scan(&r.Rating, &r.Deviation, &r.Volatility, &r.Races)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.StartRating(), nil
 	}
 	return r, wrap("rating", err)
 }
 
-func (t raceTx) Finished(ctx context.Context, gameID, playerID string) (int, error) {
+func (t raceTx) PairRated(ctx context.Context, a, b string, since time.Time) (int, error) {
 	var n int
-	err := t.q.QueryRow(ctx, `SELECT count(*) FROM games
-		WHERE kind = 'race' AND status = 'over' AND result IS NOT NULL AND id <> $1 AND (seat1 = $2 OR seat2 = $2)`,
-		gameID, playerID).Scan(&n)
+	err := t.q.QueryRow(ctx, store.PairRatedSQL, a, b, since).Scan(&n)
 	return n, err
 }
 
 func (t raceTx) AddRaceRating(ctx context.Context, rr store.RaceRating) error {
 	gap1, gap2 := rr.MedianGap[0].Milliseconds(), rr.MedianGap[1].Milliseconds()
 	args := append([]any{rr.GameID}, store.RaceRatingFields(&rr, &gap1, &gap2)...)
-	args = append(args, rr.At)
-	ph := make([]string, len(args))
-	for i := range ph {
-		ph[i] = fmt.Sprintf("$%d", i+1)
-	}
-	_, err := t.q.Exec(ctx, `INSERT INTO race_ratings (game_id, `+store.RaceRatingColumns+`)
-		VALUES (`+strings.Join(ph, ", ")+`)`, args...)
+	_, err := t.q.Exec(ctx, stmt.AddRaceRating, append(args, rr.At)...)
 	return err
 }
 
 func (t raceTx) SetRating(ctx context.Context, playerID string, r store.Rating, at time.Time) error {
-	_, err := t.q.Exec(ctx, `INSERT INTO ratings (player_id, rating, deviation, volatility, races, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (player_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
-			volatility = excluded.volatility, races = excluded.races, updated_at = excluded.updated_at`,
-		playerID, r.Rating, r.Deviation, r.Volatility, r.Races, at)
+	_, err := t.q.Exec(ctx, stmt.SetRating, playerID, r.Rating, r.Deviation, r.Volatility, r.Races, at)
 	return err
 }

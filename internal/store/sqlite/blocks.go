@@ -7,26 +7,24 @@ import (
 	"time"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
 
 // Block implements store.Store (the foreign keys find a missing player).
 func (s *Store) Block(ctx context.Context, playerID, blockedID string, at time.Time) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO blocks (player_id, blocked_id, created_at) VALUES (?, ?, ?)
-		ON CONFLICT (player_id, blocked_id) DO NOTHING`, playerID, blockedID, micros(at))
+	_, err := s.w.ExecContext(ctx, stmt.Block, playerID, blockedID, micros(at))
 	return wrap("block", err)
 }
 
 // Unblock implements store.Store.
 func (s *Store) Unblock(ctx context.Context, playerID, blockedID string) error {
-	_, err := s.w.ExecContext(ctx, `DELETE FROM blocks WHERE player_id = ? AND blocked_id = ?`, playerID, blockedID)
+	_, err := s.w.ExecContext(ctx, stmt.Unblock, playerID, blockedID)
 	return wrap("unblock", err)
 }
 
 // Blocks implements store.Store.
 func (s *Store) Blocks(ctx context.Context, playerID string) ([]store.Block, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT b.player_id, b.blocked_id, p.name, b.created_at
-		FROM blocks b JOIN players p ON p.id = b.blocked_id
-		WHERE b.player_id = ? ORDER BY b.created_at, b.blocked_id`, playerID)
+	rows, err := s.r.QueryContext(ctx, stmt.Blocks, playerID)
 	return scanBlocks("blocks", rows, err)
 }
 

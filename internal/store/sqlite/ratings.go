@@ -4,17 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"dsol/internal/store"
+	"dsol/internal/store/internal/stmt"
 )
-
-// querier is the reader pool, the writer or a transaction.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
 
 // Rating implements store.Store.
 func (s *Store) Rating(ctx context.Context, playerID string) (store.Rating, error) {
@@ -25,8 +19,7 @@ func (s *Store) Rating(ctx context.Context, playerID string) (store.Rating, erro
 func (s *Store) RaceRating(ctx context.Context, gameID string) (store.RaceRating, error) {
 	rr := store.RaceRating{GameID: gameID}
 	var gap1, gap2, at int64
-	err := s.r.QueryRowContext(ctx, `SELECT `+store.RaceRatingColumns+` FROM race_ratings WHERE game_id = ?`, gameID).
-		Scan(append(store.RaceRatingFields(&rr, &gap1, &gap2), &at)...)
+	err := s.r.QueryRowContext(ctx, stmt.RaceRating, gameID).Scan(append(store.RaceRatingFields(&rr, &gap1, &gap2), &at)...)
 	if err != nil {
 		return store.RaceRating{}, wrap("race rating", err)
 	}
@@ -38,7 +31,7 @@ func (s *Store) RaceRating(ctx context.Context, gameID string) (store.RaceRating
 // FinishRace implements store.Store: one IMMEDIATE transaction of the
 // single writer, so nothing changes the ratings between their read and
 // their write.
-func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, [2]int) *store.RaceRating) error {
+func (s *Store) FinishRace(ctx context.Context, g store.Game, decide func([2]store.Rating, int) *store.RaceRating) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap("finish race", err)
@@ -60,7 +53,7 @@ func (t raceTx) UpdateGame(ctx context.Context, g store.Game) error {
 
 func (t raceTx) Decided(ctx context.Context, gameID string) (bool, error) {
 	var one int
-	err := t.q.QueryRowContext(ctx, `SELECT 1 FROM race_ratings WHERE game_id = ?`, gameID).Scan(&one)
+	err := t.q.QueryRowContext(ctx, stmt.Decided, gameID).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -69,35 +62,27 @@ func (t raceTx) Decided(ctx context.Context, gameID string) (bool, error) {
 
 func (t raceTx) Rating(ctx context.Context, playerID string) (store.Rating, error) {
 	r := store.StartRating()
-	err := t.q.QueryRowContext(ctx, `SELECT rating, deviation, volatility, races FROM ratings WHERE player_id = ?`,
-		playerID).Scan(&r.Rating, &r.Deviation, &r.Volatility, &r.Races)
+	err := t.q.QueryRowContext(ctx, stmt.Rating, playerID).Scan(&r.Rating, &r.Deviation, &r.Volatility, &r.Races)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.StartRating(), nil
 	}
 	return r, wrap("rating", err)
 }
 
-func (t raceTx) Finished(ctx context.Context, gameID, playerID string) (int, error) {
+func (t raceTx) PairRated(ctx context.Context, a, b string, since time.Time) (int, error) {
 	var n int
-	err := t.q.QueryRowContext(ctx, `SELECT count(*) FROM games
-		WHERE kind = 'race' AND status = 'over' AND result IS NOT NULL AND id <> ? AND (seat1 = ? OR seat2 = ?)`,
-		gameID, playerID, playerID).Scan(&n)
-	return n, wrap("finished races", err)
+	err := t.q.QueryRowContext(ctx, store.PairRatedSQL, a, b, micros(since)).Scan(&n)
+	return n, wrap("pair rated", err)
 }
 
 func (t raceTx) AddRaceRating(ctx context.Context, rr store.RaceRating) error {
 	gap1, gap2 := rr.MedianGap[0].Milliseconds(), rr.MedianGap[1].Milliseconds()
 	args := append([]any{rr.GameID}, store.RaceRatingFields(&rr, &gap1, &gap2)...)
-	_, err := t.q.ExecContext(ctx, `INSERT INTO race_ratings (game_id, `+store.RaceRatingColumns+`)
-		VALUES (?`+strings.Repeat(", ?", len(args))+`)`, append(args, micros(rr.At))...)
+	_, err := t.q.ExecContext(ctx, stmt.AddRaceRating, append(args, micros(rr.At))...)
 	return wrap("add race rating", err)
 }
 
 func (t raceTx) SetRating(ctx context.Context, playerID string, r store.Rating, at time.Time) error {
-	_, err := t.q.ExecContext(ctx, `INSERT INTO ratings (player_id, rating, deviation, volatility, races, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (player_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
-			volatility = excluded.volatility, races = excluded.races, updated_at = excluded.updated_at`,
-		playerID, r.Rating, r.Deviation, r.Volatility, r.Races, micros(at))
+	_, err := t.q.ExecContext(ctx, stmt.SetRating, playerID, r.Rating, r.Deviation, r.Volatility, r.Races, micros(at))
 	return wrap("set rating", err)
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -140,7 +141,7 @@ func testStartDaily(t *testing.T, s store.Store) {
 	if _, err := s.DeletePlayer(ctx, "p"); err != nil {
 		t.Fatal(err)
 	}
-	if lb, err := s.Leaderboard(ctx, store.LeaderboardQuery{Day: dailyDay, Mode: "D1N", Begin: dayBegin, Player: "p", Limit: 10}); err != nil || lb.You != nil || lb.Players != 1 {
+	if lb, err := s.Leaderboard(ctx, leaderboardQuery("D1N", "p", 10)); err != nil || lb.You != nil || lb.Players != 0 {
 		t.Fatalf("after DeletePlayer: %+v, %v", lb, err)
 	}
 }
@@ -151,41 +152,81 @@ type dailyPlay struct {
 	entered time.Time
 	at      []time.Time // the times of its actions
 	moves   int
-	won     bool
+	won     bool          // the game is won (in time or not)
+	late    bool          // its winning action came after the day closed
+	gap     time.Duration // the median gap stored with a win
+	earlier bool          // its player played a game of enough actions before the day
 	hints   int
 	undo    bool
+}
+
+// The rules of the leaderboard's fixtures (the server's are package
+// daily's).
+const (
+	earlierActions = 20
+	minGap         = 250 * time.Millisecond
+)
+
+// leaderboardQuery is the query of the fixtures' challenge of mode.
+func leaderboardQuery(mode, player string, limit int) store.LeaderboardQuery {
+	return store.LeaderboardQuery{Day: dailyDay, Mode: mode, Begin: dayBegin, End: dayBegin.AddDate(0, 0, 1), Player: player,
+		Limit: limit, EarlierActions: earlierActions, MinGap: minGap}
 }
 
 // testLeaderboard stores random histories of a daily challenge and checks
 // the leaderboard against its order recomputed in Go from the stored
 // actions: wins first, clean before assisted, fewer seconds, fewer moves,
-// the earlier winning action, the earlier entry; players created on the day
-// unranked; the caller always as You.
+// the earlier winning action, the earlier entry; a win stored after the
+// day closed is no win; players without a solo game of earlierActions
+// actions begun before the day, and wins under minGap, unranked; the
+// caller always as You.
 func testLeaderboard(t *testing.T, s store.Store) {
 	defer mustClose(t, s)
 	ctx := ctxOf(t)
 	mustPutChallenge(t, s, store.DailyChallenge{Day: dailyDay, Mode: "D1N", Code: "DS2-D1N-" + fmt.Sprintf("%064X", 1), CreatedAt: dayBegin})
+	end := dayBegin.AddDate(0, 0, 1)
 	r := rand.New(rand.NewPCG(7, 11))
 	var plays []dailyPlay
 	for i := range 40 {
 		p := NewPlayer(fmt.Sprintf("p%02d", i))
-		p.CreatedAt = dayBegin.Add(-time.Duration(r.IntN(3)) * time.Hour)
-		if r.IntN(5) == 0 {
-			p.CreatedAt = dayBegin.Add(time.Duration(r.IntN(3)) * time.Hour) // made on the day
-		}
+		p.CreatedAt = dayBegin.Add(-time.Duration(2+r.IntN(3)) * time.Hour)
 		mustCreatePlayer(t, s, p)
 		d := dailyPlay{player: p, entered: dayBegin.Add(time.Duration(4+r.IntN(100)) * time.Minute), moves: 1 + r.IntN(4),
 			won: r.IntN(3) > 0, undo: r.IntN(4) == 0}
+		// An earlier solo game: none, too short, long enough, or long
+		// enough but begun on the day itself.
+		kind := r.IntN(4)
+		if kind > 0 {
+			begun, n := dayBegin.Add(-time.Hour), earlierActions
+			switch kind {
+			case 1:
+				n = earlierActions - 1
+			case 3:
+				begun = dayBegin
+			}
+			d.earlier = kind == 2
+			at := make([]time.Duration, n)
+			for k := range at {
+				at[k] = time.Duration(k) * time.Second
+			}
+			mustCreateGame(t, s, NewSolo("e"+p.ID, p.ID, begun))
+			mustAppend(t, s, PlayedActions(Played{ID: "e" + p.ID, Created: begun, At: at, Moves: n})...)
+		}
 		if r.IntN(4) == 0 {
 			d.hints = 1
 		}
 		n := r.IntN(4)
 		if d.won {
 			n++
+			d.late = r.IntN(5) == 0
+			d.gap = []time.Duration{100 * time.Millisecond, minGap - time.Millisecond, minGap, 2 * time.Second}[r.IntN(4)]
 		}
 		at := d.entered
-		for range n {
+		for k := range n {
 			at = at.Add(time.Duration(r.IntN(3)*40) * time.Second) // gaps of 0, 40 and 80 s (capped at 60)
+			if d.late && k == n-1 {
+				at = end.Add(time.Duration(r.IntN(2)) * time.Minute) // at the close, or after it
+			}
 			d.at = append(d.at, at)
 		}
 		if n < 2 {
@@ -208,10 +249,13 @@ func testLeaderboard(t *testing.T, s store.Store) {
 		}
 		if d.won {
 			g.Status, g.UpdatedAt = "won", d.at[len(d.at)-1]
-			if err := s.UpdateGame(ctx, g); err != nil {
+			if err := s.FinishDaily(ctx, g, d.gap); err != nil {
 				t.Fatal(err)
 			}
 		}
+	}
+	if err := s.FinishDaily(ctx, dailyGame("nope", "p00", dayBegin), 0); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("FinishDaily(no such game) = %v, want ErrNotFound", err)
 	}
 
 	// The recomputation, from the stored actions of each game.
@@ -222,8 +266,14 @@ func testLeaderboard(t *testing.T, s store.Store) {
 	for _, d := range plays {
 		id := "g" + d.player.ID
 		acts := mustActions(t, s, id, 0)
-		row := store.DailyRow{PlayerID: d.player.ID, Name: d.player.Name, GameID: id, Won: d.won,
-			Ranked: d.player.CreatedAt.Before(dayBegin)}
+		row := store.DailyRow{PlayerID: d.player.ID, Name: d.player.Name, GameID: id, Won: d.won && !d.late}
+		switch {
+		case !d.earlier:
+			row.Unranked = store.UnrankedNewAccount
+		case row.Won && d.gap < minGap:
+			row.Unranked = store.UnrankedTooFast
+		}
+		row.Ranked = row.Unranked == ""
 		assisted := d.hints > 0
 		for i, a := range acts {
 			if i > 0 {
@@ -235,7 +285,7 @@ func testLeaderboard(t *testing.T, s store.Store) {
 		if len(acts) > 0 {
 			row.Moves = d.moves
 		}
-		row.Clean = d.won && !assisted
+		row.Clean = row.Won && !assisted
 		entered[d.player.ID] = d.entered
 		byID[d.player.ID] = row
 		if row.Ranked {
@@ -263,10 +313,21 @@ func testLeaderboard(t *testing.T, s store.Store) {
 	for _, w := range want {
 		ranks[w.PlayerID] = w.Rank
 	}
+	for _, u := range []string{store.UnrankedNewAccount, store.UnrankedTooFast} {
+		n := 0
+		for _, row := range byID {
+			if row.Unranked == u {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("the fixtures hold no entry unranked as %s", u)
+		}
+	}
 
 	for _, limit := range []int{0, 5, 100} {
 		for _, d := range plays[:8] {
-			lb, err := s.Leaderboard(ctx, store.LeaderboardQuery{Day: dailyDay, Mode: "D1N", Begin: dayBegin, Player: d.player.ID, Limit: limit})
+			lb, err := s.Leaderboard(ctx, leaderboardQuery("D1N", d.player.ID, limit))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,29 +342,29 @@ func testLeaderboard(t *testing.T, s store.Store) {
 			}
 		}
 	}
-	lb, err := s.Leaderboard(ctx, store.LeaderboardQuery{Day: dailyDay, Mode: "D1N", Begin: dayBegin, Player: "nobody", Limit: 3})
+	lb, err := s.Leaderboard(ctx, leaderboardQuery("D1N", "nobody", 3))
 	if err != nil || lb.You != nil || len(lb.Entries) != 3 {
 		t.Fatalf("a caller without an entry: %+v, %v", lb, err)
 	}
-	lb, err = s.Leaderboard(ctx, store.LeaderboardQuery{Day: dailyDay, Mode: "D3N", Begin: dayBegin, Player: "p00", Limit: 3})
+	lb, err = s.Leaderboard(ctx, leaderboardQuery("D3N", "p00", 3))
 	if err != nil || lb.You != nil || len(lb.Entries) != 0 || lb.Entries == nil || lb.Players != 0 {
 		t.Fatalf("a challenge without entries: %+v, %v", lb, err)
 	}
 
-	// The daily wins of a player: the days of their won entries.
-	var winner string
+	// The daily wins of a player: the days of their won entries, each with
+	// the time of its winning action, in time or not.
 	for _, d := range plays {
-		if d.won {
-			winner = d.player.ID
-			break
+		if !d.won {
+			continue
+		}
+		wins, err := s.DailyWins(ctx, d.player.ID)
+		want := []store.DailyWin{{Day: dailyDay, At: d.at[len(d.at)-1]}}
+		if err != nil || len(wins) != 1 || wins[0].Day != want[0].Day || !wins[0].At.Equal(want[0].At) {
+			t.Fatalf("DailyWins(%s) = %v, %v; want %v", d.player.ID, wins, err, want)
 		}
 	}
-	days, err := s.DailyWins(ctx, winner)
-	if err != nil || !slices.Equal(days, []string{dailyDay}) {
-		t.Fatalf("DailyWins(%s) = %v, %v", winner, days, err)
-	}
-	if days, err := s.DailyWins(ctx, "nobody"); err != nil || days == nil || len(days) != 0 {
-		t.Fatalf("DailyWins of nobody = %#v, %v", days, err)
+	if wins, err := s.DailyWins(ctx, "nobody"); err != nil || wins == nil || len(wins) != 0 {
+		t.Fatalf("DailyWins of nobody = %#v, %v", wins, err)
 	}
 }
 

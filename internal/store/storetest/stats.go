@@ -124,7 +124,7 @@ func testStats(t *testing.T, s store.Store) {
 				t.Fatalf("no games, mode %+v: %+v", m.Mode, m)
 			}
 		}
-		if st.Race != (store.RaceStats{Rating: store.StartRating().Rating}) || !st.Since.IsZero() {
+		if st.Race != (store.RaceStats{Rating: store.StartRating().Rating, Deviation: store.StartRating().Deviation}) || !st.Since.IsZero() {
 			t.Fatalf("no races: %+v, since %v", st.Race, st.Since)
 		}
 		_, err := s.Stats(ctx, "ghost")
@@ -296,7 +296,7 @@ func ratedRace(tb testing.TB, s store.Store, id, a, b string, at time.Time, resu
 		tb.Fatalf("JoinGame(%s): %v", id, err)
 	}
 	g.Seats[1], g.Status, g.UpdatedAt, g.Result = b, "over", at.Add(time.Minute), []byte(result)
-	if err := s.FinishRace(ctxOf(tb), g, func(current [2]store.Rating, _ [2]int) *store.RaceRating {
+	if err := s.FinishRace(ctxOf(tb), g, func(current [2]store.Rating, _ int) *store.RaceRating {
 		return &store.RaceRating{Players: [2]string{a, b}, Rated: true, Before: current, After: after, At: g.UpdatedAt}
 	}); err != nil {
 		tb.Fatalf("FinishRace(%s): %v", id, err)

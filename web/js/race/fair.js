@@ -3,17 +3,11 @@
 // play, and "Check this race" once the race is over, which recomputes
 // SHA-256(code:salt) in the browser (commit.js).
 import { t } from '../i18n.js';
+import { el } from '../cards.js';
 import { checkDeal, shortHex, normHex, notices, codeURL, subtleCrypto } from './commit.js';
 
 const SEEN = 'dsol.commit.';
 const seenHere = new Map(); // when sessionStorage is not available
-
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text != null) e.textContent = text;
-  return e;
-};
 
 /**
  * noticeEls builds one note per thing a joiner should know about race r

@@ -2,17 +2,16 @@
 // The list of open races comes from the lobby socket when there is one, and
 // from polling GET /api/v1/lobby otherwise (and while the socket is down).
 // Opening a race goes through ui.openRace: app.js disposes of the lobby.
-import { api } from '../api.js';
-import { t } from '../i18n.js';
+import { api, SIGNED_OUT, signedOut } from '../api.js';
+import { t, ratingText } from '../i18n.js';
 import { Scope } from '../scope.js';
 import { lobbyRaces, diffLobby, hostName, seriesLength } from './model.js';
 import { noticeEls } from './fair.js';
-import { INV, errText } from './skeleton.js';
+import { INV } from './skeleton.js';
+import { errText } from '../notice.js';
 import { blockPlayer } from '../block.js';
 import { QuickMatch } from './quick.js';
-
-/** NAMED is the localStorage key set once the player chose a name or skipped choosing one. */
-const NAMED = 'dsol.named';
+import { NAMED } from '../renamed.js';
 
 const POLL_MS = 4000;
 
@@ -75,6 +74,10 @@ export class LobbyMode {
         <button type="button" data-testid="quick-cancel" data-i18n="newGame.cancel"></button></div>
     </div>
     <p class="err" data-testid="quick-error" hidden></p>
+    <div class="lwait" data-testid="in-play" role="alert" hidden>
+      <p data-i18n="race.inPlay"></p>
+      <div class="lbtns"><button type="button" class="primary" data-testid="in-play-open" data-i18n="race.backToRace"></button></div>
+    </div>
   </section>
   <section class="lcard">
     <h2 data-i18n="race.open"></h2>
@@ -132,7 +135,27 @@ export class LobbyMode {
     if (this.scope.disposed) return;
     this.me = me;
     const el = this.root.querySelector('[data-testid=my-rating]');
-    el.textContent = t('race.myRating', { n: me.rating });
+    el.textContent = t('race.myRating', { n: ratingText(me.rating, me.provisional) });
+  }
+
+  /**
+   * inPlay answers a refusal that names the player's race in play (one race
+   * at a time): it says so and offers to go back to that race; it tells
+   * whether the refusal was one.
+   */
+  inPlay(x) {
+    if (x?.code !== 'conflict' || !x.game) return false;
+    const box = this.root.querySelector('[data-testid=in-play]');
+    box.hidden = false;
+    const b = box.querySelector('[data-testid=in-play-open]');
+    b.onclick = async () => {
+      try {
+        const v = await api('GET', `/api/v1/games/${encodeURIComponent(x.game)}`);
+        if (!this.scope.disposed) this.ui.openRace(v);
+      } catch (e) { this.ui.toast(errText(e)); }
+    };
+    b.focus();
+    return true;
   }
 
   /** showName asks for a display name until the player chose or skipped one. */
@@ -170,7 +193,7 @@ export class LobbyMode {
   /** redraw writes the rows again after a change of language. */
   redraw() {
     this.paint();
-    if (this.me) this.root.querySelector('[data-testid=my-rating]').textContent = t('race.myRating', { n: this.me.rating });
+    if (this.me) this.root.querySelector('[data-testid=my-rating]').textContent = t('race.myRating', { n: ratingText(this.me.rating, this.me.provisional) });
   }
 
   async create(body) {
@@ -235,9 +258,10 @@ export class LobbyMode {
       try { m = JSON.parse(e.data); } catch { return; }
       if (m.type === 'lobby') this.update(lobbyRaces(m));
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       this.wsOpen = false;
       if (this.ws !== ws) return;
+      if (e?.code === SIGNED_OUT) { signedOut(); return; }
       this.ws = null;
       if (!opened) { this.noSocket = true; return; } // no lobby socket here: polling only
       this.scope.later(() => this.connect(), 3000);
@@ -271,7 +295,7 @@ export class LobbyMode {
     who.textContent = r.creator?.bot ? t('race.computer') : hostName(r) || t('race.someone');
     who.title = who.textContent; // the name in full where the row shortens it
     const what = document.createElement('small');
-    what.textContent = r.creatorRating ? `${t('race.ratingOf', { n: r.creatorRating })} · ${describe(r)}` : describe(r);
+    what.textContent = r.creatorRating ? `${t('race.ratingOf', { n: ratingText(r.creatorRating, r.creatorProvisional) })} · ${describe(r)}` : describe(r);
     // told before joining: a deal the creator chose, mirrored decks
     const notes = noticeEls(r, false, 'small');
     txt.append(who, what, ...notes);
@@ -283,7 +307,7 @@ export class LobbyMode {
     b.setAttribute('aria-label', [`${t('race.join')}: ${who.textContent}, ${what.textContent}`, ...notes.map((n) => n.textContent)].join('. '));
     b.onclick = async () => {
       b.disabled = true;
-      try { await this.join(r.id); } catch (x) { this.ui.toast(errText(x)); b.disabled = false; this.poll(); }
+      try { await this.join(r.id); } catch (x) { if (!this.inPlay(x)) this.ui.toast(errText(x)); b.disabled = false; this.poll(); }
     };
     li.append(txt, b);
     const host = r.creator;

@@ -9,9 +9,10 @@ import { Scope } from '../scope.js';
 import { t } from '../i18n.js';
 import { reducedMotion } from '../settings.js';
 import * as M from './model.js';
-import { raceLayout } from './layout.js';
-import { boardEl, foundEl, renderBoard, renderFound, cardRects } from './table.js';
-import { skeleton, INV, errText } from './skeleton.js';
+import { Pending } from '../pending.js';
+import { mountBoards, layoutBoards, renderBoard, renderFound, cardRects } from './table.js';
+import { skeleton, INV } from './skeleton.js';
+import { errText } from '../notice.js';
 import { Fingerprint, CheckPanel, rememberCommitment } from './fair.js';
 import { screenMethods } from './screen.js';
 import { routeMethods } from './routes.js';
@@ -37,7 +38,7 @@ export class RaceMode {
     this.view = null;
     this.shown = null;
     this.seat = null;
-    this.mine = [];
+    this.mine = new Pending(); // my unanswered actions
     this.offlineSince = null;
     this.presence = {};
     this.resultShown = false;
@@ -49,11 +50,7 @@ export class RaceMode {
     this.scope.add(() => { sec.remove(); this.dialogs.forEach((d) => d.remove()); });
     this.table = $('.rtable', sec);
     this.play = $('.rplay', sec);
-    this.opp = boardEl('opp');
-    this.found = foundEl();
-    this.board = boardEl('me');
-    this.table.prepend(this.opp);
-    this.play.append(this.found, this.board);
+    Object.assign(this, mountBoards(this.table, this.play));
     this.print = new Fingerprint(this.scope);
     $('[data-testid=chosen-mark]', sec).after(this.print.el);
     this.check = new CheckPanel();
@@ -104,7 +101,7 @@ export class RaceMode {
       onReject: live((code, msg, action, id) => this.rejected(code, action, id)),
       onStatus: live(({ down }) => this.ui.banner(down)),
       onMessage: live((m) => this.message(m)),
-      onAck: live((id, seq) => { const e = this.mine.find((x) => x.id === id); if (e) e.seq = seq; }),
+      onAck: live((id, seq) => this.mine.acked(id, seq)),
     }));
     this.conn.start(v);
   }
@@ -134,8 +131,7 @@ export class RaceMode {
       this.conn?.refresh(); // the finished race's view says where the offer stands
       if (m.rematch?.status === 'offered' && m.rematch.by !== this.seat && this.seat) this.say(t('race.offer', { name: this.name(m.rematch.by) }));
     } else if (m.type === 'event' && this.seat && m.seat === this.seat && m.seq > (v?.seq ?? -1)) {
-      const e = this.mine.find((x) => x.seq == null);
-      if (e) e.seq = m.seq;
+      this.mine.event(m.seq);
     }
   }
 
@@ -146,8 +142,7 @@ export class RaceMode {
     this.received = Date.now();
     this.seat = this.watch ? null : M.mySeat(v, this.me.id);
     this.seen = rememberCommitment(v);
-    const pending = new Set((this.conn?.pending || []).map((p) => p.id));
-    this.mine = this.mine.filter((e) => (e.seq != null ? e.seq > v.seq : pending.has(e.id)));
+    this.mine.seen(v.seq, this.conn?.pending);
     if (was && was.status === 'waiting' && v.status === 'playing' && this.seat) {
       this.say(t('race.arrived', { name: this.name(3 - this.seat) }));
     }
@@ -156,8 +151,7 @@ export class RaceMode {
   }
 
   rejected(code, action, id) {
-    const had = this.mine.some((e) => e.id === id && e.opt);
-    this.mine = this.mine.filter((e) => e.id !== id);
+    const had = this.mine.reject(id);
     this.input.settle(true);
     if (code !== 'too_late' && code !== 'illegal_move') this.ui.toast(errText({ code }));
     if (had || code === 'too_late') this.paint(this.shown);
@@ -188,13 +182,7 @@ export class RaceMode {
 
   /** display is the confirmed view with my pending moves applied on top. */
   display() {
-    let d = this.view;
-    for (const e of this.mine) {
-      if (!e.opt) continue;
-      const n = M.applyLocal(d, this.seat, e.action);
-      if (n) d = n;
-    }
-    return d;
+    return this.mine.over(this.view, (d, a) => M.applyLocal(d, this.seat, a), { skip: true });
   }
 
   name(seat) {
@@ -229,11 +217,7 @@ export class RaceMode {
       });
     }
     const me = this.seat || 1, them = 3 - me;
-    const L = raceLayout({ width: this.table.clientWidth, height: this.table.clientHeight, draw: v.draw });
-    this.L = L;
-    this.table.classList.toggle('portrait', L.portrait);
-    this.table.style.setProperty('--pad', L.pad + 'px');
-    this.table.style.setProperty('--oppH', L.oppH + 'px');
+    const L = this.L = layoutBoards(this.table, v.draw);
     this.input.redraw(() => this.boards(v, L));
     if (before) this.fly(before);
     // a drop shown at once needs its floating copy no more
@@ -314,8 +298,7 @@ export class RaceMode {
     }
     const opt = !!M.applyLocal(this.display(), this.seat, action);
     const id = this.conn.send(action);
-    const e = { id, action, opt, seq: null, drop };
-    this.mine.push(e);
+    const e = this.mine.add(id, action, opt, { drop });
     if (opt) this.paint(this.shown);
     return e;
   }

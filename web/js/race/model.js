@@ -1,6 +1,7 @@
-// Race view helpers: seats, counts, the result explained, countdowns, the
+// Race view helpers: seats, counts, the result explained, deadlines, the
 // lobby list, and the local (optimistic) effect of one of my actions. Pure.
-import { SUITS, fitsOn, rankOf } from '../cards.js';
+import { SUITS, rankOf } from '../cards.js';
+import { dtapColumn, takes } from '../rules.js';
 
 /** mySeat is the viewer's seat (1 or 2), or null for a spectator. */
 export function mySeat(v, meId) {
@@ -65,12 +66,6 @@ export function toMillis(x) {
 export function secondsLeft(deadline, now) {
   if (deadline == null) return null;
   return Math.max(0, Math.ceil((deadline - now) / 1000));
-}
-
-/** countdown writes seconds as m:ss. */
-export function countdown(sec) {
-  sec = Math.max(0, Math.ceil(sec || 0));
-  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
 }
 
 export const GRACE = 60;
@@ -165,18 +160,6 @@ const clone = (v) => ({
   seats: v.seats.map((s) => s && { ...s, waste: s.waste.slice(), columns: s.columns.map((c) => ({ down: c.down, up: c.up.slice() })) }),
 });
 
-/** dtapTarget picks the column for a double tap (RULES.md): the fullest accepting one, else an empty one for a king. */
-export function dtapTarget(board, from, card) {
-  let best = -1, most = -1;
-  board.columns.forEach((c, i) => {
-    if ('c' + (i + 1) === from || !c.up.length) return;
-    const n = c.down + c.up.length;
-    if (fitsOn(card, c.up[c.up.length - 1]) && n > most) { most = n; best = i; }
-  });
-  if (best < 0 && card[0] === 'K') best = board.columns.findIndex((c, i) => 'c' + (i + 1) !== from && !c.down && !c.up.length);
-  return best;
-}
-
 /**
  * applyLocal returns the view after my action as far as the client can know it,
  * or null when it cannot tell (a draw shows unknown cards) or the action looks illegal.
@@ -207,7 +190,7 @@ export function applyLocal(v, seat, a) {
     if (count !== 1) return null;
     to = 'f';
   } else if (a.type === 'dtap') {
-    const i = dtapTarget(b, from, run[0]);
+    const i = dtapColumn(b, from, run[0]);
     if (i < 0) return null;
     to = 'c' + (i + 1);
   } else if (a.type !== 'move') return null;
@@ -218,10 +201,9 @@ export function applyLocal(v, seat, a) {
     n.foundations[i].push({ card: run[0], seat });
     if (typeof b.count === 'number') b.count++;
   } else if (/^c[1-7]$/.test(to || '') && to !== from) {
-    const c = b.columns[+to.slice(1) - 1];
-    const top = c.up[c.up.length - 1];
-    if (top ? !fitsOn(run[0], top) : c.down > 0 || run[0][0] !== 'K') return null;
-    c.up.push(...run);
+    const i = +to.slice(1) - 1;
+    if (!takes(b, i, run[0])) return null;
+    b.columns[i].up.push(...run);
   } else return null;
   if (from === 'w') b.waste.pop();
   else b.columns[+from.slice(1) - 1].up.splice(-count, count);

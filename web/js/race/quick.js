@@ -3,10 +3,9 @@
 // waited and Cancel, and once the server's botAfterSeconds have passed offer
 // a race against the computer instead. A socket that drops, or a server
 // that forgot the queue (a restart), gets the player queued again.
-import { api } from '../api.js';
-import { t } from '../i18n.js';
-import { errText } from './skeleton.js';
-import { countdown } from './model.js';
+import { api, SIGNED_OUT, signedOut } from '../api.js';
+import { t, countdown } from '../i18n.js';
+import { errText } from '../notice.js';
 
 export class QuickMatch {
   /** lobby is the LobbyMode: its scope, form body, create and ui.openRace. */
@@ -36,6 +35,7 @@ export class QuickMatch {
     this.active = true;
     this.since = Date.now();
     this.el('quick-error').hidden = true;
+    this.el('in-play').hidden = true;
     this.show(true);
     this.tick();
     this.queue();
@@ -67,7 +67,8 @@ export class QuickMatch {
       if (m.type === 'matched') { done = true; this.matched(m.race); }
       else if (m.type === 'idle') { done = true; if (this.active) this.queue(); } // the queue forgot us: join again
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
+      if (e?.code === SIGNED_OUT) { this.active = false; signedOut(); return; }
       if (this.ws === ws) this.ws = null;
       if (!done && this.active && !this.scope.disposed) this.scope.later(() => { if (this.active) this.queue(); }, 1000);
     };
@@ -112,6 +113,7 @@ export class QuickMatch {
   fail(x) {
     this.active = false;
     this.show(false);
+    if (this.lobby.inPlay(x)) return;
     const err = this.el('quick-error');
     err.textContent = errText(x);
     err.hidden = false;

@@ -7,7 +7,8 @@ import { api } from '../api.js';
 import { t } from '../i18n.js';
 import * as M from './model.js';
 import { notices } from './commit.js';
-import { INV, errText } from './skeleton.js';
+import { INV } from './skeleton.js';
+import { errText } from '../notice.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const path = (id) => `/api/v1/games/${encodeURIComponent(id)}`;

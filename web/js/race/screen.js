@@ -1,6 +1,6 @@
 // RaceMode methods for the HUD, the strip's countdowns, the waiting room and
 // the result dialog (mixed into RaceMode.prototype by mode.js).
-import { t } from '../i18n.js';
+import { t, ratingText, countdown } from '../i18n.js';
 import { celebrate } from '../celebrate.js';
 import * as M from './model.js';
 import { describe } from './lobby.js';
@@ -8,7 +8,7 @@ import { nameInto } from './table.js';
 import { noticeEls } from './fair.js';
 import { notices } from './commit.js';
 import { blockPlayer } from '../block.js';
-import { errText } from './skeleton.js';
+import { errText } from '../notice.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
@@ -115,7 +115,7 @@ export const screenMethods = {
     el.hidden = !rc;
     if (!rc) return;
     const d = rc.after - rc.before;
-    el.textContent = t('race.ratingChange', { before: rc.before, after: rc.after, delta: (d > 0 ? '+' : d < 0 ? '−' : '±') + Math.abs(d) });
+    el.textContent = t('race.ratingChange', { before: rc.before, after: ratingText(rc.after, rc.provisional), delta: (d > 0 ? '+' : d < 0 ? '−' : '±') + Math.abs(d) });
   },
 
   /** tick updates the claim countdown and the turn clock. */
@@ -135,13 +135,13 @@ export const screenMethods = {
       });
       const left = M.secondsLeft(at, now);
       dc.hidden = false;
-      dc.textContent = left > 0 ? t('race.dropped', { name: this.name(them), time: M.countdown(left) }) : t('race.droppedLong', { name: this.name(them) });
+      dc.textContent = left > 0 ? t('race.dropped', { name: this.name(them), time: countdown(left) }) : t('race.droppedLong', { name: this.name(them) });
       claim.hidden = left > 0;
     } else { dc.hidden = true; claim.hidden = true; }
     // a rematch offer's time: in the result dialog, and in the waiting room of the offered race
     const offerLeft = (el, at) => {
       el.hidden = at == null;
-      if (at != null) el.textContent = t('race.offerLeft', { time: M.countdown(M.secondsLeft(at, now)) });
+      if (at != null) el.textContent = t('race.offerLeft', { time: countdown(M.secondsLeft(at, now)) });
     };
     offerLeft($('[data-testid=rematch-left]'), v.rematch?.status === 'offered' && this.seat ? M.toMillis(v.rematch.expires) : null);
     offerLeft(q('offer-left'), v.status === 'waiting' && v.rematchOf ? M.toMillis(v.offerExpires) : null);
@@ -150,7 +150,7 @@ export const screenMethods = {
     clock.hidden = end == null;
     if (end != null) {
       const left = M.secondsLeft(end, now);
-      clock.textContent = M.countdown(left);
+      clock.textContent = countdown(left);
       clock.classList.toggle('low', left <= 10);
     }
   },

@@ -1,15 +1,8 @@
 // The race screen's markup: HUD, strip, table, waiting room and the result
 // and resign dialogs (texts come from data-i18n keys), and the race styles.
-import { t } from '../i18n.js';
 
 /** INV prefixes the sessionStorage key of a race's invite (shown once, to its creator). */
 export const INV = 'dsol.invite.';
-
-/** errText is the message for an API error. */
-export const errText = (e) => {
-  const code = e?.code || 'generic';
-  return t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code);
-};
 
 const ICON = {
   back: '<svg viewBox="0 0 24 24"><path d="M15.4 5 9 11.5l6.4 6.5-1.5 1.5L6 11.5 13.9 3.5z"/></svg>',

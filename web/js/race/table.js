@@ -1,9 +1,10 @@
 // Drawing a race view: two boards and the shared foundations. Each board is a
 // [data-seat] container holding its own [data-pile] s, w and c1…c7.
-import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
-import { wasteFan, growSteps, columnCounts } from '../layout.js';
+import { cardEl, slotEl, fillColumn, fillStock, fillWaste, SUITS } from '../cards.js';
+import { growSteps, columnCounts } from '../layout.js';
 import { t } from '../i18n.js';
 import { cardOf, seatOf } from './model.js';
+import { raceLayout } from './layout.js';
 
 const px = (n) => n + 'px';
 const NS = 'http://www.w3.org/2000/svg';
@@ -80,6 +81,27 @@ export function foundEl() {
   return f;
 }
 
+/**
+ * mountBoards builds the opponent's board, the shared foundations and my
+ * board: the first at the top of table, the others in play (the part of
+ * the table below it). It returns the three: {opp, found, board}.
+ */
+export function mountBoards(table, play) {
+  const opp = boardEl('opp'), found = foundEl(), board = boardEl('me');
+  table.prepend(opp);
+  play.append(found, board);
+  return { opp, found, board };
+}
+
+/** layoutBoards lays the race table out for its size and a view of draw, and returns the layout (raceLayout). */
+export function layoutBoards(table, draw) {
+  const L = raceLayout({ width: table.clientWidth, height: table.clientHeight, draw });
+  table.classList.toggle('portrait', L.portrait);
+  table.style.setProperty('--pad', px(L.pad));
+  table.style.setProperty('--oppH', px(L.oppH));
+  return L;
+}
+
 function setVars(el, S) {
   el.style.setProperty('--cw', px(S.cw));
   el.style.setProperty('--ch', px(S.ch));
@@ -100,42 +122,9 @@ export function renderBoard(el, b, o) {
   const q = (id) => el.querySelector(`[data-pile="${id}"]`);
 
   const s = q('s');
-  s.replaceChildren();
-  s.dataset.count = b.stock;
-  if (b.stock > 0) {
-    const bk = backEl(b.stock);
-    if (o.mine) bk.querySelector('.n').dataset.testid = 'stock-count';
-    s.append(bk);
-    s.setAttribute('aria-label', t('pile.stock', { n: b.stock }));
-  } else {
-    const e = slotEl();
-    const can = o.redeal !== 'single' && b.waste.length > 0;
-    const r = document.createElement('span');
-    r.className = 'rc';
-    r.textContent = can && o.mine ? '↻' : '';
-    e.append(r);
-    s.append(e);
-    s.setAttribute('aria-label', can && o.mine ? t('pile.recycle') : t('pile.stockEmpty'));
-  }
+  fillStock(s, b.stock, o.mine && o.redeal !== 'single' && b.waste.length > 0, o.mine);
   s.tabIndex = o.mine ? 0 : -1;
-
-  const w = q('w');
-  w.replaceChildren();
-  w.dataset.count = b.waste.length;
-  const fan = o.draw === 3 ? 2 * S.fanStep : 0;
-  w.style.width = o.vertical ? '' : px(S.cw + fan);
-  w.style.height = o.vertical ? px(S.ch + fan) : '';
-  if (!b.waste.length) w.append(slotEl());
-  for (const { index, pos } of wasteFan(b.waste.length, o.draw)) {
-    const c = cardEl(b.waste[index]);
-    c.dataset.i = index;
-    if (o.vertical) c.style.top = px(pos * S.fanStep);
-    else c.style.left = px(pos * S.fanStep);
-    if (index === b.waste.length - 1) { c.classList.add('top'); c.tabIndex = -1; }
-    w.append(c);
-  }
-  if (!w.hasAttribute('role')) w.setAttribute('role', 'group'); // a label needs a role to be read
-  w.setAttribute('aria-label', `${t('pile.waste')}, ${b.waste.length ? t('pile.cards', { n: b.waste.length }) : t('pile.empty')}`);
+  fillWaste(q('w'), b.waste, o.draw, S, o.vertical);
 
   // the columns overlap less while they all have room
   const st = { ...S, ...growSteps(S, columnCounts(b.columns), o.colH, { portrait: S.portrait, badge: S.badge }) };

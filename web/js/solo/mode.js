@@ -10,14 +10,17 @@ import { Input } from '../input.js';
 import { Scope } from '../scope.js';
 import { changes } from '../diff.js';
 import { t, formatScore, formatTime } from '../i18n.js';
+import { errText } from '../notice.js';
 import { reducedMotion } from '../settings.js';
 import { apply, resolve, targets } from '../rules.js';
+import { Pending } from '../pending.js';
 import { layoutTable, renderTable, topCards } from './table.js';
 import { clearMarks, fetchHint, marks, paintMarks } from './hint.js';
 
 const $ = (sel) => document.querySelector(sel);
-// errText is the message of an error code, or the generic one
-const errText = (code) => (t('err.' + code) === 'err.' + code ? t('err.generic') : t('err.' + code));
+
+/** over reports whether a game takes no more actions: won, or a daily challenge whose day closed. */
+const over = (v) => v.status === 'won' || !!v.closed;
 
 export class SoloMode {
   /** ui: {settings, toast(msg), onWin(view, sources), onBanner(down)}. */
@@ -26,7 +29,7 @@ export class SoloMode {
     this.ui = ui;
     this.view = null; // the server's view
     this.shown = null; // what is drawn: the view and my unanswered moves
-    this.mine = []; // my unanswered actions: {id, action, seq}
+    this.mine = new Pending(); // my unanswered actions
     this.preview = null; // a tap shown while it waits for a possible second one
     this.last = null; // the last move, highlighted: {pile, count}
     this.hinted = null; // the hint on show: {seq, marks}, until the next action
@@ -38,7 +41,7 @@ export class SoloMode {
     this.scope = new Scope();
     this.input = new Input(this.scope, { root, settings: ui.settings, fromFoundations: true }, {
       view: () => (this.view ? this.display(false) : null),
-      canPick: () => !!this.view && this.view.status !== 'won',
+      canPick: () => !!this.view && !over(this.view),
       act: (a) => this.act(a),
       preview: (a) => this.showPreview(a),
       targets: (p) => {
@@ -64,9 +67,7 @@ export class SoloMode {
       // every event of a solo game is mine: the oldest unanswered action made it
       onMessage: live((m) => {
         if (m.type === 'check') this.checkSeq = m.seq;
-        if (m.type !== 'event' || !(m.seq > (this.view?.seq ?? -1))) return;
-        const e = this.mine.find((x) => x.seq == null);
-        if (e) e.seq = m.seq;
+        if (m.type === 'event' && m.seq > (this.view?.seq ?? -1)) this.mine.event(m.seq);
       }),
     }));
     this.conn.start(view);
@@ -91,12 +92,7 @@ export class SoloMode {
    * rest wait for the server); withPreview: and the waiting tap.
    */
   display(withPreview = true) {
-    let d = this.view;
-    for (const e of this.mine) {
-      const n = apply(d, e.action);
-      if (!n) break;
-      d = n;
-    }
+    const d = this.mine.over(this.view, apply);
     const p = withPreview && this.preview && apply(d, this.preview);
     return p || d;
   }
@@ -113,7 +109,7 @@ export class SoloMode {
   /** act sends action; it tells whether it went out. */
   act(action) {
     if (!action || !this.conn || !this.view) return false;
-    if (this.view.status === 'won') { this.ui.toast(t('err.game_over')); return false; }
+    if (over(this.view)) { this.ui.toast(t(this.view.closed ? 'game.closed' : 'err.game_over')); return false; }
     // an action from outside the table (the undo button) comes after the
     // tap that waits: that one goes first
     if (this.input.waiting) this.input.decide();
@@ -123,7 +119,7 @@ export class SoloMode {
     const m = resolve(before, action);
     const opt = !!m;
     const id = this.conn.send(action);
-    this.mine.push({ id, action, seq: null, opt });
+    this.mine.add(id, action, opt);
     // the tap that waited is on screen already, and marked as the last move
     if (p && p === action) return true;
     // the last move's mark, and a hint's, go with the next action
@@ -143,13 +139,13 @@ export class SoloMode {
   /** hint asks the server for a move and marks it on the table, without playing it. */
   async hint() {
     const v = this.view;
-    if (!v || v.status === 'won' || this.mine.length) return;
+    if (!v || over(v) || this.mine.length) return;
     let h;
     try {
       h = await fetchHint(v.id);
     } catch (e) {
       if (this.view !== v) return;
-      this.ui.toast(e.code === 'rate_limited' ? t('hint.busy') : errText(e.code));
+      this.ui.toast(e.code === 'rate_limited' ? t('hint.busy') : errText(e));
       return;
     }
     // the position moved on meanwhile: that hint is for another one
@@ -162,36 +158,32 @@ export class SoloMode {
   }
 
   /** canFinish: the server offers a finish for the position on screen (no move of mine waits). */
-  canFinish() { return !!this.view?.finish && this.view.status === 'playing' && !this.mine.length; }
+  canFinish() { return !!this.view?.finish && this.view.status === 'playing' && !this.view.closed && !this.mine.length; }
 
   /** finish asks the server to play the remaining cards up; it never happens by itself. */
   finish() { if (this.canFinish() && this.act({ type: 'finish' })) this.hud(); }
 
   /** acked notes the seq of my action id; one the view already holds (a view sent on reconnecting) is done. */
   acked(id, seq) {
-    const e = this.mine.find((x) => x.id === id);
-    if (!e) return;
-    e.seq = seq;
-    if (this.view && seq <= this.view.seq) {
-      this.mine = this.mine.filter((x) => x !== e);
+    const e = this.mine.acked(id, seq);
+    if (e && this.view && seq <= this.view.seq) {
+      this.mine.drop(e);
       this.paint();
     }
   }
 
   rejected(code, id) {
-    const had = this.mine.some((e) => e.id === id && e.opt);
-    this.mine = this.mine.filter((e) => e.id !== id);
+    const had = this.mine.reject(id);
     this.input.settle(true);
     // a refused move that showed goes back, and says why
     if (had) this.paint();
-    if (code !== 'illegal_move' || had) this.ui.toast(errText(code));
+    if (code !== 'illegal_move' || had) this.ui.toast(errText({ code }));
   }
 
   show(v) {
     const prev = this.view;
     this.view = v;
-    const pending = new Set((this.conn?.pending || []).map((p) => p.id));
-    this.mine = this.mine.filter((e) => (e.seq != null ? e.seq > v.seq : pending.has(e.id)));
+    this.mine.seen(v.seq, this.conn?.pending);
     this.paint();
     if (v.status === 'won' && prev?.status !== 'won') {
       const rects = [...this.root.querySelectorAll('.found [data-pile]')].map((p) => p.getBoundingClientRect());
@@ -246,6 +238,7 @@ export class SoloMode {
     this.hud();
     this.root.removeAttribute('aria-busy');
     document.body.dataset.seq = this.view.seq;
+    document.body.dataset.pending = this.mine.length; // drawn ahead of the server, not yet acknowledged
     document.body.dataset.status = this.view.status;
     document.body.dataset.ready = '1';
   }
@@ -275,11 +268,11 @@ export class SoloMode {
     $('[data-testid=moves]').textContent = v.moves;
     $('[data-testid=undo-count]').textContent = v.undo;
     const u = $('[data-testid=undo]');
-    u.disabled = !(v.undo > 0) || v.status === 'won';
+    u.disabled = !(v.undo > 0) || over(v);
     u.setAttribute('aria-label', `${t('hud.undo')} (${t('hud.undoLeft', { n: v.undo })})`);
     $('[data-testid=code]').textContent = v.code ?? '';
     $('[data-testid=finish]').hidden = !this.canFinish();
-    this.stuck(v.stuck && v.status === 'playing');
+    this.stuck(v.closed ? 'closed' : v.stuck && v.status === 'playing' ? 'stuck' : '');
     this.still();
     this.tick(true);
   }
@@ -293,13 +286,13 @@ export class SoloMode {
   still() {
     const el = $('[data-testid=still]');
     const v = this.view;
-    const on = !!this.ui.settings.stillCheck && v.status === 'playing';
+    const on = !!this.ui.settings.stillCheck && v.status === 'playing' && !v.closed;
     el.hidden = !on;
     if (!on) return;
     if (!this.checkAsked) {
       this.checkAsked = true;
       api('POST', `/api/v1/games/${v.id}/check`, { on: true })
-        .catch((e) => { this.checkAsked = false; this.ui.toast(errText(e.code)); });
+        .catch((e) => { this.checkAsked = false; this.ui.toast(errText(e)); });
     }
     const known = v.stillWinnable != null || this.checkSeq === v.seq;
     const state = v.stillWinnable === true ? 'yes' : v.stillWinnable === false ? 'no' : known ? 'unknown' : 'pending';
@@ -316,11 +309,17 @@ export class SoloMode {
    * that the whole position stays in sight; the table is laid out again in
    * the height left to it.
    */
-  stuck(on) {
+  /**
+   * stuck shows why the game cannot go on, with what the player may do:
+   * why is 'stuck' (no useful move: undo, a hint or a new game), 'closed'
+   * (a daily challenge whose day closed: a new game) or '' (it goes on).
+   */
+  stuck(why) {
     const box = $('[data-testid=stuck]');
-    if (on) box.querySelector('.msg').textContent = t('game.stuck');
-    if (box.hidden === !on) return;
-    box.hidden = !on;
+    if (why) box.querySelector('.msg').textContent = t(why === 'closed' ? 'game.closed' : 'game.stuck');
+    for (const id of ['stuck-undo', 'stuck-hint']) $(`[data-testid=${id}]`).hidden = why === 'closed';
+    if (box.hidden === !why) return;
+    box.hidden = !why;
     this.scope.frame('render', () => this.render());
   }
 
@@ -330,7 +329,7 @@ export class SoloMode {
     if (!v) return;
     const key = 'dsol.t.' + v.id;
     let sec = +(localStorage.getItem(key) || 0);
-    if (!paintOnly && v.status === 'playing' && document.visibilityState === 'visible' && v.moves > 0) {
+    if (!paintOnly && v.status === 'playing' && !v.closed && document.visibilityState === 'visible' && v.moves > 0) {
       sec++;
       try { localStorage.setItem(key, sec); } catch { /* full */ }
     }

@@ -1,7 +1,7 @@
 // Drawing a solo view onto the table. The table's skeleton is in index.html;
 // this fills each pile ([data-pile]) with cards positioned from the layout.
-import { cardEl, backEl, slotEl, fillColumn, SUITS } from '../cards.js';
-import { computeLayout, columnCounts, wasteFan, badgePx } from '../layout.js';
+import { cardEl, slotEl, fillColumn, fillStock, fillWaste, SUITS } from '../cards.js';
+import { computeLayout, columnCounts, badgePx } from '../layout.js';
 import { t } from '../i18n.js';
 
 /** layoutTable sizes the cards to the table area and to view v's columns, and returns the layout. */
@@ -40,53 +40,10 @@ const px = (n) => n + 'px';
  */
 export function renderTable(root, v, L, only = null) {
   const on = (id) => !only || only.has(id);
-  if (on('s')) stock(root, v);
-  if (on('w')) waste(root, v, L);
+  if (on('s')) fillStock(pileEl(root, 's'), v.stock, v.scoring !== 'vegas' && v.waste.length > 0, true);
+  if (on('w')) fillWaste(pileEl(root, 'w'), v.waste, v.draw, L, !L.portrait);
   foundations(root, v, on);
   columns(root, v, L, on);
-}
-
-function stock(root, v) {
-  const s = pileEl(root, 's');
-  s.replaceChildren();
-  s.dataset.count = v.stock;
-  if (v.stock > 0) {
-    const b = backEl(v.stock);
-    b.querySelector('.n').dataset.testid = 'stock-count';
-    s.append(b);
-    s.setAttribute('aria-label', t('pile.stock', { n: v.stock }));
-  } else {
-    const e = slotEl();
-    const canRecycle = v.scoring !== 'vegas' && v.waste.length > 0;
-    const r = document.createElement('span');
-    r.className = 'rc';
-    r.textContent = canRecycle ? '↻' : '';
-    r.dataset.testid = 'stock-count';
-    e.append(r);
-    s.append(e);
-    s.setAttribute('aria-label', canRecycle ? t('pile.recycle') : t('pile.stockEmpty'));
-  }
-}
-
-/** waste draws the waste, fanned in draw 3. */
-function waste(root, v, L) {
-  const w = pileEl(root, 'w');
-  w.replaceChildren();
-  w.dataset.count = v.waste.length;
-  const fanW = v.draw === 3 ? 2 * L.fanStep : 0;
-  w.style.width = L.portrait ? px(L.cw + fanW) : '';
-  w.style.height = L.portrait ? '' : px(L.ch + fanW);
-  if (!v.waste.length) w.append(slotEl());
-  for (const { index, pos } of wasteFan(v.waste.length, v.draw)) {
-    const el = cardEl(v.waste[index]);
-    el.dataset.i = index;
-    if (L.portrait) el.style.left = px(pos * L.fanStep);
-    else el.style.top = px(pos * L.fanStep);
-    if (index === v.waste.length - 1) { el.classList.add('top'); el.tabIndex = -1; }
-    w.append(el);
-  }
-  w.setAttribute('role', 'group'); // a label needs a role to be read
-  w.setAttribute('aria-label', `${t('pile.waste')}, ${v.waste.length ? t('pile.cards', { n: v.waste.length }) : t('pile.empty')}`);
 }
 
 /** foundations draws the slots (those on() names), in suit rows of two. */

@@ -1,0 +1,252 @@
+// Package hintrate is dsol hint-rate: the win rate of a player who always
+// follows the hint, beside that of one who plays the race bot's choice, over
+// a sample of random solo deals.
+package hintrate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"dsol/internal/cards"
+	"dsol/internal/cli"
+	"dsol/internal/hint"
+	k "dsol/internal/klondike"
+	"dsol/internal/race"
+	"dsol/internal/sampling"
+	"dsol/internal/solo"
+)
+
+// config is the command line of dsol hint-rate.
+type config struct {
+	sample     int    // deals to play
+	draw       int    // 1 or 3
+	vegas      bool   // Vegas scoring
+	seed       uint64 // the seed of the deal numbers
+	json       bool   // print the report as JSON
+	workers    int    // deals played at once: one per CPU
+	maxActions int    // actions per game before it counts as lost
+	stall      int    // actions without progress before it counts as lost
+	opt        hint.Options
+}
+
+const usage = `usage: dsol hint-rate --sample N --draw 1|3 --scoring normal|vegas [--seed 1] [--max-actions 1000]
+       [--stall 200] [--samples S] [--positions P] [--json]
+
+Plays N random DS1 deals of one mode twice: once always following the hint
+(GET /api/v1/games/{id}/hint: the unseen cards sampled and each sample
+solved), once always playing the race bot's move choice. A game counts as
+won only when the engine says won; it ends lost when the player has nothing
+to play, after --max-actions actions, or after --stall actions without
+progress (no card put up beyond the most ever up, none turned over), which
+is a player going round the stock for ever. Reports both win rates with 95%
+Wilson intervals and the time of a hint. The deals are those of dsol solve
+--sample with the same seed.
+
+flags:
+`
+
+// parse reads the command line of dsol hint-rate.
+func parse(args []string, stderr io.Writer) (config, error) {
+	fs := cli.NewFlags("hint-rate", usage, stderr)
+	c := config{workers: runtime.NumCPU()}
+	var scoring string
+	fs.IntVar(&c.sample, "sample", 200, "play this many random DS1 deals")
+	fs.IntVar(&c.draw, "draw", 1, "draw 1 or 3")
+	fs.StringVar(&scoring, "scoring", "normal", "normal (unlimited recycles) or vegas (a single pass)")
+	fs.Uint64Var(&c.seed, "seed", 1, "the seed of the deal numbers")
+	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
+	fs.IntVar(&c.maxActions, "max-actions", 1000, "actions per game before it counts as lost")
+	fs.IntVar(&c.stall, "stall", 200, "actions without a new card up or turned over before the game counts as lost")
+	fs.IntVar(&c.opt.Samples, "samples", hint.Default.Samples, "arrangements of the unseen cards solved per hint")
+	fs.Int64Var(&c.opt.Positions, "positions", hint.Default.Positions, "the solver's budget per arrangement, in positions")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, cli.Usagef("hint-rate: %v", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return c, cli.Usagef("hint-rate takes no arguments (got %q)", fs.Arg(0))
+	case c.sample < 1:
+		return c, cli.Usagef("hint-rate: --sample must be at least 1")
+	case c.draw != 1 && c.draw != 3:
+		return c, cli.Usagef("hint-rate: --draw must be 1 or 3")
+	case c.maxActions < 1 || c.stall < 1:
+		return c, cli.Usagef("hint-rate: --max-actions and --stall must be at least 1")
+	case c.opt.Samples < 1 || c.opt.Positions < 1:
+		return c, cli.Usagef("hint-rate: --samples and --positions must be at least 1")
+	}
+	switch scoring {
+	case "normal":
+	case "vegas":
+		c.vegas = true
+	default:
+		return c, cli.Usagef("hint-rate: --scoring must be normal or vegas")
+	}
+	return c, nil
+}
+
+// player chooses the next action of a solo game, or false to stop.
+type player func(g *solo.Game, actions int) (k.Action, bool)
+
+// hintPlayer follows the hint, seeded as the server seeds it (the game's
+// code stands for its id).
+func hintPlayer(opt hint.Options, hints *[]time.Duration) player {
+	return func(g *solo.Game, actions int) (k.Action, bool) {
+		start := time.Now()
+		h := hint.For(g.Seen(), g.Foundations(), hint.Seed(g.Code().String(), int64(actions)), opt)
+		*hints = append(*hints, time.Since(start))
+		return h.Action, h.OK
+	}
+}
+
+// botPlayer plays the race bot's choice, the solo board seen as the bot's
+// own seat of a simultaneous race (a resignation ends the game).
+func botPlayer() player {
+	bot := &race.Bot{}
+	return func(g *solo.Game, _ int) (k.Action, bool) {
+		s := race.Seen{Seat: 1, Found: *g.Foundations(), Status: race.Playing}
+		s.Boards[0] = g.Seen()
+		s.Blocked[0] = g.Stuck()
+		a, ok := bot.Next(s)
+		return a, ok && a.Type != k.Resign
+	}
+}
+
+// play plays a game of code with p and reports whether the engine says won.
+func play(code cards.Code, p player, c config) (bool, error) {
+	g, err := solo.New(code)
+	if err != nil {
+		return false, err
+	}
+	up, down, last := 0, g.Board().FaceDown(), 0
+	for n := 0; n < c.maxActions && n-last < c.stall && g.Status() == solo.Playing; n++ {
+		if u, d := g.Foundations().Total(), g.Board().FaceDown(); u > up || d < down {
+			up, down, last = max(up, u), min(down, d), n
+		}
+		a, ok := p(g, n)
+		if !ok {
+			break
+		}
+		if _, err := g.Apply(a); err != nil {
+			return false, fmt.Errorf("%s after %d actions: %s refused: %w", code, n, a, err)
+		}
+	}
+	return g.Status() == solo.Won, nil
+}
+
+// report is the summary of a run, as --json prints it.
+type report struct {
+	Mode       string      `json:"mode"`
+	Deals      int         `json:"deals"` // played to the end (fewer than asked when interrupted)
+	Asked      int         `json:"asked"`
+	Seed       uint64      `json:"seed"`
+	Samples    int         `json:"samples"`
+	Positions  int64       `json:"positions"`
+	MaxActions int         `json:"max_actions"`
+	Stall      int         `json:"stall"`
+	HintWon    int         `json:"hint_won"`
+	HintRate   float64     `json:"hint_rate"`
+	HintCI     [2]float64  `json:"hint_rate_ci"`
+	BotWon     int         `json:"bot_won"`
+	BotRate    float64     `json:"bot_rate"`
+	BotCI      [2]float64  `json:"bot_rate_ci"`
+	Hints      int         `json:"hints"`
+	HintP50MS  json.Number `json:"hint_p50_ms"`
+	HintP95MS  json.Number `json:"hint_p95_ms"`
+	WallMS     json.Number `json:"wall_ms"`
+}
+
+// Run is dsol hint-rate with its arguments (after the subcommand's name):
+// the report goes to stdout, the usage and the progress line to stderr. A
+// wrong command line is a *cli.UsageError.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	codes := sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
+	next := make(chan cards.Code)
+	var done sync.WaitGroup
+	var mu sync.Mutex
+	var won [2]int // hint, bot
+	var times []time.Duration
+	var failure error
+	finished := 0
+	progress := cli.IsTerminal(stderr)
+	start := time.Now()
+	for range c.workers {
+		done.Go(func() {
+			for code := range next {
+				var hints []time.Duration
+				hw, err1 := play(code, hintPlayer(c.opt, &hints), c)
+				bw, err2 := play(code, botPlayer(), c)
+				mu.Lock()
+				if err := errors.Join(err1, err2); err != nil && failure == nil {
+					failure = err
+				}
+				if hw {
+					won[0]++
+				}
+				if bw {
+					won[1]++
+				}
+				times = append(times, hints...)
+				finished++
+				if progress {
+					fmt.Fprintf(stderr, "\r%d/%d: hint won %d, bot won %d ", finished, len(codes), won[0], won[1])
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	sampling.Feed(ctx, next, codes)
+	done.Wait()
+	if progress {
+		fmt.Fprintln(stderr)
+	}
+	if failure != nil {
+		return failure
+	}
+	if finished == 0 {
+		return fmt.Errorf("hint-rate: interrupted before the first deal")
+	}
+	slices.Sort(times)
+	ci := func(k int) [2]float64 {
+		w := sampling.Wilson(k, finished)
+		return [2]float64{sampling.Round(w[0]), sampling.Round(w[1])}
+	}
+	rep := report{
+		Mode: sampling.Mode(c.draw, c.vegas), Deals: finished, Asked: len(codes),
+		Seed: c.seed, Samples: c.opt.Samples, Positions: c.opt.Positions, MaxActions: c.maxActions, Stall: c.stall,
+		HintWon: won[0], HintRate: sampling.Round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
+		BotWon: won[1], BotRate: sampling.Round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
+		Hints: len(times), HintP50MS: sampling.Millis(sampling.Quantile(times, 0.5)), HintP95MS: sampling.Millis(sampling.Quantile(times, 0.95)),
+		WallMS: sampling.Millis(time.Since(start)),
+	}
+	if c.json {
+		return json.NewEncoder(stdout).Encode(rep)
+	}
+	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+	_, err = fmt.Fprintf(stdout, `sample      %d of %d DS1-%s deals, seed %d, %d samples of %d positions per hint, at most %d actions (%d without progress)
+hint        won %d: %s (95%% CI %s–%s)
+bot         won %d: %s (95%% CI %s–%s)
+hint time   %d hints, median %s ms, p95 %s ms; all %s ms
+`, rep.Deals, rep.Asked, rep.Mode, rep.Seed, rep.Samples, rep.Positions, rep.MaxActions, rep.Stall,
+		rep.HintWon, pct(rep.HintRate), pct(rep.HintCI[0]), pct(rep.HintCI[1]),
+		rep.BotWon, pct(rep.BotRate), pct(rep.BotCI[0]), pct(rep.BotCI[1]),
+		rep.Hints, rep.HintP50MS, rep.HintP95MS, rep.WallMS)
+	return err
+}
