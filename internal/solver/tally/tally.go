@@ -47,8 +47,6 @@
 package tally
 
 import (
-	"fmt"
-
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 )
@@ -267,27 +265,4 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		res.Moves = line(b, f, s.log)
 	}
 	return res
-}
-
-// Doomed reports whether the check without search (see doomed) proves a
-// position lost: a card that can never leave its place.
-func Doomed(b *k.Board, f *k.Foundations) bool {
-	var st state
-	st.load(b, f, 0)
-	return st.doomed()
-}
-
-// describe writes an abstract position for test failures.
-func (st *state) describe() string {
-	out := ""
-	for i := 0; i < st.ncols; i++ {
-		out += fmt.Sprintf("c%d:%v ", i+1, st.col[i][:st.e[i]])
-	}
-	out += fmt.Sprintf("\ntalon %v boundary %d\nslots %v\npool", st.tal[:st.tn], st.tw, st.slot)
-	for f, n := range st.pool {
-		if n > 0 {
-			out += fmt.Sprintf(" %d×%s", n, cards.Card(f))
-		}
-	}
-	return out
 }
