@@ -212,6 +212,9 @@ type sampleReport struct {
 	// Carried counts the verdicts carried over from other modes (--from),
 	// which the counts above include.
 	Carried int `json:"carried"`
+	// Resumed counts the verdicts read back from the --out file of an
+	// earlier run, which the counts, times and positions include.
+	Resumed int `json:"resumed"`
 	// The win rate lies between WinLow = won/N and WinHigh = (won +
 	// unknown)/N; each bound comes with its 95% Wilson interval.
 	WinLow    float64    `json:"win_rate_low"`
@@ -222,7 +225,7 @@ type sampleReport struct {
 	MedianMS        json.Number `json:"median_ms"`
 	P95MS           json.Number `json:"p95_ms"`
 	Positions       int64       `json:"positions"`
-	PositionsPerSec int64       `json:"positions_per_second"` // over the wall time, all workers
+	PositionsPerSec int64       `json:"positions_per_second"` // this run's searches over its wall time, all workers
 	WallMS          json.Number `json:"wall_ms"`
 }
 
@@ -245,6 +248,7 @@ func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) err
 		for i, code := range codes {
 			s := code.String()
 			if v, ok := done[s[len(s)-7:]]; ok {
+				v.resumed = true
 				results[i], have[i] = v, true
 			}
 		}
@@ -325,6 +329,7 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 		WallMS:          sampling.Millis(wall),
 	}
 	times := make([]time.Duration, 0, len(results))
+	var searched int64 // positions searched by this run
 	for _, r := range results {
 		switch r.v {
 		case tally.Won:
@@ -340,13 +345,18 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 		}
 		times = append(times, r.elapsed)
 		rep.Positions += r.positions
+		if r.resumed {
+			rep.Resumed++
+		} else {
+			searched += r.positions
+		}
 	}
 	slices.Sort(times)
 	n := len(results)
 	rep.MedianMS = sampling.Millis(sampling.Quantile(times, 0.5))
 	rep.P95MS = sampling.Millis(sampling.Quantile(times, 0.95))
 	if wall > 0 {
-		rep.PositionsPerSec = int64(float64(rep.Positions) / wall.Seconds())
+		rep.PositionsPerSec = int64(float64(searched) / wall.Seconds())
 	}
 	rep.WinLow = sampling.Round(float64(rep.Won) / float64(n))
 	rep.WinHigh = sampling.Round(float64(rep.Won+rep.Unknown) / float64(n))
@@ -371,10 +381,11 @@ won         %d
 unwinnable  %d
 unknown     %d
 carried     %d (from other modes' verdicts)
+resumed     %d (from the verdict file of an earlier run)
 win rate    at least %s (95%% CI %s–%s), at most %s (95%% CI %s–%s)
-time        median %s ms, p95 %s ms, all %s ms
-positions   %d, %d/s on all workers
-`, r.Deals, r.Mode, r.Seed, budget, r.Workers, r.Won, r.Unwinnable, r.Unknown, r.Carried,
+time        median %s ms, p95 %s ms a deal; this run %s ms
+positions   %d; this run %d/s on all workers
+`, r.Deals, r.Mode, r.Seed, budget, r.Workers, r.Won, r.Unwinnable, r.Unknown, r.Carried, r.Resumed,
 		pct(r.WinLow), pct(r.WinLowCI[0]), pct(r.WinLowCI[1]), pct(r.WinHigh), pct(r.WinHighCI[0]), pct(r.WinHighCI[1]),
 		r.MedianMS, r.P95MS, r.WallMS, r.Positions, r.PositionsPerSec)
 	return err

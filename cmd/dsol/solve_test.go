@@ -228,7 +228,7 @@ func sampleJSON(t *testing.T, args string) sampleReport {
 
 // TestSampleResumes: --out appends a line per deal; a run stopped part way
 // (the file cut after two deals, the last line torn) goes on from there and
-// ends with the same report; the file of another sample is refused.
+// ends with the same report, its speed counted over what it searched itself; the file of another sample is refused.
 func TestSampleResumes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d3n.txt")
 	args := "solve --sample 5 --draw 3 --scoring normal --positions 20000 --seed 4 --json --out " + path
@@ -251,6 +251,12 @@ func TestSampleResumes(t *testing.T) {
 	}
 	if data, _ = os.ReadFile(path); strings.Count(string(data), "\ndeal ") != 6 {
 		t.Fatalf("after resuming (2 kept, 1 torn, 3 new):\n%s", data)
+	}
+	if again.Resumed != 2 || again.Positions != full.Positions {
+		t.Fatalf("resumed %d deals (want 2), positions %d (want %d)", again.Resumed, again.Positions, full.Positions)
+	}
+	if done := sampleJSON(t, args); done.Resumed != 5 || done.PositionsPerSec != 0 || done.Positions != full.Positions {
+		t.Fatalf("all resumed: %+v; want 5 resumed, no positions searched per second", done)
 	}
 	var out, errOut bytes.Buffer
 	other := strings.Replace(args, "--seed 4", "--seed 5", 1)

@@ -36,6 +36,7 @@ type verdict struct {
 	positions int64
 	elapsed   time.Duration
 	from      string // the mode it was carried over from, or ""
+	resumed   bool   // read back from the --out file of an earlier run
 }
 
 // sampleLine is a verdict file's second line: what the verdicts are of.
