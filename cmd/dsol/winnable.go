@@ -39,7 +39,7 @@ stream for the seed one after the other, each with a budget of positions
 (so that the result is the same on any machine), checks every win through
 the solo engine, and keeps the first --count wins. When FILE already holds
 a list of the same mode, solver, budget and seed it goes on from where that
-one stopped. The file is written every 30 s and at the end; --for and an
+one stopped; a list of others that holds no deal is started again. The file is written every 30 s and at the end; --for and an
 interrupt end the run early with the deals found so far.
 
 flags:
@@ -144,10 +144,13 @@ func startList(c listConfig) (winnable.List, error) {
 	if err != nil {
 		return l, fmt.Errorf("%s: %w", c.out, err)
 	}
-	if old.Searched == 0 {
-		return l, nil // an empty list starts again with these parameters
+	same := old.Mode == c.mode && old.Solver == c.solver && old.Budget == c.budget && old.Seed == c.seed
+	if old.Searched == 0 || (len(old.Deals) == 0 && !same) {
+		// An empty list, or one of other parameters that won nothing (as
+		// the whole-board solver's Vegas lists), starts again with these.
+		return l, nil
 	}
-	if old.Mode != c.mode || old.Solver != c.solver || old.Budget != c.budget || old.Seed != c.seed {
+	if !same {
 		return l, fmt.Errorf("%s holds a list of %s, solver %s, budget %d, seed %d: give those, or remove the file to start a new one",
 			c.out, old.Mode, old.Solver, old.Budget, old.Seed)
 	}

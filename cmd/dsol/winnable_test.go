@@ -13,8 +13,9 @@ import (
 )
 
 // TestWinnableList: dsol winnable writes the same list with one worker as
-// with two, goes on from a shorter list of the same budget and seed, and
-// refuses to overwrite a list of another seed.
+// with two, goes on from a shorter list of the same budget and seed,
+// refuses to overwrite a list of another seed or solver, and starts again
+// over a list of other parameters that holds no deal.
 func TestWinnableList(t *testing.T) {
 	dir := t.TempDir()
 	list := func(name string, extra ...string) (winnable.List, string, error) {
@@ -63,6 +64,13 @@ func TestWinnableList(t *testing.T) {
 	}
 	if _, _, err := list("one.txt", "--count", "6", "--solver", "whole"); err == nil || !strings.Contains(err.Error(), "solver tally") {
 		t.Fatalf("another solver over a list: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.txt") // a whole-board list that won nothing
+	if err := os.WriteFile(empty, []byte("mode D1N\nbudget 3000\nseed 1\nsearched 40\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fresh, _, err := list("empty.txt", "--count", "2"); err != nil || fresh.Solver != winnable.Tally || len(fresh.Deals) != 2 || fresh.Searched >= 40 {
+		t.Fatalf("an empty list of another solver is not started again: %+v, %v", fresh, err)
 	}
 	whole, _, err := list("whole.txt", "--count", "2", "--solver", "whole")
 	if err != nil || whole.Solver != winnable.Whole || len(whole.Deals) != 2 {
