@@ -204,7 +204,7 @@ func TestAgainstPlainSearch(t *testing.T) {
 // position unwinnable that the plain search wins, and proves some
 // unwinnable ones with every Free from 2 to 7.
 func TestFreeRelaxes(t *testing.T) {
-	positions, seed := 250, uint64(43)
+	positions, seed := 100, uint64(43)
 	if testing.Short() {
 		positions = 80
 	}
@@ -306,7 +306,8 @@ func describe(b *k.Board, f *k.Foundations) string {
 func TestDoomed(t *testing.T) {
 	r := cards.NewSplitMix64(44)
 	doomed, lost := 0, 0
-	for i := 0; i < 3000; i++ {
+	const positions = 1500
+	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 4+int(r.Uniform(9)))
 		var st state
 		st.load(&b, &f, 0)
@@ -322,7 +323,7 @@ func TestDoomed(t *testing.T) {
 			lost++
 		}
 	}
-	t.Logf("%d of 3000 positions doomed (%d checked lost)", doomed, lost)
+	t.Logf("%d of %d positions doomed (%d checked lost)", doomed, positions, lost)
 	if lost < 10 {
 		t.Fatalf("only %d doomed positions checked", lost)
 	}

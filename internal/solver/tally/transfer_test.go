@@ -133,9 +133,9 @@ func TestCoversOnSmallPositions(t *testing.T) {
 		{1, false, cards.Code{Draw: 1, Vegas: true}}, {3, false, cards.Code{Draw: 3, Vegas: true}},
 	}
 	checked := 0
-	positions := 120
+	positions := 60
 	if testing.Short() {
-		positions = 40
+		positions = 30
 	}
 	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 6+int(r.Uniform(6)))
