@@ -103,24 +103,27 @@ pageload:
 	$(GO) run ./cmd/pageload -rounds $(ROUNDS) $(PAGELOAD_FLAGS) $(FROM)=$$dir/from tree=$$dir/tree; \
 	status=$$?; rm -rf $$dir; exit $$status
 
-## solve-sample: solve SAMPLE random deals of each of the four solo modes (the
-## same deal numbers in every mode), each search bounded by POSITIONS positions
+## solve-sample: solve SAMPLE random deals of each of the four solo modes
+## (SAMPLE_NORMAL and SAMPLE_VEGAS set the two apart; the same deal numbers in
+## every mode), each search bounded by POSITIONS positions
 ## (so the verdicts do not depend on the machine), SAMPLE_WORKERS searches at
 ## once, at the lowest priority. Each mode's verdicts go to SOLVE_DIR/MODE.txt as
 ## they are found, and a rerun goes on from there; each mode takes what the
 ## modes before it proved of the same deals (a win at draw 3 is one at draw 1,
 ## a Normal proof of no win one in Vegas). See docs/solver.md.
 SAMPLE ?= 10000
+SAMPLE_NORMAL ?= $(SAMPLE)
+SAMPLE_VEGAS ?= $(SAMPLE)
 POSITIONS ?= 1000000
 SAMPLE_WORKERS ?= 1
 SOLVE_DIR ?= solve-runs
 solve-sample:
 	@mkdir -p $(SOLVE_DIR) && $(GO) build -o $(SOLVE_DIR)/dsol ./cmd/dsol && cd $(SOLVE_DIR) && \
-	run() { nice -n 19 ./dsol solve --sample $(SAMPLE) --positions $(POSITIONS) --seed 1 --workers $(SAMPLE_WORKERS) "$$@" || exit 1; } && \
-	run --draw 3 --scoring normal --out D3N.txt && \
-	run --draw 1 --scoring normal --out D1N.txt --from D3N.txt && \
-	run --draw 3 --scoring vegas --out D3V.txt --from D3N.txt --from D1N.txt && \
-	run --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt
+	run() { nice -n 19 ./dsol solve --positions $(POSITIONS) --seed 1 --workers $(SAMPLE_WORKERS) "$$@" || exit 1; } && \
+	run --sample $(SAMPLE_NORMAL) --draw 3 --scoring normal --out D3N.txt && \
+	run --sample $(SAMPLE_NORMAL) --draw 1 --scoring normal --out D1N.txt --from D3N.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --out D3V.txt --from D3N.txt --from D1N.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
 ## player who always follows the hint, and by one who always plays the race bot's choice
