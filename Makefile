@@ -17,7 +17,7 @@ run:
 ## run in parallel inside theirs), so that no more than three packages share
 ## the cores: the cluster test's takeover bound is a time. race-all runs
 ## every package under the detector.
-NORACE := ./internal/cards ./internal/klondike ./internal/solo ./internal/solver ./internal/hint ./internal/race ./internal/e2e
+NORACE := ./internal/cards ./internal/klondike ./internal/solo ./internal/solver ./internal/solver/tally ./internal/hint ./internal/race ./internal/e2e
 test:
 	GO=$(GO) $(GO) run ./cmd/testsum -p 1 -count=1 -timeout 20m $(NORACE) \
 	  :: -race -count=1 -timeout 20m $$($(GO) list ./... | grep -v -x $(foreach p,$(NORACE),-e dsol/$(patsubst ./%,%,$(p))))
@@ -103,18 +103,27 @@ pageload:
 	$(GO) run ./cmd/pageload -rounds $(ROUNDS) $(PAGELOAD_FLAGS) $(FROM)=$$dir/from tree=$$dir/tree; \
 	status=$$?; rm -rf $$dir; exit $$status
 
-## solve-sample: solve SAMPLE random deals of each of the four solo modes, each
-## search bounded by positions (so the verdicts do not depend on the machine):
-## NORMAL_POSITIONS for Normal, VEGAS_POSITIONS for Vegas (whose searches nearly
-## always spend the whole budget)
+## solve-sample: solve SAMPLE random deals of each of the four solo modes
+## (SAMPLE_NORMAL and SAMPLE_VEGAS set the two apart; the same deal numbers in
+## every mode), each search bounded by POSITIONS positions
+## (so the verdicts do not depend on the machine), SAMPLE_WORKERS searches at
+## once, at the lowest priority. Each mode's verdicts go to SOLVE_DIR/MODE.txt as
+## they are found, and a rerun goes on from there; each mode takes what the
+## modes before it proved of the same deals (a win at draw 3 is one at draw 1,
+## a Normal proof of no win one in Vegas). See docs/solver.md.
 SAMPLE ?= 10000
-NORMAL_POSITIONS ?= 1000000
-VEGAS_POSITIONS ?= 20000
+SAMPLE_NORMAL ?= $(SAMPLE)
+SAMPLE_VEGAS ?= $(SAMPLE)
+POSITIONS ?= 1000000
+SAMPLE_WORKERS ?= 1
+SOLVE_DIR ?= solve-runs
 solve-sample:
-	@for d in 1 3; do for s in normal vegas; do \
-	  p=$(NORMAL_POSITIONS); [ $$s = vegas ] && p=$(VEGAS_POSITIONS); \
-	  $(GO) run ./cmd/dsol solve --sample $(SAMPLE) --draw $$d --scoring $$s --positions $$p --seed 1 || exit 1; \
-	done; done
+	@mkdir -p $(SOLVE_DIR) && $(GO) build -o $(SOLVE_DIR)/dsol ./cmd/dsol && cd $(SOLVE_DIR) && \
+	run() { nice -n 19 ./dsol solve --positions $(POSITIONS) --seed 1 --workers $(SAMPLE_WORKERS) "$$@" || exit 1; } && \
+	run --sample $(SAMPLE_NORMAL) --draw 3 --scoring normal --out D3N.txt && \
+	run --sample $(SAMPLE_NORMAL) --draw 1 --scoring normal --out D1N.txt --from D3N.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --out D3V.txt --from D3N.txt --from D1N.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
 ## player who always follows the hint, and by one who always plays the race bot's choice
@@ -130,31 +139,37 @@ BOT_RACES ?= 200
 bot-duel:
 	nice -n 19 $(GO) run ./cmd/dsol bot-duel --races $(BOT_RACES) --seed 1
 
-## solve-check: CHECK real deals per mode solved again with every pruning off
-## (2,000,000 positions with pruning, 8,000,000 without): the same verdicts
-## whenever both searches reach one; a deal left unknown with pruning is not
-## searched again. A line per deal, then a tally per mode. WORKERS deals at
-## once (default: one per CPU).
+## solve-check: CHECK real deals per mode solved by the tally solver with
+## CHECK_POSITIONS positions, then again with every pruning off (4× the budget),
+## by the whole-board search with its prunings off, and by the relaxation with
+## free low cards: the same verdicts whenever two reach one (a relaxed proof of
+## no win never meets a win), every won line replayed. A deal left unknown by
+## the first search is not searched again. WORKERS deals at once.
 CHECK ?= 75
-WORKERS ?=
+CHECK_POSITIONS ?= 1000000
+WORKERS ?= 1
 solve-check:
-	DSOL_SOLVER_EXACT_DEALS=$(CHECK) DSOL_SOLVER_EXACT_WORKERS=$(WORKERS) $(GO) test -count=1 -run TestExactAgrees -v -timeout 12h ./internal/solver
+	DSOL_TALLY_EXACT_DEALS=$(CHECK) DSOL_TALLY_EXACT_POSITIONS=$(CHECK_POSITIONS) DSOL_TALLY_EXACT_WORKERS=$(WORKERS) \
+	  nice -n 19 $(GO) test -count=1 -run TestExactAgrees -v -timeout 48h ./internal/solver/tally
 
 ## winnable-list: the shipped lists of winnable deals, internal/winnable/deals/MODE.txt
-## for each of MODES: the first COUNT deals of the mode's stream for SEED that the
-## solver wins within BUDGET positions each, every win checked through the engine.
-## A list of the same BUDGET and SEED is extended, not started again; FOR bounds
-## each mode's run (0: none), WORKERS the searches at once. A list written for
-## FOR short of COUNT says so in its "searched" line.
-COUNT ?= 1000
-WINNABLE_BUDGET ?= 2000000
+## for each of MODES: the first COUNT_NORMAL (Normal) or COUNT_VEGAS (Vegas) deals of
+## the mode's stream for SEED that the tally solver wins within BUDGET_NORMAL or
+## BUDGET_VEGAS positions each, every win checked through the engine, at the lowest
+## priority. A list of the same solver, budget and seed is extended, not started
+## again; FOR bounds each mode's run (0: none), WORKERS the searches at once. A
+## list written for FOR short of its count says so in its "searched" line.
+COUNT_NORMAL ?= 10000
+COUNT_VEGAS ?= 1000
+BUDGET_NORMAL ?= 1000000
+BUDGET_VEGAS ?= 2000000
 SEED ?= 1
 FOR ?= 0
 MODES ?= D1N D3N D1V D3V
-WORKERS ?= 2
 winnable-list:
 	@for m in $(MODES); do \
-	  $(GO) run ./cmd/dsol winnable --mode $$m --count $(COUNT) --budget $(WINNABLE_BUDGET) --seed $(SEED) \
+	  case $$m in *N) n=$(COUNT_NORMAL); b=$(BUDGET_NORMAL);; *) n=$(COUNT_VEGAS); b=$(BUDGET_VEGAS);; esac; \
+	  nice -n 19 $(GO) run ./cmd/dsol winnable --mode $$m --count $$n --budget $$b --seed $(SEED) \
 	    --for $(FOR) --workers $(WORKERS) --out internal/winnable/deals/$$m.txt || exit 1; \
 	done
 

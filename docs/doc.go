@@ -1,5 +1,5 @@
 // Package docs holds no code: it is the home of dsol's documentation (the
-// rules, the protocol, operations, the solver, performance, fair play and the
+// rules, the protocol, operations, the solvers, performance, fair play and the
 // web client) and of the tests that keep it whole:
 //
 //   - every relative link and image of README.md, web/README.md and docs/*.md

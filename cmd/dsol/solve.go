@@ -17,7 +17,7 @@ import (
 	"dsol/internal/cli"
 	k "dsol/internal/klondike"
 	"dsol/internal/sampling"
-	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 )
 
 // solveConfig is the command line of dsol solve: one code, or a sample.
@@ -31,16 +31,28 @@ type solveConfig struct {
 	seed      uint64        // sample: the seed of the deal numbers
 	json      bool          // sample: print the report as JSON
 	workers   int           // sample: one per CPU unless told
+	out       string        // sample: the verdict file to append to and go on from
+	from      []string      // sample: verdict files of other modes to carry verdicts from
 }
 
-// options are the solver's options of each deal: the time and position
-// budgets, on the restarting schedule (whole deals are what it is for).
-func (c solveConfig) options() solver.Options {
-	return solver.Options{MaxTime: c.budget, MaxPositions: c.positions, Restarts: true}
+// options are the solver's options of a deal started at start: the
+// position budget, and the time budget as a stop.
+func (c solveConfig) options(start time.Time) tally.Options {
+	opt := tally.Options{MaxPositions: c.positions}
+	if c.budget > 0 {
+		opt.Spent = func() float64 { return float64(time.Since(start)) / float64(c.budget) }
+	}
+	return opt
 }
+
+// files is a flag that may be given more than once.
+type files []string
+
+func (f *files) String() string     { return strings.Join(*f, ",") }
+func (f *files) Set(s string) error { *f = append(*f, s); return nil }
 
 const solveUsage = `usage: dsol solve <code> [--budget DURATION] [--positions N]
-       dsol solve --sample N --draw 1|3 --scoring normal|vegas [--budget DURATION] [--positions N] [--seed S] [--workers W] [--json]
+       dsol solve --sample N --draw 1|3 --scoring normal|vegas [--budget DURATION] [--positions N] [--seed S] [--workers W] [--out FILE] [--from FILE]... [--json]
 
 Solves a solo deal with full information (every face-down and stock card
 seen) and prints {"code", "result": "won"|"unwinnable"|"unknown", "moves",
@@ -49,9 +61,14 @@ the code; "unwinnable" is proved; "unknown" means the budget ran out.
 --positions bounds each search by positions instead of time (then with no
 time bound unless --budget is given too), so the verdicts do not depend on
 the machine or its load.
-With --sample, solves N random DS1 deals of one mode on every CPU and
-reports the counts, the win rate's bounds with 95% confidence intervals, the
-times and the positions searched per second.
+With --sample, solves N random DS1 deals of one mode (the same deal numbers
+in every mode for a seed) and reports the counts, the win rate's bounds
+with 95% confidence intervals, the times and the positions searched per
+second. --out FILE appends each verdict to FILE as it is found, and a rerun
+with the same FILE goes on from there; --from FILE carries over what the
+verdicts of another mode's sample of the same seed prove (a win at draw 3
+is one at draw 1, a win in Vegas one in Normal, and the other way round for
+proofs that no win exists).
 
 flags:
 `
@@ -69,6 +86,8 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 	fs.StringVar(&scoring, "scoring", "normal", "sample: normal (unlimited recycles) or vegas (a single pass)")
 	fs.Uint64Var(&c.seed, "seed", 1, "sample: the seed of the deal numbers")
 	fs.BoolVar(&c.json, "json", false, "sample: print the report as JSON")
+	fs.StringVar(&c.out, "out", "", "sample: the verdict file to append to, and to go on from")
+	fs.Var((*files)(&c.from), "from", "sample: a verdict file of another mode to carry verdicts from (repeatable)")
 	// The code may come before the flags or after them.
 	var code string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -102,7 +121,7 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 		return c, cli.Usagef("solve: --workers must be at least 1")
 	}
 	if !set["sample"] {
-		for _, name := range []string{"draw", "scoring", "seed", "json", "workers"} {
+		for _, name := range []string{"draw", "scoring", "seed", "json", "workers", "out", "from"} {
 			if set[name] {
 				return c, cli.Usagef("solve: --%s goes with --sample", name)
 			}
@@ -160,13 +179,14 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if c.sample > 0 {
 		return runSample(ctx, c, stdout, stderr)
 	}
-	res := solver.New().SolveCode(c.code, c.options())
+	start := time.Now()
+	res := tally.New().SolveCode(c.code, c.options(start))
 	out := solveOutput{
 		Code:      c.code.String(),
 		Result:    res.Verdict.String(),
 		Moves:     res.Moves,
 		Positions: res.Positions,
-		MS:        sampling.Millis(res.Elapsed),
+		MS:        sampling.Millis(time.Since(start)),
 	}
 	if out.Moves == nil {
 		out.Moves = []k.Action{}
@@ -175,11 +195,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // sampleResult is one solved deal of a sample.
-type sampleResult struct {
-	verdict   solver.Verdict
-	elapsed   time.Duration
-	positions int64
-}
+type sampleResult = verdict
 
 // sampleReport is the summary of a sample, as --json prints it.
 type sampleReport struct {
@@ -193,72 +209,112 @@ type sampleReport struct {
 	Won             int   `json:"won"`
 	Unwinnable      int   `json:"unwinnable"`
 	Unknown         int   `json:"unknown"`
+	// Carried counts the verdicts carried over from other modes (--from),
+	// which the counts above include.
+	Carried int `json:"carried"`
+	// Resumed counts the verdicts read back from the --out file of an
+	// earlier run, which the counts, times and positions include.
+	Resumed int `json:"resumed"`
 	// The win rate lies between WinLow = won/N and WinHigh = (won +
 	// unknown)/N; each bound comes with its 95% Wilson interval.
-	WinLow          float64     `json:"win_rate_low"`
-	WinLowCI        [2]float64  `json:"win_rate_low_ci"`
-	WinHigh         float64     `json:"win_rate_high"`
-	WinHighCI       [2]float64  `json:"win_rate_high_ci"`
+	WinLow    float64    `json:"win_rate_low"`
+	WinLowCI  [2]float64 `json:"win_rate_low_ci"`
+	WinHigh   float64    `json:"win_rate_high"`
+	WinHighCI [2]float64 `json:"win_rate_high_ci"`
+	// The times are of the deals solved, not of those carried over.
 	MedianMS        json.Number `json:"median_ms"`
 	P95MS           json.Number `json:"p95_ms"`
 	Positions       int64       `json:"positions"`
-	PositionsPerSec int64       `json:"positions_per_second"` // over the wall time, all workers
+	PositionsPerSec int64       `json:"positions_per_second"` // this run's searches over its wall time, all workers
 	WallMS          json.Number `json:"wall_ms"`
 }
 
-// runSample solves the deals of a sample with a worker per CPU and prints
-// the report.
+// runSample solves the deals of a sample with the workers and prints the
+// report. With --out, the verdicts already in the file are kept and each
+// new one is appended as it is found; with --from, verdicts carried over
+// from other modes are taken as they are (and appended too).
 func runSample(ctx context.Context, c solveConfig, stdout, stderr io.Writer) error {
 	codes := sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
 	results := make([]sampleResult, len(codes))
+	have := make([]bool, len(codes))
+	var file io.Writer = io.Discard
+	if c.out != "" {
+		f, done, err := openVerdicts(c)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		file = f
+		for i, code := range codes {
+			s := code.String()
+			if v, ok := done[s[len(s)-7:]]; ok {
+				v.resumed = true
+				results[i], have[i] = v, true
+			}
+		}
+	}
+	carry, err := carried(c, codes)
+	if err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	var fileErr error
+	record := func(i int, v verdict) {
+		results[i], have[i] = v, true
+		if _, err := io.WriteString(file, verdictLine(codes[i], v)); err != nil && fileErr == nil {
+			fileErr = fmt.Errorf("solve: %w", err)
+		}
+	}
+	var todo []int
+	for i := range codes {
+		switch v, ok := carry[i]; {
+		case have[i]:
+		case ok:
+			record(i, v)
+		default:
+			todo = append(todo, i)
+		}
+	}
 	next := make(chan int)
 	var done sync.WaitGroup
-	var mu sync.Mutex
-	var counts [3]int
-	finished := 0
+	finished := len(codes) - len(todo)
 	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	lastShown := time.Time{}
 	for range c.workers {
 		done.Go(func() {
-			s := solver.New()
+			s := tally.New()
 			for i := range next {
-				res := s.SolveCode(codes[i], c.options())
-				results[i] = sampleResult{verdict: res.Verdict, elapsed: res.Elapsed, positions: res.Positions}
+				t0 := time.Now()
+				res := s.SolveCode(codes[i], c.options(t0))
+				v := verdict{v: res.Verdict, positions: res.Positions, elapsed: time.Since(t0)}
 				mu.Lock()
-				counts[res.Verdict]++
+				record(i, v)
 				finished++
 				if progress && (time.Since(lastShown) > 200*time.Millisecond || finished == len(codes)) {
 					lastShown = time.Now()
-					fmt.Fprintf(stderr, "\r%d/%d: won %d, unwinnable %d, unknown %d ", finished, len(codes),
-						counts[solver.Won], counts[solver.Unwinnable], counts[solver.Unknown])
+					fmt.Fprintf(stderr, "\r%d/%d deals ", finished, len(codes))
 				}
 				mu.Unlock()
 			}
 		})
 	}
-	n := sampling.Feed(ctx, next, indexes(len(codes)))
+	n := sampling.Feed(ctx, next, todo)
 	done.Wait()
 	if progress {
 		fmt.Fprintln(stderr)
 	}
-	if n < len(codes) {
-		return fmt.Errorf("solve: interrupted after %d of %d deals", n, len(codes))
+	if fileErr != nil {
+		return fileErr
+	}
+	if n < len(todo) {
+		return fmt.Errorf("solve: interrupted with %d of %d deals decided or out of budget", len(codes)-len(todo)+n, len(codes))
 	}
 	rep := summarise(c, results, time.Since(start))
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
 	return writeReport(stdout, rep)
-}
-
-// indexes returns 0, 1, …, n-1.
-func indexes(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
 }
 
 // summarise computes the report of a sample's results.
@@ -272,25 +328,35 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 		Workers:         c.workers,
 		WallMS:          sampling.Millis(wall),
 	}
-	times := make([]time.Duration, len(results))
-	for i, r := range results {
-		switch r.verdict {
-		case solver.Won:
+	times := make([]time.Duration, 0, len(results))
+	var searched int64 // positions searched by this run
+	for _, r := range results {
+		switch r.v {
+		case tally.Won:
 			rep.Won++
-		case solver.Unwinnable:
+		case tally.Unwinnable:
 			rep.Unwinnable++
 		default:
 			rep.Unknown++
 		}
-		times[i] = r.elapsed
+		if r.from != "" {
+			rep.Carried++
+			continue
+		}
+		times = append(times, r.elapsed)
 		rep.Positions += r.positions
+		if r.resumed {
+			rep.Resumed++
+		} else {
+			searched += r.positions
+		}
 	}
 	slices.Sort(times)
 	n := len(results)
 	rep.MedianMS = sampling.Millis(sampling.Quantile(times, 0.5))
 	rep.P95MS = sampling.Millis(sampling.Quantile(times, 0.95))
 	if wall > 0 {
-		rep.PositionsPerSec = int64(float64(rep.Positions) / wall.Seconds())
+		rep.PositionsPerSec = int64(float64(searched) / wall.Seconds())
 	}
 	rep.WinLow = sampling.Round(float64(rep.Won) / float64(n))
 	rep.WinHigh = sampling.Round(float64(rep.Won+rep.Unknown) / float64(n))
@@ -314,10 +380,12 @@ func writeReport(w io.Writer, r sampleReport) error {
 won         %d
 unwinnable  %d
 unknown     %d
+carried     %d (from other modes' verdicts)
+resumed     %d (from the verdict file of an earlier run)
 win rate    at least %s (95%% CI %s–%s), at most %s (95%% CI %s–%s)
-time        median %s ms, p95 %s ms, all %s ms
-positions   %d, %d/s on all workers
-`, r.Deals, r.Mode, r.Seed, budget, r.Workers, r.Won, r.Unwinnable, r.Unknown,
+time        median %s ms, p95 %s ms a deal; this run %s ms
+positions   %d; this run %d/s on all workers
+`, r.Deals, r.Mode, r.Seed, budget, r.Workers, r.Won, r.Unwinnable, r.Unknown, r.Carried, r.Resumed,
 		pct(r.WinLow), pct(r.WinLowCI[0]), pct(r.WinLowCI[1]), pct(r.WinHigh), pct(r.WinHighCI[0]), pct(r.WinHighCI[1]),
 		r.MedianMS, r.P95MS, r.WallMS, r.Positions, r.PositionsPerSec)
 	return err

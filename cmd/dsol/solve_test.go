@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"dsol/internal/cards"
 	"dsol/internal/cli"
 	k "dsol/internal/klondike"
+	"dsol/internal/sampling"
 	"dsol/internal/solo"
 )
 
@@ -207,4 +210,89 @@ func FuzzParseSolve(f *testing.F) {
 			t.Fatalf("%q: %+v", line, c)
 		}
 	})
+}
+
+// sampleJSON runs dsol solve with args and decodes the report.
+func sampleJSON(t *testing.T, args string) sampleReport {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), strings.Fields(args), noEnv, &out, &errOut); err != nil {
+		t.Fatalf("%s: %v (stderr %q)", args, err, errOut.String())
+	}
+	var rep sampleReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestSampleResumes: --out appends a line per deal; a run stopped part way
+// (the file cut after two deals, the last line torn) goes on from there and
+// ends with the same report, its speed counted over what it searched itself; the file of another sample is refused.
+func TestSampleResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d3n.txt")
+	args := "solve --sample 5 --draw 3 --scoring normal --positions 20000 --seed 4 --json --out " + path
+	full := sampleJSON(t, args)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2+5 || !strings.HasPrefix(lines[1], "sample D3N seed 4 positions 20000") {
+		t.Fatalf("verdict file:\n%s", data)
+	}
+	cut := strings.Join(lines[:4], "\n") + "\ndeal ABC"
+	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again := sampleJSON(t, args)
+	if again.Won != full.Won || again.Unwinnable != full.Unwinnable || again.Unknown != full.Unknown || again.Deals != 5 {
+		t.Fatalf("resumed %+v, whole %+v", again, full)
+	}
+	if data, _ = os.ReadFile(path); strings.Count(string(data), "\ndeal ") != 6 {
+		t.Fatalf("after resuming (2 kept, 1 torn, 3 new):\n%s", data)
+	}
+	if again.Resumed != 2 || again.Positions != full.Positions {
+		t.Fatalf("resumed %d deals (want 2), positions %d (want %d)", again.Resumed, again.Positions, full.Positions)
+	}
+	if done := sampleJSON(t, args); done.Resumed != 5 || done.PositionsPerSec != 0 || done.Positions != full.Positions {
+		t.Fatalf("all resumed: %+v; want 5 resumed, no positions searched per second", done)
+	}
+	var out, errOut bytes.Buffer
+	other := strings.Replace(args, "--seed 4", "--seed 5", 1)
+	if err := run(context.Background(), strings.Fields(other), noEnv, &out, &errOut); err == nil || !strings.Contains(err.Error(), "another sample") {
+		t.Fatalf("another sample's file: %v", err)
+	}
+}
+
+// TestSampleCarries: --from carries a Normal sample's proofs of no win to
+// the Vegas sample of the same deals, and a draw-3 win to draw 1, marked in
+// the verdict file and counted in the report.
+func TestSampleCarries(t *testing.T) {
+	dir := t.TempDir()
+	codes := sampling.Codes(8, 3, 1, true)
+	letters := func(i int) string { s := codes[i].String(); return s[len(s)-7:] }
+	d1n := filepath.Join(dir, "d1n.txt")
+	d3v := filepath.Join(dir, "d3v.txt")
+	write := func(path, sample string, lines ...string) {
+		if err := os.WriteFile(path, []byte(verdictHeader+sample+"\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(d1n, "sample D1N seed 8 positions 1 budget_ms 0", "deal "+letters(0)+" unwinnable 5 1.0", "deal "+letters(1)+" won 5 1.0")
+	write(d3v, "sample D3V seed 8 positions 1 budget_ms 0", "deal "+letters(1)+" won 5 1.0", "deal "+letters(2)+" unwinnable 5 1.0")
+	out := filepath.Join(dir, "d1v.txt")
+	rep := sampleJSON(t, "solve --sample 3 --draw 1 --scoring vegas --positions 1000 --seed 8 --json --out "+out+" --from "+d1n+" --from "+d3v)
+	if rep.Carried != 2 || rep.Unwinnable < 1 || rep.Won < 1 {
+		t.Fatalf("%+v", rep)
+	}
+	data, _ := os.ReadFile(out)
+	for _, want := range []string{"deal " + letters(0) + " unwinnable 0 0.0 from D1N", "deal " + letters(1) + " won 0 0.0 from D3V"} {
+		if !strings.Contains(string(data), want) {
+			t.Fatalf("no %q in\n%s", want, data)
+		}
+	}
+	if strings.Contains(string(data), letters(2)+" unwinnable 0 0.0 from") {
+		t.Fatalf("draw 3's proof carried to draw 1:\n%s", data)
+	}
 }

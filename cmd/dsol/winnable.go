@@ -15,12 +15,14 @@ import (
 
 	"dsol/internal/cli"
 	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 	"dsol/internal/winnable"
 )
 
 // listConfig is the command line of dsol winnable.
 type listConfig struct {
 	mode    winnable.Mode
+	solver  string        // winnable.Tally or winnable.Whole
 	count   int           // stop once the list holds this many deals
 	budget  int64         // positions per deal
 	seed    uint64        // the seed of the stream of deal numbers
@@ -29,15 +31,15 @@ type listConfig struct {
 	out     string
 }
 
-const winnableUsage = `usage: dsol winnable --mode D1N|D3N|D1V|D3V --out FILE [--count N] [--budget POSITIONS] [--seed S] [--for DURATION] [--workers W]
+const winnableUsage = `usage: dsol winnable --mode D1N|D3N|D1V|D3V --out FILE [--count N] [--budget POSITIONS] [--seed S] [--solver tally|whole] [--for DURATION] [--workers W]
 
 Makes the list of winnable deals of a mode that the server ships
 (internal/winnable/deals/MODE.txt): solves the deal numbers of the mode's
 stream for the seed one after the other, each with a budget of positions
 (so that the result is the same on any machine), checks every win through
 the solo engine, and keeps the first --count wins. When FILE already holds
-a list of the same mode, budget and seed it goes on from where that one
-stopped. The file is written every 30 s and at the end; --for and an
+a list of the same mode, solver, budget and seed it goes on from where that
+one stopped; a list of others that holds no deal is started again. The file is written every 30 s and at the end; --for and an
 interrupt end the run early with the deals found so far.
 
 flags:
@@ -53,6 +55,7 @@ func parseWinnable(args []string, stderr io.Writer) (listConfig, error) {
 	fs.IntVar(&c.count, "count", 1000, "stop once the list holds this many deals")
 	fs.Int64Var(&c.budget, "budget", winnable.DefaultBudget, "the solver's budget for each deal, in positions")
 	fs.Uint64Var(&c.seed, "seed", 1, "the seed of the stream of deal numbers")
+	fs.StringVar(&c.solver, "solver", winnable.Tally, "the solver: tally (tallied positions) or whole (whole boards)")
 	fs.DurationVar(&c.limit, "for", 0, "stop after this long with the deals found so far (0: no bound)")
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "searches at once")
 	if err := fs.Parse(args); err != nil {
@@ -80,6 +83,8 @@ func parseWinnable(args []string, stderr io.Writer) (listConfig, error) {
 		return c, cli.Usagef("winnable: --for must not be negative")
 	case c.workers < 1:
 		return c, cli.Usagef("winnable: --workers must be at least 1")
+	case c.solver != winnable.Tally && c.solver != winnable.Whole:
+		return c, cli.Usagef("winnable: --solver must be tally or whole")
 	}
 	return c, nil
 }
@@ -126,7 +131,7 @@ func runWinnable(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // budget and seed, else a new one; a file of another list is an error
 // rather than something to overwrite.
 func startList(c listConfig) (winnable.List, error) {
-	l := winnable.List{Mode: c.mode, Budget: c.budget, Seed: c.seed}
+	l := winnable.List{Mode: c.mode, Solver: c.solver, Budget: c.budget, Seed: c.seed}
 	f, err := os.Open(c.out)
 	if errors.Is(err, os.ErrNotExist) {
 		return l, nil
@@ -139,12 +144,15 @@ func startList(c listConfig) (winnable.List, error) {
 	if err != nil {
 		return l, fmt.Errorf("%s: %w", c.out, err)
 	}
-	if old.Searched == 0 {
-		return l, nil // an empty list starts again with these parameters
+	same := old.Mode == c.mode && old.Solver == c.solver && old.Budget == c.budget && old.Seed == c.seed
+	if old.Searched == 0 || (len(old.Deals) == 0 && !same) {
+		// An empty list, or one of other parameters that won nothing (as
+		// the whole-board solver's Vegas lists), starts again with these.
+		return l, nil
 	}
-	if old.Mode != c.mode || old.Budget != c.budget || old.Seed != c.seed {
-		return l, fmt.Errorf("%s holds a list of %s, budget %d, seed %d: give those, or remove the file to start a new one",
-			c.out, old.Mode, old.Budget, old.Seed)
+	if !same {
+		return l, fmt.Errorf("%s holds a list of %s, solver %s, budget %d, seed %d: give those, or remove the file to start a new one",
+			c.out, old.Mode, old.Solver, old.Budget, old.Seed)
 	}
 	return old, nil
 }
@@ -165,6 +173,24 @@ func writeList(path string, l winnable.List) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// solveWith returns a function that solves deals with the named solver
+// (tables kept from one deal to the next), stopping when ctx ends.
+func solveWith(name string, ctx context.Context) func(m winnable.Mode, deal uint64, budget int64) (won bool, positions int64, err error) {
+	stop := func() bool { return ctx.Err() != nil }
+	if name == winnable.Whole {
+		s := solver.New()
+		return func(m winnable.Mode, deal uint64, budget int64) (bool, int64, error) {
+			res, won, err := winnable.Solve(s, m, deal, budget, func() bool { return !stop() })
+			return won, res.Positions, err
+		}
+	}
+	s := tally.New()
+	return func(m winnable.Mode, deal uint64, budget int64) (bool, int64, error) {
+		res, won, err := winnable.SolveTally(s, m, deal, budget, stop)
+		return won, res.Positions, err
+	}
 }
 
 // saveEvery is how often a long run writes what it has found.
@@ -202,14 +228,13 @@ func extendList(ctx context.Context, l *winnable.List, count, workers int, save 
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			s := solver.New()
-			yield := func() bool { return wctx.Err() == nil }
+			solve := solveWith(l.Solver, wctx)
 			for j := range jobs {
-				res, won, err := winnable.Solve(s, l.Mode, j.deal, l.Budget, yield)
+				won, positions, err := solve(l.Mode, j.deal, l.Budget)
 				if wctx.Err() != nil {
 					return // an interrupted search says nothing
 				}
-				results <- result{i: j.i, deal: j.deal, won: won, positions: res.Positions, err: err}
+				results <- result{i: j.i, deal: j.deal, won: won, positions: positions, err: err}
 			}
 		})
 	}

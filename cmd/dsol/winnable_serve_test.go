@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"dsol/internal/testenv"
+	"dsol/internal/winnable"
 )
 
 // metric returns the value of one series of a server's /metrics, or -1.
@@ -36,8 +37,9 @@ func TestServeWinnable(t *testing.T) {
 			db := tc.db(t)
 			// A target just over the shipped D1N list, and a small budget:
 			// a few searches make it.
+			shipped := len(winnable.Shipped(winnable.D1N).Deals)
 			s := mustServe(t, map[string]string{"DATABASE_URL": db, "DSOL_LOG_FORMAT": "text"},
-				"--winnable-target", "1002", "--winnable-budget", "3000")
+				"--winnable-target", strconv.Itoa(shipped+2), "--winnable-budget", "3000")
 			var p struct{ Token string }
 			s.call(t, "POST", "/api/v1/players", "", `{"name":"Ann"}`, 201, &p)
 			var g struct {
@@ -48,7 +50,7 @@ func TestServeWinnable(t *testing.T) {
 			if !g.Winnable {
 				t.Fatalf("game %+v", g)
 			}
-			if n := s.metric(t, `dsol_winnable_deals{mode="D1N",source="list"}`); n != 1000 {
+			if n := s.metric(t, `dsol_winnable_deals{mode="D1N",source="list"}`); n != float64(shipped) {
 				t.Fatalf("D1N list: %v deals", n)
 			}
 			const pooled = `dsol_winnable_deals{mode="D1N",source="pool"}`

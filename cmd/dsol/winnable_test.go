@@ -13,8 +13,9 @@ import (
 )
 
 // TestWinnableList: dsol winnable writes the same list with one worker as
-// with two, goes on from a shorter list of the same budget and seed, and
-// refuses to overwrite a list of another seed.
+// with two, goes on from a shorter list of the same budget and seed,
+// refuses to overwrite a list of another seed or solver, and starts again
+// over a list of other parameters that holds no deal.
 func TestWinnableList(t *testing.T) {
 	dir := t.TempDir()
 	list := func(name string, extra ...string) (winnable.List, string, error) {
@@ -40,7 +41,7 @@ func TestWinnableList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(one.Deals) != 6 || one.Searched < 6 || one.Budget != 3000 || !strings.Contains(out, "6 deals (6 new)") {
+	if len(one.Deals) != 6 || one.Searched < 6 || one.Budget != 3000 || one.Solver != winnable.Tally || !strings.Contains(out, "6 deals (6 new)") {
 		t.Fatalf("list of 6: %+v, %q", one, out)
 	}
 	if _, _, err := list("two.txt", "--count", "3", "--workers", "2"); err != nil {
@@ -61,12 +62,27 @@ func TestWinnableList(t *testing.T) {
 	if _, _, err := list("one.txt", "--count", "6", "--seed", "2"); err == nil || !strings.Contains(err.Error(), "seed 1") {
 		t.Fatalf("another seed over a list: %v", err)
 	}
+	if _, _, err := list("one.txt", "--count", "6", "--solver", "whole"); err == nil || !strings.Contains(err.Error(), "solver tally") {
+		t.Fatalf("another solver over a list: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.txt") // a whole-board list that won nothing
+	if err := os.WriteFile(empty, []byte("mode D1N\nbudget 3000\nseed 1\nsearched 40\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fresh, _, err := list("empty.txt", "--count", "2"); err != nil || fresh.Solver != winnable.Tally || len(fresh.Deals) != 2 || fresh.Searched >= 40 {
+		t.Fatalf("an empty list of another solver is not started again: %+v, %v", fresh, err)
+	}
+	whole, _, err := list("whole.txt", "--count", "2", "--solver", "whole")
+	if err != nil || whole.Solver != winnable.Whole || len(whole.Deals) != 2 {
+		t.Fatalf("a list of the whole-board solver: %+v, %v", whole, err)
+	}
 	for _, args := range [][]string{
 		{"winnable", "--out", filepath.Join(dir, "x.txt")},
 		{"winnable", "--mode", "D1N"},
 		{"winnable", "--mode", "D1N", "--out", "x", "--count", "0"},
 		{"winnable", "--mode", "D1N", "--out", "x", "--budget", "0"},
 		{"winnable", "--mode", "D1N", "--out", "x", "extra"},
+		{"winnable", "--mode", "D1N", "--out", "x", "--solver", "fast"},
 	} {
 		var out, errOut bytes.Buffer
 		if _, ok := run(context.Background(), args, noEnv, &out, &errOut).(*cli.UsageError); !ok {

@@ -140,7 +140,7 @@ func TestBudget(t *testing.T) {
 // TestExactAgrees solves real deals again with every pruning off and a large
 // budget: when both searches reach a verdict it must be the same, and Won
 // lines of both replay. DSOL_SOLVER_EXACT_DEALS sets the number of deals per
-// mode (make solve-check runs a few hundred), DSOL_SOLVER_EXACT_WORKERS the
+// mode (docs/solver.md §1.4 gives a run of 75), DSOL_SOLVER_EXACT_WORKERS the
 // searches at once (default GOMAXPROCS). The deals are drawn up front, so
 // they do not depend on the number of workers. A deal the search with
 // prunings leaves unknown is not searched again: there is nothing to

@@ -11,17 +11,23 @@ import (
 	"sync"
 
 	"dsol/internal/cards"
+	k "dsol/internal/klondike"
 	"dsol/internal/solo"
 	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 )
 
-// List is a list of deals of one mode that the solver won, each within
+// List is a list of deals of one mode that a solver won, each within
 // Budget positions: the first wins among the first Searched deal numbers of
 // the mode's stream for Seed (see Stream). Positions are deterministic, so
-// solving a listed deal again with the same budget wins it again, after the
-// same number of positions, on any machine.
+// solving a listed deal again with the same solver and budget wins it
+// again, after the same number of positions, on any machine.
 type List struct {
-	Mode     Mode
+	Mode Mode
+	// Solver names the solver: Tally (the tally package's SolveCode), or
+	// Whole (the solver package's whole-board search, in which the first
+	// lists were made).
+	Solver   string
 	Budget   int64  // the solver's position budget for each deal
 	Seed     uint64 // the seed of the stream the deal numbers come from
 	Searched int64  // how many deals of the stream were solved
@@ -48,6 +54,51 @@ func Stream(m Mode, seed uint64) func() uint64 {
 	return func() uint64 { return r.Uniform(cards.DealCount) }
 }
 
+// The solvers a list may name.
+const (
+	Whole = "whole"
+	Tally = "tally"
+)
+
+// SolveTally is Solve with the tally solver (its SolveCode); when stop
+// returns true the search stops with Unknown (nil: never).
+func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
+	code := m.Code(deal)
+	opt := tally.Options{MaxPositions: budget}
+	if stop != nil {
+		opt.Spent = func() float64 {
+			if stop() {
+				return 1
+			}
+			return 0
+		}
+	}
+	res = s.SolveCode(code, opt)
+	if res.Verdict != tally.Won {
+		return res, false, nil
+	}
+	err = replay(code, res.Moves)
+	return res, err == nil, err
+}
+
+// replay plays a winning line through the solo engine: nil when the game
+// ends won, else what went wrong (a fault of the solver).
+func replay(code cards.Code, moves []k.Action) error {
+	g, err := solo.New(code)
+	if err != nil {
+		return err
+	}
+	for i, a := range moves {
+		if _, err := g.Apply(a); err != nil {
+			return fmt.Errorf("winnable: %s: the solver's action %d of %d, %s, is refused: %w", code, i+1, len(moves), a, err)
+		}
+	}
+	if g.Status() != solo.Won {
+		return fmt.Errorf("winnable: %s: the solver's line of %d actions leaves the game %s", code, len(moves), g.Status())
+	}
+	return nil
+}
+
 // Solve solves a deal with a position budget (yield is the solver's
 // Options.Yield, or nil) and, when the solver wins it, plays the winning
 // line through the solo engine: won is true only when the engine ends the
@@ -59,19 +110,8 @@ func Solve(s *solver.Solver, m Mode, deal uint64, budget int64, yield func() boo
 	if res.Verdict != solver.Won {
 		return res, false, nil
 	}
-	g, err := solo.New(code)
-	if err != nil {
-		return res, false, err
-	}
-	for i, a := range res.Moves {
-		if _, err := g.Apply(a); err != nil {
-			return res, false, fmt.Errorf("winnable: %s: the solver's action %d of %d, %s, is refused: %w", code, i+1, len(res.Moves), a, err)
-		}
-	}
-	if g.Status() != solo.Won {
-		return res, false, fmt.Errorf("winnable: %s: the solver's line of %d actions leaves the game %s", code, len(res.Moves), g.Status())
-	}
-	return res, true, nil
+	err = replay(code, res.Moves)
+	return res, err == nil, err
 }
 
 // listHeader opens every list file.
@@ -85,7 +125,11 @@ const listHeader = `# Deals of DS1-%s that the solver won within the budget (pos
 func (l List) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, listHeader, l.Mode)
-	fmt.Fprintf(&b, "mode %s\nbudget %d\nseed %d\nsearched %d\n", l.Mode, l.Budget, l.Seed, l.Searched)
+	fmt.Fprintf(&b, "mode %s\n", l.Mode)
+	if l.Solver != Whole {
+		fmt.Fprintf(&b, "solver %s\n", l.Solver)
+	}
+	fmt.Fprintf(&b, "budget %d\nseed %d\nsearched %d\n", l.Budget, l.Seed, l.Searched)
 	for _, d := range l.Deals {
 		code := d.Code().String()
 		fmt.Fprintf(&b, "deal %s %d\n", code[len(code)-7:], d.Positions)
@@ -126,6 +170,10 @@ func ParseList(r io.Reader) (List, error) {
 		switch key {
 		case "mode":
 			l.Mode, err = ParseMode(f[1])
+		case "solver":
+			if l.Solver = f[1]; l.Solver != Tally && l.Solver != Whole {
+				err = fmt.Errorf("want %s or %s", Tally, Whole)
+			}
 		case "budget":
 			l.Budget, err = strconv.ParseInt(f[1], 10, 64)
 		case "seed":
@@ -161,6 +209,9 @@ func ParseList(r io.Reader) (List, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return List{}, fmt.Errorf("winnable: list: %w", err)
+	}
+	if l.Solver == "" {
+		l.Solver = Whole // the lists made before there was a choice
 	}
 	for _, k := range []string{"mode", "budget", "seed", "searched"} {
 		if !seen[k] {

@@ -9,6 +9,7 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 )
 
 // sampleBudget bounds the positions TestShippedListsWin solves in each mode
@@ -31,7 +32,7 @@ func sampleBudget() int64 {
 func TestShippedListsWin(t *testing.T) {
 	all := os.Getenv("DSOL_WINNABLE_CHECK") == "all"
 	r := cards.NewSplitMix64(uint64(time.Now().UnixNano()))
-	s := solver.New()
+	s, ts := solver.New(), tally.New()
 	for _, m := range Modes {
 		l := Shipped(m)
 		deals := l.Deals
@@ -45,18 +46,29 @@ func TestShippedListsWin(t *testing.T) {
 		start := time.Now()
 		var positions int64
 		for _, d := range deals {
-			res, won, err := Solve(s, m, d.Number, l.Budget, nil)
+			var won bool
+			var got int64
+			var err error
+			if l.Solver == Tally {
+				var res tally.Result
+				res, won, err = SolveTally(ts, m, d.Number, l.Budget, nil)
+				got = res.Positions
+			} else {
+				var res solver.Result
+				res, won, err = Solve(s, m, d.Number, l.Budget, nil)
+				got = res.Positions
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !won {
-				t.Errorf("%s: %s after %d positions of a budget of %d", d.Code(), res.Verdict, res.Positions, l.Budget)
+				t.Errorf("%s: not won by the %s solver after %d positions of a budget of %d", d.Code(), l.Solver, got, l.Budget)
 				continue
 			}
-			if res.Positions != d.Positions {
-				t.Errorf("%s: won after %d positions; the list says %d", d.Code(), res.Positions, d.Positions)
+			if got != d.Positions {
+				t.Errorf("%s: won after %d positions; the list says %d", d.Code(), got, d.Positions)
 			}
-			positions += res.Positions
+			positions += got
 		}
 		t.Logf("%s: %d of %d deals won again (%d positions) in %s", m, len(deals), len(l.Deals), positions, time.Since(start).Round(time.Millisecond))
 	}
@@ -112,25 +124,30 @@ func TestShippedLists(t *testing.T) {
 	}
 }
 
+// TestListRoundTrip: a list reads back as written, with either solver; a
+// list without a solver line is the whole-board solver's, as the first
+// lists were.
 func TestListRoundTrip(t *testing.T) {
-	l := List{Mode: D3V, Budget: 1000, Seed: 7, Searched: 12, Deals: []Deal{
-		{Mode: D3V, Number: 0, Budget: 1000, Positions: 5},
-		{Mode: D3V, Number: cards.DealCount - 1, Budget: 1000, Positions: 1000},
-	}}
-	var b bytes.Buffer
-	if _, err := l.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "deal AAAAAAA 5\ndeal ZZZZZZZ 1000\n") {
-		t.Fatalf("list file:\n%s", b.String())
-	}
-	got, err := ParseList(&b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Mode != l.Mode || got.Budget != l.Budget || got.Seed != l.Seed || got.Searched != l.Searched || len(got.Deals) != 2 ||
-		got.Deals[0] != l.Deals[0] || got.Deals[1] != l.Deals[1] {
-		t.Fatalf("read back %+v, want %+v", got, l)
+	for _, solver := range []string{Tally, Whole} {
+		l := List{Mode: D3V, Solver: solver, Budget: 1000, Seed: 7, Searched: 12, Deals: []Deal{
+			{Mode: D3V, Number: 0, Budget: 1000, Positions: 5},
+			{Mode: D3V, Number: cards.DealCount - 1, Budget: 1000, Positions: 1000},
+		}}
+		var b bytes.Buffer
+		if _, err := l.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "deal AAAAAAA 5\ndeal ZZZZZZZ 1000\n") || strings.Contains(b.String(), "\nsolver tally\n") != (solver == Tally) {
+			t.Fatalf("list file:\n%s", b.String())
+		}
+		got, err := ParseList(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Mode != l.Mode || got.Solver != solver || got.Budget != l.Budget || got.Seed != l.Seed || got.Searched != l.Searched || len(got.Deals) != 2 ||
+			got.Deals[0] != l.Deals[0] || got.Deals[1] != l.Deals[1] {
+			t.Fatalf("read back %+v, want %+v", got, l)
+		}
 	}
 }
 
@@ -150,6 +167,7 @@ func TestParseListRefuses(t *testing.T) {
 		"too many":        head + "deal AAAAAAB 5\ndeal AAAAAAC 6\ndeal AAAAAAD 7\n",
 		"deal too early":  "mode D1N\ndeal AAAAAAB 5\nbudget 100\nseed 1\nsearched 1\n",
 		"zero budget":     "mode D1N\nbudget 0\nseed 1\nsearched 0\n",
+		"bad solver":      head + "solver fast\n",
 	} {
 		if _, err := ParseList(strings.NewReader(text)); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -1,0 +1,113 @@
+package tally_test
+
+import (
+	"fmt"
+	"testing"
+
+	"dsol/internal/cards"
+	"dsol/internal/solo"
+	"dsol/internal/solver/tally"
+)
+
+// replay plays a line in a new game of the code through the solo engine and
+// fails unless every action is accepted and the game ends won.
+func replay(t *testing.T, code cards.Code, res tally.Result) {
+	t.Helper()
+	g, err := solo.New(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range res.Moves {
+		if _, err := g.Apply(a); err != nil {
+			t.Fatalf("%s: action %d of %d, %s: %v", code, i, len(res.Moves), a, err)
+		}
+	}
+	if g.Status() != solo.Won {
+		t.Fatalf("%s: the line of %d actions leaves the game %s", code, len(res.Moves), g.Status())
+	}
+}
+
+// TestWonLinesReplay: every line SolveCode calls a win wins a new game of
+// the code through the solo engine, in all four modes, and no search goes
+// over its budget.
+func TestWonLinesReplay(t *testing.T) {
+	r := cards.NewSplitMix64(5)
+	s := tally.New()
+	won := map[string]int{}
+	for _, mode := range []string{"D1N", "D3N", "D1V", "D3V"} {
+		for range 6 {
+			c, _ := cards.ParseCode("DS1-" + mode + "-AAAAAAA")
+			c.Deal = r.Uniform(cards.DealCount)
+			const budget = 50000
+			res := s.SolveCode(c, tally.Options{MaxPositions: budget})
+			if res.Positions > budget {
+				t.Fatalf("%s: %d positions on a budget of %d", c, res.Positions, budget)
+			}
+			if res.Verdict == tally.Won {
+				won[mode]++
+				replay(t, c, res)
+			} else if res.Moves != nil {
+				t.Fatalf("%s: %s with moves", c, res.Verdict)
+			}
+		}
+	}
+	if won["D1N"] == 0 || won["D3N"] == 0 {
+		t.Fatalf("wins by mode %v: nothing replayed in Normal", won)
+	}
+}
+
+// TestDrawOneVegas: a draw-1 Vegas deal won through its draw-3 search
+// (the first three quarters of the budget) replays at draw 1.
+func TestDrawOneVegas(t *testing.T) {
+	c, _ := cards.ParseCode("DS1-D1V-AVNUXSV") // won at draw 3 after about 100,000 positions
+	res := tally.New().SolveCode(c, tally.Options{MaxPositions: 400000})
+	if res.Verdict != tally.Won {
+		t.Fatalf("%s: %s after %d positions", c, res.Verdict, res.Positions)
+	}
+	replay(t, c, res)
+}
+
+// TestSpent: Options.Spent, asked every 1024 positions, ends each pass of
+// a schedule at its share and the search at 1, with Unknown.
+func TestSpent(t *testing.T) {
+	for _, code := range []string{"DS1-D1V-AAAAAAB", "DS1-D3V-AAAAAAB", "DS1-D1V-AAAAAAC"} {
+		c, _ := cards.ParseCode(code)
+		calls := 0
+		res := tally.New().SolveCode(c, tally.Options{Spent: func() float64 { calls++; return float64(calls) / 64 }})
+		if res.Verdict != tally.Unknown || calls != 64 {
+			t.Fatalf("%s: %s after %d positions and %d calls", code, res.Verdict, res.Positions, calls)
+		}
+		if res.Positions < 40*1024 || res.Positions > 64*1024 {
+			t.Fatalf("%s: %d positions in 64 calls, one every 1024 positions of a pass", code, res.Positions)
+		}
+	}
+}
+
+// TestBudget: a search stops at its position budget with Unknown, or ends
+// before it, however small the budget.
+func TestBudget(t *testing.T) {
+	s := tally.New()
+	for _, code := range []string{"DS1-D1V-AAAAAAC", "DS1-D3V-AAAAAAC"} {
+		c, _ := cards.ParseCode(code)
+		for _, n := range []int64{1, 2, 31, 5000} {
+			res := s.SolveCode(c, tally.Options{MaxPositions: n})
+			if res.Positions > n || (res.Verdict == tally.Unknown && res.Positions != n) {
+				t.Fatalf("%s: %s after %d positions of a budget of %d", code, res.Verdict, res.Positions, n)
+			}
+		}
+	}
+}
+
+// TestReuse: a Solver gives the same answer on its first search and after
+// others.
+func TestReuse(t *testing.T) {
+	s := tally.New()
+	c, _ := cards.ParseCode("DS1-D1N-AAAAAAA")
+	first := s.SolveCode(c, tally.Options{MaxPositions: 20000})
+	v, _ := cards.ParseCode("DS1-D3V-QWERTYZ")
+	s.SolveCode(v, tally.Options{MaxPositions: 20000})
+	again := s.SolveCode(c, tally.Options{MaxPositions: 20000})
+	if again.Verdict != first.Verdict || again.Positions != first.Positions || fmt.Sprint(again.Moves) != fmt.Sprint(first.Moves) {
+		t.Fatalf("again %s after %d, first %s after %d", again.Verdict, again.Positions, first.Verdict, first.Positions)
+	}
+}
