@@ -7,7 +7,8 @@ import (
 
 // A table's goroutine parks when the table has been idle for ParkAfter:
 // it ends, and the table stays in memory with its engine, client ids and
-// subscribers, at the cost of its fields alone; it lets go of its window,
+// subscribers, at the cost of its fields alone; it lets go of its command
+// queue (a sender only uses it while counted by enter) and of its window,
 // whose events a reconnecting client or a resent id then finds in the
 // store, as those older than the window. The next command or
 // call starts a goroutine again (enter). Nothing waits on a parked table's
@@ -66,6 +67,9 @@ func (t *Table) enter() {
 	t.senders++
 	if !t.running && !t.ended {
 		t.running = true
+		if t.do == nil {
+			t.do = make(chan *doReq, t.cfg.MaxBatch)
+		}
 		go t.run()
 	}
 	t.mu.Unlock()
@@ -98,7 +102,7 @@ func (t *Table) park() bool {
 	if t.senders > 0 || len(t.do) > 0 {
 		return false
 	}
-	t.running = false
+	t.running, t.do = false, nil // the queue, empty, is made again by the next enter
 	t.recent.Release()
 	t.window.Store(t.recent.First())
 	return true

@@ -30,7 +30,7 @@ import (
 type Table struct {
 	id   string
 	cfg  *Config
-	do   chan *doReq
+	do   chan *doReq // nil while parked; written under mu (park.go)
 	ops  chan func()
 	quit chan struct{} // closed to stop the table
 	done chan struct{} // closed when the goroutine has exited

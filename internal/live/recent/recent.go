@@ -103,24 +103,27 @@ func (rec Record) Event(seq int64, status string) protocol.Event {
 var idSeed = maphash.MakeSeed()
 
 // idRing is the hashes of one seat's last IDHorizon client ids, and the
-// seqs of their actions. Two different ids share a hash with odds of about
-// IDHorizon in 2^64.
+// seqs of their actions: 1,536 bytes, a size the allocator has. Two
+// different ids share a hash with odds of about IDHorizon in 2^64.
 type idRing struct {
 	hash [IDHorizon]uint64
 	seq  [IDHorizon]uint32
-	n    int // ids put so far
 }
 
-// ClientIDs are the rings of seats 1 and 2, made on their first id.
-type ClientIDs [2]*idRing
+// ClientIDs are the rings of seats 1 and 2, made on their first id, and
+// how many ids each was given.
+type ClientIDs struct {
+	rings [2]*idRing
+	n     [2]int
+}
 
 // Get returns the seq of seat's action with id, if remembered.
 func (c *ClientIDs) Get(seat int, id string) (int64, bool) {
-	if seat < 1 || seat > len(c) || c[seat-1] == nil {
+	if seat < 1 || seat > len(c.rings) || c.rings[seat-1] == nil {
 		return 0, false
 	}
-	r, h := c[seat-1], maphash.String(idSeed, id)
-	for i := range min(r.n, IDHorizon) {
+	r, h := c.rings[seat-1], maphash.String(idSeed, id)
+	for i := range min(c.n[seat-1], IDHorizon) {
 		if r.hash[i] == h {
 			return int64(r.seq[i]), true
 		}
@@ -131,14 +134,14 @@ func (c *ClientIDs) Get(seat int, id string) (int64, bool) {
 // Put remembers that seat's action with id is seq, forgetting the seat's
 // oldest id once it holds IDHorizon.
 func (c *ClientIDs) Put(seat int, id string, seq int64) {
-	if seat < 1 || seat > len(c) {
+	if seat < 1 || seat > len(c.rings) {
 		return
 	}
-	if c[seat-1] == nil {
-		c[seat-1] = new(idRing)
+	if c.rings[seat-1] == nil {
+		c.rings[seat-1] = new(idRing)
 	}
-	r := c[seat-1]
-	i := r.n % IDHorizon
+	r := c.rings[seat-1]
+	i := c.n[seat-1] % IDHorizon
 	r.hash[i], r.seq[i] = maphash.String(idSeed, id), uint32(seq)
-	r.n++
+	c.n[seat-1]++
 }
