@@ -21,7 +21,7 @@ func (s *Solver) search() Verdict {
 	st := &s.st
 	s.moves, s.frames, s.log = s.moves[:0], s.frames[:0], s.log[:0]
 	s.autoPlay()
-	s.tt.insert(st.hash())
+	s.tt.Insert(st.hash())
 	s.visited++
 	s.note()
 	if st.left <= s.opt.Leave {
@@ -45,7 +45,7 @@ func (s *Solver) search() Verdict {
 		entry := int32(len(s.log))
 		s.log = append(s.log, st.do(m))
 		s.autoPlay()
-		if !s.tt.insert(st.hash()) {
+		if !s.tt.Insert(st.hash()) {
 			s.undoTo(int(entry))
 			continue
 		}

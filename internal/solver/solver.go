@@ -29,6 +29,7 @@ import (
 
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
+	"dsol/internal/solver/visited"
 )
 
 // Verdict is the outcome of a search.
@@ -132,7 +133,7 @@ type Result struct {
 type Solver struct {
 	st     state
 	keys   *keySet
-	tt     table
+	tt     visited.Set
 	moves  []move
 	frames []frame
 	log    []rec
@@ -205,7 +206,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 			s.phaseTime = max(1, time.Duration(float64(opt.MaxTime)*ph.end))
 		}
 		s.st.load(b, f, s.keys)
-		s.tt.reset()
+		s.tt.Reset()
 		v := s.search()
 		if v == Won || (v == Unwinnable && !ph.narrow) {
 			res.Verdict = v

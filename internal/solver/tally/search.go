@@ -60,7 +60,7 @@ func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
 	if pend == 0 && !s.opt.Exact {
 		s.autoPlay()
 	}
-	if !s.tt.insert(st.hash(pend)) {
+	if !s.tt.Insert(st.hash(pend)) {
 		s.undoTo(int(entry))
 		return Unknown, false
 	}

@@ -49,6 +49,7 @@ package tally
 import (
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
+	"dsol/internal/solver/visited"
 )
 
 // Verdict is the outcome of a search.
@@ -127,7 +128,7 @@ type Result struct {
 // to the next. It is not safe for concurrent use.
 type Solver struct {
 	st     state
-	tt     table
+	tt     visited.Set
 	moves  []move
 	frames []frame
 	log    []rec
@@ -258,7 +259,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	if !opt.Exact && s.st.doomed() {
 		return Result{Verdict: Unwinnable, Left: s.left}
 	}
-	s.tt.reset()
+	s.tt.Reset()
 	res := Result{Verdict: s.search()}
 	res.Positions, res.Left = s.visited, s.left
 	if res.Verdict == Won && s.st.free == 0 {
