@@ -509,7 +509,7 @@ http {
 		t.Fatalf("nginx -t: %v\n%s", err, b)
 	}
 	cmd := exec.Command(bin, append(base, "-g", "daemon off;")...)
-	var out syncBuffer
+	var out testenv.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Its own process group, so that the workers go with the master.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

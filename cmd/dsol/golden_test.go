@@ -126,7 +126,7 @@ type golden struct {
 	hc      *http.Client
 	norm    *normalizer
 	out     bytes.Buffer
-	logs    *syncBuffer
+	logs    *testenv.Buffer
 	players map[string]*goldenPlayer
 	sockets []*goldenSocket
 	secHdrs http.Header // the security headers of the flow's first answer
@@ -173,7 +173,7 @@ func newGolden(t *testing.T, kind string) *golden {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
+	logs := &testenv.Buffer{}
 	log := newLogger("text", slog.LevelInfo, logs)
 	m := metrics.New()
 	clock := testenv.NewClockAt(goldenStart)

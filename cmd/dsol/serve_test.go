@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,25 +26,7 @@ type server struct {
 	base   string
 	cancel context.CancelFunc
 	done   chan error
-	logs   *syncBuffer
-}
-
-// syncBuffer is a bytes.Buffer safe for the server's logger and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs   *testenv.Buffer
 }
 
 // mustServe starts run(serve) on a free port, checks /healthz and waits for
@@ -69,7 +50,7 @@ func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	ctx = withReady(ctx, func(a string) { addr <- a })
-	s := &server{cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+	s := &server{cancel: cancel, done: make(chan error, 1), logs: &testenv.Buffer{}}
 	getenv := func(k string) string {
 		if v, ok := env[k]; ok || (k != "DSOL_WINNABLE_TARGET" && k != "DSOL_ACCOUNTS_PER_HOUR") {
 			return v

@@ -3,7 +3,6 @@
 package loadtest
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"dsol/internal/players"
 	"dsol/internal/service"
 	"dsol/internal/store"
+	"dsol/internal/testenv"
 	"dsol/internal/ws"
 )
 
@@ -34,24 +34,6 @@ type Server struct {
 	Stop  func()       // shuts it down as dsol serve does: sockets, HTTP, tables, commits
 }
 
-// syncBuffer is a bytes.Buffer safe for the server's logger and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // MustServe starts a server with the rate limits of dsol serve's defaults,
 // or, when rate is not 0, with rate writes a second per player and socket
 // messages a second per connection (and bursts of as many), as dsol serve
@@ -60,7 +42,7 @@ func (s *syncBuffer) String() string {
 func MustServe(tb testing.TB, rate int) *Server {
 	tb.Helper()
 	st := apitest.SQLite(tb)
-	logs := &syncBuffer{}
+	logs := &testenv.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	m := metrics.New()
 	com := store.NewCommitter(st, time.Millisecond, 256, m.ObserveCommit)
