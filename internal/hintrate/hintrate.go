@@ -265,10 +265,6 @@ won games   hint: %d actions median, %d at the 99th percentile, %d the most; bot
 // spread is the median, the 99th percentile and the most of ns (zeros
 // when empty).
 func spread(ns []int) [3]int {
-	if len(ns) == 0 {
-		return [3]int{}
-	}
 	slices.Sort(ns)
-	at := func(q float64) int { return ns[min(len(ns)-1, int(q*float64(len(ns))))] }
-	return [3]int{at(0.5), at(0.99), ns[len(ns)-1]}
+	return [3]int{sampling.Quantile(ns, 0.5), sampling.Quantile(ns, 0.99), sampling.Quantile(ns, 1)}
 }

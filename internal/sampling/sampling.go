@@ -5,6 +5,7 @@
 package sampling
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -52,10 +53,12 @@ func Millis(d time.Duration) json.Number {
 // Round rounds a rate to four decimals for the reports.
 func Round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
-// Quantile returns the q-quantile of sorted durations (nearest rank).
-func Quantile(sorted []time.Duration, q float64) time.Duration {
+// Quantile returns the q-quantile of sorted values (nearest rank), zero
+// when there are none.
+func Quantile[T cmp.Ordered](sorted []T, q float64) T {
 	if len(sorted) == 0 {
-		return 0
+		var zero T
+		return zero
 	}
 	i := int(math.Ceil(q*float64(len(sorted)))) - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
