@@ -249,3 +249,35 @@ type Snapshots interface {
 	// Snapshot returns a game's snapshot (ErrNotFound if it has none).
 	Snapshot(ctx context.Context, gameID string) (Snapshot, error)
 }
+
+// Arenas keep the timed tournaments of races: each arena's settings, who
+// joined it and who is paused, and which races are its. Its standings are
+// never stored: they follow from its races (package arena).
+type Arenas interface {
+	// CreateArena inserts an arena (ErrConflict if the id exists).
+	CreateArena(ctx context.Context, a Arena) error
+	// Arena loads an arena with its count of players (ErrNotFound).
+	Arena(ctx context.Context, id string) (Arena, error)
+	// ListArenas lists the arenas that end after now (upcoming and running)
+	// or ended at most since before, soonest start first, at most limit.
+	ListArenas(ctx context.Context, now time.Time, since time.Duration, limit int) ([]Arena, error)
+	// ArenasCreated counts the arenas player created at or after since.
+	ArenasCreated(ctx context.Context, player string, since time.Time) (int, error)
+	// JoinArena records that player joined arena at at, or came back to
+	// it: a player already in it keeps their first join and is no longer
+	// paused. ErrNotFound if the arena or the player does not exist.
+	JoinArena(ctx context.Context, arena, player string, at time.Time) error
+	// PauseArena pauses (or, with paused false, resumes) a player of an
+	// arena (ErrNotFound if they did not join it).
+	PauseArena(ctx context.Context, arena, player string, paused bool) error
+	// ArenaPlayers lists an arena's players in the order they joined, with
+	// their names and ratings.
+	ArenaPlayers(ctx context.Context, arena string) ([]ArenaPlayer, error)
+	// CreateArenaRace inserts a race (as CreateGame does) and makes it
+	// arena's, in one transaction.
+	CreateArenaRace(ctx context.Context, arena string, g Game) error
+	// ArenaRaces lists an arena's races, oldest first (by creation, then
+	// id), or, with game set, only that race of it (none if it is not the
+	// arena's).
+	ArenaRaces(ctx context.Context, arena, game string) ([]ArenaRace, error)
+}

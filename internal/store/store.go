@@ -209,6 +209,7 @@ type Store interface {
 	Winnable
 	Retention
 	Snapshots
+	Arenas
 	Health
 }
 
@@ -249,4 +250,39 @@ type Leases interface {
 	Release(ctx context.Context, node string, games []string) error
 	// LiveLeases lists the leases unexpired at now, by game.
 	LiveLeases(ctx context.Context, now time.Time) ([]Lease, error)
+}
+
+// Arena is a timed tournament of races (package arena): its settings, and
+// how many players joined it (as read; CreateArena ignores Players).
+type Arena struct {
+	ID        string
+	Creator   string // "" once the creator deleted their account
+	Minutes   int
+	Draw      int
+	Single    bool // one pass through the stock ("single" redeal)
+	StartsAt  time.Time
+	EndsAt    time.Time
+	CreatedAt time.Time
+	Players   int
+}
+
+// ArenaPlayer is a player who joined an arena.
+type ArenaPlayer struct {
+	ID       string
+	Name     string
+	Rating   float64 // 0: the player has no rating yet
+	JoinedAt time.Time
+	Paused   bool
+}
+
+// ArenaRace is a race of an arena as its standings read it: its seats,
+// status and result (JSON, once over), when it was created, and when each
+// seat made its first action (zero: none yet).
+type ArenaRace struct {
+	GameID    string
+	Seats     [2]string
+	Status    string
+	Result    []byte
+	CreatedAt time.Time
+	First     [2]time.Time
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("StartDaily", func(t *testing.T) { testStartDaily(t, open(t)) })
 	t.Run("Leaderboard", func(t *testing.T) { testLeaderboard(t, open(t)) })
 	t.Run("Snapshots", func(t *testing.T) { testSnapshots(t, open(t)) })
+	t.Run("Arenas", func(t *testing.T) { testArenas(t, open(t)) })
 }
 
 // base is the time all fixtures are created at, with microsecond precision
