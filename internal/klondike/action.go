@@ -96,11 +96,15 @@ const (
 	// Finish plays a solo game's remaining cards up once nothing is hidden
 	// and the game can be won.
 	Finish
+	// TimeUp is never sent by a client (protocol refuses it): the server
+	// applies it to a race of an arena still in play well after the arena
+	// ended, which ends it by count.
+	TimeUp
 )
 
 var typeNames = [...]string{Move: "move", Draw: "draw", Recycle: "recycle", Tap: "tap",
 	DTap: "dtap", Undo: "undo", Pass: "pass", Resign: "resign", Claim: "claim", Forfeit: "forfeit",
-	Finish: "finish"}
+	Finish: "finish", TimeUp: "time"}
 
 // String returns the wire name of the type.
 func (t Type) String() string {

@@ -100,6 +100,9 @@ func decodeChecked(data []byte, frame bool) (Command, error) {
 	if err != nil {
 		return Command{}, AsError(err)
 	}
+	if a.Type == klondike.TimeUp {
+		return Command{}, game.Errorf(game.BadRequest, "unknown action type %s", input.Quote(a.Type.String()))
+	}
 	if env.Seq != nil && *env.Seq < 0 {
 		return Command{}, game.Errorf(game.BadRequest, "seq cannot be negative")
 	}
@@ -183,7 +186,7 @@ func QuickEnvelope(data []byte) (typ string, c Command, ok bool) {
 		return "", Command{}, false
 	}
 	a, err := klondike.ActionOf(act.typ, act.from, act.to, act.count)
-	if err != nil {
+	if err != nil || a.Type == klondike.TimeUp { // the server's own: DecodeCommand refuses it
 		return "", Command{}, false
 	}
 	c.Action = a

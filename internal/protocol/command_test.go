@@ -42,6 +42,7 @@ func TestDecodeCommand(t *testing.T) {
 		`{"action":{"type":"draw"},"x":1}`, `{"action":{"type":"draw"}}]`, `{"action":{"type":"draw"},"id":"a","id":"b"}`,
 		`{"action":{"type":"draw","id":"a","id":"a"}}`, `{"action":{"type":"draw","type":"undo"}}`, "{\"action\":{\"type\":\"draw\"},\"id\":\"a\xff\"}",
 		`{"action":{"type":"draw"},"id":"\ud800"}`, `{"action":{"type":"fly"}}`, `{"action":{"type":"draw"},"seq":0,"seq":1}`,
+		`{"action":{"type":"time"}}`, `{"action":{"type":"forfeit"}}`, // the server's own
 	}
 	for _, body := range bad {
 		for _, frame := range []bool{false, true} {

@@ -31,7 +31,8 @@ var (
 // other seat forfeit (seat wins, reason "forfeit"). The engine knows no clock:
 // the live game layer must accept a claim only after the opponent stayed
 // disconnected past the grace period, and may instead apply Forfeit for the
-// absent seat itself.
+// absent seat itself. TimeUp (the server's, for either seat) ends the race
+// by count at any time, as when both seats are blocked.
 //
 // In an alternating race, other actions off turn get not_your_turn; a draw
 // ends the turn after it happens, a pass ends it, a recycle does not. In a
@@ -48,7 +49,7 @@ func (r *Race) Apply(seat int, a k.Action) (Outcome, error) {
 	case k.Finish:
 		return Outcome{}, errFinish
 	}
-	if a.Type == 0 || a.Type > k.Forfeit {
+	if a.Type == 0 || (a.Type > k.Forfeit && a.Type != k.TimeUp) {
 		return Outcome{}, errUnknown
 	}
 	if r.status == Over {
@@ -56,6 +57,12 @@ func (r *Race) Apply(seat int, a k.Action) (Outcome, error) {
 	}
 	out := Outcome{Seat: seat, Action: k.Simple(a.Type)}
 	switch a.Type {
+	case k.TimeUp:
+		r.end(TimeUp, 0)
+		r.result.Winner = r.winner(0)
+		out.Over = true
+		r.actions++
+		return out, nil
 	case k.Resign, k.Forfeit:
 		r.end(reasonOf(a.Type), seat)
 		out.Over = true

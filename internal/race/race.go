@@ -47,10 +47,11 @@ const (
 	Resigned           // a seat resigned
 	Forfeited          // a seat forfeited (disconnected past the grace period)
 	Limit              // the race reached klondike.MaxActions: decided by count
+	TimeUp             // its arena's time ran out (klondike.TimeUp): decided by count
 )
 
 // String returns the wire name: "out", "blocked", "resign", "forfeit",
-// "limit" (or "").
+// "limit", "time" (or "").
 func (r Reason) String() string {
 	switch r {
 	case Out:
@@ -63,6 +64,8 @@ func (r Reason) String() string {
 		return "forfeit"
 	case Limit:
 		return "limit"
+	case TimeUp:
+		return "time"
 	}
 	return ""
 }

@@ -677,3 +677,29 @@ func TestLengthLimit(t *testing.T) {
 	}
 	mustRefuse(t, r, 1, k.Simple(k.Draw), k.GameOver)
 }
+
+// TestTimeUp: the server's end of an arena's race that outlived its arena
+// ends it by count, for whichever seat it is applied, and nothing is
+// applied after it.
+func TestTimeUp(t *testing.T) {
+	for _, seat := range []int{1, 2} {
+		r := mustRace(t, "DR1-D1UI-QWERTYU", Options{})
+		// Seat 1 draws until a card of its waste goes up: one card up.
+		for {
+			mustApply(t, r, 1, k.Simple(k.Draw))
+			if _, err := r.Apply(1, k.FromPile(k.Tap, k.Waste, 1)); err == nil {
+				break
+			}
+		}
+		out := mustApply(t, r, seat, k.Simple(k.TimeUp))
+		res := r.Result()
+		if !out.Over || r.Status() != Over || res.Reason != TimeUp || res.Reason.String() != "time" {
+			t.Fatalf("seat %d: over %v, status %v, result %+v", seat, out.Over, r.Status(), res)
+		}
+		if res.Counts != [2]int{1, 0} || res.Winner != 1 || res.Loser != 0 {
+			t.Fatalf("seat %d: the count decides: %+v", seat, res)
+		}
+		mustRefuse(t, r, 2, k.Simple(k.Draw), k.GameOver)
+		mustRefuse(t, r, 1, k.Simple(k.TimeUp), k.GameOver)
+	}
+}
