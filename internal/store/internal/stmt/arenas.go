@@ -38,7 +38,7 @@ const ArenaPlayers = `SELECT p.player_id, pl.name, COALESCE(r.rating, 0), p.join
 // AddArenaRace makes game $2 a race of arena $1.
 const AddArenaRace = `INSERT INTO arena_races (arena_id, game_id) VALUES ($1, $2)`
 
-// ArenaRaces lists the races of arena $1 (only game $2 unless $2 is ''),
+// ArenaRaces lists the races of arena $1 (only game $2 unless $2 is ”),
 // oldest first: id, seats, status, result, created, and each seat's first
 // action's time (NULL: none).
 const ArenaRaces = `SELECT g.id, g.seat1, COALESCE(g.seat2, ''), g.status, COALESCE(g.result, ''), g.created_at,
