@@ -186,7 +186,7 @@ func (e *Race) View(viewer int, id string, seq int64) protocol.View {
 	}
 	v := protocol.RaceView{ID: id, Seq: seq, View: e.board, Status: e.Status(),
 		Series: protocol.SeriesView{Games: e.opts.Series, Index: 1}, Bot: e.opts.Bot,
-		Commitment: e.commitment, ChosenDeal: e.opts.Chosen}
+		Commitment: e.commitment, ChosenDeal: e.opts.Chosen, Arena: e.opts.Arena}
 	if v.Status == "over" {
 		v.Code, v.Salt = e.code, e.salt
 	}

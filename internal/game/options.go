@@ -32,6 +32,10 @@ type RaceOptions struct {
 	// race).
 	RematchOf string `json:"rematchOf,omitempty"`
 	OfferedBy int    `json:"offeredBy,omitempty"` // the seat that offered the rematch
+	// Arena names the arena that paired the race's players (package arena):
+	// it has no rematch, and it ends by count (klondike.TimeUp) when it is
+	// still in play well after its arena ended.
+	Arena string `json:"arena,omitempty"`
 }
 
 // The turns of a race, and the first player of an alternating one (the

@@ -73,6 +73,8 @@ type RaceView struct {
 	Salt       string `json:"salt,omitempty"`
 	Commitment string `json:"commitment"`
 	ChosenDeal bool   `json:"chosenDeal"`
+	// Arena is the id of the arena the race is part of, if any.
+	Arena string `json:"arena,omitempty"`
 	race.View
 	Status       string         `json:"status"`
 	Seats        []RaceSeatView `json:"seats"`
