@@ -18,6 +18,7 @@ import (
 	"dsol/internal/cli"
 	"dsol/internal/httpapi"
 	"dsol/internal/metrics"
+	"dsol/internal/service"
 	"dsol/internal/store"
 	"dsol/internal/store/postgres"
 	"dsol/internal/store/sqlite"
@@ -53,6 +54,7 @@ type serveConfig struct {
 	winnableBudget  int64         // the search's budget for each deal, in positions
 	reservedNames   []string      // names no player may take, besides the computer's and the deleted players'
 	accountsPerHour int           // players created per client address (or IPv6 /64) an hour (0: no bound)
+	arenasPerDay    int           // arenas one player may create in 24 hours
 }
 
 // env returns the value of an environment variable, or def when it is unset.
@@ -140,6 +142,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.writeBurst, "write-burst", "DSOL_WRITE_BURST", 40, "burst of writes per player"},
 		{&c.wsBurst, "ws-burst", "DSOL_WS_BURST", 40, "burst of WebSocket messages per connection"},
 		{&c.accountsPerHour, "accounts-per-hour", "DSOL_ACCOUNTS_PER_HOUR", httpapi.DefaultAccountsPerHour, "players that may be created from one client address, or one IPv6 /64, in an hour (0: no bound)"},
+		{&c.arenasPerDay, "arenas-per-day", "DSOL_ARENAS_PER_DAY", service.DefaultArenasPerDay, "arenas one player may create in 24 hours"},
 		{&c.winnableTarget, "winnable-target", "DSOL_WINNABLE_TARGET", 10000, "winnable deals of each mode (the shipped list's included) that the background search works towards, while the process uses under half the CPUs (0: no search)"},
 	}
 	for _, d := range ints {

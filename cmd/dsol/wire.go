@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"dsol/internal/arena"
 	"dsol/internal/httpapi"
 	"dsol/internal/live"
 	"dsol/internal/lobby"
@@ -54,14 +55,16 @@ type wired struct {
 	sockets *ws.Handler
 	lobby   *ws.LobbyHandler
 	match   *ws.MatchHandler
+	arena   *ws.ArenaHandler
 }
 
-// closeSockets closes the hijacked WebSocket connections (games, lobby and
-// match) with 1012, so that clients reconnect elsewhere.
+// closeSockets closes the hijacked WebSocket connections (games, lobby,
+// match and arenas) with 1012, so that clients reconnect elsewhere.
 func (w *wired) closeSockets(ctx context.Context) {
 	w.sockets.Shutdown(ctx)
 	w.lobby.Shutdown(ctx)
 	w.match.Shutdown(ctx)
+	w.arena.Shutdown(ctx)
 }
 
 // wire builds the server of dsol serve over an open store and its
@@ -98,6 +101,8 @@ func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logge
 			AfterFunc: deps.afterFunc,
 			Hooks:     live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces, Moved: m.ObserveMoved},
 		},
+		Arena:        arena.Config{Paired: m.ObserveArenaWait, Pushed: m.ObserveArenaPush, Counts: m.SetArenas},
+		ArenasPerDay: cfg.arenasPerDay,
 	})
 	w.players = players.New(players.Config{Store: st, Clock: deps.clock, Random: deps.playerRandom, Names: names.New(cfg.reservedNames...)})
 	socketDeps := ws.Deps{
@@ -126,6 +131,7 @@ func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logge
 		Config:  socketDeps.Config,
 	})
 	w.match = ws.NewMatchHandler(socketDeps) // the queue is the game service's
+	w.arena = ws.NewArenaHandler(socketDeps) // and so are the arenas
 	accounts := cfg.accountsPerHour
 	if accounts == 0 {
 		accounts = -1 // no bound
@@ -136,7 +142,7 @@ func wire(st store.Store, com *store.Committer, cfg serveConfig, log *slog.Logge
 		Games:   w.games,
 		Lobby:   hub,
 		Metrics: m,
-		Sockets: httpapi.Sockets{Games: w.sockets, Lobby: w.lobby, Match: w.match},
+		Sockets: httpapi.Sockets{Games: w.sockets, Lobby: w.lobby, Match: w.match, Arena: w.arena},
 		Clock:   deps.clock,
 		Config: httpapi.Config{
 			TrustedProxies:  cfg.proxies,

@@ -99,7 +99,7 @@ func startServer(tb testing.TB, st store.Store, window time.Duration, timers boo
 	ps := players.New(players.Config{Store: st, Clock: clock.Now, Random: rand.Reader})
 	sd := ws.Deps{Games: games, Player: PlayerID, Token: TokenHash, Check: ps.CheckToken, Metrics: m, Clock: clock.Now,
 		Config: ws.Config{OriginPatterns: c.AllowedOrigins}}
-	sockets := Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd),
+	sockets := Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd), Arena: ws.NewArenaHandler(sd),
 		Lobby: ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub, Player: PlayerID, Token: TokenHash, Check: ps.CheckToken,
 			Metrics: m, Clock: clock.Now, Config: sd.Config})}
 	srv := newServer(Deps{Players: ps, Games: games, Lobby: hub, Sockets: sockets, Metrics: m, Clock: clock.Now, Config: c})

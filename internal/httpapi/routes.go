@@ -67,6 +67,12 @@ func (s *server) routes() chi.Router {
 			r.Get("/api/v1/lobby", s.lobby)
 			r.With(s.rateLimit).Post("/api/v1/match", s.match)
 			r.With(s.rateLimit).Delete("/api/v1/match", s.unmatch)
+			r.Get("/api/v1/arenas", s.listArenas)
+			r.With(s.rateLimit).Post("/api/v1/arenas", s.createArena)
+			r.Get("/api/v1/arenas/{id}", s.getArena)
+			r.Get("/api/v1/arenas/{id}/races", s.arenaRaces)
+			r.With(s.rateLimit).Post("/api/v1/arenas/{id}/join", s.joinArena)
+			r.With(s.rateLimit).Post("/api/v1/arenas/{id}/leave", s.leaveArena)
 		})
 	})
 
@@ -82,6 +88,7 @@ func (s *server) routes() chi.Router {
 			{[]string{"/api/v1/games/{id}/ws", "/api/v1/races/{id}/ws"}, s.sockets.Games},
 			{[]string{"/api/v1/lobby/ws"}, s.sockets.Lobby},
 			{[]string{"/api/v1/match/ws"}, s.sockets.Match},
+			{[]string{"/api/v1/arenas/{id}/ws"}, s.sockets.Arena},
 		} {
 			var h http.Handler = route.h
 			if route.h == nil {

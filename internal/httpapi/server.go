@@ -82,7 +82,7 @@ type Deps struct {
 // Sockets are the WebSocket routes: a game's (solo or race), the lobby's
 // and the quick-match queue's.
 type Sockets struct {
-	Games, Lobby, Match Socket
+	Games, Lobby, Match, Arena Socket
 }
 
 // Socket is a WebSocket route whose sockets close when their token is

@@ -268,6 +268,9 @@ func (t *Table) storeStatus(status string) {
 		if err := t.rl.LoadRatings(ctx); err != nil {
 			t.cfg.Logger.Warn("table: read the race's ratings", "game", t.id, "err", err)
 		}
+		if t.cfg.Hooks.Finished != nil {
+			t.cfg.Hooks.Finished(g)
+		}
 	}
 }
 

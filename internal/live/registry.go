@@ -32,6 +32,9 @@ type Hooks struct {
 	Races func(delta int)
 	// Moved is called when a table stopped because its game moved away.
 	Moved func()
+	// Finished is called, on the table's goroutine, once the end of a race
+	// with a result is stored: g is its header as stored.
+	Finished func(g store.Game)
 }
 
 // Config holds the dependencies and settings of a Registry.

@@ -21,6 +21,10 @@
 //	dsol_lobby_connections                            open lobby WebSocket sessions
 //	dsol_match_waiting                                players in this node's quick-match queue
 //	dsol_match_wait_seconds                           how long a player waited in the queue before being paired
+//	dsol_arenas_live                                  arenas live on this node
+//	dsol_arena_players{state}                         their players: joined, connected (an arena socket open)
+//	dsol_arena_pairing_wait_seconds                   how long a free arena player waited before being paired
+//	dsol_arena_push_seconds                           one push of an arena's standings to its sockets
 //	dsol_games_deleted_total                          abandoned games removed by the retention sweep
 //	dsol_winnable_deals{mode,source}                  winnable deals known, of the shipped list or the stored pool
 //	dsol_winnable_searched_total{mode}                deals the background search solved to the end of its budget
@@ -69,6 +73,10 @@ type Metrics struct {
 	lobbyConns   prometheus.Gauge
 	matchWaiting prometheus.Gauge
 	matchWait    prometheus.Histogram
+	arenasLive   prometheus.Gauge
+	arenaPlayers *prometheus.GaugeVec
+	arenaWait    prometheus.Histogram
+	arenaPush    prometheus.Histogram
 	gamesDeleted prometheus.Counter
 	buildInfo    *prometheus.GaugeVec
 	wDeals       *prometheus.GaugeVec
@@ -173,6 +181,24 @@ func New() *Metrics {
 			Help:    "How long a player waited in the quick-match queue before being paired.",
 			Buckets: []float64{.1, .5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300},
 		}),
+		arenasLive: f.NewGauge(prometheus.GaugeOpts{
+			Name: "dsol_arenas_live",
+			Help: "Arenas live on this node.",
+		}),
+		arenaPlayers: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "dsol_arena_players",
+			Help: "Players of the arenas live on this node: joined, and connected (an arena socket open).",
+		}, []string{"state"}),
+		arenaWait: f.NewHistogram(prometheus.HistogramOpts{
+			Name:    "dsol_arena_pairing_wait_seconds",
+			Help:    "How long a free arena player (joined, not paused, socket open, not in a race) waited before being paired.",
+			Buckets: []float64{.25, .5, 1, 1.5, 2, 3, 5, 10, 30, 60},
+		}),
+		arenaPush: f.NewHistogram(prometheus.HistogramOpts{
+			Name:    "dsol_arena_push_seconds",
+			Help:    "One push of an arena's standings to its sockets.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25},
+		}),
 		gamesDeleted: f.NewCounter(prometheus.CounterOpts{
 			Name: "dsol_games_deleted_total",
 			Help: "Abandoned unfinished games deleted by the retention sweep.",
@@ -272,6 +298,19 @@ func (m *Metrics) AddWSConnections(delta int) { m.wsConns.Add(float64(delta)) }
 
 // AddLobbyConnections moves the open lobby WebSocket sessions gauge.
 func (m *Metrics) AddLobbyConnections(delta int) { m.lobbyConns.Add(float64(delta)) }
+
+// SetArenas sets the arena gauges (arena.Config.Counts).
+func (m *Metrics) SetArenas(arenas, joined, connected int) {
+	m.arenasLive.Set(float64(arenas))
+	m.arenaPlayers.WithLabelValues("joined").Set(float64(joined))
+	m.arenaPlayers.WithLabelValues("connected").Set(float64(connected))
+}
+
+// ObserveArenaWait records a free arena player's wait until paired.
+func (m *Metrics) ObserveArenaWait(d time.Duration) { m.arenaWait.Observe(d.Seconds()) }
+
+// ObserveArenaPush records one push of an arena's standings.
+func (m *Metrics) ObserveArenaPush(d time.Duration) { m.arenaPush.Observe(d.Seconds()) }
 
 // SetMatchWaiting sets the quick-match queue gauge (live.Hooks.MatchWaiting).
 func (m *Metrics) SetMatchWaiting(n int) { m.matchWaiting.Set(float64(n)) }

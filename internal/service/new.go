@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"time"
 
+	"dsol/internal/arena"
 	"dsol/internal/hint"
 	"dsol/internal/live"
 	"dsol/internal/matchmaking"
@@ -69,6 +70,12 @@ type Config struct {
 	Action  func(actionType, code string)
 	Waiting func(n int)
 	Wait    func(d time.Duration)
+	// Arena are the arenas' settings (package arena); the service fills in
+	// their store, owner, clock, logger and the making and ending of their
+	// races. ArenasPerDay is how many arenas a player may create in 24 hours
+	// (default DefaultArenasPerDay).
+	Arena        arena.Config
+	ArenasPerDay int
 }
 
 // Service is the game service.
@@ -87,6 +94,9 @@ type Service struct {
 	hint      hint.Options
 	slots     *Slots
 	daily     dailyMaker
+	arenas    *arena.Registry
+
+	arenasPerDay int
 }
 
 // New returns the service over cfg's store, with its live tables and its
@@ -116,14 +126,23 @@ func New(cfg Config) *Service {
 	if cfg.CheckBudget <= 0 {
 		cfg.CheckBudget = DefaultCheckBudget
 	}
+	if cfg.ArenasPerDay <= 0 {
+		cfg.ArenasPerDay = DefaultArenasPerDay
+	}
 	s := &Service{store: cfg.Store, committer: cfg.Committer, owner: cfg.Owner, log: cfg.Logger, clock: cfg.Clock,
 		random: cfg.Random, winnable: cfg.Winnable, lobby: cfg.LobbyChanged, action: cfg.Action, hint: cfg.Hint,
-		slots: cfg.Slots}
+		slots: cfg.Slots, arenasPerDay: cfg.ArenasPerDay}
 	lc := cfg.Live
 	lc.Store, lc.Committer, lc.Owner, lc.Logger, lc.Clock = cfg.Store, cfg.Committer, cfg.Owner, cfg.Logger, cfg.Clock
 	lc.Check = SolverCheck(cfg.CheckBudget, cfg.Slots)
 	lc.Think = SolverThink(cfg.Slots)
+	lc.Hooks.Finished = s.raceFinished
 	s.tables = live.NewRegistry(lc)
+	ac := cfg.Arena
+	ac.Store, ac.Owner, ac.Clock, ac.Logger = cfg.Store, cfg.Owner, cfg.Clock, cfg.Logger
+	ac.Pair, ac.TimeUp = s.pairArena, s.timeUp
+	s.arenas = arena.NewRegistry(ac)
+	s.owner.Hold(ownership.Holder{Held: s.arenas.Held, Lost: s.arenas.Lost})
 	s.queue = matchmaking.New(matchmaking.Config{Pair: s.pairRace, Clock: cfg.Clock, Logger: cfg.Logger,
 		Waiting: cfg.Waiting, Wait: cfg.Wait})
 	s.owner.Hold(ownership.Holder{
@@ -141,11 +160,12 @@ func New(cfg Config) *Service {
 // Tables are the live tables the service runs its games on.
 func (s *Service) Tables() *live.Registry { return s.tables }
 
-// Close empties the quick-match queue, lets every table finish the batch
+// Close empties the quick-match queue, stops the live arenas, lets every table finish the batch
 // it is committing and stops them (see live.Registry.Close). Close the
 // owner, the committer and the store after it.
 func (s *Service) Close(ctx context.Context) error {
 	s.queue.Close()
+	s.arenas.Close()
 	return s.tables.Close(ctx)
 }
 

@@ -56,6 +56,9 @@ func (s *Service) Rematch(ctx context.Context, id, player string) (protocol.Race
 	if err != nil {
 		return protocol.RaceView{}, false, err
 	}
+	if o, _ := game.ParseRaceOptions(g.Options); o.Arena != "" {
+		return protocol.RaceView{}, false, game.Errorf(game.Conflict, "an arena's race has no rematch: the arena pairs you again")
+	}
 	if err := s.checkNotBlocked(ctx, g.Seats[seat-1], g.Seats[2-seat]); err != nil {
 		return protocol.RaceView{}, false, err
 	}

@@ -274,10 +274,10 @@ type Arenas interface {
 	// their names and ratings.
 	ArenaPlayers(ctx context.Context, arena string) ([]ArenaPlayer, error)
 	// CreateArenaRace inserts a race (as CreateGame does) and makes it
-	// arena's, in one transaction.
-	CreateArenaRace(ctx context.Context, arena string, g Game) error
-	// ArenaRaces lists an arena's races, oldest first (by creation, then
-	// id), or, with game set, only that race of it (none if it is not the
-	// arena's).
+	// arena's race number n, in one transaction (ErrConflict if the arena
+	// has a race n).
+	CreateArenaRace(ctx context.Context, arena string, n int, g Game) error
+	// ArenaRaces lists an arena's races by number, or, with game set, only
+	// that race of it (none if it is not the arena's).
 	ArenaRaces(ctx context.Context, arena, game string) ([]ArenaRace, error)
 }

@@ -279,6 +279,7 @@ type ArenaPlayer struct {
 // status and result (JSON, once over), when it was created, and when each
 // seat made its first action (zero: none yet).
 type ArenaRace struct {
+	N         int // its number in the arena, in the order races were paired
 	GameID    string
 	Seats     [2]string
 	Status    string

@@ -21,13 +21,13 @@ type feed struct {
 
 // feedHandler serves a read-only socket: the client may send
 // {"type": "ping"} (answered with {"type": "pong"}) and nothing else. The
-// lobby socket and the match socket are two.
+// lobby socket, the match socket and the arena socket are three.
 type feedHandler struct {
 	front[*feedSession]
-	name  string                         // "lobby" or "match", for the refusals
-	open  func(pid string) (feed, error) // the player's feed; an error is refused before the upgrade
-	done  <-chan struct{}                // closed: every socket closes with 1012
-	gauge func(delta int)                // open sockets, or nil
+	name  string                                          // "lobby", "match" or "arena", for the refusals
+	open  func(r *http.Request, pid string) (feed, error) // the player's feed; an error is refused before the upgrade
+	done  <-chan struct{}                                 // closed: every socket closes with 1012
+	gauge func(delta int)                                 // open sockets, or nil
 }
 
 // Open returns the number of open sockets.
@@ -51,7 +51,7 @@ func (h *feedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.socks.release(pid)
-	f, err := h.open(pid)
+	f, err := h.open(r, pid)
 	if err != nil {
 		h.error(w, r, err)
 		return

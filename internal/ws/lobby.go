@@ -49,7 +49,7 @@ func NewLobbyHandler(d LobbyDeps) *LobbyHandler {
 	return h
 }
 
-func (h *LobbyHandler) subscribe(player string) (feed, error) {
+func (h *LobbyHandler) subscribe(_ *http.Request, player string) (feed, error) {
 	sub, err := h.hub.Subscribe(player)
 	if err != nil {
 		return feed{}, game.Errorf(game.Unavailable, "the server is restarting; reconnect")

@@ -3,6 +3,7 @@ package ws
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 
 	"dsol/internal/service"
@@ -33,7 +34,7 @@ func NewMatchHandler(d Deps) *MatchHandler {
 	return h
 }
 
-func (h *MatchHandler) watch(pid string) (feed, error) {
+func (h *MatchHandler) watch(_ *http.Request, pid string) (feed, error) {
 	c, stop, err := h.games.MatchWatch(pid)
 	if errors.Is(err, service.ErrNotQueued) {
 		idle := make(chan []byte, 1)

@@ -2,7 +2,7 @@
 -- are never stored: they are derived from its races (arena_races, and the
 -- races' results and first actions in games and actions), so that any node
 -- that takes an arena over rebuilds them from the store. What is stored
--- besides the races is who joined and who is paused (not paired until they
+-- besides the races (numbered in the order they were paired) is who joined and who is paused (not paired until they
 -- come back). A release before this one reads none of these tables; the
 -- foreign keys clean up after its deletion of a player or a game, so nodes
 -- may be replaced one at a time.
@@ -32,9 +32,10 @@ CREATE TABLE arena_players (
 );
 
 CREATE TABLE arena_races (
-    arena_id text NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
-    game_id  text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    PRIMARY KEY (arena_id, game_id)
+    arena_id text    NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
+    n        integer NOT NULL,
+    game_id  text    NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    PRIMARY KEY (arena_id, n)
 );
 
 CREATE UNIQUE INDEX arena_races_game ON arena_races (game_id);

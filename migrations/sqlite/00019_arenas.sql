@@ -26,9 +26,10 @@ CREATE TABLE arena_players (
 );
 
 CREATE TABLE arena_races (
-    arena_id TEXT NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
-    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    PRIMARY KEY (arena_id, game_id)
+    arena_id TEXT    NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
+    n        INTEGER NOT NULL,
+    game_id  TEXT    NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    PRIMARY KEY (arena_id, n)
 );
 
 CREATE UNIQUE INDEX arena_races_game ON arena_races (game_id);

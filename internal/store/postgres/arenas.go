@@ -82,12 +82,12 @@ func (s *Store) ArenaPlayers(ctx context.Context, arena string) ([]store.ArenaPl
 }
 
 // CreateArenaRace implements store.Store: one transaction.
-func (s *Store) CreateArenaRace(ctx context.Context, arena string, g store.Game) error {
+func (s *Store) CreateArenaRace(ctx context.Context, arena string, n int, g store.Game) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if err := createGame(ctx, tx, g); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, stmt.AddArenaRace, arena, g.ID)
+		_, err := tx.Exec(ctx, stmt.AddArenaRace, arena, n, g.ID)
 		return err
 	})
 	return wrap("create arena race", err)
@@ -104,7 +104,7 @@ func (s *Store) ArenaRaces(ctx context.Context, arena, game string) ([]store.Are
 		var x store.ArenaRace
 		var first [2]*time.Time
 		var result string
-		err := r.Scan(&x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &x.CreatedAt, &first[0], &first[1])
+		err := r.Scan(&x.N, &x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &x.CreatedAt, &first[0], &first[1])
 		x.CreatedAt = x.CreatedAt.UTC()
 		if result != "" {
 			x.Result = []byte(result)

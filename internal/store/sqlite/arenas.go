@@ -80,7 +80,7 @@ func (s *Store) ArenaPlayers(ctx context.Context, arena string) ([]store.ArenaPl
 }
 
 // CreateArenaRace implements store.Store: one transaction on the writer.
-func (s *Store) CreateArenaRace(ctx context.Context, arena string, g store.Game) error {
+func (s *Store) CreateArenaRace(ctx context.Context, arena string, n int, g store.Game) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap("create arena race", err)
@@ -89,7 +89,7 @@ func (s *Store) CreateArenaRace(ctx context.Context, arena string, g store.Game)
 	if err := createGame(ctx, tx, g); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, stmt.AddArenaRace, arena, g.ID); err != nil {
+	if _, err := tx.ExecContext(ctx, stmt.AddArenaRace, arena, n, g.ID); err != nil {
 		return wrap("create arena race", err)
 	}
 	return wrap("create arena race", tx.Commit())
@@ -107,7 +107,7 @@ func (s *Store) ArenaRaces(ctx context.Context, arena, game string) ([]store.Are
 		var created int64
 		var first [2]sql.NullInt64
 		var result string
-		err := r.Scan(&x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &created, &first[0], &first[1])
+		err := r.Scan(&x.N, &x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &created, &first[0], &first[1])
 		x.CreatedAt = fromMicros(created)
 		if result != "" {
 			x.Result = []byte(result)

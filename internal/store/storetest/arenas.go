@@ -100,15 +100,15 @@ func testArenas(t *testing.T, s store.Store) {
 	// Its races, with each seat's first action.
 	r1 := NewRace("r1", "bob", false, base.Add(2*time.Minute))
 	r1.Seats[1], r1.Status = "carol", "playing"
-	if err := s.CreateArenaRace(ctx, "a1", r1); err != nil {
+	if err := s.CreateArenaRace(ctx, "a1", 1, r1); err != nil {
 		t.Fatal(err)
 	}
 	r2 := NewRace("r2", "carol", false, base.Add(3*time.Minute))
 	r2.Seats[1], r2.Status = "bob", "playing"
-	if err := s.CreateArenaRace(ctx, "a1", r2); err != nil {
+	if err := s.CreateArenaRace(ctx, "a1", 2, r2); err != nil {
 		t.Fatal(err)
 	}
-	mustBeErr(t, "CreateArenaRace(no arena)", s.CreateArenaRace(ctx, "nope", NewRace("r3", "bob", false, base)), store.ErrNotFound)
+	mustBeErr(t, "CreateArenaRace(no arena)", s.CreateArenaRace(ctx, "nope", 1, NewRace("r3", "bob", false, base)), store.ErrNotFound)
 	if _, err := s.Game(ctx, "r3"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("the race of no arena was kept: %v", err)
 	}
@@ -125,9 +125,9 @@ func testArenas(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	wantRaces := []store.ArenaRace{
-		{GameID: "r1", Seats: [2]string{"bob", "carol"}, Status: "over", Result: []byte(`{"winner":1}`), CreatedAt: r1.CreatedAt,
+		{N: 1, GameID: "r1", Seats: [2]string{"bob", "carol"}, Status: "over", Result: []byte(`{"winner":1}`), CreatedAt: r1.CreatedAt,
 			First: [2]time.Time{acts[2].At, acts[0].At}},
-		{GameID: "r2", Seats: [2]string{"carol", "bob"}, Status: "playing", CreatedAt: r2.CreatedAt},
+		{N: 2, GameID: "r2", Seats: [2]string{"carol", "bob"}, Status: "playing", CreatedAt: r2.CreatedAt},
 	}
 	if !reflect.DeepEqual(races, wantRaces) {
 		t.Fatalf("ArenaRaces = %+v\nwant %+v", races, wantRaces)
@@ -135,6 +135,8 @@ func testArenas(t *testing.T, s store.Store) {
 	if one, err := s.ArenaRaces(ctx, "a1", "r2"); err != nil || !reflect.DeepEqual(one, wantRaces[1:]) {
 		t.Fatalf("ArenaRaces(r2) = %+v, %v", one, err)
 	}
+	r3 := NewRace("r3", "bob", false, base)
+	mustBeErr(t, "CreateArenaRace(a number taken)", s.CreateArenaRace(ctx, "a1", 2, r3), store.ErrConflict)
 	if none, err := s.ArenaRaces(ctx, "a2", "r1"); err != nil || len(none) != 0 {
 		t.Fatalf("ArenaRaces(a2, r1) = %+v, %v; want none", none, err)
 	}

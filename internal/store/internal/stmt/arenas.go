@@ -35,15 +35,15 @@ const ArenaPlayers = `SELECT p.player_id, pl.name, COALESCE(r.rating, 0), p.join
 	LEFT JOIN ratings r ON r.player_id = p.player_id
 	WHERE p.arena_id = $1 ORDER BY p.joined_at, p.player_id`
 
-// AddArenaRace makes game $2 a race of arena $1.
-const AddArenaRace = `INSERT INTO arena_races (arena_id, game_id) VALUES ($1, $2)`
+// AddArenaRace makes game $3 the race number $2 of arena $1.
+const AddArenaRace = `INSERT INTO arena_races (arena_id, n, game_id) VALUES ($1, $2, $3)`
 
 // ArenaRaces lists the races of arena $1 (only game $2 unless $2 is ”),
 // oldest first: id, seats, status, result, created, and each seat's first
 // action's time (NULL: none).
-const ArenaRaces = `SELECT g.id, g.seat1, COALESCE(g.seat2, ''), g.status, COALESCE(g.result, ''), g.created_at,
+const ArenaRaces = `SELECT r.n, g.id, g.seat1, COALESCE(g.seat2, ''), g.status, COALESCE(g.result, ''), g.created_at,
 	(SELECT MIN(x.at) FROM actions x WHERE x.game_id = g.id AND x.seat = 1),
 	(SELECT MIN(x.at) FROM actions x WHERE x.game_id = g.id AND x.seat = 2)
 	FROM arena_races r JOIN games g ON g.id = r.game_id
 	WHERE r.arena_id = $1 AND ($2 = '' OR g.id = $2)
-	ORDER BY g.created_at, g.id`
+	ORDER BY r.n`
