@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"dsol/internal/arena"
 	"dsol/internal/game"
 	"dsol/internal/service"
 )
@@ -85,7 +84,7 @@ func (s *server) listArenas(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
-		Arenas []arena.View `json:"arenas"`
+		Arenas []service.ArenaView `json:"arenas"`
 	}{vs})
 }
 
@@ -110,7 +109,7 @@ func (s *server) arenaRaces(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
-		Races []arena.RaceRow `json:"races"`
+		Races []service.ArenaRace `json:"races"`
 	}{rs})
 }
 

@@ -29,6 +29,13 @@ const (
 	arenaListMax = 100
 )
 
+// ArenaView is an arena as a player sees it, and ArenaRace one of its
+// races in its list (package arena).
+type (
+	ArenaView = arena.View
+	ArenaRace = arena.RaceRow
+)
+
 // ArenaSpec is a checked request for a new arena.
 type ArenaSpec struct {
 	Minutes  int
