@@ -66,9 +66,12 @@ func dailyCode(tb testing.TB, st store.Store, game string) cards.Code {
 // winLine is the solver's winning line of a code.
 func winLine(tb testing.TB, c cards.Code) []klondike.Action {
 	tb.Helper()
-	res := solver.New().SolveCode(c, solver.Options{MaxPositions: daily.Budget})
+	res := solver.New().SolveCode(c, solver.Options{MaxPositions: daily.Budget, Short: true})
 	if res.Verdict != solver.Won {
 		tb.Fatalf("the daily deal %s is not won by the solver", c)
+	}
+	if len(res.Moves) > klondike.MaxActions/2 {
+		tb.Fatalf("the daily deal %s is won in %d actions, more than a test plays", c, len(res.Moves))
 	}
 	return res.Moves
 }

@@ -100,6 +100,11 @@ type Options struct {
 	// cards left on the board (Result.Best), for a search that may well not
 	// win: a race seat puts up as many of its cards as it can.
 	Best bool
+	// Short spells the winning line as the shortest one through the
+	// positions of the search's path (shorten), for a line that is played
+	// to the end: the search's own path can run to hundreds of thousands
+	// of actions. It costs about as much as the search again.
+	Short bool
 	// Yield, when set, is called every 1024 positions by the goroutine
 	// that searches, which waits for it to return: a search in the
 	// background pauses there while the machine has other work. When it
@@ -218,7 +223,11 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	}
 	res.Positions, res.Left = s.visited, s.bestLeft
 	if res.Verdict == Won {
-		res.Moves = line(b, f, s.log)
+		log := s.log
+		if opt.Short {
+			log = s.shorten(b, f, log)
+		}
+		res.Moves = line(b, f, log)
 	}
 	if opt.Best {
 		res.Best = res.Moves
