@@ -32,6 +32,7 @@ type Arena struct {
 	dirty    bool           // the standings changed since the last push
 	lastPush time.Time
 	idleSubs time.Time // when the last socket went (zero: one is open)
+	status   string    // as last pushed
 	stopped  bool
 
 	kick chan struct{}
@@ -94,7 +95,7 @@ func (x *Arena) load(ctx context.Context) error {
 		return err
 	}
 	now := x.reg.cfg.Clock()
-	x.a = a
+	x.a, x.status = a, StatusAt(a, now)
 	for _, p := range ps {
 		x.add(p, now)
 	}
@@ -241,7 +242,13 @@ func (x *Arena) step(ctx context.Context) {
 	for _, id := range idle {
 		x.readRace(ctx, id, true)
 	}
-	switch StatusAt(x.arena(), now) {
+	status := StatusAt(x.arena(), now)
+	x.mu.Lock()
+	if status != x.status { // it started or ended: everyone is told
+		x.status, x.dirty = status, true
+	}
+	x.mu.Unlock()
+	switch status {
 	case Running:
 		x.pair(ctx, now)
 	case Over:
