@@ -75,7 +75,7 @@ export default {
     notFound: 'This arena does not exist.', toLobby: '← Race lobby', join: 'Join the arena', resume: 'Resume',
     pause: 'Pause', toRace: 'Back to my race', share: 'Copy the link', copied: 'Link copied',
     podium: 'Podium', place1: '1st', place2: '2nd', place3: '3rd',
-    points: { one: '1 point', few: '{n} points', many: '{n} points', other: '{n} points' }, plus: { one: '+1 point', few: '+{n} points', many: '+{n} points', other: '+{n} points' }, standings: 'Standings', scoring: 'A win scores 2, a draw 1, a loss 0. After two wins in a row each win scores 4 (🔥) until you fail to win. A player who makes no move in the first 30 seconds of a race scores 0 and is paused.',
+    points: { one: '1 point', few: '{n} points', many: '{n} points', other: '{n} points' }, plus: { one: '+1 point', few: '+{n} points', many: '+{n} points', other: '+{n} points' }, standings: 'Standings', scoring: 'A win scores 2, a draw 1, a loss 0. After two wins in a row each win scores 4 until you fail to win. A player who makes no move in the first 30 seconds of a race scores 0 and is paused.',
     rank: 'Rank', player: 'Player', score: 'Points', races: 'Races',
     wins: 'Wins', nobody: 'Nobody has joined yet.', gap: 'More players', youName: '{name} (you)',
     fire: 'On fire: the next win scores 4', playing: 'racing', pausedMark: 'paused', idle: 'You were paused: you made no move in the first 30 seconds of your race. Resume to be paired again.',

@@ -75,7 +75,7 @@ export default {
     notFound: 'Esta arena no existe.', toLobby: '← Sala de carreras', join: 'Entrar en la arena', resume: 'Reanudar',
     pause: 'Pausar', toRace: 'Volver a mi carrera', share: 'Copiar el enlace', copied: 'Enlace copiado',
     podium: 'Podio', place1: '1.º', place2: '2.º', place3: '3.º',
-    points: { one: '1 punto', few: '{n} puntos', many: '{n} puntos', other: '{n} puntos' }, plus: { one: '+1 punto', few: '+{n} puntos', many: '+{n} puntos', other: '+{n} puntos' }, standings: 'Clasificación', scoring: 'Una victoria vale 2, un empate 1 y una derrota 0. Tras dos victorias seguidas, cada victoria vale 4 (🔥) hasta que no ganes. Quien no hace ningún movimiento en los primeros 30 segundos de una carrera suma 0 y queda en pausa.',
+    points: { one: '1 punto', few: '{n} puntos', many: '{n} puntos', other: '{n} puntos' }, plus: { one: '+1 punto', few: '+{n} puntos', many: '+{n} puntos', other: '+{n} puntos' }, standings: 'Clasificación', scoring: 'Una victoria vale 2, un empate 1 y una derrota 0. Tras dos victorias seguidas, cada victoria vale 4 hasta que no ganes. Quien no hace ningún movimiento en los primeros 30 segundos de una carrera suma 0 y queda en pausa.',
     rank: 'Pos.', player: 'Jugador', score: 'Puntos', races: 'Carreras',
     wins: 'Victorias', nobody: 'Todavía no ha entrado nadie.', gap: 'Más jugadores', youName: '{name} (tú)',
     fire: 'En racha: la próxima victoria vale 4', playing: 'jugando', pausedMark: 'en pausa', idle: 'Te hemos puesto en pausa: no hiciste ningún movimiento en los primeros 30 segundos de tu carrera. Reanuda para volver a jugar.',

@@ -75,7 +75,7 @@ export default {
     notFound: 'Questa arena non esiste.', toLobby: '← Sala delle gare', join: 'Entra nell\'arena', resume: 'Riprendi',
     pause: 'Pausa', toRace: 'Torna alla mia gara', share: 'Copia il link', copied: 'Link copiato',
     podium: 'Podio', place1: '1º', place2: '2º', place3: '3º',
-    points: { one: '1 punto', few: '{n} punti', many: '{n} punti', other: '{n} punti' }, plus: { one: '+1 punto', few: '+{n} punti', many: '+{n} punti', other: '+{n} punti' }, standings: 'Classifica', scoring: 'Una vittoria vale 2, un pareggio 1, una sconfitta 0. Dopo due vittorie di fila ogni vittoria vale 4 (🔥) finché non smetti di vincere. Chi non fa alcuna mossa nei primi 30 secondi di una gara prende 0 e viene messo in pausa.',
+    points: { one: '1 punto', few: '{n} punti', many: '{n} punti', other: '{n} punti' }, plus: { one: '+1 punto', few: '+{n} punti', many: '+{n} punti', other: '+{n} punti' }, standings: 'Classifica', scoring: 'Una vittoria vale 2, un pareggio 1, una sconfitta 0. Dopo due vittorie di fila ogni vittoria vale 4 finché non smetti di vincere. Chi non fa alcuna mossa nei primi 30 secondi di una gara prende 0 e viene messo in pausa.',
     rank: 'Pos.', player: 'Giocatore', score: 'Punti', races: 'Gare',
     wins: 'Vittorie', nobody: 'Non è ancora entrato nessuno.', gap: 'Altri giocatori', youName: '{name} (tu)',
     fire: 'In serie: la prossima vittoria vale 4', playing: 'in gara', pausedMark: 'in pausa', idle: 'Sei in pausa: non hai fatto nessuna mossa nei primi 30 secondi della tua gara. Riprendi per avere di nuovo avversari.',

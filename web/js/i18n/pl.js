@@ -75,7 +75,7 @@ export default {
     notFound: 'Taka arena nie istnieje.', toLobby: '← Poczekalnia wyścigów', join: 'Dołącz do areny', resume: 'Wznów',
     pause: 'Wstrzymaj', toRace: 'Wróć do mojego wyścigu', share: 'Kopiuj link', copied: 'Link skopiowany',
     podium: 'Podium', place1: '1. miejsce', place2: '2. miejsce', place3: '3. miejsce',
-    points: { one: '1 punkt', few: '{n} punkty', many: '{n} punktów', other: '{n} punktu' }, plus: { one: '+1 punkt', few: '+{n} punkty', many: '+{n} punktów', other: '+{n} punktu' }, standings: 'Tabela', scoring: 'Wygrana daje 2 punkty, remis 1, przegrana 0. Po dwóch wygranych z rzędu każda wygrana daje 4 (🔥), dopóki nie przestaniesz wygrywać. Kto nie wykona ruchu w pierwszych 30 sekundach wyścigu, dostaje 0 i zostaje wstrzymany.',
+    points: { one: '1 punkt', few: '{n} punkty', many: '{n} punktów', other: '{n} punktu' }, plus: { one: '+1 punkt', few: '+{n} punkty', many: '+{n} punktów', other: '+{n} punktu' }, standings: 'Tabela', scoring: 'Wygrana daje 2 punkty, remis 1, przegrana 0. Po dwóch wygranych z rzędu każda wygrana daje 4, dopóki nie przestaniesz wygrywać. Kto nie wykona ruchu w pierwszych 30 sekundach wyścigu, dostaje 0 i zostaje wstrzymany.',
     rank: 'Miejsce', player: 'Gracz', score: 'Punkty', races: 'Wyścigi',
     wins: 'Wygrane', nobody: 'Nikt jeszcze nie dołączył.', gap: 'Kolejni gracze', youName: '{name} (ty)',
     fire: 'Seria: następna wygrana daje 4', playing: 'w wyścigu', pausedMark: 'wstrzymany', idle: 'Wstrzymano cię: nie wykonano ruchu w pierwszych 30 sekundach twojego wyścigu. Wznów, aby znów dostawać rywali.',

@@ -13,6 +13,7 @@ import * as M from './model.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const enc = encodeURIComponent;
+const FLAME = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M13 1c.6 3.7 5.5 6.3 5.5 12.2A6.5 6.5 0 0 1 5.5 13.8c0-2.9 1.6-4.9 3.1-6.3.2 2 1 3.4 2.3 4.2C11.2 8 10.9 4.4 13 1z"/></svg>';
 
 export class ArenaMode {
   /**
@@ -217,6 +218,7 @@ export class ArenaMode {
     const pod = A.podium(v);
     q('arena-podium').hidden = !pod.length;
     const ol = $('.apod', root);
+    ol.dataset.n = pod.length;
     ol.replaceChildren(...pod.map((r, i) => {
       const li = document.createElement('li');
       li.className = 'p' + (i + 1);
@@ -233,7 +235,12 @@ export class ArenaMode {
     }));
 
     this.standings(v);
-    if (over && !(v.racesInPlay > 0) && !this.races) this.loadRaces();
+    // the server's word on the end (its last standings), asked for once the clock passed it
+    if (over && v.status !== 'over' && !(Date.now() - (this.asked || 0) < 5000)) {
+      this.asked = Date.now();
+      this.link.refresh().catch(() => {});
+    }
+    if (v.status === 'over' && !(v.racesInPlay > 0) && !this.races) this.loadRaces();
   }
 
   /** standings fills the table: the player's own row marked, a gap before a row that does not follow the one above. */
@@ -273,7 +280,7 @@ export class ArenaMode {
         f.setAttribute('role', 'img');
         f.setAttribute('aria-label', t('arena.fire'));
         f.title = t('arena.fire');
-        f.textContent = '🔥';
+        f.innerHTML = FLAME;
         who.append(' ', f);
       }
       if (row.playing) who.append(' ', this.mark('aplay', 'playing', t('arena.playing')));
