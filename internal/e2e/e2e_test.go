@@ -111,7 +111,7 @@ func startServer(t *testing.T) *server {
 		Action: m.ObserveAction, Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables}}})
 	ps := players.New(players.Config{Store: st, Random: rand.Reader, Clock: srv.now})
 	sd := ws.Deps{Games: srv.games, Player: httpapi.PlayerID, Token: httpapi.TokenHash, Check: ps.CheckToken, Metrics: m, Clock: srv.now}
-	sockets := httpapi.Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd),
+	sockets := httpapi.Sockets{Games: ws.NewHandler(sd), Match: ws.NewMatchHandler(sd), Arena: ws.NewArenaHandler(sd),
 		Lobby: ws.NewLobbyHandler(ws.LobbyDeps{Hub: hub, Player: sd.Player, Token: sd.Token, Check: sd.Check, Metrics: m, Clock: srv.now})}
 	h := httpapi.NewServer(httpapi.Deps{Players: ps, Games: srv.games, Lobby: hub, Sockets: sockets, Metrics: m, Clock: srv.now,
 		Config: httpapi.Config{Static: web.FS(), WriteBurst: 1000, WriteRate: 1000, HintBurst: 20, MatchBotAfter: 2 * time.Second}})

@@ -1,10 +1,15 @@
 // Entry point: session, language, and the mode on screen — the first
 // screen, the statistics, the daily challenges, a solo game, the race lobby,
-// a race or a replay — which the URL chooses. Only one mode is live at a
+// an arena, a race or a replay — which the URL chooses. Only one mode is live at a
 // time: switching disposes of the old one (its listeners, timers and
 // socket) before the next one starts. The ways to open a solo game are in
 // open.js, the HUD in hud.js, the win dialog in win.js, the notices in
 // notice.js, the notice of a name the server changed in renamed.js.
+//
+// An arena's socket (race/arenalink.js) outlives the modes: it stays open
+// while the arena's screen or one of its races is on screen, since a
+// joined player is paired only while it is; a pairing opens the race, and
+// the race's end goes back to the arena.
 //
 // History: moving to another screen is a new entry (pushState); a change
 // of the same screen (a new deal over a game, a race's own URL) replaces
@@ -51,8 +56,10 @@ function translate() {
   }
 }
 
-let mode = null; // the mode on screen: a HomeMode, StatsMode, SoloMode, LobbyMode, RaceMode or ReplayMode (null: none yet)
-let kind = ''; // which screen: 'home', 'stats', 'daily', 'solo', 'lobby', 'race' or 'replay'
+let mode = null; // the mode on screen: a HomeMode, StatsMode, SoloMode, LobbyMode, ArenaMode, RaceMode or ReplayMode (null: none yet)
+let kind = ''; // which screen: 'home', 'stats', 'daily', 'solo', 'lobby', 'arena', 'race' or 'replay'
+let link = null; // the open ArenaLink: of the arena on screen, or of the arena of the race on screen
+let raceMod = null; // the race screens' module, once loaded
 let me = null; // the player
 let routing = 0; // counts the switches begun: one overtaken by a newer one gives way
 
@@ -72,6 +79,10 @@ function use(k, make) {
   mode = make();
   // the race screens write their own URL; the entry keeps its depth
   if (st?.dsol && !history.state?.dsol) history.replaceState(st, '', location.pathname + location.search);
+  // the arena's socket stays open on its screen and in its races, and only there
+  const arena = k === 'arena' ? mode?.id : k === 'race' ? mode?.view?.arena : null;
+  if (link && link.id !== arena) { link.close(); link = null; }
+  if (arena) arenaLink(arena);
   return mode;
 }
 
@@ -137,7 +148,32 @@ const onWin = winDialog({ elapsed: () => mode.elapsed, again: () => showNew(), h
 async function raceModule() {
   const r = await import('./race/mode.js');
   await r.ready();
+  raceMod = r;
   return r;
+}
+
+/** arenaLink returns the open link to arena id, opening it (and closing another) if need be. */
+function arenaLink(id) {
+  if (link?.id === id && !link.closed) return link;
+  link?.close();
+  link = new raceMod.ArenaLink(id, {
+    // paired: the race at once (not again when it is on screen already)
+    paired: (race) => { if (!(kind === 'race' && mode?.view?.id === race)) openArenaRace(race); },
+    // the race on screen ended and counted: back to the standings, with its points
+    scored: (m) => { if (kind === 'race' && mode?.view?.id === m.race) raceUI.toArena(id); },
+  });
+  link.start();
+  return link;
+}
+
+/** openArenaRace opens race id of the arena, a new history entry. */
+async function openArenaRace(id) {
+  const gone = begin();
+  let v;
+  try { v = await api('GET', `/api/v1/games/${encodeURIComponent(id)}`); } catch (e) { if (!gone()) showError(e); return; }
+  if (gone()) return;
+  go(`/?race=${encodeURIComponent(id)}`);
+  use('race', () => new raceMod.RaceMode(raceUI, v));
 }
 
 const raceUI = {
@@ -154,9 +190,22 @@ const raceUI = {
     const gone = begin();
     const r = await raceModule();
     if (gone()) return;
-    if (kind === 'race') go('/?mode=race');
+    if (kind === 'race' || kind === 'arena') go('/?mode=race');
     use('lobby', () => new r.LobbyMode(raceUI));
   },
+  /** toArena shows arena id's screen, a new history entry. */
+  async toArena(id) {
+    const gone = begin();
+    const r = await raceModule();
+    if (gone()) return;
+    go(`/?arena=${encodeURIComponent(id)}`);
+    use('arena', () => new r.ArenaMode(raceUI, id));
+  },
+  /** arenaLink returns the open link to arena id, or null. */
+  arenaLink: (id) => (link?.id === id ? link : null),
+  link: (id) => arenaLink(id),
+  openArenaRace: (id) => openArenaRace(id),
+  openArena: (id) => raceUI.toArena(id),
 };
 
 // ---- finished games and their replays ----
@@ -218,6 +267,11 @@ async function route() {
   for (const d of document.querySelectorAll('dialog[open]')) d.close('');
   document.body.dataset.ready = '0';
   const q = new URLSearchParams(location.search);
+  if (q.get('arena')) {
+    const r = await raceModule();
+    if (!gone()) use('arena', () => new r.ArenaMode(raceUI, q.get('arena')));
+    return;
+  }
   if (q.get('mode') === 'race' || q.get('race')) {
     const r = await raceModule();
     if (gone()) return;

@@ -54,7 +54,7 @@ export default {
     claim: 'Claim the win', dropped: '{name} lost the connection. You can claim the win in {time}.', droppedLong: '{name} did not come back.',
     oppLeft: '{name} lost the connection', oppBack: '{name} is back', arrived: '{name} joined. Go!', tooLate: 'Too late!',
     result: 'Result', won: 'You won!', draw: 'Draw', winner: '{name} won', final: '{a} {n} – {m} {b}',
-    reason: { outMe: 'You went out: every card on the foundations.', out: '{name} went out: every card on the foundations.', blocked: 'Both players were blocked.', resign: '{loser} resigned.', forfeit: '{loser} stayed away too long and forfeited.', limit: 'The race reached 20,000 actions, the most a race may have: more cards on the foundations wins.' },
+    reason: { outMe: 'You went out: every card on the foundations.', out: '{name} went out: every card on the foundations.', blocked: 'Both players were blocked.', resign: '{loser} resigned.', forfeit: '{loser} stayed away too long and forfeited.', limit: 'The race reached 20,000 actions, the most a race may have: more cards on the foundations wins.', time: 'The arena\'s time ran out: more cards on the foundations wins.' },
     tie: { lastMe: 'The counts were equal, so the last foundation play decided, and it was yours.', last: 'The counts were equal, so the last foundation play decided: {name} made it.', none: 'Nobody played a card to the foundations, so it is a draw. A rematch deals a new shuffle.', bonus: '{name} went out, which wins whatever the counts.' },
     offerLeft: 'The offer lapses in {time}.', lapsed: 'The rematch offer lapsed.',
     rematch: 'Rematch', nextGame: 'Next game', offer: '{name} wants a rematch.', offerMine: 'Waiting for {name} to accept the rematch.', accept: 'Accept', decline: 'Decline', declinedMine: '{name} declined the rematch.', declinedTheirs: 'You declined the rematch.', declinedTitle: 'Rematch declined', waitAccept: 'Waiting for {name} to accept the rematch…', seriesGame: 'Game {k} of {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'You won the series!', seriesWinner: '{name} won the series',
@@ -65,6 +65,23 @@ export default {
       ['The end', 'The race ends when someone goes out, when both are blocked, or on a resignation. Whoever has more of their own cards on the foundations wins; on equal counts the last foundation play wins.'],
       ['Keyboard', 'Arrow keys move between piles, Enter or Space picks up and puts down, F plays to a foundation, T to the best column, D draws, P passes.']
     ]
+  },
+  arena: {
+    title: 'Arena', list: 'Arenas', about: 'Timed tournaments: you race one opponent after another until the time is up. A win scores 2, a draw 1; after two wins in a row each win scores 4.', none: 'No arenas right now. Create one!',
+    create: 'New arena', createBtn: 'Create arena', length: 'Length', minutes: '{n} min',
+    startsInLabel: 'Starts', now: 'Now', inMinutes: { one: 'In 1 minute', few: 'In {n} minutes', many: 'In {n} minutes', other: 'In {n} minutes' }, startsIn: 'Starts in {time}',
+    endsIn: 'Ends in {time}', over: 'Over', unlimited: 'Unlimited passes', players: { one: '1 player', few: '{n} players', many: '{n} players', other: '{n} players' },
+    raceCount: { one: '1 race', few: '{n} races', many: '{n} races', other: '{n} races' }, results: 'Results', limit: 'You have created as many arenas as you may today. Try again tomorrow.', overJoin: 'This arena is over.',
+    notFound: 'This arena does not exist.', toLobby: '← Race lobby', join: 'Join the arena', resume: 'Resume',
+    pause: 'Pause', toRace: 'Back to my race', share: 'Copy the link', copied: 'Link copied',
+    podium: 'Podium', place1: '1st', place2: '2nd', place3: '3rd',
+    points: { one: '1 point', few: '{n} points', many: '{n} points', other: '{n} points' }, plus: { one: '+1 point', few: '+{n} points', many: '+{n} points', other: '+{n} points' }, standings: 'Standings', scoring: 'A win scores 2, a draw 1, a loss 0. After two wins in a row each win scores 4 until you fail to win. A player who makes no move in the first 30 seconds of a race scores 0 and is paused.',
+    rank: 'Rank', player: 'Player', score: 'Points', races: 'Races',
+    wins: 'Wins', nobody: 'Nobody has joined yet.', gap: 'More players', youName: '{name} (you)',
+    fire: 'On fire: the next win scores 4', playing: 'racing', pausedMark: 'paused', idle: 'You were paused: you made no move in the first 30 seconds of your race. Resume to be paired again.',
+    paused: 'You are paused: you will not be paired until you resume.', finishing: { one: '1 race is still being played; it counts.', few: '{n} races are still being played; they count.', many: '{n} races are still being played; they count.', other: '{n} races are still being played; they count.' }, overYou: 'The arena is over. You finished in place {n}.', overNote: 'The arena is over.',
+    joinNote: 'Join to be paired with other players until the time is up.', inRace: 'You are in a race.', soon: 'The arena starts soon. Keep this page open: you are paired as soon as it starts.', pairing: 'Looking for an opponent… Keep this page open.',
+    raceList: 'Races', inPlay: 'In play', replay: 'Replay', back: 'Back to the arena'
   },
   stats: {
     title: 'Statistics', mode: 'Show', races: 'Races',

@@ -54,7 +54,7 @@ export default {
     claim: 'Reclamar la victoria', dropped: '{name} perdió la conexión. Podrás reclamar la victoria en {time}.', droppedLong: '{name} no ha vuelto.',
     oppLeft: '{name} perdió la conexión', oppBack: '{name} ha vuelto', arrived: '{name} se ha unido. ¡Adelante!', tooLate: '¡Tarde!',
     result: 'Resultado', won: '¡Has ganado!', draw: 'Empate', winner: 'Ha ganado {name}', final: '{a} {n} – {m} {b}',
-    reason: { outMe: 'Terminaste: todas tus cartas en las fundaciones.', out: '{name} terminó: todas sus cartas en las fundaciones.', blocked: 'Los dos jugadores quedaron bloqueados.', resign: '{loser} se rindió.', forfeit: '{loser} tardó demasiado en volver y perdió.', limit: 'La carrera llegó a 20.000 acciones, el máximo: gana quien tiene más cartas en las fundaciones.' },
+    reason: { outMe: 'Terminaste: todas tus cartas en las fundaciones.', out: '{name} terminó: todas sus cartas en las fundaciones.', blocked: 'Los dos jugadores quedaron bloqueados.', resign: '{loser} se rindió.', forfeit: '{loser} tardó demasiado en volver y perdió.', limit: 'La carrera llegó a 20.000 acciones, el máximo: gana quien tiene más cartas en las fundaciones.', time: 'Se acabó el tiempo de la arena: gana quien tiene más cartas en las fundaciones.' },
     tie: { lastMe: 'Hubo empate en cartas, así que decidió la última jugada a las fundaciones, y fue tuya.', last: 'Hubo empate en cartas, así que decidió la última jugada a las fundaciones: la hizo {name}.', none: 'Nadie subió ninguna carta a las fundaciones: es un empate. La revancha reparte de nuevo.', bonus: '{name} terminó, y eso gana sin contar cartas.' },
     offerLeft: 'La oferta caduca en {time}.', lapsed: 'La oferta de revancha caducó.',
     rematch: 'Revancha', nextGame: 'Siguiente partida', offer: '{name} quiere la revancha.', offerMine: 'Esperando a que {name} acepte la revancha.', accept: 'Aceptar', decline: 'Rechazar', declinedMine: '{name} rechazó la revancha.', declinedTheirs: 'Rechazaste la revancha.', declinedTitle: 'Revancha rechazada', waitAccept: 'Esperando a que {name} acepte la revancha…', seriesGame: 'Partida {k} de {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: '¡Has ganado la serie!', seriesWinner: '{name} ha ganado la serie',
@@ -65,6 +65,23 @@ export default {
       ['El final', 'Termina cuando alguien coloca todas sus cartas, cuando los dos están bloqueados o cuando alguien se rinde. Gana quien tenga más cartas propias en las fundaciones; si hay empate, gana quien hizo la última jugada a las fundaciones.'],
       ['Teclado', 'Las flechas recorren los montones, Intro o Espacio cogen y sueltan, F sube a una fundación, T lleva a la mejor columna, D roba y P pasa.']
     ]
+  },
+  arena: {
+    title: 'Arena', list: 'Arenas', about: 'Torneos con tiempo: juegas una carrera tras otra, cada una contra un rival, hasta que se acaba el tiempo. Una victoria vale 2 y un empate 1; tras dos victorias seguidas, cada victoria vale 4.', none: 'No hay arenas ahora mismo. ¡Crea una!',
+    create: 'Nueva arena', createBtn: 'Crear arena', length: 'Duración', minutes: '{n} min',
+    startsInLabel: 'Empieza', now: 'Ahora', inMinutes: { one: 'Dentro de 1 minuto', few: 'Dentro de {n} minutos', many: 'Dentro de {n} minutos', other: 'Dentro de {n} minutos' }, startsIn: 'Empieza en {time}',
+    endsIn: 'Termina en {time}', over: 'Terminada', unlimited: 'Pasadas ilimitadas', players: { one: '1 jugador', few: '{n} jugadores', many: '{n} jugadores', other: '{n} jugadores' },
+    raceCount: { one: '1 carrera', few: '{n} carreras', many: '{n} carreras', other: '{n} carreras' }, results: 'Resultados', limit: 'Ya has creado todas las arenas que puedes hoy. Vuelve a intentarlo mañana.', overJoin: 'Esta arena ya ha terminado.',
+    notFound: 'Esta arena no existe.', toLobby: '← Sala de carreras', join: 'Entrar en la arena', resume: 'Reanudar',
+    pause: 'Pausar', toRace: 'Volver a mi carrera', share: 'Copiar el enlace', copied: 'Enlace copiado',
+    podium: 'Podio', place1: '1.º', place2: '2.º', place3: '3.º',
+    points: { one: '1 punto', few: '{n} puntos', many: '{n} puntos', other: '{n} puntos' }, plus: { one: '+1 punto', few: '+{n} puntos', many: '+{n} puntos', other: '+{n} puntos' }, standings: 'Clasificación', scoring: 'Una victoria vale 2, un empate 1 y una derrota 0. Tras dos victorias seguidas, cada victoria vale 4 hasta que no ganes. Quien no hace ningún movimiento en los primeros 30 segundos de una carrera suma 0 y queda en pausa.',
+    rank: 'Pos.', player: 'Jugador', score: 'Puntos', races: 'Carreras',
+    wins: 'Victorias', nobody: 'Todavía no ha entrado nadie.', gap: 'Más jugadores', youName: '{name} (tú)',
+    fire: 'En racha: la próxima victoria vale 4', playing: 'jugando', pausedMark: 'en pausa', idle: 'Te hemos puesto en pausa: no hiciste ningún movimiento en los primeros 30 segundos de tu carrera. Reanuda para volver a jugar.',
+    paused: 'Estás en pausa: no te emparejaremos hasta que reanudes.', finishing: { one: 'Aún se juega 1 carrera; cuenta.', few: 'Aún se juegan {n} carreras; cuentan.', many: 'Aún se juegan {n} carreras; cuentan.', other: 'Aún se juegan {n} carreras; cuentan.' }, overYou: 'La arena ha terminado. Has quedado en el puesto {n}.', overNote: 'La arena ha terminado.',
+    joinNote: 'Entra para jugar contra otros jugadores hasta que se acabe el tiempo.', inRace: 'Estás en una carrera.', soon: 'La arena empieza pronto. Deja esta página abierta: te emparejaremos en cuanto empiece.', pairing: 'Buscando rival… Deja esta página abierta.',
+    raceList: 'Carreras', inPlay: 'En juego', replay: 'Repetición', back: 'Volver a la arena'
   },
   stats: {
     title: 'Estadísticas', mode: 'Mostrar', races: 'Carreras',

@@ -54,7 +54,7 @@ export default {
     claim: 'Reclama la vittoria', dropped: '{name} ha perso la connessione. Potrai reclamare la vittoria tra {time}.', droppedLong: '{name} non è tornato.',
     oppLeft: '{name} ha perso la connessione', oppBack: '{name} è tornato', arrived: '{name} è entrato. Via!', tooLate: 'Troppo tardi!',
     result: 'Risultato', won: 'Hai vinto!', draw: 'Pareggio', winner: 'Ha vinto {name}', final: '{a} {n} – {m} {b}',
-    reason: { outMe: 'Hai chiuso: tutte le tue carte sulle fondazioni.', out: '{name} ha chiuso: tutte le sue carte sulle fondazioni.', blocked: 'Entrambi i giocatori erano bloccati.', resign: '{loser} ha abbandonato.', forfeit: '{loser} è rimasto assente troppo a lungo e ha perso a tavolino.', limit: 'La gara ha raggiunto 20.000 azioni, il massimo: vince chi ha più carte sulle fondazioni.' },
+    reason: { outMe: 'Hai chiuso: tutte le tue carte sulle fondazioni.', out: '{name} ha chiuso: tutte le sue carte sulle fondazioni.', blocked: 'Entrambi i giocatori erano bloccati.', resign: '{loser} ha abbandonato.', forfeit: '{loser} è rimasto assente troppo a lungo e ha perso a tavolino.', limit: 'La gara ha raggiunto 20.000 azioni, il massimo: vince chi ha più carte sulle fondazioni.', time: 'Il tempo dell\'arena è scaduto: vince chi ha più carte sulle fondazioni.' },
     tie: { lastMe: 'Il conteggio era pari, quindi ha deciso l’ultima giocata sulle fondazioni, ed era tua.', last: 'Il conteggio era pari, quindi ha deciso l’ultima giocata sulle fondazioni: l’ha fatta {name}.', none: 'Nessuno ha messo carte sulle fondazioni: è pareggio. La rivincita usa un nuovo mescolamento.', bonus: '{name} ha chiuso, e chi chiude vince a prescindere dal conteggio.' },
     offerLeft: 'L\'offerta scade tra {time}.', lapsed: 'L\'offerta di rivincita è scaduta.',
     rematch: 'Rivincita', nextGame: 'Partita successiva', offer: '{name} vuole la rivincita.', offerMine: 'In attesa che {name} accetti la rivincita.', accept: 'Accetta', decline: 'Rifiuta', declinedMine: '{name} ha rifiutato la rivincita.', declinedTheirs: 'Hai rifiutato la rivincita.', declinedTitle: 'Rivincita rifiutata', waitAccept: 'In attesa che {name} accetti la rivincita…', seriesGame: 'Partita {k} di {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'Hai vinto la serie!', seriesWinner: '{name} ha vinto la serie',
@@ -65,6 +65,23 @@ export default {
       ['La fine', 'La sfida finisce quando qualcuno chiude, quando entrambi sono bloccati o quando qualcuno abbandona. Vince chi ha più carte proprie sulle fondazioni; a parità vince chi ha fatto l’ultima giocata sulle fondazioni.'],
       ['Tastiera', 'Le frecce passano da una pila all’altra, Invio o Spazio prendono e posano, F manda su una fondazione, T sulla colonna migliore, D pesca, P passa.']
     ]
+  },
+  arena: {
+    title: 'Arena', list: 'Arene', about: 'Tornei a tempo: giochi una gara dopo l\'altra, ognuna contro un avversario, finché il tempo non scade. Una vittoria vale 2, un pareggio 1; dopo due vittorie di fila ogni vittoria vale 4.', none: 'Nessuna arena al momento. Creane una!',
+    create: 'Nuova arena', createBtn: 'Crea arena', length: 'Durata', minutes: '{n} min',
+    startsInLabel: 'Inizio', now: 'Subito', inMinutes: { one: 'Tra 1 minuto', few: 'Tra {n} minuti', many: 'Tra {n} minuti', other: 'Tra {n} minuti' }, startsIn: 'Inizia tra {time}',
+    endsIn: 'Finisce tra {time}', over: 'Finita', unlimited: 'Passaggi illimitati', players: { one: '1 giocatore', few: '{n} giocatori', many: '{n} giocatori', other: '{n} giocatori' },
+    raceCount: { one: '1 gara', few: '{n} gare', many: '{n} gare', other: '{n} gare' }, results: 'Risultati', limit: 'Oggi hai già creato tutte le arene che puoi. Riprova domani.', overJoin: 'Questa arena è finita.',
+    notFound: 'Questa arena non esiste.', toLobby: '← Sala delle gare', join: 'Entra nell\'arena', resume: 'Riprendi',
+    pause: 'Pausa', toRace: 'Torna alla mia gara', share: 'Copia il link', copied: 'Link copiato',
+    podium: 'Podio', place1: '1º', place2: '2º', place3: '3º',
+    points: { one: '1 punto', few: '{n} punti', many: '{n} punti', other: '{n} punti' }, plus: { one: '+1 punto', few: '+{n} punti', many: '+{n} punti', other: '+{n} punti' }, standings: 'Classifica', scoring: 'Una vittoria vale 2, un pareggio 1, una sconfitta 0. Dopo due vittorie di fila ogni vittoria vale 4 finché non smetti di vincere. Chi non fa alcuna mossa nei primi 30 secondi di una gara prende 0 e viene messo in pausa.',
+    rank: 'Pos.', player: 'Giocatore', score: 'Punti', races: 'Gare',
+    wins: 'Vittorie', nobody: 'Non è ancora entrato nessuno.', gap: 'Altri giocatori', youName: '{name} (tu)',
+    fire: 'In serie: la prossima vittoria vale 4', playing: 'in gara', pausedMark: 'in pausa', idle: 'Sei in pausa: non hai fatto nessuna mossa nei primi 30 secondi della tua gara. Riprendi per avere di nuovo avversari.',
+    paused: 'Sei in pausa: non avrai avversari finché non riprendi.', finishing: { one: '1 gara è ancora in corso; conta.', few: '{n} gare sono ancora in corso; contano.', many: '{n} gare sono ancora in corso; contano.', other: '{n} gare sono ancora in corso; contano.' }, overYou: 'L\'arena è finita. Sei arrivato in posizione {n}.', overNote: 'L\'arena è finita.',
+    joinNote: 'Entra per giocare contro altri giocatori finché il tempo non scade.', inRace: 'Sei in una gara.', soon: 'L\'arena inizia a breve. Tieni aperta questa pagina: avrai un avversario appena inizia.', pairing: 'Cerchiamo un avversario… Tieni aperta questa pagina.',
+    raceList: 'Gare', inPlay: 'In corso', replay: 'Replay', back: 'Torna all\'arena'
   },
   stats: {
     title: 'Statistiche', mode: 'Mostra', races: 'Gare',

@@ -54,7 +54,7 @@ export default {
     claim: 'Odbierz zwycięstwo', dropped: '{name} stracił połączenie. Zwycięstwo odbierzesz za {time}.', droppedLong: '{name} nie wrócił.',
     oppLeft: '{name} stracił połączenie', oppBack: '{name} wrócił', arrived: '{name} dołączył. Start!', tooLate: 'Za późno!',
     result: 'Wynik', won: 'Wygrywasz!', draw: 'Remis', winner: 'Wygrywa {name}', final: '{a} {n} – {m} {b}',
-    reason: { outMe: 'Wykładasz wszystkie karty na stosy końcowe.', out: '{name} wyłożył wszystkie karty na stosy końcowe.', blocked: 'Obaj gracze byli zablokowani.', resign: '{loser} się poddał.', forfeit: '{loser} zbyt długo nie wracał i przegrał walkowerem.', limit: 'Wyścig osiągnął 20 000 ruchów, najwięcej, ile może mieć: wygrywa więcej kart na stosach końcowych.' },
+    reason: { outMe: 'Wykładasz wszystkie karty na stosy końcowe.', out: '{name} wyłożył wszystkie karty na stosy końcowe.', blocked: 'Obaj gracze byli zablokowani.', resign: '{loser} się poddał.', forfeit: '{loser} zbyt długo nie wracał i przegrał walkowerem.', limit: 'Wyścig osiągnął 20 000 ruchów, najwięcej, ile może mieć: wygrywa więcej kart na stosach końcowych.', time: 'Czas areny minął: wygrywa więcej kart na stosach końcowych.' },
     tie: { lastMe: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy, a było twoje.', last: 'Liczba kart była równa, więc rozstrzygnęło ostatnie zagranie na stos końcowy: należało do gracza {name}.', none: 'Nikt nie położył karty na stos końcowy, więc jest remis. Rewanż to nowe rozdanie.', bonus: '{name} wyłożył wszystko, a to wygrywa bez liczenia kart.' },
     offerLeft: 'Propozycja wygasa za {time}.', lapsed: 'Propozycja rewanżu wygasła.',
     rematch: 'Rewanż', nextGame: 'Następna gra', offer: '{name} chce rewanżu.', offerMine: 'Czekamy, aż {name} przyjmie rewanż.', accept: 'Przyjmij', decline: 'Odrzuć', declinedMine: '{name} odrzuca rewanż.', declinedTheirs: 'Rewanż odrzucony.', declinedTitle: 'Rewanż odrzucony', waitAccept: 'Czekamy, aż {name} przyjmie rewanż…', seriesGame: 'Gra {k} z {n}', seriesScore: '{a} {n} – {m} {b}', seriesWon: 'Wygrywasz serię!', seriesWinner: 'Serię wygrywa {name}',
@@ -65,6 +65,23 @@ export default {
       ['Koniec', 'Wyścig kończy się, gdy ktoś wyłoży wszystkie karty, gdy obaj są zablokowani albo gdy ktoś się podda. Wygrywa ten, kto ma więcej własnych kart na stosach końcowych; przy remisie wygrywa autor ostatniego zagrania na stos końcowy.'],
       ['Klawiatura', 'Strzałki przechodzą między stosami, Enter lub spacja podnosi i odkłada, F kładzie na stos końcowy, T na najlepszą kolumnę, D dobiera, P pasuje.']
     ]
+  },
+  arena: {
+    title: 'Arena', list: 'Areny', about: 'Turnieje na czas: grasz wyścig za wyścigiem, za każdym razem z jednym rywalem, aż skończy się czas. Wygrana daje 2 punkty, remis 1; po dwóch wygranych z rzędu każda wygrana daje 4.', none: 'Teraz nie ma żadnej areny. Utwórz ją!',
+    create: 'Nowa arena', createBtn: 'Utwórz arenę', length: 'Czas trwania', minutes: '{n} min',
+    startsInLabel: 'Początek', now: 'Teraz', inMinutes: { one: 'Za 1 minutę', few: 'Za {n} minuty', many: 'Za {n} minut', other: 'Za {n} minuty' }, startsIn: 'Początek za {time}',
+    endsIn: 'Koniec za {time}', over: 'Zakończona', unlimited: 'Bez limitu przejść', players: { one: '1 gracz', few: '{n} graczy', many: '{n} graczy', other: '{n} gracza' },
+    raceCount: { one: '1 wyścig', few: '{n} wyścigi', many: '{n} wyścigów', other: '{n} wyścigu' }, results: 'Wyniki', limit: 'Dziś utworzono już tyle aren, ile można. Spróbuj jutro.', overJoin: 'Ta arena już się skończyła.',
+    notFound: 'Taka arena nie istnieje.', toLobby: '← Poczekalnia wyścigów', join: 'Dołącz do areny', resume: 'Wznów',
+    pause: 'Wstrzymaj', toRace: 'Wróć do mojego wyścigu', share: 'Kopiuj link', copied: 'Link skopiowany',
+    podium: 'Podium', place1: '1. miejsce', place2: '2. miejsce', place3: '3. miejsce',
+    points: { one: '1 punkt', few: '{n} punkty', many: '{n} punktów', other: '{n} punktu' }, plus: { one: '+1 punkt', few: '+{n} punkty', many: '+{n} punktów', other: '+{n} punktu' }, standings: 'Tabela', scoring: 'Wygrana daje 2 punkty, remis 1, przegrana 0. Po dwóch wygranych z rzędu każda wygrana daje 4, dopóki nie przestaniesz wygrywać. Kto nie wykona ruchu w pierwszych 30 sekundach wyścigu, dostaje 0 i zostaje wstrzymany.',
+    rank: 'Miejsce', player: 'Gracz', score: 'Punkty', races: 'Wyścigi',
+    wins: 'Wygrane', nobody: 'Nikt jeszcze nie dołączył.', gap: 'Kolejni gracze', youName: '{name} (ty)',
+    fire: 'Seria: następna wygrana daje 4', playing: 'w wyścigu', pausedMark: 'wstrzymany', idle: 'Wstrzymano cię: nie wykonano ruchu w pierwszych 30 sekundach twojego wyścigu. Wznów, aby znów dostawać rywali.',
+    paused: 'Jesteś wstrzymany: nie dostaniesz rywala, dopóki nie wznowisz.', finishing: { one: 'Trwa jeszcze 1 wyścig; liczy się.', few: 'Trwają jeszcze {n} wyścigi; liczą się.', many: 'Trwa jeszcze {n} wyścigów; liczą się.', other: 'Trwa jeszcze {n} wyścigu; liczą się.' }, overYou: 'Arena się skończyła. Twoje miejsce: {n}.', overNote: 'Arena się skończyła.',
+    joinNote: 'Dołącz, aby grać z innymi graczami, aż skończy się czas.', inRace: 'Grasz teraz wyścig.', soon: 'Arena zaraz się zacznie. Nie zamykaj tej strony: rywala dostaniesz od razu po starcie.', pairing: 'Szukamy rywala… Nie zamykaj tej strony.',
+    raceList: 'Wyścigi', inPlay: 'W trakcie', replay: 'Powtórka', back: 'Wróć do areny'
   },
   stats: {
     title: 'Statystyki', mode: 'Pokaż', races: 'Wyścigi',

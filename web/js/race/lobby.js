@@ -1,4 +1,5 @@
-// Lobby mode: create a race, race the computer, join an open public race.
+// Lobby mode: create a race, race the computer, join an open public race,
+// join or create an arena (arenalobby.js).
 // The list of open races comes from the lobby socket when there is one, and
 // from polling GET /api/v1/lobby otherwise (and while the socket is down).
 // Opening a race goes through ui.openRace: app.js disposes of the lobby.
@@ -12,6 +13,7 @@ import { errText } from '../notice.js';
 import { blockPlayer } from '../block.js';
 import { QuickMatch } from './quick.js';
 import { NAMED } from '../renamed.js';
+import { ArenaLobby, arenaCards } from './arenalobby.js';
 
 const POLL_MS = 4000;
 
@@ -31,7 +33,7 @@ export function describe(r) {
 }
 
 export class LobbyMode {
-  /** ui: {settings, toast, translate, banner(down), me, openRace(v), toLobby()}. */
+  /** ui: {settings, toast, translate, banner(down), me, openRace(v), toLobby(), openArena(id)}. */
   constructor(ui) {
     this.ui = ui;
     this.races = [];
@@ -83,7 +85,7 @@ export class LobbyMode {
     <h2 data-i18n="race.open"></h2>
     <ul class="llist" data-testid="lobby-list" aria-live="polite"></ul>
     <p class="lempty" data-testid="lobby-empty" data-i18n="race.none"></p>
-  </section>
+  </section>${arenaCards()}
   <form class="lcard" data-testid="race-form">
     <h2 data-i18n="race.create"></h2>
     <fieldset><legend data-i18n="newGame.draw"></legend>${radios('draw', [['1', 'race.d1'], ['3', 'race.d3']], 'race-draw')}</fieldset>
@@ -115,6 +117,7 @@ export class LobbyMode {
     const note = root.querySelector('[data-testid=race-mirrored-note]');
     this.form.addEventListener('change', () => { note.hidden = this.form.decks.value !== 'mirrored'; });
     this.quick = new QuickMatch(this, root);
+    this.arenas = new ArenaLobby(this, root);
     this.nameForm = root.querySelector('[data-testid=name-form]');
     this.nameForm.addEventListener('submit', (e) => this.saveName(e));
     this.showName();
@@ -193,6 +196,8 @@ export class LobbyMode {
   /** redraw writes the rows again after a change of language. */
   redraw() {
     this.paint();
+    this.arenas.options();
+    this.arenas.paint();
     if (this.me) this.root.querySelector('[data-testid=my-rating]').textContent = t('race.myRating', { n: ratingText(this.me.rating, this.me.provisional) });
   }
 

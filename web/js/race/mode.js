@@ -21,12 +21,15 @@ import { routeMethods } from './routes.js';
 export { LobbyMode } from './lobby.js';
 export { resolve } from './routes.js';
 export { ready, INV } from './skeleton.js';
+export { ArenaMode } from './arena.js';
+export { ArenaLink } from './arenalink.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
 export class RaceMode {
   /**
-   * ui: {settings, toast, translate, banner(down), me, openRace(v, o), toLobby()}.
+   * ui: {settings, toast, translate, banner(down), me, openRace(v, o), toLobby(),
+   * toArena(id), arenaLink(id) (the open link to arena id, or null)}.
    * v: the race's view; o: {watch (read-only), offer ({invite}: the join
    * offer shown while it waits)}.
    */
@@ -75,12 +78,13 @@ export class RaceMode {
     q('claim').onclick = () => this.act({ type: 'claim' });
     q('invite-copy').onclick = () => this.copyInvite();
     q('show-result').onclick = () => this.view && this.showResult(this.view, true);
+    q('arena-back').onclick = () => this.leave();
     const res = $('#dlg-result');
     $('[data-testid=result-block]', res).onclick = () => this.blockOpponent();
     res.addEventListener('close', () => {
       if (res.returnValue === 'rematch') this.rematch();
       else if (res.returnValue === 'decline') this.decline();
-      else if (res.returnValue === 'lobby') this.ui.toLobby();
+      else if (res.returnValue === 'lobby') this.leave();
     });
     const rs = $('#dlg-resign');
     rs.addEventListener('close', () => { if (rs.returnValue === 'yes') this.act({ type: 'resign' }, true); });

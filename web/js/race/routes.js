@@ -47,11 +47,12 @@ export async function resolve(q, me, toast) {
 }
 
 export const routeMethods = {
-  /** leave goes back to the lobby; the creator leaving the waiting room
+  /** leave goes back to the lobby (from an arena's race: to the arena); the creator leaving the waiting room
    * cancels the race, so that it leaves the lobby too. Someone who joined
    * meanwhile wins: the race stays and starts. */
   async leave() {
     const v = this.view;
+    if (v?.arena) return void this.ui.toArena(v.arena); // an arena's race: back to its standings
     if (v && v.status === 'waiting' && this.seat === 1 && !v.rematchOf) { // a rematch offer stays open
       try {
         await api('POST', `/api/v1/races/${encodeURIComponent(v.id)}/cancel`);

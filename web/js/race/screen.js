@@ -3,6 +3,7 @@
 import { t, ratingText, countdown } from '../i18n.js';
 import { celebrate } from '../celebrate.js';
 import * as M from './model.js';
+import * as A from './arenamodel.js';
 import { describe } from './lobby.js';
 import { nameInto } from './table.js';
 import { noticeEls } from './fair.js';
@@ -21,6 +22,13 @@ export const screenMethods = {
     $('.rme', this.sec).dataset.seat = me;
     $('.rthem', this.sec).dataset.seat = them;
     q('show-result').hidden = v.status !== 'over' || !v.result; // a cancelled race has none
+    q('arena-back').hidden = !v.arena; // an arena's race: its standings, and the arena's time below
+    const up = q('to-lobby');
+    if (v.arena && up.dataset.i18nLabel !== 'arena.back') {
+      up.dataset.i18nLabel = 'arena.back';
+      up.setAttribute('aria-label', t('arena.back'));
+      up.title = t('arena.back');
+    }
     q('count-me').textContent = c[me - 1];
     q('count-them').textContent = c[them - 1];
     q('count-me').setAttribute('aria-label', t('race.countOf', { name: this.name(me), n: c[me - 1] }));
@@ -145,6 +153,14 @@ export const screenMethods = {
     };
     offerLeft($('[data-testid=rematch-left]'), v.rematch?.status === 'offered' && this.seat ? M.toMillis(v.rematch.expires) : null);
     offerLeft(q('offer-left'), v.status === 'waiting' && v.rematchOf ? M.toMillis(v.offerExpires) : null);
+    const ac = q('race-arena-clock');
+    const link = v.arena ? this.ui.arenaLink?.(v.arena) : null;
+    ac.hidden = !link?.view;
+    if (link?.view) {
+      const p = A.phase(link.view, link.now());
+      ac.textContent = A.clockText(p);
+      ac.classList.toggle('low', p.status === 'running' && p.left <= 60);
+    }
     const clock = q('turn-clock');
     const end = v.status === 'playing' && v.turns === 'alternating' ? M.turnDeadline(v, this.received) : null;
     clock.hidden = end == null;
@@ -181,7 +197,10 @@ export const screenMethods = {
       if (s.done && s.winner != null) txt += ' · ' + (s.winner === this.seat ? t('race.seriesWon') : t('race.seriesWinner', { name: this.name(s.winner) }));
       ser.textContent = txt;
     }
-    q('rematch').hidden = !this.seat || !!this.blocked;
+    q('rematch').hidden = !this.seat || !!this.blocked || !!v.arena; // an arena pairs its races itself
+    const back = q('result-lobby');
+    back.dataset.i18n = v.arena ? 'arena.back' : 'race.lobby';
+    back.textContent = t(back.dataset.i18n);
     const them = this.opponent();
     q('result-block').hidden = !them || !!this.blocked;
     if (them) q('result-block').setAttribute('aria-label', t('block.actionName', { name: them.name }));

@@ -44,6 +44,8 @@ export function skeleton() {
     <span class="dc" data-testid="opp-offline" hidden></span>
     <button class="pill hot" data-testid="claim" data-i18n="race.claim" hidden></button>
     <button class="pill" data-testid="show-result" data-i18n="race.result" hidden></button>
+    <span class="aclk" data-testid="race-arena-clock" hidden></span>
+    <button class="pill" data-testid="arena-back" data-i18n="arena.standings" hidden></button>
   </div>
   <main class="rtable" data-testid="race-table" aria-busy="true">
     <div class="rplay"></div>
