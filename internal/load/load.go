@@ -69,8 +69,8 @@ With --mode arena, --clients players create and join one arena (draw 1,
 unlimited redeals, started at once, long enough for the run), each with its
 arena socket open; whenever a player is paired it plays its race as --mode
 race does (draws and recycles in a closed loop on the race's socket) and
-resigns after --race-actions acknowledged actions (its opponent, doing the
-same, usually resigns first), then waits for its next pairing. Besides the
+resigns after --race-actions acknowledged actions (whichever seat gets there
+first; the other sees the race over), then waits for its next pairing. Besides the
 race figures (over the window, as --mode race) it reports, over the whole
 run from the sockets' opening: the pairing wait (from the player's arena
 socket first answering, or from the end of its race, to its "paired"
