@@ -630,7 +630,7 @@ func TestIngress(t *testing.T) {
 	// WebSocket-friendly timeouts on the Ingress that serves the games
 	paths := allPaths(m)
 	for _, host := range hosts(paths) {
-		for _, req := range []string{"/api/v1/games/abc/ws", "/api/v1/races/abc/ws", "/"} {
+		for _, req := range []string{"/api/v1/games/abc/ws", "/api/v1/races/abc/ws", "/api/v1/arenas/abc/ws", "/"} {
 			p, ok := route(paths, host, req)
 			if !ok {
 				t.Errorf("%s%s: no Ingress routes it", host, req)
@@ -725,35 +725,75 @@ func TestNginxAndIngressRouteAlike(t *testing.T) {
 			t.Errorf("nginx/dsol.conf: no %q (WebSockets)", want)
 		}
 	}
-	// the map's regex (nginx's PCRE; Go reads this one alike) takes the id
-	// of both kinds of game path, and nothing else
-	entry := regexp.MustCompile(`(?m)^\s*~(\S+)\s+\$dsol_gid;`).FindStringSubmatch(conf)
-	if entry == nil {
-		t.Fatal("nginx/dsol.conf: no map entry ~REGEX $dsol_gid;")
-	}
-	goRe, err := regexp.Compile(entry[1])
-	if err != nil {
-		t.Fatalf("nginx/dsol.conf: the map regex %s: %v", entry[1], err)
-	}
-	gid := goRe.SubexpIndex("dsol_gid")
-	if gid < 0 {
-		t.Fatalf("nginx/dsol.conf: the map regex %s has no group dsol_gid", entry[1])
-	}
-	for path, id := range map[string]string{
-		"/api/v1/games/g1":         "g1",
-		"/api/v1/games/g1/ws":      "g1",
-		"/api/v1/games/g1/actions": "g1",
-		"/api/v1/races/r2/join":    "r2",
-		"/api/v1/races/r2/ws":      "r2",
-		"/api/v1/games":            "",
-		"/api/v1/lobby/ws":         "",
+	// the map (its regexes are nginx's PCRE; Go reads these alike) takes the
+	// id of every kind of game path and of an arena's paths, "match" for the
+	// quick-match queue, and spreads the rest (the request id)
+	for path, want := range map[string]string{
+		"/api/v1/games/g1":            "g1",
+		"/api/v1/games/g1/ws":         "g1",
+		"/api/v1/games/g1/actions":    "g1",
+		"/api/v1/races/r2/join":       "r2",
+		"/api/v1/races/r2/ws":         "r2",
+		"/api/v1/arenas/a3":           "a3",
+		"/api/v1/arenas/a3/ws":        "a3",
+		"/api/v1/arenas/a3/join":      "a3",
+		"/api/v1/arenas/a3/leave":     "a3",
+		"/api/v1/arenas/a3/races":     "a3",
+		"/api/v1/match":               "match",
+		"/api/v1/match/ws":            "match",
+		"/api/v1/arenas":              "$request_id",
+		"/api/v1/arenas/":             "$request_id",
+		"/api/v1/games":               "$request_id",
+		"/api/v1/lobby/ws":            "$request_id",
+		"/api/v1/matches":             "$request_id",
+		"/api/v1/players/p1/arenas/x": "$request_id",
 	} {
-		got := ""
-		if mm := goRe.FindStringSubmatch(path); mm != nil {
-			got = mm[gid]
-		}
-		if got != id {
-			t.Errorf("%s: game id %q, want %q", path, got, id)
+		if got := nginxRoute(t, conf, path); got != want {
+			t.Errorf("%s: routed by %q, want %q", path, got, want)
 		}
 	}
+}
+
+// nginxRoute returns what the map $uri $dsol_game of an nginx configuration
+// gives for path, as nginx evaluates it: the value of the first regex entry
+// (~REGEX VALUE;) that matches, with $NAME standing for the regex's group of
+// that name, else the default's value, as written ("$request_id").
+func nginxRoute(t *testing.T, conf, path string) string {
+	t.Helper()
+	_, body, _ := strings.Cut(nginxMap(t, conf), "{")
+	def := ""
+	for _, entry := range strings.Split(strings.TrimSuffix(body, "}"), ";") {
+		f := strings.Fields(entry)
+		if len(f) != 2 {
+			continue
+		}
+		if f[0] == "default" {
+			def = f[1]
+			continue
+		}
+		src, ok := strings.CutPrefix(f[0], "~")
+		if !ok {
+			continue
+		}
+		re, err := regexp.Compile(src)
+		if err != nil {
+			t.Fatalf("nginx map regex %s: %v", src, err)
+		}
+		m := re.FindStringSubmatch(path)
+		if m == nil {
+			continue
+		}
+		if name, ok := strings.CutPrefix(f[1], "$"); ok {
+			i := re.SubexpIndex(name)
+			if i < 0 {
+				t.Fatalf("nginx map regex %s has no group %s", src, name)
+			}
+			return m[i]
+		}
+		return f[1]
+	}
+	if def == "" {
+		t.Fatal("nginx map: no default")
+	}
+	return def
 }

@@ -42,8 +42,8 @@ var clusterFlags = []string{"--lease", "3s", "--trusted-proxies", "127.0.0.1", "
 const maxTakeover = 5 * time.Second
 
 // TestClusterNginx runs real dsol processes behind real nginx: the failover
-// of a node killed under load, and a rolling upgrade from the previous
-// commit's binary, side by side. It needs nginx (testenv.Nginx) and
+// of a node killed under load, the failover of an arena's owner, and a
+// rolling upgrade from the previous commit's binary, side by side. It needs nginx (testenv.Nginx) and
 // PostgreSQL.
 func TestClusterNginx(t *testing.T) {
 	testenv.Nginx(t)
@@ -69,6 +69,10 @@ func TestClusterNginx(t *testing.T) {
 	t.Run("failover", func(t *testing.T) {
 		t.Parallel()
 		testNginxFailover(t, bin)
+	})
+	t.Run("arena", func(t *testing.T) {
+		t.Parallel()
+		testNginxArena(t, bin)
 	})
 	t.Run("upgrade", func(t *testing.T) {
 		t.Parallel()

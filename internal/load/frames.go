@@ -205,8 +205,8 @@ func parseAck(data []byte) (*answer, bool) {
 // keepView keeps a frame that may carry a view; rest is the frame after
 // `"seq":`, or nil to find the seq by decoding the whole frame.
 func (s *raceSeat) keepView(data, rest []byte) {
-	if s.cfg.mode == "race" && s.viewSeq >= 0 {
-		// The race mode keeps its own counts: it needs only its first
+	if s.cfg.drawsOnly() && s.viewSeq >= 0 {
+		// The race and arena modes keep their own counts: it needs only its first
 		// view (dial), and reads it over HTTP again after a reject.
 		return
 	}

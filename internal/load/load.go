@@ -24,7 +24,7 @@ import (
 
 // config is the command line of dsol load.
 type config struct {
-	mode       string // "solo", "race" or "race-play"
+	mode       string // "solo", "race", "race-play", "arena", "idle" or "games"
 	base       string // the server's base URL, without a trailing slash
 	clients    int
 	duration   time.Duration
@@ -36,13 +36,14 @@ type config struct {
 	json       bool
 
 	// race modes
-	races    int
-	warmup   time.Duration // played before the measured window (--setup)
-	protocol int           // race and idle modes: the socket protocol (--protocol)
-	pids     []int         // the server's processes, for their CPU time (none: /metrics)
-	sockets  int           // idle mode: sockets to open
-	games    int           // games mode: games to build
-	actions  int           // games mode: actions of each
+	races       int
+	raceActions int           // arena mode: actions of a seat in a race before it resigns
+	warmup      time.Duration // played before the measured window (--setup)
+	protocol    int           // race and idle modes: the socket protocol (--protocol)
+	pids        []int         // the server's processes, for their CPU time (none: /metrics)
+	sockets     int           // idle mode: sockets to open
+	games       int           // games mode: games to build
+	actions     int           // games mode: actions of each
 }
 
 const usage = `usage: dsol load [flags]
@@ -64,6 +65,20 @@ ack latency and the server's CPU time per acked action: from /proc/PID/stat
 of the processes given with --pid (the server, and perhaps its database's
 backends), else from the server's /metrics.
 
+With --mode arena, --clients players create and join one arena (draw 1,
+unlimited redeals, started at once, long enough for the run), each with its
+arena socket open; whenever a player is paired it plays its race as --mode
+race does (draws and recycles in a closed loop on the race's socket) and
+resigns after --race-actions acknowledged actions (whichever seat gets there
+first; the other sees the race over), then waits for its next pairing. Besides the
+race figures (over the window, as --mode race) it reports, over the whole
+run from the sockets' opening: the pairing wait (from the player's arena
+socket first answering, or from the end of its race, to its "paired"
+message) and the standings push latency (from the end of a race as the
+player saw it, the ack of its resign or its game's "over" or game_over
+answer, to the first arena push whose row of the player counts the race: its
+"races" one higher).
+
 With --mode idle it opens --sockets game sockets (eight per player, each
 player on one solo game), leaves them idle for --duration and reports the
 resident memory they cost the server, from /proc/PID/status of --pid.
@@ -82,7 +97,7 @@ flags:
 func parse(args []string, stderr io.Writer) (config, error) {
 	fs := cli.NewFlags("load", usage, stderr)
 	var c config
-	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves), idle (the server's memory per idle socket) or games (its memory per live game)")
+	fs.StringVar(&c.mode, "mode", "solo", "solo (solo games), race (draws and recycles in races), race-play (races played with real moves), arena (--clients players in one arena, racing as race does), idle (the server's memory per idle socket) or games (its memory per live game)")
 	fs.StringVar(&c.base, "url", "http://127.0.0.1:8080", "base URL of the server")
 	fs.IntVar(&c.clients, "clients", 50, "virtual clients, each with its own player and connection")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "how long the clients play, after the setup")
@@ -93,7 +108,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.think, "think", 0, "pause of a client between an answer and its next action")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
-	fs.DurationVar(&c.warmup, "setup", 0, "race modes: warm-up played before the measured window")
+	fs.IntVar(&c.raceActions, "race-actions", 200, "arena mode: acknowledged actions of a seat in a race, after which it resigns")
+	fs.DurationVar(&c.warmup, "setup", 0, "race and arena modes: warm-up played before the measured window")
 	fs.IntVar(&c.protocol, "protocol", 2, "race and idle modes: the socket protocol, 1 (every event with the whole view) or 2 (events as deltas, messages batched)")
 	fs.IntVar(&c.sockets, "sockets", 10000, "idle mode: game sockets to open and leave idle, eight per player")
 	fs.IntVar(&c.games, "games", 1000, "games mode: solo games to build and leave live")
@@ -138,6 +154,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("load: --games %d: want 1 to 100000", c.games)
 	case c.actions < 0 || c.actions > 20000:
 		return c, cli.Usagef("load: --actions %d: want 0 to 20000, what a game may have", c.actions)
+	case c.raceActions < 1 || c.raceActions > 10000:
+		return c, cli.Usagef("load: --race-actions %d: want 1 to 10000", c.raceActions)
 	case c.protocol != 1 && c.protocol != 2:
 		return c, cli.Usagef("load: --protocol %d: use 1 or 2", c.protocol)
 	}
@@ -153,15 +171,23 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	var other []string
 	switch c.mode {
 	case "solo":
-		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions"}
+		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions", "race-actions"}
 	case "race", "race-play":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "race-actions"}
+	case "arena":
+		other = []string{"races", "transport", "draw", "max-actions", "think", "sockets", "games", "actions"}
+		if c.clients < 2 {
+			return c, cli.Usagef("load: --clients %d: an arena needs at least 2 players", c.clients)
+		}
+		if c.setup+c.warmup+c.duration+drainTimeout > maxArenaRun {
+			return c, cli.Usagef("load: --setup-timeout, --setup and --duration add up to more than an arena lasts (%v with the drain)", maxArenaRun)
+		}
 	case "idle":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup", "games", "actions"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup", "games", "actions", "race-actions"}
 	case "games":
-		other = []string{"transport", "draw", "max-actions", "think", "races", "setup", "protocol", "sockets"}
+		other = []string{"transport", "draw", "max-actions", "think", "races", "setup", "protocol", "sockets", "race-actions"}
 	default:
-		return c, cli.Usagef("load: --mode %q: use solo, race, race-play, idle or games", c.mode)
+		return c, cli.Usagef("load: --mode %q: use solo, race, race-play, arena, idle or games", c.mode)
 	}
 	for _, name := range other {
 		if set[name] {
@@ -204,6 +230,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		rep, err = memory.Idle(ctx, cfg.memory())
 	case "games":
 		rep, err = memory.Games(ctx, cfg.memory())
+	case "arena":
+		rep, err = runArena(ctx, cfg)
 	default:
 		rep, err = runRace(ctx, cfg)
 	}

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -100,59 +101,21 @@ func runRace(ctx context.Context, cfg config) (*raceReport, error) {
 		Races: ready, Clients: 2 * ready,
 		Rejects: map[string]int{}, Errors: map[string]int{}, gameActs: map[string]int{},
 		CPU: cpuReport{Source: meter.source, PIDs: cfg.pids}}
-	stop, cancelStop := context.WithCancel(ctx)
-	defer cancelStop()
-	runCtx, cancelRun := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelRun()
-	team.play(stop, runCtx)
-
-	warm := time.Now()
-	client.Sleep(ctx, cfg.warmup)
-	cpu0, err0 := meter.seconds(ctx)
-	self0, selfErr0 := client.ProcessCPUSeconds("self")
-	t0 := time.Now()
-	rep.WarmupSeconds = t0.Sub(warm).Seconds()
-	client.Sleep(ctx, cfg.duration)
-	t1 := time.Now()
-	cpu1, err1 := meter.seconds(context.WithoutCancel(ctx))
-	self1, selfErr1 := client.ProcessCPUSeconds("self")
-	cancelStop()
-	drain := time.AfterFunc(drainTimeout, cancelRun)
-	team.wait()
-	drain.Stop()
+	w := measure(ctx, &cfg, meter, team)
 
 	var lat []time.Duration
 	var sizes []float64
 	for _, p := range pairs {
-		p.gather(rep, t0, t1, &lat, &sizes)
+		p.gather(rep, w.t0, w.t1, &lat, &sizes)
 	}
-	rep.Seconds = t1.Sub(t0).Seconds()
+	rep.WarmupSeconds, rep.Seconds = w.warmup, w.t1.Sub(w.t0).Seconds()
 	rep.Acks = len(lat)
 	if rep.Seconds > 0 {
 		rep.AcksPerSecond = float64(rep.Acks) / rep.Seconds
 	}
 	rep.LatencyMs = percentiles(lat)
 	rep.EventBytes = summary(sizes)
-	if selfErr0 == nil && selfErr1 == nil {
-		rep.CPU.LoadSeconds = self1 - self0
-	}
-	switch {
-	case err0 != nil:
-		rep.CPU.Error = err0.Error()
-	case err1 != nil:
-		rep.CPU.Error = err1.Error()
-	default:
-		for i := range cpu1 {
-			d := cpu1[i] - cpu0[i]
-			rep.CPU.Seconds += d
-			if len(cfg.pids) > 0 {
-				rep.CPU.PerPID = append(rep.CPU.PerPID, d)
-			}
-		}
-		if rep.Acks > 0 {
-			rep.CPU.MicrosPerAck = rep.CPU.Seconds * 1e6 / float64(rep.Acks)
-		}
-	}
+	w.cpu(&rep.CPU, rep.Acks)
 	if rep.Races == 0 {
 		return rep, fmt.Errorf("load: no pair got through the setup within %v (errors: %s)", cfg.setup, client.ErrorList(rep.Errors))
 	}
@@ -175,7 +138,12 @@ func (r *raceReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "event bytes p50 %.0f  p90 %.0f  p99 %.0f  max %.0f  mean %.0f\n", e.P50, e.P90, e.P99, e.Max, e.Mean)
 	fmt.Fprintf(w, "rejects     %s\n", client.ErrorList(r.Rejects))
 	fmt.Fprintf(w, "errors      %s\n", client.ErrorList(r.Errors))
-	if c := r.CPU; c.Error != "" {
+	writeCPU(w, r.CPU)
+}
+
+// writeCPU writes the CPU lines of a report.
+func writeCPU(w io.Writer, c cpuReport) {
+	if c.Error != "" {
 		fmt.Fprintf(w, "server cpu  unknown (%s)\n", c.Error)
 	} else {
 		src := c.Source
@@ -191,8 +159,74 @@ func (r *raceReport) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "server cpu  %.2fs in the window (%s), %.1f µs per ack\n", c.Seconds, src, c.MicrosPerAck)
 	}
-	if r.CPU.LoadSeconds > 0 {
-		fmt.Fprintf(w, "load cpu    %.2fs in the window (this tool)\n", r.CPU.LoadSeconds)
+	if c.LoadSeconds > 0 {
+		fmt.Fprintf(w, "load cpu    %.2fs in the window (this tool)\n", c.LoadSeconds)
+	}
+}
+
+// window is the measured window of a run: its bounds, the warm-up before
+// it, and the server's and the tool's CPU time over it.
+type window struct {
+	t0, t1       time.Time
+	warmup       float64 // seconds
+	cpu0, cpu1   []float64
+	err0, err1   error
+	self0, self1 float64
+	selfErr      error
+}
+
+// measure starts the ready players of team, lets them play through the
+// warm-up and the window, stops them and waits for them (their actions in
+// flight answered within drainTimeout), and returns the window.
+func measure(ctx context.Context, cfg *config, meter *cpuMeter, team *team) window {
+	var w window
+	stop, cancelStop := context.WithCancel(ctx)
+	defer cancelStop()
+	runCtx, cancelRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRun()
+	team.play(stop, runCtx)
+
+	warm := time.Now()
+	client.Sleep(ctx, cfg.warmup)
+	w.cpu0, w.err0 = meter.seconds(ctx)
+	var err0, err1 error
+	w.self0, err0 = client.ProcessCPUSeconds("self")
+	w.t0 = time.Now()
+	w.warmup = w.t0.Sub(warm).Seconds()
+	client.Sleep(ctx, cfg.duration)
+	w.t1 = time.Now()
+	w.cpu1, w.err1 = meter.seconds(context.WithoutCancel(ctx))
+	w.self1, err1 = client.ProcessCPUSeconds("self")
+	w.selfErr = cmp.Or(err0, err1)
+	cancelStop()
+	drain := time.AfterFunc(drainTimeout, cancelRun)
+	team.wait()
+	drain.Stop()
+	return w
+}
+
+// cpu fills in the server's CPU time over the window, per ack of acks,
+// and the tool's.
+func (w *window) cpu(c *cpuReport, acks int) {
+	if w.selfErr == nil {
+		c.LoadSeconds = w.self1 - w.self0
+	}
+	switch {
+	case w.err0 != nil:
+		c.Error = w.err0.Error()
+	case w.err1 != nil:
+		c.Error = w.err1.Error()
+	default:
+		for i := range w.cpu1 {
+			d := w.cpu1[i] - w.cpu0[i]
+			c.Seconds += d
+			if len(c.PIDs) > 0 {
+				c.PerPID = append(c.PerPID, d)
+			}
+		}
+		if acks > 0 {
+			c.MicrosPerAck = c.Seconds * 1e6 / float64(acks)
+		}
 	}
 }
 

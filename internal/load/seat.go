@@ -18,7 +18,7 @@ import (
 type raceSeat struct {
 	cfg    *config
 	hc     *http.Client
-	seat   int // 1 or 2
+	seat   int // 1 or 2; arena mode: 0 until dial reads it from the view
 	token  string
 	conn   *websocket.Conn
 	nextID int
@@ -50,7 +50,7 @@ type raceSeat struct {
 	fallback   bool        // after a reject: a draw or a recycle next
 	passKey    progressKey // the position when something last changed
 	idlePasses int         // recycles since then
-	raceActs   int         // actions sent in the current race
+	raceActs   int         // actions sent (arena mode: acknowledged) in the current race
 
 	samples  []ackSample
 	acks     map[string]int // acks by race id
@@ -71,7 +71,14 @@ type ackSample struct {
 var (
 	drawFrame    = []byte(`{"type":"draw"}`)
 	recycleFrame = []byte(`{"type":"recycle"}`)
+	// resignFrame ends an arena mode's race: its seat has played
+	// --race-actions.
+	resignFrame = []byte(`{"type":"resign"}`)
 )
+
+// drawsOnly reports whether the seats play only draws and recycles (the
+// race and arena modes), keeping their stock and waste counts themselves.
+func (c *config) drawsOnly() bool { return c.mode == "race" || c.mode == "arena" }
 
 // dial opens the seat's connection to race g and reads its first state.
 func (s *raceSeat) dial(ctx context.Context, g *raceGame) error {
@@ -91,6 +98,12 @@ func (s *raceSeat) dial(ctx context.Context, g *raceGame) error {
 	v, err := s.view(ctx, g)
 	if err != nil {
 		return err
+	}
+	if s.seat == 0 { // an arena's race: the view says which seat is ours
+		if v.You == nil {
+			return &client.Error{Code: "bad_view", Message: "a race view without the player's seat"}
+		}
+		s.seat = *v.You
 	}
 	sv, err := v.seatOf(s.seat)
 	if err != nil {
@@ -134,9 +147,12 @@ func (s *raceSeat) act(ctx context.Context, g *raceGame, action []byte) (*answer
 func (s *raceSeat) play(stop, ctx context.Context, g *raceGame) {
 	for stop.Err() == nil && !g.over.Load() && !g.leave.Load() {
 		var action []byte
-		if s.cfg.mode == "race" {
+		switch {
+		case s.cfg.mode == "arena" && s.raceActs >= s.cfg.raceActions:
+			action = resignFrame
+		case s.cfg.drawsOnly():
 			action = s.drawOrRecycle()
-		} else {
+		default:
 			a, ok, err := s.choose(g)
 			if err != nil {
 				s.fail(g, err)
@@ -165,12 +181,17 @@ func (s *raceSeat) play(stop, ctx context.Context, g *raceGame) {
 			s.samples = append(s.samples, ackSample{at: time.Now(), latency: time.Since(t0)})
 			s.acks[g.id]++
 			s.acked = max(s.acked, ans.Seq)
+			if bytes.Equal(action, resignFrame) {
+				g.over.Store(true)
+				return
+			}
 			if ans.Seq >= raceActions {
 				g.long.Store(true)
 				g.giveUp()
 				return
 			}
-			if s.cfg.mode == "race" {
+			if s.cfg.drawsOnly() {
+				s.raceActs++
 				s.played(action)
 			}
 			continue
@@ -183,7 +204,7 @@ func (s *raceSeat) play(stop, ctx context.Context, g *raceGame) {
 			return
 		case code == "rate_limited":
 			client.Sleep(stop, client.RateLimitPause)
-		case s.cfg.mode == "race":
+		case s.cfg.drawsOnly():
 			if err := s.resync(g); err != nil {
 				s.fail(g, err)
 				return

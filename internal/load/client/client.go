@@ -220,11 +220,18 @@ func Persist(ctx context.Context, errs map[string]int, f func(context.Context) e
 // SignUp creates a player named load and returns its token, trying again
 // as Persist does; false when it gave up.
 func SignUp(ctx context.Context, hc *http.Client, base string, errs map[string]int) (string, bool) {
-	var p struct{ Token string }
-	ok := Persist(ctx, errs, func(ctx context.Context) error {
+	_, token, ok := NewPlayer(ctx, hc, base, errs)
+	return token, ok
+}
+
+// NewPlayer creates a player named load and returns its id and token, trying
+// again as Persist does; false when it gave up.
+func NewPlayer(ctx context.Context, hc *http.Client, base string, errs map[string]int) (id, token string, ok bool) {
+	var p struct{ ID, Token string }
+	ok = Persist(ctx, errs, func(ctx context.Context) error {
 		return PostJSON(ctx, hc, base+"/api/v1/players", "", []byte(`{"name":"load"}`), &p)
 	})
-	return p.Token, ok
+	return p.ID, p.Token, ok
 }
 
 // SocketURL is the address of a game's socket, asking for protocol 2 when
@@ -240,13 +247,32 @@ func SocketURL(base, game string, v2 bool) string {
 // DialGame opens the socket of a game as the player of token (see
 // SocketURL); a refusal for too many sockets is rate_limited.
 func DialGame(ctx context.Context, hc *http.Client, base, game, token string, v2 bool) (*websocket.Conn, error) {
-	conn, res, err := websocket.Dial(ctx, SocketURL(base, game, v2), &websocket.DialOptions{
+	return dial(ctx, hc, SocketURL(base, game, v2), token)
+}
+
+// ArenaSocketURL is the address of an arena's socket.
+func ArenaSocketURL(base, arena string) string {
+	return "ws" + strings.TrimPrefix(base, "http") + "/api/v1/arenas/" + arena + "/ws"
+}
+
+// DialArena opens the socket of an arena as the player of token; a refusal
+// for too many sockets is rate_limited.
+func DialArena(ctx context.Context, hc *http.Client, base, arena, token string) (*websocket.Conn, error) {
+	return dial(ctx, hc, ArenaSocketURL(base, arena), token)
+}
+
+// dial opens the WebSocket at url as the player of token.
+func dial(ctx context.Context, hc *http.Client, url, token string) (*websocket.Conn, error) {
+	conn, res, err := websocket.Dial(ctx, url, &websocket.DialOptions{
 		HTTPClient: hc,
 		HTTPHeader: http.Header{"Authorization": {"Bearer " + token}},
 	})
 	if err != nil {
 		if res != nil && res.StatusCode == http.StatusTooManyRequests {
 			return nil, &Error{"rate_limited", err.Error()}
+		}
+		if res != nil && res.StatusCode == http.StatusServiceUnavailable {
+			return nil, &Error{"unavailable", err.Error()}
 		}
 		return nil, WSError(ctx, err)
 	}

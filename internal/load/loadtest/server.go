@@ -24,7 +24,7 @@ import (
 )
 
 // Server is a whole dsol server in the test's process, wired as dsol serve
-// wires it (the REST API, the game sockets, /metrics) on a fresh SQLite
+// wires it (the REST API, the game and arena sockets, /metrics) on a fresh SQLite
 // store, on a loopback port. The test's process is the server's: its pid
 // is os.Getpid().
 type Server struct {
@@ -49,8 +49,10 @@ func MustServe(tb testing.TB, rate int) *Server {
 	games := service.New(service.Config{Store: st, Committer: com, Logger: log, Clock: time.Now, Random: rand.Reader,
 		Action: m.ObserveAction, Live: live.Config{Hooks: live.Hooks{Action: m.ObserveAction, Live: m.AddLiveTables, Races: m.AddLiveRaces}}})
 	wc := ws.Config{MessageRate: float64(rate), MessageBurst: rate} // 0: the defaults
-	sockets := ws.NewHandler(ws.Deps{Games: games, Player: httpapi.PlayerID, Logger: log, Metrics: m, Clock: time.Now, Config: wc})
-	h := httpapi.NewServer(httpapi.Deps{Sockets: httpapi.Sockets{Games: sockets}, Logger: log,
+	deps := ws.Deps{Games: games, Player: httpapi.PlayerID, Logger: log, Metrics: m, Clock: time.Now, Config: wc}
+	sockets := ws.NewHandler(deps)
+	arenas := ws.NewArenaHandler(deps)
+	h := httpapi.NewServer(httpapi.Deps{Sockets: httpapi.Sockets{Games: sockets, Arena: arenas}, Logger: log,
 		Players: players.New(players.Config{Store: st, Clock: time.Now, Random: rand.Reader}),
 		Games:   games, Metrics: m, Clock: time.Now,
 		Config: httpapi.Config{WriteRate: float64(rate), WriteBurst: rate}})
@@ -61,6 +63,7 @@ func MustServe(tb testing.TB, rate int) *Server {
 			ctx, cancel := context.WithTimeout(context.Background(), apitest.Wait)
 			defer cancel()
 			sockets.Shutdown(ctx)
+			arenas.Shutdown(ctx)
 			ts.CloseClientConnections()
 			ts.Close()
 			games.Close(ctx)
