@@ -5,9 +5,11 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"dsol/internal/game"
+	"dsol/internal/rating"
 	"dsol/internal/store"
 )
 
@@ -35,9 +37,22 @@ type Arena struct {
 	status   string    // as last pushed
 	stopped  bool
 
+	pairing bool           // a round of pairing is under way
+	rounds  sync.WaitGroup // the round's goroutine
+	ctx     context.Context
+	cancel  context.CancelFunc // at halt: a round stops creating races
+
 	kick chan struct{}
 	stop chan struct{}
 	done chan struct{}
+}
+
+// blocks returns whom player may not meet (Config.Blocks).
+func (x *Arena) blocks(ctx context.Context, player string) ([]string, error) {
+	if x.reg.cfg.Blocks == nil {
+		return nil, nil
+	}
+	return x.reg.cfg.Blocks(ctx, player)
 }
 
 // member is a joined player.
@@ -53,6 +68,7 @@ type member struct {
 	odd       bool   // left out of the last pairing
 	freeSince time.Time
 	busyUntil time.Time // a race outside the arena was in play when last paired
+	avoid     []string  // players they blocked or were blocked by
 }
 
 // racing is a race in play.
@@ -97,7 +113,10 @@ func (x *Arena) load(ctx context.Context) error {
 	now := x.reg.cfg.Clock()
 	x.a, x.status = a, StatusAt(a, now)
 	for _, p := range ps {
-		x.add(p, now)
+		m := x.add(p, now)
+		if m.avoid, err = x.blocks(ctx, p.ID); err != nil {
+			return err
+		}
 	}
 	x.nextN = 1
 	for _, sr := range rs {
@@ -174,32 +193,33 @@ func (x *Arena) scoreRace(r Race, row *RaceRow) {
 
 // run is the arena's goroutine: every PairEvery, and whenever a race ends
 // or a player joins or connects, it scores what ended, pauses idle seats,
-// pairs the free players, ends the races that outlived the arena, and
-// pushes the standings (at most every PushEvery).
+// pushes the standings (at most every PushEvery), and starts a round of
+// pairing (on a goroutine of its own, one round at a time, so that the
+// store writes of a round's races never hold a push back) or ends the races
+// that outlived the arena.
 func (x *Arena) run() {
 	defer close(x.done)
 	cfg := &x.reg.cfg
 	tick := time.NewTicker(cfg.PairEvery)
 	defer tick.Stop()
-	var later *time.Timer
+	var later <-chan time.Time // the next push that waits for PushEvery
+	defer x.rounds.Wait()
 	for {
 		select {
 		case <-x.stop:
-			if later != nil {
-				later.Stop()
-			}
 			return
 		case <-tick.C:
 		case <-x.kick:
+		case <-later:
+			later = nil
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), cfg.StoreTimeout)
-		x.step(ctx)
+		x.settle(ctx)
+		wait := x.push()
+		x.advance(ctx)
 		cancel()
-		if wait := x.push(); wait > 0 && later == nil {
-			later = time.AfterFunc(wait, func() { x.poke() })
-		} else if wait == 0 && later != nil {
-			later.Stop()
-			later = nil
+		if wait > 0 && later == nil {
+			later = time.After(wait)
 		}
 	}
 }
@@ -212,8 +232,9 @@ func (x *Arena) poke() {
 	}
 }
 
-// step does one round of the arena's work.
-func (x *Arena) step(ctx context.Context) {
+// settle reads the races that ended and the idle seats of those past
+// IdleWithin, and notes the arena's start and end.
+func (x *Arena) settle(ctx context.Context) {
 	cfg := &x.reg.cfg
 	now := cfg.Clock()
 	x.mu.Lock()
@@ -229,6 +250,9 @@ func (x *Arena) step(ctx context.Context) {
 			poll = append(poll, id)
 		}
 	}
+	if status := StatusAt(x.a, now); status != x.status { // it started or ended: everyone is told
+		x.status, x.dirty = status, true
+	}
 	x.mu.Unlock()
 
 	for _, id := range poll {
@@ -242,15 +266,36 @@ func (x *Arena) step(ctx context.Context) {
 	for _, id := range idle {
 		x.readRace(ctx, id, true)
 	}
-	status := StatusAt(x.arena(), now)
-	x.mu.Lock()
-	if status != x.status { // it started or ended: everyone is told
-		x.status, x.dirty = status, true
-	}
-	x.mu.Unlock()
-	switch status {
+}
+
+// advance pairs the free players while the arena runs (a round on its own
+// goroutine unless one is under way), and once it is over by EndGrace ends
+// the races still in play.
+func (x *Arena) advance(ctx context.Context) {
+	cfg := &x.reg.cfg
+	now := cfg.Clock()
+	switch StatusAt(x.arena(), now) {
 	case Running:
-		x.pair(ctx, now)
+		x.mu.Lock()
+		busy := x.pairing
+		x.pairing = true
+		x.mu.Unlock()
+		if busy {
+			return
+		}
+		x.rounds.Add(1)
+		go func() {
+			defer x.rounds.Done()
+			ctx, cancel := context.WithTimeout(x.ctx, cfg.StoreTimeout)
+			defer cancel()
+			made := x.pair(ctx, now)
+			x.mu.Lock()
+			x.pairing = false
+			x.mu.Unlock()
+			if made > 0 {
+				x.poke() // push the players now playing
+			}
+		}()
 	case Over:
 		if now.Sub(x.arena().EndsAt) >= cfg.EndGrace {
 			x.timeUp(ctx)
@@ -285,111 +330,158 @@ func (x *Arena) readRace(ctx context.Context, id string, idleCheck bool) {
 	r := RaceOf(rs[0])
 	now := cfg.Clock()
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	live := x.races[id]
 	if live == nil {
+		x.mu.Unlock()
 		return // scored already
 	}
-	if idleCheck || !live.idleCheck {
+	live.created = r.Created // as stored: the idle rule counts from it
+	var idle []string
+	// The idle seats are known once the race is over or IdleWithin old.
+	if decided := r.Over || now.Sub(r.Created) >= IdleWithin; decided && !live.idleCheck {
 		live.idleCheck = true
 		for i, p := range r.Seats {
-			if r.Idle[i] && (r.Over || now.Sub(r.Created) >= IdleWithin) {
-				x.pauseIdle(ctx, p)
+			if m := x.members[p]; r.Idle[i] && m != nil && !m.paused {
+				idle = append(idle, p)
 			}
 		}
 	}
-	if !r.Over {
-		return
-	}
-	delete(x.races, id)
-	row := x.row(r)
-	x.scoreRace(r, row)
-	for i, p := range r.Seats {
-		m := x.members[p]
-		if m == nil {
-			continue
+	if r.Over {
+		delete(x.races, id)
+		row := x.row(r)
+		x.scoreRace(r, row)
+		for i, p := range r.Seats {
+			m := x.members[p]
+			if m == nil {
+				continue
+			}
+			m.race, m.last, m.freeSince = "", r.Seats[1-i], now
+			points, score := row.Points[i], m.tally.Score
+			x.send(p, encode(Message{Type: "scored", Race: id, Points: &points, Score: &score}))
 		}
-		m.race, m.last, m.freeSince = "", r.Seats[1-i], now
-		points, score := row.Points[i], m.tally.Score
-		x.send(p, encode(Message{Type: "scored", Race: id, Points: &points, Score: &score}))
+		x.dirty = true
 	}
-	x.dirty = true
+	x.mu.Unlock()
+	for _, p := range idle {
+		x.pauseIdle(ctx, p)
+	}
 }
 
-// pauseIdle pauses a player whose seat stayed idle (x.mu held).
+// pauseIdle pauses a player whose seat stayed idle: stored first, then
+// told.
 func (x *Arena) pauseIdle(ctx context.Context, p string) {
-	m := x.members[p]
-	if m == nil || m.paused {
-		return
-	}
 	if err := x.reg.cfg.Store.PauseArena(ctx, x.id, p, true); err != nil {
 		x.reg.cfg.Logger.Warn("arena: pause an idle player", "arena", x.id, "err", err)
 		return
 	}
-	m.paused, m.idle = true, true
-	x.send(p, encode(Message{Type: "paused", Reason: "idle"}))
-	x.dirty = true
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if m := x.members[p]; m != nil {
+		m.paused, m.idle = true, true
+		x.send(p, encode(Message{Type: "paused", Reason: "idle"}))
+		x.dirty = true
+	}
 }
 
 // pair pairs the free players: joined, not paused, with a socket open, not
 // in a race.
-func (x *Arena) pair(ctx context.Context, now time.Time) {
+func (x *Arena) pair(ctx context.Context, now time.Time) int64 {
 	cfg := &x.reg.cfg
 	x.mu.Lock()
 	var free []Free
 	for _, m := range x.members {
 		if !m.paused && m.race == "" && x.present[m.id] > 0 && !now.Before(m.busyUntil) {
-			free = append(free, Free{ID: m.id, Score: m.tally.Score, Rating: m.rating, Last: m.last, Odd: m.odd, Joined: m.joined})
+			rt := m.rating
+			if rt == 0 { // no rating yet: where everyone starts
+				rt = rating.StartRating
+			}
+			free = append(free, Free{ID: m.id, Score: m.tally.Score, Rating: rt, Last: m.last, Odd: m.odd, Joined: m.joined, Avoid: m.avoid})
 		}
 	}
 	a := x.a
 	x.mu.Unlock()
 	if len(free) < 2 {
-		return
+		return 0
 	}
 	pairs, left := Pair(free)
+	sem := make(chan struct{}, PairWorkers)
+	var wg sync.WaitGroup
+	var made atomic.Int64
 	for _, p := range pairs {
 		if rematch(p[0], p[1]) && x.waited(p, now) < RematchWait {
 			continue // someone else may come free meanwhile
 		}
 		x.mu.Lock()
+		if x.stopped { // it moved to another node meanwhile
+			x.mu.Unlock()
+			break
+		}
 		n := x.nextN
 		x.nextN++
 		x.mu.Unlock()
-		id, err := cfg.Pair(ctx, a, n, p[0].ID, p[1].ID)
-		x.mu.Lock()
-		if err != nil {
-			var busy *BusyError
-			if errors.As(err, &busy) {
-				if m := x.members[busy.Player]; m != nil {
-					m.busyUntil = now.Add(BusyWait)
-				}
-			} else {
-				cfg.Logger.Warn("arena: pair", "arena", x.id, "err", err)
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			id, err := cfg.Pair(ctx, a, n, p[0].ID, p[1].ID)
+			if x.paired(p, id, err) {
+				made.Add(1)
 			}
-			x.mu.Unlock()
-			continue
-		}
-		x.races[id] = &racing{seats: [2]string{p[0].ID, p[1].ID}, created: now, polled: now}
-		x.row(Race{ID: id, Seats: [2]string{p[0].ID, p[1].ID}, Created: now})
-		for _, f := range p {
-			m := x.members[f.ID]
-			m.race, m.odd = id, false
-			if cfg.Paired != nil {
-				cfg.Paired(now.Sub(m.freeSince))
-			}
-			x.send(f.ID, encode(Message{Type: "paired", Race: id}))
-		}
-		x.dirty = true
-		x.mu.Unlock()
+		}()
 	}
-	if left != nil {
-		x.mu.Lock()
-		if m := x.members[left.ID]; m != nil {
+	wg.Wait()
+	x.mu.Lock()
+	for _, l := range left {
+		if m := x.members[l.ID]; m != nil {
 			m.odd = true
 		}
-		x.mu.Unlock()
 	}
+	x.mu.Unlock()
+	return made.Load()
+}
+
+// PairWorkers is how many races of a round of pairing are created at once.
+const PairWorkers = 8
+
+// paired seats a pair in the race Config.Pair made for them (id) and
+// reports true, or, when it failed, passes a player with a race in play
+// elsewhere over for BusyWait.
+func (x *Arena) paired(p [2]Free, id string, err error) bool {
+	cfg := &x.reg.cfg
+	now := cfg.Clock()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err != nil {
+		var busy *BusyError
+		var bl *BlockedError
+		switch {
+		case errors.As(err, &busy):
+			if m := x.members[busy.Player]; m != nil {
+				m.busyUntil = now.Add(BusyWait)
+			}
+		case errors.As(err, &bl):
+			for i, id := range bl.Players {
+				if m := x.members[id]; m != nil {
+					m.avoid = append(m.avoid, bl.Players[1-i])
+				}
+			}
+		default:
+			cfg.Logger.Warn("arena: pair", "arena", x.id, "err", err)
+		}
+		return false
+	}
+	x.races[id] = &racing{seats: [2]string{p[0].ID, p[1].ID}, created: now, polled: now}
+	x.row(Race{ID: id, Seats: [2]string{p[0].ID, p[1].ID}, Created: now})
+	for _, f := range p {
+		m := x.members[f.ID]
+		m.race, m.odd = id, false
+		if cfg.Paired != nil {
+			cfg.Paired(now.Sub(m.freeSince))
+		}
+		x.send(f.ID, encode(Message{Type: "paired", Race: id}))
+	}
+	x.dirty = true
+	return true
 }
 
 // RematchWait is how long two players who just played each other wait for
@@ -483,11 +575,18 @@ func (x *Arena) push() time.Duration {
 	}
 	x.dirty, x.lastPush = false, now
 	rows := x.standings()
-	v := x.view(now, rows, TopRows)
+	p := newPusher(x.view(now, rows, TopRows))
+	at := make(map[string]int, len(rows))
+	for i, r := range rows {
+		at[r.Player.ID] = i
+	}
 	for s := range x.subs {
-		sv := v
-		x.personal(&sv, rows, s.player)
-		x.deliver(s, encode(Message{Type: "arena", Arena: &sv}))
+		m, i := x.members[s.player], at[s.player]
+		if m == nil {
+			x.deliver(s, p.message(Row{}, nil))
+			continue
+		}
+		x.deliver(s, p.message(rows[i], &You{Rank: rows[i].Rank, Paused: m.paused, Idle: m.idle, Race: m.race}))
 	}
 	if x.reg.cfg.Pushed != nil {
 		x.reg.cfg.Pushed(x.reg.cfg.Clock().Sub(now))
@@ -526,19 +625,29 @@ func (x *Arena) view(now time.Time, rows []Row, top int) View {
 // personal adds player's own row (when the view's rows lack it) and their
 // You (x.mu held).
 func (x *Arena) personal(v *View, rows []Row, player string) {
+	row, you := x.you(rows, player)
+	if you == nil {
+		return
+	}
+	v.You = you
+	if row.Rank > len(v.Standings) {
+		v.Standings = append(v.Standings, row)
+	}
+}
+
+// you returns a member's row and You (nil for a player who did not join)
+// (x.mu held).
+func (x *Arena) you(rows []Row, player string) (Row, *You) {
 	m := x.members[player]
 	if m == nil {
-		return
+		return Row{}, nil
 	}
 	for _, r := range rows {
 		if r.Player.ID == player {
-			v.You = &You{Rank: r.Rank, Paused: m.paused, Idle: m.idle, Race: m.race}
-			if r.Rank > len(v.Standings) {
-				v.Standings = append(v.Standings, r)
-			}
-			return
+			return r, &You{Rank: r.Rank, Paused: m.paused, Idle: m.idle, Race: m.race}
 		}
 	}
+	return Row{}, nil
 }
 
 // View returns the arena as player sees it, with all its standings.
@@ -573,16 +682,20 @@ func (x *Arena) Join(ctx context.Context, p store.Player) error {
 	if err := cfg.Store.JoinArena(ctx, x.id, p.ID, now); err != nil {
 		return err
 	}
+	rt, err := cfg.Store.Rating(ctx, p.ID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	avoid, err := x.blocks(ctx, p.ID)
+	if err != nil {
+		return err
+	}
 	x.mu.Lock()
 	m := x.members[p.ID]
 	if m == nil {
-		rt, err := cfg.Store.Rating(ctx, p.ID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			x.mu.Unlock()
-			return err
-		}
 		m = x.add(store.ArenaPlayer{ID: p.ID, Name: p.Name, Rating: rt.Rating}, now)
 	}
+	m.avoid = avoid
 	if m.paused {
 		m.paused, m.idle, m.freeSince = false, false, now
 	}
@@ -659,6 +772,7 @@ func (x *Arena) halt() {
 		x.drop(s)
 	}
 	x.mu.Unlock()
+	x.cancel()
 	close(x.stop)
 	<-x.done
 }

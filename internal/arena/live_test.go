@@ -13,6 +13,9 @@ import (
 	"dsol/internal/store"
 )
 
+// testArena is the id of the tests' arena.
+const testArena = "arena0000001"
+
 // memStore is an arena's store in memory, for the live arena's tests: one
 // arena, its players, its races and their first actions.
 type memStore struct {
@@ -121,7 +124,7 @@ func (m *memStore) finish(id string, winner int, idle [2]bool, now time.Time) {
 		if r.GameID != id || r.Status != "playing" {
 			continue
 		}
-		r.Status = "over"
+		r.Status, r.EndedAt = "over", now
 		var w any = winner
 		if winner == 0 {
 			w = nil
@@ -156,7 +159,7 @@ func TestArenaSimulation(t *testing.T) {
 func simulate(t *testing.T, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	start := time.Now()
-	st := &memStore{arena: store.Arena{ID: "a", Minutes: 30, Draw: 1, StartsAt: start, EndsAt: start.Add(30 * time.Minute)},
+	st := &memStore{arena: store.Arena{ID: testArena, Minutes: 30, Draw: 1, StartsAt: start, EndsAt: start.Add(30 * time.Minute)},
 		inRace: map[string]string{}}
 	reg := NewRegistry(Config{Store: st, Pair: st.pair(time.Now), Clock: time.Now,
 		TimeUp: func(_ context.Context, race string) error {
@@ -166,7 +169,7 @@ func simulate(t *testing.T, seed uint64) {
 		PollEvery: time.Hour}) // every end is told through RaceOver
 	defer reg.Close()
 	ctx := context.Background()
-	x, err := reg.Get(ctx, "a")
+	x, err := reg.Get(ctx, testArena)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +224,7 @@ func simulate(t *testing.T, seed uint64) {
 		for _, id := range over {
 			idle := [2]bool{rng.IntN(10) == 0, rng.IntN(10) == 0}
 			st.finish(id, rng.IntN(3), idle, now)
-			reg.RaceOver("a", id)
+			reg.RaceOver(testArena, id)
 		}
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
@@ -248,14 +251,14 @@ func simulate(t *testing.T, seed uint64) {
 	st.mu.Unlock()
 	for _, id := range left {
 		st.finish(id, 1, [2]bool{}, time.Now())
-		reg.RaceOver("a", id)
+		reg.RaceOver(testArena, id)
 	}
 	time.Sleep(time.Second)
 	synctest.Wait()
 	if len(st.twice) > 0 {
 		t.Fatalf("seated in two races: %v", st.twice)
 	}
-	rs, _ := st.ArenaRaces(ctx, "a", "")
+	rs, _ := st.ArenaRaces(ctx, testArena, "")
 	races := make([]Race, len(rs))
 	for i, r := range rs {
 		races[i] = RaceOf(r)
@@ -308,10 +311,10 @@ func checkWaits(t *testing.T, x *Arena, now time.Time) {
 func TestArenaPushesStartAndEnd(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now().Add(time.Minute)
-		st := &memStore{arena: store.Arena{ID: "a", Minutes: 5, StartsAt: start, EndsAt: start.Add(5 * time.Minute)}, inRace: map[string]string{}}
+		st := &memStore{arena: store.Arena{ID: testArena, Minutes: 5, StartsAt: start, EndsAt: start.Add(5 * time.Minute)}, inRace: map[string]string{}}
 		reg := NewRegistry(Config{Store: st, Pair: st.pair(time.Now), Clock: time.Now, TimeUp: func(context.Context, string) error { return nil }})
 		defer reg.Close()
-		x, err := reg.Get(context.Background(), "a")
+		x, err := reg.Get(context.Background(), testArena)
 		if err != nil {
 			t.Fatal(err)
 		}

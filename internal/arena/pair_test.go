@@ -22,6 +22,8 @@ func TestPair(t *testing.T) {
 		{"no rematch, swapped", []Free{f("a", 10, ""), f("b", 9, ""), f("c", 5, "d"), f("d", 4, "c")}, "d-b c-a |"},
 		{"a rematch when nobody else is free", []Free{f("a", 1, "b"), f("b", 1, "a")}, "a-b |"},
 		{"alone", []Free{f("a", 1, "")}, "| a"},
+		{"never two who blocked", []Free{{ID: "a", Score: 3, Avoid: []string{"b"}}, {ID: "b", Score: 3}, {ID: "c"}}, "a-c | b"},
+		{"not even alone", []Free{{ID: "a", Avoid: []string{"b"}}, {ID: "b"}}, "| a b"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -32,14 +34,14 @@ func TestPair(t *testing.T) {
 	}
 }
 
-func pairText(pairs [][2]Free, left *Free) string {
+func pairText(pairs [][2]Free, left []Free) string {
 	s := ""
 	for _, p := range pairs {
 		s += p[0].ID + "-" + p[1].ID + " "
 	}
 	s += "|"
-	if left != nil {
-		s += " " + left.ID
+	for _, l := range left {
+		s += " " + l.ID
 	}
 	return s
 }
@@ -89,10 +91,10 @@ func TestPairProperty(t *testing.T) {
 				rematches++
 			}
 		}
-		if len(pairs) != k/2 || (left == nil) != (k%2 == 0) {
+		if len(pairs) != k/2 || len(left) != k%2 {
 			t.Fatalf("case %d: %d players, %s", n, k, pairText(pairs, left))
 		}
-		if odd >= 0 && k > 1 && left != nil && left.ID == free[odd].ID {
+		if odd >= 0 && k > 1 && len(left) > 0 && left[0].ID == free[odd].ID {
 			t.Fatalf("case %d: the odd one out left out again: %s", n, pairText(pairs, left))
 		}
 		if rematches > 0 && fewestRematches(free, left) < rematches {
@@ -101,12 +103,45 @@ func TestPairProperty(t *testing.T) {
 	}
 }
 
+// TestPairBlocks: over random sets of free players with random blocks
+// between them, no two who may not meet are ever paired, and no one is
+// paired twice or lost.
+func TestPairBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 3000 {
+		k := 2 + rng.IntN(10)
+		free := make([]Free, k)
+		for i := range free {
+			free[i] = Free{ID: fmt.Sprint("p", i), Score: rng.IntN(4)}
+		}
+		for range rng.IntN(k) {
+			i, j := rng.IntN(k), rng.IntN(k)
+			free[i].Avoid = append(free[i].Avoid, free[j].ID)
+			free[rng.IntN(k)].Last = free[rng.IntN(k)].ID
+		}
+		pairs, left := Pair(free)
+		seen := map[string]bool{}
+		for _, p := range pairs {
+			if blocked(p[0], p[1]) {
+				t.Fatalf("case %d: %s and %s paired: %+v", n, p[0].ID, p[1].ID, free)
+			}
+			seen[p[0].ID], seen[p[1].ID] = true, true
+		}
+		for _, l := range left {
+			seen[l.ID] = true
+		}
+		if len(seen) != k || 2*len(pairs)+len(left) != k {
+			t.Fatalf("case %d: %s for %d players", n, pairText(pairs, left), k)
+		}
+	}
+}
+
 // fewestRematches is the fewest rematches of any pairing of the players but
 // left.
-func fewestRematches(free []Free, left *Free) int {
+func fewestRematches(free []Free, left []Free) int {
 	var ps []Free
 	for _, f := range free {
-		if left == nil || f.ID != left.ID {
+		if len(left) == 0 || f.ID != left[0].ID {
 			ps = append(ps, f)
 		}
 	}

@@ -40,6 +40,14 @@ type BusyError struct{ Player string }
 
 func (e *BusyError) Error() string { return fmt.Sprintf("arena: %s has a race in play", e.Player) }
 
+// BlockedError is Config.Pair's answer when one of the two players blocked
+// the other since they joined: they are never paired again.
+type BlockedError struct{ Players [2]string }
+
+func (e *BlockedError) Error() string {
+	return fmt.Sprintf("arena: %s and %s may not meet", e.Players[0], e.Players[1])
+}
+
 // BusyWait is how long a player with a race in play outside the arena is
 // passed over by its pairing.
 const BusyWait = 5 * time.Second
@@ -77,6 +85,9 @@ type Config struct {
 	// push of the standings took (both optional: metrics).
 	Paired func(wait time.Duration)
 	Pushed func(d time.Duration)
+	// Blocks returns the players a player blocked or was blocked by: an
+	// arena never pairs them (optional).
+	Blocks func(ctx context.Context, player string) ([]string, error)
 	// Counts is told, every SweepEvery and as arenas start, how many arenas
 	// are live here and how many players they have joined and connected
 	// (optional: metrics).
@@ -153,6 +164,23 @@ func (r *Registry) count() {
 	}
 }
 
+// IDLength is the length of an arena's id: 9 random bytes, base64url.
+const IDLength = 12
+
+// ValidID reports whether id has the form of an arena's id, so that a
+// request for anything else reads no lease and no store.
+func ValidID(id string) bool {
+	if len(id) != IDLength {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // ErrClosed is Get's answer once the registry is closed.
 var ErrClosed = errors.New("arena: closed")
 
@@ -160,6 +188,9 @@ var ErrClosed = errors.New("arena: closed")
 // holds its lease (store.ErrNotFound for no such arena; the owner's error,
 // an *ownership.ElsewhereError, when another node runs it).
 func (r *Registry) Get(ctx context.Context, id string) (*Arena, error) {
+	if !ValidID(id) {
+		return nil, store.ErrNotFound
+	}
 	if x := r.live(id); x != nil {
 		return x, nil // its lease is renewed with this node's; Lost stops it
 	}
@@ -187,10 +218,15 @@ func (r *Registry) Get(ctx context.Context, id string) (*Arena, error) {
 		return x, nil
 	}
 	r.mu.Unlock()
-	x := &Arena{reg: r, id: id, members: map[string]*member{}, races: map[string]*racing{}, rows: map[string]*RaceRow{},
+	ctx, cancel := context.WithCancel(context.Background())
+	x := &Arena{reg: r, id: id, ctx: ctx, cancel: cancel, members: map[string]*member{}, races: map[string]*racing{}, rows: map[string]*RaceRow{},
 		subs: map[*Sub]struct{}{}, present: map[string]int{}, kick: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	if err := x.load(ctx); err != nil {
+		cancel()
+		r.mu.Lock()
+		delete(r.loads, id)
+		r.mu.Unlock()
 		if r.cfg.Owner != nil && errors.Is(err, store.ErrNotFound) {
 			r.cfg.Owner.Release([]string{LeasePrefix + id})
 		}
@@ -198,12 +234,13 @@ func (r *Registry) Get(ctx context.Context, id string) (*Arena, error) {
 	}
 	x.idleSubs = r.cfg.Clock()
 	r.mu.Lock()
+	delete(r.loads, id)
 	if r.closed {
 		r.mu.Unlock()
+		cancel()
 		return nil, ErrClosed
 	}
 	r.arenas[id] = x
-	delete(r.loads, id)
 	r.mu.Unlock()
 	go x.run()
 	x.poke()
@@ -261,13 +298,17 @@ func (r *Registry) remove(id string) {
 func (r *Registry) Sweep() {
 	now := r.cfg.Clock()
 	r.mu.Lock()
-	var gone []string
+	live := make(map[string]*Arena, len(r.arenas))
 	for id, x := range r.arenas {
+		live[id] = x
+	}
+	r.mu.Unlock()
+	var gone []string
+	for id, x := range live {
 		if x.unused(now, r.cfg.Linger) {
 			gone = append(gone, id)
 		}
 	}
-	r.mu.Unlock()
 	var leases []string
 	for _, id := range gone {
 		r.remove(id)

@@ -45,15 +45,20 @@ type Race struct {
 	Over    bool
 	Counted bool
 	Winner  int
-	// Idle marks a seat that made no action within IdleWithin of Created.
+	// Idle marks a seat that made no action within IdleWithin of Created
+	// (in a race that lasted that long).
 	Idle [2]bool
 }
 
 // RaceOf reads a stored race of an arena.
 func RaceOf(r store.ArenaRace) Race {
 	x := Race{ID: r.GameID, Seats: r.Seats, Created: r.CreatedAt, Over: r.Status == "over"}
+	// A race that ended before IdleWithin left a seat that had not acted
+	// yet no time to: it is not idle.
+	short := x.Over && r.EndedAt.Sub(r.CreatedAt) < IdleWithin
 	for i, first := range r.First {
-		x.Idle[i] = first.IsZero() || first.Sub(r.CreatedAt) > IdleWithin
+		acted := !first.IsZero() && first.Sub(r.CreatedAt) <= IdleWithin
+		x.Idle[i] = !acted && !(short && first.IsZero())
 	}
 	if x.Over && len(r.Result) > 0 {
 		var res struct {

@@ -1,9 +1,11 @@
 package arena
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"dsol/internal/game"
 	"dsol/internal/store"
 )
 
@@ -53,20 +55,26 @@ func TestScoring(t *testing.T) {
 
 // TestRaceOf: the winner from the stored result, a draw for a null one, no
 // count without a result, and a seat idle when its first action came later
-// than IdleWithin or never.
+// than IdleWithin, or never in a race that lasted that long.
 func TestRaceOf(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	r := RaceOf(store.ArenaRace{GameID: "r", Seats: [2]string{"a", "b"}, Status: "over", Result: []byte(`{"winner":2,"reason":"out"}`),
-		CreatedAt: at, First: [2]time.Time{at.Add(IdleWithin + time.Millisecond), at.Add(IdleWithin)}})
+		CreatedAt: at, EndedAt: at.Add(time.Minute), First: [2]time.Time{at.Add(IdleWithin + time.Millisecond), at.Add(IdleWithin)}})
 	if !r.Over || !r.Counted || r.Winner != 2 || r.Idle != [2]bool{true, false} {
 		t.Fatalf("RaceOf = %+v", r)
 	}
-	r = RaceOf(store.ArenaRace{Status: "over", Result: []byte(`{"winner":null}`), CreatedAt: at, First: [2]time.Time{at, at}})
+	r = RaceOf(store.ArenaRace{Status: "over", Result: []byte(`{"winner":null}`), CreatedAt: at, EndedAt: at.Add(time.Hour), First: [2]time.Time{at, at}})
 	if !r.Counted || r.Winner != 0 || r.Idle != [2]bool{} {
 		t.Fatalf("a draw: %+v", r)
 	}
-	if r := RaceOf(store.ArenaRace{Status: "over", CreatedAt: at}); r.Counted || r.Idle != [2]bool{true, true} {
-		t.Fatalf("no result: %+v", r)
+	if r := RaceOf(store.ArenaRace{Status: "over", CreatedAt: at, EndedAt: at.Add(time.Hour)}); r.Counted || r.Idle != [2]bool{true, true} {
+		t.Fatalf("no result, no action in an hour: %+v", r)
+	}
+	// The opponent resigned after 3 s: a seat that had not acted yet had no
+	// time to; one that acted is not idle either.
+	r = RaceOf(store.ArenaRace{Status: "over", Result: []byte(`{"winner":2}`), CreatedAt: at, EndedAt: at.Add(3 * time.Second), First: [2]time.Time{at.Add(time.Second)}})
+	if r.Idle != [2]bool{} || r.Winner != 2 {
+		t.Fatalf("a race of 3 s: %+v", r)
 	}
 	if r := RaceOf(store.ArenaRace{Status: "playing", CreatedAt: at}); r.Over || r.Counted {
 		t.Fatalf("in play: %+v", r)
@@ -87,6 +95,38 @@ func TestRank(t *testing.T) {
 	for i, e := range es {
 		if e.Player != want[i] {
 			t.Fatalf("rank %d: %s, want %s (%v)", i, e.Player, want[i], es)
+		}
+	}
+}
+
+// TestPusher: a push's bytes are those of the view encoded whole, with the
+// receiver's own row after the top rows when it is not among them, and
+// their You; a receiver who did not join gets the top rows alone.
+func TestPusher(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var rows []Row
+	for i := range 5 {
+		rows = append(rows, Row{Rank: i + 1, Player: game.PlayerRef{ID: fmt.Sprint("p", i), Name: "Ö \"quoted\""}, Score: 10 - i, Fire: i == 0})
+	}
+	for _, top := range []int{0, 2, 5} {
+		v := View{ID: "a", Status: Running, StartsAt: at, EndsAt: at.Add(time.Hour), Now: at, Minutes: 60, Draw: 1, Redeal: "single",
+			Players: 5, Standings: rows[:top]}
+		p := newPusher(v)
+		for _, c := range []struct {
+			row Row
+			you *You
+		}{{rows[0], &You{Rank: 1, Race: "r"}}, {rows[4], &You{Rank: 5, Paused: true, Idle: true}}, {Row{}, nil}} {
+			want := v
+			want.Standings = append([]Row{}, v.Standings...)
+			if c.you != nil {
+				want.You = c.you
+				if c.row.Rank > top {
+					want.Standings = append(want.Standings, c.row)
+				}
+			}
+			if got, w := string(p.message(c.row, c.you)), string(encode(Message{Type: "arena", Arena: &want})); got != w {
+				t.Fatalf("top %d:\n got %s\nwant %s", top, got, w)
+			}
 		}
 	}
 }

@@ -114,3 +114,50 @@ func encode(m Message) []byte {
 	b, _ := json.Marshal(m)
 	return b
 }
+
+// pusher writes one push of an arena's view to each of its sockets: the
+// view and its top rows are encoded once, and only the receiver's own row
+// (when beyond them) and their You for each socket. The bytes are those of
+// encode(Message{Type: "arena", Arena: &view}) with that row and You.
+type pusher struct {
+	head []byte // {"type":"arena","arena":{…,"standings":[rows
+	top  int    // rows in the head
+}
+
+func newPusher(v View) *pusher {
+	rows := v.Standings
+	v.Standings, v.You = nil, nil
+	b := encode(Message{Type: "arena", Arena: &v})
+	// b ends with "standings":null}}: the rows go in place of the null.
+	b = append(b[:len(b)-len("null}}")], '[')
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		rb, _ := json.Marshal(r)
+		b = append(b, rb...)
+	}
+	return &pusher{head: b, top: len(rows)}
+}
+
+// message is the push for a receiver with their own row and You (nil: not
+// joined).
+func (p *pusher) message(row Row, you *You) []byte {
+	b := make([]byte, 0, len(p.head)+256)
+	b = append(b, p.head...)
+	if you != nil && row.Rank > p.top {
+		if p.top > 0 {
+			b = append(b, ',')
+		}
+		rb, _ := json.Marshal(row)
+		b = append(b, rb...)
+	}
+	b = append(b, ']')
+	if you != nil {
+		yb, _ := json.Marshal(you)
+		b = append(append(append(b, `,"you":`...), yb...), '}')
+	} else {
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}

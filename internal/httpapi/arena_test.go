@@ -2,8 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -223,7 +222,7 @@ func TestArenaRequests(t *testing.T) {
 	for _, body := range []any{
 		map[string]any{}, map[string]any{"minutes": 4}, map[string]any{"minutes": 121}, map[string]any{"minutes": 5, "draw": 2},
 		map[string]any{"minutes": 5, "redeal": "twice"}, map[string]any{"minutes": 5, "startsIn": -1},
-		map[string]any{"minutes": 5, "startsIn": 86401}, map[string]any{"minutes": 5, "x": 1}, "5",
+		map[string]any{"minutes": 5, "startsIn": 86401}, map[string]any{"minutes": 5, "startsIn": 9223372037}, map[string]any{"minutes": 5, "x": 1}, "5",
 	} {
 		a.MustError(t, "POST", "/api/v1/arenas", body, 400, game.BadRequest)
 	}
@@ -235,6 +234,7 @@ func TestArenaRequests(t *testing.T) {
 	a.MustJSON(t, "POST", "/api/v1/arenas", map[string]any{"minutes": 5}, 201, nil)
 	a.MustError(t, "POST", "/api/v1/arenas", map[string]any{"minutes": 5}, 429, game.RateLimited)
 	a.MustError(t, "GET", "/api/v1/arenas/nope", nil, 404, game.NotFound)
+	a.MustError(t, "GET", "/api/v1/arenas/"+strings.Repeat("x", 12), nil, 404, game.NotFound)
 	a.MustError(t, "POST", "/api/v1/arenas/nope/join", nil, 404, game.NotFound)
 	b := ts.mustPlayer(t)
 	b.MustError(t, "POST", "/api/v1/arenas/"+v.ID+"/leave", nil, 404, game.NotFound)
@@ -247,6 +247,4 @@ func TestArenaRequests(t *testing.T) {
 		t.Fatalf("back: %+v", v)
 	}
 	ts.anon().MustError(t, "GET", "/api/v1/arenas", nil, 401, game.Unauthorized)
-	_ = fmt.Sprint
-	_ = json.Marshal
 }

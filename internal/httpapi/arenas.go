@@ -43,11 +43,11 @@ func decodeArena(body []byte) (service.ArenaSpec, error) {
 		}
 	}
 	if in.StartsIn != nil {
-		d := time.Duration(*in.StartsIn) * time.Second
-		if *in.StartsIn < 0 || d > service.MaxArenaStartsIn {
-			return spec, game.Errorf(game.BadRequest, "startsIn must be seconds from 0 to %d", int(service.MaxArenaStartsIn.Seconds()))
+		maxIn := int(service.MaxArenaStartsIn / time.Second)
+		if *in.StartsIn < 0 || *in.StartsIn > maxIn {
+			return spec, game.Errorf(game.BadRequest, "startsIn must be seconds from 0 to %d", maxIn)
 		}
-		spec.StartsIn = d
+		spec.StartsIn = time.Duration(*in.StartsIn) * time.Second
 	}
 	return spec, nil
 }

@@ -167,8 +167,16 @@ func (s *Service) SweepArenas() { s.arenas.Sweep() }
 // server-dealt race (DR2, mirrored decks: both seats get the same cards) of
 // the arena's draw and redeal, simultaneous turns, both seated and playing,
 // a series of its own; a *arena.BusyError when one of them has a race in
-// play (one race at a time).
+// play (one race at a time), a *arena.BlockedError when either blocked the
+// other.
 func (s *Service) pairArena(ctx context.Context, a store.Arena, n int, p1, p2 string) (string, error) {
+	bl, err := s.blocksOf(ctx, p1)
+	if err != nil {
+		return "", err
+	}
+	if _, ok := bl[p2]; ok { // a block made since they joined
+		return "", &arena.BlockedError{Players: [2]string{p1, p2}}
+	}
 	for _, p := range []string{p1, p2} {
 		if race, err := s.raceInPlay(ctx, p, ""); err != nil || race != "" {
 			if err == nil {

@@ -24,6 +24,20 @@ func (s *Service) blocksOf(ctx context.Context, player string) (map[string]bool,
 	return out, nil
 }
 
+// avoidOf lists the players blocked by or blocking player (for the
+// arenas, which never pair them).
+func (s *Service) avoidOf(ctx context.Context, player string) ([]string, error) {
+	bl, err := s.blocksOf(ctx, player)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(bl))
+	for p := range bl {
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // checkNotBlocked refuses (403) what player would do with other (join
 // their race, rematch them) when either blocked the other.
 func (s *Service) checkNotBlocked(ctx context.Context, player, other string) error {

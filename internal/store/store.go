@@ -276,7 +276,8 @@ type ArenaPlayer struct {
 }
 
 // ArenaRace is a race of an arena as its standings read it: its seats,
-// status and result (JSON, once over), when it was created, and when each
+// status and result (JSON, once over), when it was created and when it
+// ended (its header's last change once over; zero before), and when each
 // seat made its first action (zero: none yet).
 type ArenaRace struct {
 	N         int // its number in the arena, in the order races were paired
@@ -285,5 +286,6 @@ type ArenaRace struct {
 	Status    string
 	Result    []byte
 	CreatedAt time.Time
+	EndedAt   time.Time
 	First     [2]time.Time
 }

@@ -31,6 +31,9 @@ CREATE TABLE arena_players (
     PRIMARY KEY (arena_id, player_id)
 );
 
+-- The arenas a player joined (a player's deletion cascades through it).
+CREATE INDEX arena_players_player ON arena_players (player_id);
+
 CREATE TABLE arena_races (
     arena_id text    NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
     n        integer NOT NULL,

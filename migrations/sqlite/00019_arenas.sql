@@ -25,6 +25,9 @@ CREATE TABLE arena_players (
     PRIMARY KEY (arena_id, player_id)
 );
 
+-- The arenas a player joined (a player's deletion cascades through it).
+CREATE INDEX arena_players_player ON arena_players (player_id);
+
 CREATE TABLE arena_races (
     arena_id TEXT    NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
     n        INTEGER NOT NULL,

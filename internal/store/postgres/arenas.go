@@ -95,7 +95,11 @@ func (s *Store) CreateArenaRace(ctx context.Context, arena string, n int, g stor
 
 // ArenaRaces implements store.Store.
 func (s *Store) ArenaRaces(ctx context.Context, arena, game string) ([]store.ArenaRace, error) {
-	rows, err := s.pool.Query(ctx, stmt.ArenaRaces, arena, game)
+	q, args := stmt.ArenaRaces, []any{arena}
+	if game != "" {
+		q, args = stmt.ArenaRace, []any{arena, game}
+	}
+	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, wrap("arena races", err)
 	}
@@ -104,8 +108,12 @@ func (s *Store) ArenaRaces(ctx context.Context, arena, game string) ([]store.Are
 		var x store.ArenaRace
 		var first [2]*time.Time
 		var result string
-		err := r.Scan(&x.N, &x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &x.CreatedAt, &first[0], &first[1])
+		var updated time.Time
+		err := r.Scan(&x.N, &x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &x.CreatedAt, &updated, &first[0], &first[1])
 		x.CreatedAt = x.CreatedAt.UTC()
+		if x.Status == "over" {
+			x.EndedAt = updated.UTC()
+		}
 		if result != "" {
 			x.Result = []byte(result)
 		}

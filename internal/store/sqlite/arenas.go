@@ -97,18 +97,25 @@ func (s *Store) CreateArenaRace(ctx context.Context, arena string, n int, g stor
 
 // ArenaRaces implements store.Store.
 func (s *Store) ArenaRaces(ctx context.Context, arena, game string) ([]store.ArenaRace, error) {
-	rows, err := s.r.QueryContext(ctx, stmt.ArenaRaces, arena, game)
+	q, args := stmt.ArenaRaces, []any{arena}
+	if game != "" {
+		q, args = stmt.ArenaRace, []any{arena, game}
+	}
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, wrap("arena races", err)
 	}
 	defer rows.Close()
 	rs, err := store.Collect(rows, func(r *sql.Rows) (store.ArenaRace, error) {
 		var x store.ArenaRace
-		var created int64
+		var created, updated int64
 		var first [2]sql.NullInt64
 		var result string
-		err := r.Scan(&x.N, &x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &created, &first[0], &first[1])
+		err := r.Scan(&x.N, &x.GameID, &x.Seats[0], &x.Seats[1], &x.Status, &result, &created, &updated, &first[0], &first[1])
 		x.CreatedAt = fromMicros(created)
+		if x.Status == "over" {
+			x.EndedAt = fromMicros(updated)
+		}
 		if result != "" {
 			x.Result = []byte(result)
 		}

@@ -116,7 +116,7 @@ func testArenas(t *testing.T, s store.Store) {
 	if err := s.AppendActions(ctx, acts); err != nil {
 		t.Fatal(err)
 	}
-	r1.Status, r1.Result = "over", []byte(`{"winner":1}`)
+	r1.Status, r1.Result, r1.UpdatedAt = "over", []byte(`{"winner":1}`), base.Add(4*time.Minute)
 	if err := s.UpdateGame(ctx, r1); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func testArenas(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	wantRaces := []store.ArenaRace{
-		{N: 1, GameID: "r1", Seats: [2]string{"bob", "carol"}, Status: "over", Result: []byte(`{"winner":1}`), CreatedAt: r1.CreatedAt,
+		{N: 1, GameID: "r1", Seats: [2]string{"bob", "carol"}, Status: "over", Result: []byte(`{"winner":1}`), CreatedAt: r1.CreatedAt, EndedAt: r1.UpdatedAt,
 			First: [2]time.Time{acts[2].At, acts[0].At}},
 		{N: 2, GameID: "r2", Seats: [2]string{"carol", "bob"}, Status: "playing", CreatedAt: r2.CreatedAt},
 	}

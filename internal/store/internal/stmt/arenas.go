@@ -38,12 +38,17 @@ const ArenaPlayers = `SELECT p.player_id, pl.name, COALESCE(r.rating, 0), p.join
 // AddArenaRace makes game $3 the race number $2 of arena $1.
 const AddArenaRace = `INSERT INTO arena_races (arena_id, n, game_id) VALUES ($1, $2, $3)`
 
-// ArenaRaces lists the races of arena $1 (only game $2 unless $2 is ”),
-// oldest first: id, seats, status, result, created, and each seat's first
-// action's time (NULL: none).
-const ArenaRaces = `SELECT r.n, g.id, g.seat1, COALESCE(g.seat2, ''), g.status, COALESCE(g.result, ''), g.created_at,
+// arenaRaceColumns are an arena's race as ArenaRaces and ArenaRace read
+// it: number, id, seats, status, result, created, last changed, and each
+// seat's first action's time (NULL: none).
+const arenaRaceColumns = `r.n, g.id, g.seat1, COALESCE(g.seat2, ''), g.status, COALESCE(g.result, ''), g.created_at, g.updated_at,
 	(SELECT MIN(x.at) FROM actions x WHERE x.game_id = g.id AND x.seat = 1),
 	(SELECT MIN(x.at) FROM actions x WHERE x.game_id = g.id AND x.seat = 2)
-	FROM arena_races r JOIN games g ON g.id = r.game_id
-	WHERE r.arena_id = $1 AND ($2 = '' OR g.id = $2)
-	ORDER BY r.n`
+	FROM arena_races r JOIN games g ON g.id = r.game_id`
+
+// ArenaRaces lists the races of arena $1 by number (arenaRaceColumns).
+const ArenaRaces = `SELECT ` + arenaRaceColumns + ` WHERE r.arena_id = $1 ORDER BY r.n`
+
+// ArenaRace reads race $2 of arena $1 (arenaRaceColumns), by the game's
+// index.
+const ArenaRace = `SELECT ` + arenaRaceColumns + ` WHERE r.game_id = $2 AND r.arena_id = $1`
