@@ -80,10 +80,10 @@ the tool through, and a --setup-timeout that lets it build them all.
 its player's token. With --wake FILE it builds nothing: it measures the
 server (started afresh on the database of the build: no live table yet),
 wakes each game of FILE with one GET of its view (--clients at once),
-leaves them for --duration (long enough for them to park: 45s) and
-measures again, so that what building them left in the server (its
-database's caches, the sockets of the build, the heap's growth) is not
-counted.
+leaves them for --duration (150s: they park within 45s, and the server's
+Go runtime collects at least every two minutes) and measures again, so
+that what building them left in the server (the sockets of the build, the
+heap's growth, its database's caches) is not counted.
 
 flags:
 `
