@@ -44,6 +44,8 @@ type config struct {
 	sockets     int           // idle mode: sockets to open
 	games       int           // games mode: games to build
 	actions     int           // games mode: actions of each
+	ids         string        // games mode: the file the built games are written to
+	wake        string        // games mode: the file of the games to wake instead of building
 }
 
 const usage = `usage: dsol load [flags]
@@ -89,6 +91,14 @@ each game's socket), closes their sockets, leaves them live for --duration
 and reports the resident memory they cost the server (--pid), per game.
 Start the server with an --idle-evict longer than the run, limits that let
 the tool through, and a --setup-timeout that lets it build them all.
+--ids FILE writes the games it built to FILE, one a line: the game's id and
+its player's token. With --wake FILE it builds nothing: it measures the
+server (started afresh on the database of the build: no live table yet),
+wakes each game of FILE with one GET of its view (--clients at once),
+leaves them for --duration (150s: they park within 45s, and the server's
+Go runtime collects at least every two minutes) and measures again, so
+that what building them left in the server (the sockets of the build, the
+heap's growth, its database's caches) is not counted.
 
 flags:
 `
@@ -114,6 +124,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.sockets, "sockets", 10000, "idle mode: game sockets to open and leave idle, eight per player")
 	fs.IntVar(&c.games, "games", 1000, "games mode: solo games to build and leave live")
 	fs.IntVar(&c.actions, "actions", 500, "games mode: actions of each game")
+	fs.StringVar(&c.ids, "ids", "", "games mode: write the built games to this file, for a later --wake")
+	fs.StringVar(&c.wake, "wake", "", "games mode: wake the games of this file (written by --ids) in a server started afresh, instead of building games")
 	pids := fs.String("pid", "", "race modes: process ids, comma-separated, whose CPU time to add up as the server's: the server on this machine and, if you like, its database's backends (none: the server's /metrics)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -158,6 +170,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("load: --race-actions %d: want 1 to 10000", c.raceActions)
 	case c.protocol != 1 && c.protocol != 2:
 		return c, cli.Usagef("load: --protocol %d: use 1 or 2", c.protocol)
+	case c.ids != "" && c.wake != "":
+		return c, cli.Usagef("load: --ids (the games a build made) and --wake (waking them, without a build) do not go together")
 	}
 	for _, f := range cli.SplitList(*pids) {
 		pid, err := strconv.Atoi(f)
@@ -171,11 +185,11 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	var other []string
 	switch c.mode {
 	case "solo":
-		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions", "race-actions"}
+		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions", "race-actions", "ids", "wake"}
 	case "race", "race-play":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "race-actions"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "race-actions", "ids", "wake"}
 	case "arena":
-		other = []string{"races", "transport", "draw", "max-actions", "think", "sockets", "games", "actions"}
+		other = []string{"races", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "ids", "wake"}
 		if c.clients < 2 {
 			return c, cli.Usagef("load: --clients %d: an arena needs at least 2 players", c.clients)
 		}
@@ -183,9 +197,12 @@ func parse(args []string, stderr io.Writer) (config, error) {
 			return c, cli.Usagef("load: --setup-timeout, --setup and --duration add up to more than an arena lasts (%v with the drain)", maxArenaRun)
 		}
 	case "idle":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup", "games", "actions", "race-actions"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup", "games", "actions", "race-actions", "ids", "wake"}
 	case "games":
 		other = []string{"transport", "draw", "max-actions", "think", "races", "setup", "protocol", "sockets", "race-actions"}
+		if c.wake != "" { // the games are the file's
+			other = append(other, "games", "actions")
+		}
 	default:
 		return c, cli.Usagef("load: --mode %q: use solo, race, race-play, arena, idle or games", c.mode)
 	}
@@ -250,7 +267,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // memory is what the memory modes take of the command line.
 func (c *config) memory() memory.Config {
 	return memory.Config{Base: c.base, PIDs: c.pids, Setup: c.setup, Duration: c.duration, Protocol: c.protocol,
-		Sockets: c.sockets, Clients: c.clients, Games: c.games, Actions: c.actions}
+		Sockets: c.sockets, Clients: c.clients, Games: c.games, Actions: c.actions, IDs: c.ids, Wake: c.wake}
 }
 
 // percentiles summarises latencies in milliseconds (nearest rank).

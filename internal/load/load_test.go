@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -167,11 +168,36 @@ func TestLoadMemory(t *testing.T) {
 			}
 		}
 	})
+	t.Run("games woken", func(t *testing.T) {
+		built := loadtest.MustServe(t, 100000)
+		ids := filepath.Join(t.TempDir(), "games.ids")
+		if err := Run(context.Background(), []string{"--mode", "games", "--url", built.Base, "--games", "3", "--actions", "70",
+			"--clients", "2", "--duration", "100ms", "--pid", pid, "--ids", ids}, io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		built.Stop()
+		again := loadtest.MustServeOn(t, built.Store, 0)
+		var out bytes.Buffer
+		if err := Run(context.Background(), []string{"--mode", "games", "--url", again.Base, "--wake", ids,
+			"--clients", "2", "--duration", "100ms", "--pid", pid}, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"3 solo games of 70 actions woken (1 players)", "wake ", "(0 live tables)", "with them (3)", "errors      none"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("text report without %q:\n%s", want, out.String())
+			}
+		}
+	})
 	for _, args := range [][]string{
 		{"--mode", "idle", "--races", "3"},
 		{"--mode", "games", "--races", "3"},
 		{"--mode", "games", "--actions", "20001"},
 		{"--mode", "solo", "--games", "3"},
+		{"--mode", "solo", "--ids", "games.ids"},
+		{"--mode", "idle", "--wake", "games.ids"},
+		{"--mode", "games", "--ids", "games.ids", "--wake", "games.ids"},
+		{"--mode", "games", "--wake", "games.ids", "--games", "3"},
+		{"--mode", "games", "--wake", "games.ids", "--actions", "70"},
 		{"--mode", "idle", "--url", s.Base, "--sockets", "1"},
 		{"--mode", "games", "--url", s.Base, "--games", "1"},
 	} {

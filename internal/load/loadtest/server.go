@@ -41,7 +41,13 @@ type Server struct {
 // end stops it.
 func MustServe(tb testing.TB, rate int) *Server {
 	tb.Helper()
-	st := apitest.SQLite(tb)
+	return MustServeOn(tb, apitest.SQLite(tb), rate)
+}
+
+// MustServeOn starts a server as MustServe does, on st: the Store of a
+// server stopped before, to start one afresh on the same database.
+func MustServeOn(tb testing.TB, st store.Store, rate int) *Server {
+	tb.Helper()
 	logs := &testenv.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	m := metrics.New()

@@ -1,12 +1,16 @@
 package memory
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -25,22 +29,29 @@ const gamesInFlight = 32
 // GamesReport is what --mode games measured: the server's memory with the
 // players made and no game live, then with --games solo games of
 // --actions actions each live in memory (built, their sockets closed, left
-// for --duration), and per game.
+// for --duration), and per game. With --wake, the games were not built but
+// woken: the first measure is the server's before the first game of the
+// file came back, the second after they all did and were left for
+// --duration.
 type GamesReport struct {
-	URL          string         `json:"url"`
-	Mode         string         `json:"mode"`
-	Games        int            `json:"games"`
-	Actions      int            `json:"actions"` // of each game
-	Players      int            `json:"players"`
-	RSSBeforeKiB int64          `json:"rssBeforeKiB"`
-	RSSAfterKiB  int64          `json:"rssAfterKiB"`
-	KiBPerGame   float64        `json:"kibPerGame"`
-	Go           GamesRuntime   `json:"go"`
-	LiveTables   float64        `json:"liveTables"`   // dsol_live_tables at the end
-	Built        int64          `json:"actionsBuilt"` // acknowledged, all games
-	BuildSeconds float64        `json:"buildSeconds"`
-	ActsPerSec   float64        `json:"actionsPerSecond"`
-	Errors       map[string]int `json:"errors"`
+	URL          string       `json:"url"`
+	Mode         string       `json:"mode"`
+	Woken        bool         `json:"woken"` // --wake: the games of an earlier build, woken
+	Games        int          `json:"games"`
+	Actions      int          `json:"actions"` // of each game (woken: their mean)
+	Players      int          `json:"players"`
+	RSSBeforeKiB int64        `json:"rssBeforeKiB"`
+	RSSAfterKiB  int64        `json:"rssAfterKiB"`
+	KiBPerGame   float64      `json:"kibPerGame"`
+	Go           GamesRuntime `json:"go"`
+	// LiveTablesBefore and LiveTables are dsol_live_tables at the two
+	// measures.
+	LiveTablesBefore float64        `json:"liveTablesBefore"`
+	LiveTables       float64        `json:"liveTables"`
+	Built            int64          `json:"actionsBuilt"` // acknowledged, all games (woken: the seqs of their views)
+	BuildSeconds     float64        `json:"buildSeconds"` // woken: the time to wake them all
+	ActsPerSec       float64        `json:"actionsPerSecond"`
+	Errors           map[string]int `json:"errors"`
 }
 
 // GamesRuntime is the Go runtime's share: heap and stacks in use before
@@ -53,9 +64,15 @@ type GamesRuntime struct {
 
 // WriteText writes the report for people.
 func (r *GamesReport) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "dsol load: games, %d solo games of %d actions (%d players), %s\n", r.Games, r.Actions, r.Players, r.URL)
-	fmt.Fprintf(w, "build       %.1fs, %.0f actions/s\n", r.BuildSeconds, r.ActsPerSec)
-	fmt.Fprintf(w, "server rss  %d KiB without live games, %d KiB with them (%.0f live tables)\n", r.RSSBeforeKiB, r.RSSAfterKiB, r.LiveTables)
+	if r.Woken {
+		fmt.Fprintf(w, "dsol load: games, %d solo games of %d actions woken (%d players), %s\n", r.Games, r.Actions, r.Players, r.URL)
+		fmt.Fprintf(w, "wake        %.1fs, %.0f games/s\n", r.BuildSeconds, float64(r.Games)/r.BuildSeconds)
+	} else {
+		fmt.Fprintf(w, "dsol load: games, %d solo games of %d actions (%d players), %s\n", r.Games, r.Actions, r.Players, r.URL)
+		fmt.Fprintf(w, "build       %.1fs, %.0f actions/s\n", r.BuildSeconds, r.ActsPerSec)
+	}
+	fmt.Fprintf(w, "server rss  %d KiB without live games (%.0f live tables), %d KiB with them (%.0f)\n",
+		r.RSSBeforeKiB, r.LiveTablesBefore, r.RSSAfterKiB, r.LiveTables)
 	fmt.Fprintf(w, "per game    %.1f KiB\n", r.KiBPerGame)
 	fmt.Fprintf(w, "go runtime  heap in use %.0f -> %.0f KiB, stacks %.0f -> %.0f KiB\n",
 		r.Go.HeapBeforeKiB, r.Go.HeapAfterKiB, r.Go.StackBeforeKiB, r.Go.StackAfterKiB)
@@ -68,11 +85,23 @@ func (r *GamesReport) WriteText(w io.Writer) {
 // up to gamesInFlight actions in flight on each, and measures what the
 // live games cost the server (cfg.PIDs: one process on this machine). The
 // server must keep them in memory: start it with --idle-evict longer than
-// the run, and limits that let the tool through.
+// the run, and limits that let the tool through. With cfg.IDs it writes
+// the games it built to that file (see WriteGames); with cfg.Wake it builds
+// nothing and wakes the games of that file instead (see wake).
 func Games(ctx context.Context, cfg Config) (*GamesReport, error) {
 	pid, err := cfg.pid("games")
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Wake != "" {
+		return wake(ctx, cfg, pid)
+	}
+	var ids *os.File
+	if cfg.IDs != "" { // opened before a build that may take hours
+		if ids, err = os.OpenFile(cfg.IDs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err != nil {
+			return nil, fmt.Errorf("load: --ids: %w", err)
+		}
+		defer ids.Close()
 	}
 	rep := &GamesReport{URL: cfg.Base, Mode: "games", Games: cfg.Games, Actions: cfg.Actions, Errors: map[string]int{}}
 	hc := newHTTPClient()
@@ -98,18 +127,22 @@ func Games(ctx context.Context, cfg Config) (*GamesReport, error) {
 		return nil, fmt.Errorf("load: making %d players within --setup-timeout %v: %w", rep.Players, cfg.Setup, err)
 	}
 	time.Sleep(2 * time.Second) // let the server settle after the requests
-	before, err := measure(setupCtx, hc, cfg.Base, pid)
+	before, err := rep.measureBefore(setupCtx, hc, cfg.Base, pid)
 	if err != nil {
 		return nil, err
 	}
 
 	start := time.Now()
 	var built atomic.Int64
+	games := make([]Game, cfg.Games)
 	client.Parallel(cfg.Clients, cfg.Games, func(i int) {
 		token := tokens[i%len(tokens)] // games at once are of different players: eight sockets each at most
 		errs.tryUntil(setupCtx, func() error {
-			n, err := buildGame(setupCtx, hc, &cfg, token)
+			id, n, err := buildGame(setupCtx, hc, &cfg, token)
 			built.Add(int64(n))
+			if err == nil {
+				games[i] = Game{ID: id, Token: token}
+			}
 			return err
 		})
 	})
@@ -119,36 +152,175 @@ func Games(ctx context.Context, cfg Config) (*GamesReport, error) {
 	rep.BuildSeconds = time.Since(start).Seconds()
 	rep.Built = built.Load()
 	rep.ActsPerSec = float64(rep.Built) / rep.BuildSeconds
+	if ids != nil {
+		if err := WriteGames(ids, games); err != nil {
+			return nil, fmt.Errorf("load: --ids: %w", err)
+		}
+		if err := ids.Close(); err != nil {
+			return nil, fmt.Errorf("load: --ids: %w", err)
+		}
+	}
 	client.Sleep(ctx, cfg.Duration)
-	after, err := measure(ctx, hc, cfg.Base, pid)
+	return rep, rep.measureAfter(ctx, hc, cfg.Base, pid, before)
+}
+
+// wake is --mode games --wake: it measures the games of an earlier build
+// (the file cfg.Wake, written by its --ids) without what building them
+// left in the server. The server, started afresh on the database that holds
+// them, is measured first; then each game comes back into memory with one
+// GET of its view, cfg.Clients at once; and after cfg.Duration, in which
+// the tables park, the server is measured again.
+func wake(ctx context.Context, cfg Config, pid int) (*GamesReport, error) {
+	f, err := os.Open(cfg.Wake)
+	if err != nil {
+		return nil, fmt.Errorf("load: --wake: %w", err)
+	}
+	games, err := ReadGames(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("load: --wake %s: %w", cfg.Wake, err)
+	}
+	rep := &GamesReport{URL: cfg.Base, Mode: "games", Woken: true, Games: len(games), Errors: map[string]int{}}
+	players := map[string]bool{}
+	for _, g := range games {
+		players[g.Token] = true
+	}
+	rep.Players = len(players)
+	hc := newHTTPClient()
+	defer hc.CloseIdleConnections()
+	setupCtx, cancel := context.WithTimeout(ctx, cfg.Setup)
+	defer cancel()
+
+	before, err := rep.measureBefore(setupCtx, hc, cfg.Base, pid)
 	if err != nil {
 		return nil, err
 	}
-	if v, err := client.MetricOf(ctx, hc, cfg.Base, "dsol_live_tables"); err == nil {
-		rep.LiveTables = v
+	if rep.LiveTablesBefore > 0 {
+		return nil, fmt.Errorf("load: --wake: the server already holds %.0f live tables: start it afresh on the database of the build", rep.LiveTablesBefore)
 	}
-	n := float64(cfg.Games)
-	rep.RSSBeforeKiB, rep.RSSAfterKiB = before.rssKiB, after.rssKiB
-	rep.KiBPerGame = float64(after.rssKiB-before.rssKiB) / n
+	start := time.Now()
+	var woken, seqs atomic.Int64
+	errs := &tally{counts: rep.Errors}
+	client.Parallel(cfg.Clients, len(games), func(i int) {
+		errs.tryUntil(setupCtx, func() error {
+			var v struct{ Seq int64 }
+			err := client.GetJSON(setupCtx, hc, cfg.Base+"/api/v1/games/"+games[i].ID, games[i].Token, &v)
+			if err == nil {
+				woken.Add(1)
+				seqs.Add(v.Seq)
+				return nil
+			}
+			if client.CodeOf(err) != "rate_limited" && client.CodeOf(err) != "transport" {
+				errs.count(err) // not there, or not the token's: no second try
+				return nil
+			}
+			return err
+		})
+	})
+	if err := setupCtx.Err(); err != nil {
+		return nil, fmt.Errorf("load: waking %d games within --setup-timeout %v: %w", len(games), cfg.Setup, err)
+	}
+	if n := woken.Load(); n != int64(len(games)) {
+		return nil, fmt.Errorf("load: --wake: %d of %d games woken (errors: %s)", n, len(games), client.ErrorList(rep.Errors))
+	}
+	rep.BuildSeconds = time.Since(start).Seconds()
+	rep.Built = seqs.Load()
+	rep.Actions = int(rep.Built / int64(len(games)))
+	rep.ActsPerSec = float64(rep.Built) / rep.BuildSeconds
+	client.Sleep(ctx, cfg.Duration)
+	return rep, rep.measureAfter(ctx, hc, cfg.Base, pid, before)
+}
+
+// measureBefore takes the first measure of a run: the server's memory and
+// its live tables.
+func (r *GamesReport) measureBefore(ctx context.Context, hc *http.Client, base string, pid int) (sample, error) {
+	s, err := measure(ctx, hc, base, pid)
+	if err != nil {
+		return sample{}, err
+	}
+	r.LiveTablesBefore, err = client.MetricOf(ctx, hc, base, "dsol_live_tables")
+	if err != nil {
+		return sample{}, fmt.Errorf("load: the server's dsol_live_tables: %w", err)
+	}
+	return s, nil
+}
+
+// measureAfter takes the second measure of a run and fills in the memory
+// of the report, in all and per game, against before.
+func (r *GamesReport) measureAfter(ctx context.Context, hc *http.Client, base string, pid int, before sample) error {
+	after, err := measure(ctx, hc, base, pid)
+	if err != nil {
+		return err
+	}
+	r.LiveTables, err = client.MetricOf(ctx, hc, base, "dsol_live_tables")
+	if err != nil {
+		return fmt.Errorf("load: the server's dsol_live_tables: %w", err)
+	}
+	n := float64(r.Games)
+	r.RSSBeforeKiB, r.RSSAfterKiB = before.rssKiB, after.rssKiB
+	r.KiBPerGame = float64(after.rssKiB-before.rssKiB) / n
 	goBefore, goAfter := before.goRuntime, after.goRuntime
-	rep.Go = GamesRuntime{
+	r.Go = GamesRuntime{
 		Runtime:         runtimeOf(before, after),
 		HeapKiBPerGame:  (goAfter[0] - goBefore[0]) / 1024 / n,
 		StackKiBPerGame: (goAfter[1] - goBefore[1]) / 1024 / n,
 	}
-	return rep, nil
+	return nil
+}
+
+// Game is a game of a build as --ids writes it and --wake reads it: its
+// id and its player's token.
+type Game struct {
+	ID, Token string
+}
+
+// WriteGames writes games one a line, the id then the token, separated by
+// a space: the file of --ids.
+func WriteGames(w io.Writer, games []Game) error {
+	bw := bufio.NewWriter(w)
+	for _, g := range games {
+		fmt.Fprintf(bw, "%s %s\n", g.ID, g.Token)
+	}
+	return bw.Flush()
+}
+
+// ReadGames reads what WriteGames wrote: at least one game, and nothing
+// else on a line.
+func ReadGames(r io.Reader) ([]Game, error) {
+	var games []Game
+	sc := bufio.NewScanner(r)
+	for line := 1; sc.Scan(); line++ {
+		f := strings.Fields(sc.Text())
+		if len(f) != 2 {
+			return nil, fmt.Errorf("line %d: want a game's id and its player's token", line)
+		}
+		games = append(games, Game{ID: f[0], Token: f[1]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, errors.New("no games")
+	}
+	return games, nil
 }
 
 // buildGame creates a draw-1 solo game of the player of token and plays
 // cfg.Actions actions on its socket, gamesInFlight at a time: 59 draws
 // empty the stock, a recycle turns the waste over, and so on. It returns
-// how many were acknowledged.
-func buildGame(ctx context.Context, hc *http.Client, cfg *Config, token string) (int, error) {
+// the game's id and how many actions were acknowledged.
+func buildGame(ctx context.Context, hc *http.Client, cfg *Config, token string) (string, int, error) {
 	var g struct{ ID string }
 	if err := client.PostJSON(ctx, hc, cfg.Base+"/api/v1/games", token, []byte(`{"draw":1,"scoring":"normal"}`), &g); err != nil {
-		return 0, err
+		return "", 0, err
 	}
-	conn, err := client.DialGame(ctx, hc, cfg.Base, g.ID, token, false)
+	acked, err := playGame(ctx, hc, cfg, g.ID, token)
+	return g.ID, acked, err
+}
+
+// playGame plays the actions of buildGame on the socket of game id.
+func playGame(ctx context.Context, hc *http.Client, cfg *Config, id, token string) (int, error) {
+	conn, err := client.DialGame(ctx, hc, cfg.Base, id, token, false)
 	if err != nil {
 		return 0, err
 	}

@@ -27,6 +27,8 @@ type Config struct {
 	Clients  int           // games: games built at once (--clients)
 	Games    int           // games: games to build (--games)
 	Actions  int           // games: actions of each (--actions)
+	IDs      string        // games: the file the built games are written to (--ids)
+	Wake     string        // games: the file of an earlier build's games, to wake instead of building (--wake)
 }
 
 // pid is the server's process, which mode needs.
@@ -109,6 +111,13 @@ type tally struct {
 	counts map[string]int
 }
 
+// count counts err by its code.
+func (t *tally) count(err error) {
+	t.mu.Lock()
+	t.counts[client.CodeOf(err)]++
+	t.mu.Unlock()
+}
+
 // tryUntil calls f until it succeeds or ctx ends, counting each error and
 // waiting client.RateLimitPause before the next try (the server limits
 // sign-ups per address, and sockets per player).
@@ -118,9 +127,7 @@ func (t *tally) tryUntil(ctx context.Context, f func() error) {
 		if err == nil {
 			return
 		}
-		t.mu.Lock()
-		t.counts[client.CodeOf(err)]++
-		t.mu.Unlock()
+		t.count(err)
 		client.Sleep(ctx, client.RateLimitPause)
 	}
 }

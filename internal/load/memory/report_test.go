@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestReports: the JSON (--json) and the text of both reports, key for key
+// TestReports: the JSON (--json) and the text of the reports, key for key
 // and line for line.
 func TestReports(t *testing.T) {
 	rt := Runtime{HeapBeforeKiB: 1000, HeapAfterKiB: 1500, StackBeforeKiB: 64, StackAfterKiB: 96}
@@ -39,12 +39,28 @@ func TestReports(t *testing.T) {
 			report: &GamesReport{URL: "http://h", Mode: "games", Games: 10, Actions: 500, Players: 1, RSSBeforeKiB: 100, RSSAfterKiB: 600,
 				KiBPerGame: 50, Go: GamesRuntime{Runtime: rt, HeapKiBPerGame: 50, StackKiBPerGame: 3.2}, LiveTables: 10,
 				Built: 5000, BuildSeconds: 2, ActsPerSec: 2500, Errors: map[string]int{}},
-			json: `{"url":"http://h","mode":"games","games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
+			json: `{"url":"http://h","mode":"games","woken":false,"games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
 				`"go":{"heapInuseBeforeKiB":1000,"heapInuseAfterKiB":1500,"stackInuseBeforeKiB":64,"stackInuseAfterKiB":96,` +
-				`"heapKiBPerGame":50,"stackKiBPerGame":3.2},"liveTables":10,"actionsBuilt":5000,"buildSeconds":2,"actionsPerSecond":2500,"errors":{}}`,
+				`"heapKiBPerGame":50,"stackKiBPerGame":3.2},"liveTablesBefore":0,"liveTables":10,"actionsBuilt":5000,"buildSeconds":2,"actionsPerSecond":2500,"errors":{}}`,
 			text: "dsol load: games, 10 solo games of 500 actions (1 players), http://h\n" +
 				"build       2.0s, 2500 actions/s\n" +
-				"server rss  100 KiB without live games, 600 KiB with them (10 live tables)\n" +
+				"server rss  100 KiB without live games (0 live tables), 600 KiB with them (10)\n" +
+				"per game    50.0 KiB\n" +
+				"go runtime  heap in use 1000 -> 1500 KiB, stacks 64 -> 96 KiB\n" +
+				"per game    heap 50.0 KiB, stacks 3.2 KiB\n" +
+				"errors      none\n",
+		},
+		{
+			name: "games woken",
+			report: &GamesReport{URL: "http://h", Mode: "games", Woken: true, Games: 10, Actions: 500, Players: 1, RSSBeforeKiB: 100, RSSAfterKiB: 600,
+				KiBPerGame: 50, Go: GamesRuntime{Runtime: rt, HeapKiBPerGame: 50, StackKiBPerGame: 3.2}, LiveTables: 10,
+				Built: 5000, BuildSeconds: 4, ActsPerSec: 1250, Errors: map[string]int{}},
+			json: `{"url":"http://h","mode":"games","woken":true,"games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
+				`"go":{"heapInuseBeforeKiB":1000,"heapInuseAfterKiB":1500,"stackInuseBeforeKiB":64,"stackInuseAfterKiB":96,` +
+				`"heapKiBPerGame":50,"stackKiBPerGame":3.2},"liveTablesBefore":0,"liveTables":10,"actionsBuilt":5000,"buildSeconds":4,"actionsPerSecond":1250,"errors":{}}`,
+			text: "dsol load: games, 10 solo games of 500 actions woken (1 players), http://h\n" +
+				"wake        4.0s, 2 games/s\n" +
+				"server rss  100 KiB without live games (0 live tables), 600 KiB with them (10)\n" +
 				"per game    50.0 KiB\n" +
 				"go runtime  heap in use 1000 -> 1500 KiB, stacks 64 -> 96 KiB\n" +
 				"per game    heap 50.0 KiB, stacks 3.2 KiB\n" +
