@@ -204,6 +204,8 @@ func (x *Arena) run() {
 	defer tick.Stop()
 	var later <-chan time.Time // the next push that waits for PushEvery
 	defer x.rounds.Wait()
+	x.rounds.Add(1)
+	go x.poll()
 	for {
 		select {
 		case <-x.stop:
@@ -240,31 +242,85 @@ func (x *Arena) settle(ctx context.Context) {
 	x.mu.Lock()
 	ended := x.ended
 	x.ended = nil
-	var idle, poll []string
+	var idle []string
 	for id, r := range x.races {
 		if !r.idleCheck && now.Sub(r.created) >= IdleWithin {
 			idle = append(idle, id)
-		}
-		if cfg.PollEvery > 0 && now.Sub(r.polled) >= cfg.PollEvery {
-			r.polled = now
-			poll = append(poll, id)
 		}
 	}
 	if status := StatusAt(x.a, now); status != x.status { // it started or ended: everyone is told
 		x.status, x.dirty = status, true
 	}
 	x.mu.Unlock()
+	x.readRaces(ctx, uniq(ended), false)
+	x.readRaces(ctx, idle, true)
+}
 
-	for _, id := range poll {
-		if g, err := cfg.Store.Game(ctx, id); err == nil && g.Status == "over" {
-			ended = append(ended, id)
+// readRaces reads races with readRace, ReadWorkers at once.
+func (x *Arena) readRaces(ctx context.Context, ids []string, idleCheck bool) {
+	sem := make(chan struct{}, ReadWorkers)
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			x.readRace(ctx, id, idleCheck)
+		}()
+	}
+	wg.Wait()
+}
+
+// ReadWorkers is how many of an arena's races are read from the store at
+// once.
+const ReadWorkers = 8
+
+// poll looks up, every PollEvery, the arena's races in play in the store,
+// and tells the arena of those over (the races whose end another node
+// stored), off the arena's goroutine.
+func (x *Arena) poll() {
+	defer x.rounds.Done()
+	cfg := &x.reg.cfg
+	t := time.NewTicker(cfg.PollEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-x.ctx.Done():
+			return
+		case <-t.C:
 		}
-	}
-	for _, id := range uniq(ended) {
-		x.readRace(ctx, id, false)
-	}
-	for _, id := range idle {
-		x.readRace(ctx, id, true)
+		now := cfg.Clock()
+		x.mu.Lock()
+		var ids []string
+		for id, r := range x.races {
+			if now.Sub(r.polled) >= cfg.PollEvery {
+				ids = append(ids, id)
+			}
+		}
+		x.mu.Unlock()
+		if cfg.Local != nil {
+			ids = slices.DeleteFunc(ids, func(id string) bool {
+				x.mu.Lock()
+				defer x.mu.Unlock()
+				r := x.races[id]
+				return r == nil || now.Sub(r.polled) < LocalPollEvery && cfg.Local(id)
+			})
+		}
+		x.mu.Lock()
+		for _, id := range ids {
+			if r := x.races[id]; r != nil {
+				r.polled = now
+			}
+		}
+		x.mu.Unlock()
+		for _, id := range ids {
+			ctx, cancel := context.WithTimeout(x.ctx, cfg.StoreTimeout)
+			g, err := cfg.Store.Game(ctx, id)
+			cancel()
+			if err == nil && g.Status == "over" {
+				x.raceOver(id)
+			}
+		}
 	}
 }
 

@@ -341,3 +341,57 @@ func TestArenaPushesStartAndEnd(t *testing.T) {
 		x.Unsubscribe(s)
 	})
 }
+
+// TestArenaPolls: the end of a race stored by another node (no RaceOver
+// here) is found by looking the race up every PollEvery; a race whose
+// table runs here only every LocalPollEvery.
+func TestArenaPolls(t *testing.T) {
+	for _, local := range []bool{false, true} {
+		t.Run(fmt.Sprint("local=", local), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				now := time.Now()
+				st := &memStore{arena: store.Arena{ID: testArena, Minutes: 60, StartsAt: now, EndsAt: now.Add(time.Hour)}, inRace: map[string]string{}}
+				reg := NewRegistry(Config{Store: st, Pair: st.pair(time.Now), Clock: time.Now, TimeUp: func(context.Context, string) error { return nil },
+					Local: func(string) bool { return local }})
+				defer reg.Close()
+				ctx := context.Background()
+				x, err := reg.Get(ctx, testArena)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range []string{"p1", "p2"} {
+					if err := x.Join(ctx, store.Player{ID: p, Name: p}); err != nil {
+						t.Fatal(err)
+					}
+					s, _ := x.Subscribe(p)
+					go func() {
+						for range s.C() {
+						}
+					}()
+				}
+				time.Sleep(2 * time.Second)
+				synctest.Wait()
+				if len(st.races) != 1 {
+					t.Fatalf("%d races", len(st.races))
+				}
+				st.finish(st.races[0].GameID, 1, [2]bool{}, time.Now())
+				scored := func() int {
+					x.mu.Lock()
+					defer x.mu.Unlock()
+					return x.members["p1"].tally.Races
+				}
+				time.Sleep(DefaultPollEvery + time.Second)
+				synctest.Wait()
+				if got, want := scored(), map[bool]int{false: 1, true: 0}[local]; got != want {
+					t.Fatalf("after %v: %d races scored, want %d", DefaultPollEvery, got, want)
+				}
+				time.Sleep(LocalPollEvery)
+				synctest.Wait()
+				if scored() != 1 {
+					t.Fatal("the race's end never found")
+				}
+				reg.Close()
+			})
+		})
+	}
+}

@@ -59,6 +59,10 @@ const (
 	DefaultEndGrace  = 3 * time.Minute
 	DefaultLinger    = time.Minute
 	DefaultPollEvery = 2 * time.Second
+	// LocalPollEvery is how often a race whose table runs on this node is
+	// looked up all the same (its end is told at once, unless storing it
+	// failed).
+	LocalPollEvery = 30 * time.Second
 )
 
 // Config holds the arenas' settings and what they call.
@@ -85,6 +89,10 @@ type Config struct {
 	// push of the standings took (both optional: metrics).
 	Paired func(wait time.Duration)
 	Pushed func(d time.Duration)
+	// Local reports whether a race's table runs on this node, which tells
+	// its end through RaceOver: such a race is looked up only every
+	// LocalPollEvery (optional: every race every PollEvery).
+	Local func(race string) bool
 	// Blocks returns the players a player blocked or was blocked by: an
 	// arena never pairs them (optional).
 	Blocks func(ctx context.Context, player string) ([]string, error)

@@ -78,6 +78,14 @@ func (r *Registry) Games() []string {
 	return ids
 }
 
+// Has reports whether the table of game id is live on this node.
+func (r *Registry) Has(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.tables[id]
+	return ok
+}
+
 // Preview returns the seq and a viewer's view of a game as stored, without
 // starting its table when it is not live here: no engine goroutine, no
 // clock, no bot and no lease. The answer to creating a game uses it, so that

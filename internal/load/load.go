@@ -118,7 +118,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.think, "think", 0, "pause of a client between an answer and its next action")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.IntVar(&c.races, "races", 100, "race modes: races, each with two players on their own WebSocket")
-	fs.IntVar(&c.raceActions, "race-actions", 200, "arena mode: acknowledged actions of a seat in a race, after which it resigns")
+	fs.IntVar(&c.raceActions, "race-actions", 200, "arena mode, and race mode when given: acknowledged actions of a seat in a race, after which it resigns (race mode: and the pair starts another race)")
 	fs.DurationVar(&c.warmup, "setup", 0, "race and arena modes: warm-up played before the measured window")
 	fs.IntVar(&c.protocol, "protocol", 2, "race and idle modes: the socket protocol, 1 (every event with the whole view) or 2 (events as deltas, messages batched)")
 	fs.IntVar(&c.sockets, "sockets", 10000, "idle mode: game sockets to open and leave idle, eight per player")
@@ -186,7 +186,12 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	switch c.mode {
 	case "solo":
 		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions", "race-actions", "ids", "wake"}
-	case "race", "race-play":
+	case "race":
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "ids", "wake"}
+		if !set["race-actions"] {
+			c.raceActions = 0 // races run to raceActions, then the pair starts another
+		}
+	case "race-play":
 		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "race-actions", "ids", "wake"}
 	case "arena":
 		other = []string{"races", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "ids", "wake"}

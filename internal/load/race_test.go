@@ -30,6 +30,7 @@ func TestLoadRace(t *testing.T) {
 		{"race", "race", []string{"--pid", strconv.Itoa(os.Getpid())}}, // the test process is the server
 		{"race-play", "race-play", nil},                                // the server's /metrics
 		{"race-play-v1", "race-play", []string{"--protocol", "1"}},     // whole views
+		{"race-short", "race", []string{"--race-actions", "20"}},       // a resign after 20 actions, then another race
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -62,11 +63,18 @@ func TestLoadRace(t *testing.T) {
 			if len(rep.Errors) > 0 {
 				t.Errorf("errors %v; logs:\n%s", rep.Errors, s.Logs)
 			}
-			if tc.mode == "race" && len(rep.Rejects) > 0 {
+			rejects := len(rep.Rejects)
+			if tc.name == "race-short" { // the other seat's action after a resign
+				rejects -= min(1, rep.Rejects["game_over"])
+			}
+			if tc.mode == "race" && rejects > 0 {
 				t.Errorf("race mode: rejects %v, want none", rep.Rejects)
 			}
 			if n := sum(rep.gameActs); n != rep.TotalAcks {
 				t.Errorf("%d acks by race, %d in all", n, rep.TotalAcks)
+			}
+			if tc.name == "race-short" && (rep.RacesFinished < 3 || len(rep.gameActs) < 6) {
+				t.Errorf("races of 20 actions a seat: %d finished in the window, %d played", rep.RacesFinished, len(rep.gameActs))
 			}
 		})
 	}

@@ -148,7 +148,7 @@ func (s *raceSeat) play(stop, ctx context.Context, g *raceGame) {
 	for stop.Err() == nil && !g.over.Load() && !g.leave.Load() {
 		var action []byte
 		switch {
-		case s.cfg.mode == "arena" && s.raceActs >= s.cfg.raceActions:
+		case s.cfg.raceActions > 0 && s.raceActs >= s.cfg.raceActions:
 			action = resignFrame
 		case s.cfg.drawsOnly():
 			action = s.drawOrRecycle()

@@ -140,7 +140,7 @@ func New(cfg Config) *Service {
 	s.tables = live.NewRegistry(lc)
 	ac := cfg.Arena
 	ac.Store, ac.Owner, ac.Clock, ac.Logger = cfg.Store, cfg.Owner, cfg.Clock, cfg.Logger
-	ac.Pair, ac.TimeUp, ac.Blocks = s.pairArena, s.timeUp, s.avoidOf
+	ac.Pair, ac.TimeUp, ac.Blocks, ac.Local = s.pairArena, s.timeUp, s.avoidOf, s.tables.Has
 	s.arenas = arena.NewRegistry(ac)
 	s.owner.Hold(ownership.Holder{Held: s.arenas.Held, Lost: s.arenas.Lost})
 	s.queue = matchmaking.New(matchmaking.Config{Pair: s.pairRace, Clock: cfg.Clock, Logger: cfg.Logger,
