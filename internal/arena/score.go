@@ -14,6 +14,7 @@ package arena
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
@@ -163,4 +164,22 @@ func Rank(es []Entry) {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.Wins, a.Wins),
 			cmp.Compare(a.Races, b.Races), cmp.Compare(a.Joined, b.Joined), cmp.Compare(a.Player, b.Player))
 	})
+}
+
+// Diff compares standings with their recomputation from an arena's races
+// (oldest first) and describes each row that differs: none when the
+// standings are exactly what the races say.
+func Diff(rows []Row, races []Race) []string {
+	tallies := Score(races)
+	var out []string
+	for _, row := range rows {
+		want := Tally{}
+		if t := tallies[row.Player.ID]; t != nil {
+			want = *t
+		}
+		if got := (Tally{Score: row.Score, Races: row.Races, Wins: row.Wins, Streak: row.Streak}); got != want {
+			out = append(out, fmt.Sprintf("%s: standings %+v, from the races %+v", row.Player.ID, got, want))
+		}
+	}
+	return out
 }

@@ -130,3 +130,17 @@ func TestPusher(t *testing.T) {
 		}
 	}
 }
+
+// TestDiff: standings that match their races have no difference; a row
+// off by a point, or a player with races but no points, is named.
+func TestDiff(t *testing.T) {
+	races := []Race{{Seats: [2]string{"a", "b"}, Over: true, Counted: true, Winner: 1}}
+	rows := []Row{{Player: game.PlayerRef{ID: "a"}, Score: 2, Races: 1, Wins: 1, Streak: 1}, {Player: game.PlayerRef{ID: "b"}, Races: 1}}
+	if d := Diff(rows, races); len(d) != 0 {
+		t.Fatalf("matching standings: %v", d)
+	}
+	rows[0].Score, rows[1].Races = 3, 0
+	if d := Diff(rows, races); len(d) != 2 {
+		t.Fatalf("two rows off: %v", d)
+	}
+}

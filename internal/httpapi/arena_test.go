@@ -54,15 +54,8 @@ func mustStandingsFromStore(tb testing.TB, st store.Store, v arena.View) {
 	for i, r := range rs {
 		races[i] = arena.RaceOf(r)
 	}
-	tallies := arena.Score(races)
-	for _, row := range v.Standings {
-		want := arena.Tally{}
-		if t := tallies[row.Player.ID]; t != nil {
-			want = *t
-		}
-		if got := (arena.Tally{Score: row.Score, Races: row.Races, Wins: row.Wins, Streak: row.Streak}); got != want {
-			tb.Fatalf("%s: standings %+v, from the stored races %+v", row.Player.ID, got, want)
-		}
+	for _, d := range arena.Diff(v.Standings, races) {
+		tb.Fatal(d)
 	}
 }
 
