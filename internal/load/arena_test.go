@@ -143,7 +143,7 @@ func TestLoadArenaText(t *testing.T) {
 		{"--mode", "arena", "--races", "3"},
 		{"--mode", "arena", "--race-actions", "0"},
 		{"--mode", "arena", "--duration", "2h"},
-		{"--mode", "race", "--race-actions", "10"},
+		{"--mode", "race-play", "--race-actions", "10"},
 	} {
 		err := Run(context.Background(), args, io.Discard, io.Discard)
 		var ue *cli.UsageError
