@@ -61,6 +61,50 @@ func TestLoadGames(t *testing.T) {
 			t.Fatalf("errors %v", rep.Errors)
 		}
 	})
+	t.Run("added", func(t *testing.T) {
+		// One server afresh: the first half of the file woken as above, then
+		// the second half added to it.
+		other := loadtest.MustServeOn(t, s.Store, 0)
+		dir := t.TempDir()
+		first, second := filepath.Join(dir, "first.ids"), filepath.Join(dir, "second.ids")
+		mustWriteGames(t, first, games[:20])
+		mustWriteGames(t, second, games[20:])
+		cfg := wake
+		cfg.Base, cfg.Wake, cfg.Added = other.Base, second, true
+		if _, err := Games(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--added") || !strings.Contains(err.Error(), "no live table") {
+			t.Fatalf("--added on a server that holds no live table: %v", err)
+		}
+		cfg.Wake, cfg.Added = first, false
+		if rep, err := Games(context.Background(), cfg); err != nil || rep.Added || rep.Games != 20 || rep.LiveTables != 20 {
+			t.Fatalf("the first half: %+v, %v", rep, err)
+		}
+		cfg.Wake = second
+		if _, err := Games(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "20 live tables") {
+			t.Fatalf("the second half without --added: %v", err)
+		}
+		cfg.Added = true
+		rep, err := Games(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Woken || !rep.Added || rep.Games != 40 || rep.Players != 2 || rep.Actions != 130 || rep.Built != 40*130 ||
+			rep.LiveTablesBefore != 20 || rep.LiveTables != 60 || rep.RSSAfterKiB <= 0 || rep.Go.HeapAfterKiB <= 0 {
+			t.Fatalf("report %+v", rep)
+		}
+		if rep.KiBPerGame != float64(rep.RSSAfterKiB-rep.RSSBeforeKiB)/40 {
+			t.Fatalf("%.2f KiB per game: want the growth over the 40 games added, %d -> %d KiB", rep.KiBPerGame, rep.RSSBeforeKiB, rep.RSSAfterKiB)
+		}
+		var text bytes.Buffer
+		rep.WriteText(&text)
+		for _, want := range []string{"40 solo games of 130 actions woken (2 players), added to 20 live tables", "before them (20 live tables)", "with them (60)"} {
+			if !strings.Contains(text.String(), want) {
+				t.Errorf("text report without %q:\n%s", want, text.String())
+			}
+		}
+		if _, err := Games(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "0 of the 40 games") || !strings.Contains(err.Error(), "live already") {
+			t.Fatalf("--added of games live already: %v", err)
+		}
+	})
 	t.Run("a game not there", func(t *testing.T) {
 		other := loadtest.MustServeOn(t, s.Store, 0)
 		bad := filepath.Join(t.TempDir(), "bad.ids")
@@ -114,6 +158,18 @@ func TestGamesFile(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// mustWriteGames writes games to a file of --ids.
+func mustWriteGames(tb testing.TB, path string, games []Game) {
+	tb.Helper()
+	var b bytes.Buffer
+	if err := WriteGames(&b, games); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		tb.Fatal(err)
 	}
 }
 
