@@ -183,7 +183,8 @@ func Games(ctx context.Context, cfg Config) (*GamesReport, error) {
 // (the file cfg.Wake, written by its --ids) without what building them
 // left in the server. The server, started afresh on the database that holds
 // them, is measured first; then each game comes back into memory with one
-// GET of its view, cfg.Clients at once; and after cfg.Duration, in which
+// GET of its view, cfg.Clients at once (again after a while when the
+// server answers it is unavailable for now); and after cfg.Duration, in which
 // the tables park, the server is measured again. The server must hold no
 // live table at the first measure, unless cfg.Added: then it must hold
 // some (the games of an earlier wake, so that what a process pays once for
@@ -233,11 +234,12 @@ func wake(ctx context.Context, cfg Config, pid int) (*GamesReport, error) {
 				seqs.Add(v.Seq)
 				return nil
 			}
-			if client.CodeOf(err) != "rate_limited" && client.CodeOf(err) != "transport" {
-				errs.count(err) // not there, or not the token's: no second try
-				return nil
+			switch client.CodeOf(err) {
+			case "rate_limited", "transport", "unavailable": // the server says to try again
+				return err
 			}
-			return err
+			errs.count(err) // not there, or not the token's: no second try
+			return nil
 		})
 	})
 	if err := setupCtx.Err(); err != nil {

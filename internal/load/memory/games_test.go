@@ -3,10 +3,14 @@ package memory
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -129,6 +133,44 @@ func TestLoadGames(t *testing.T) {
 	cfg.PIDs = nil
 	if _, err := Games(context.Background(), cfg); err == nil {
 		t.Fatal("games mode without --pid")
+	}
+}
+
+// TestWakeRetries: a wake tries a game again when the server answers it
+// is unavailable for now (a lease moving, a database busy), as it says to.
+func TestWakeRetries(t *testing.T) {
+	var mu sync.Mutex
+	tried, live := map[string]bool{}, 0
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "go_memstats_heap_inuse_bytes 1e+06\ngo_memstats_stack_inuse_bytes 65536\ngo_goroutines 10\ndsol_live_tables %d\n", live)
+	})
+	mux.HandleFunc("GET /api/v1/games/{id}", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if id := r.PathValue("id"); !tried[id] {
+			tried[id] = true
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `{"error":{"code":"unavailable","message":"the game is moving between nodes; retry"}}`)
+			return
+		}
+		live++
+		fmt.Fprint(w, `{"seq":7}`)
+	})
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	ids := filepath.Join(t.TempDir(), "games.ids")
+	mustWriteGames(t, ids, []Game{{ID: "g1", Token: "t1"}, {ID: "g2", Token: "t1"}, {ID: "g3", Token: "t2"}})
+	rep, err := Games(context.Background(), Config{Base: ts.URL, Clients: 2, Duration: time.Millisecond, Setup: 30 * time.Second,
+		PIDs: []int{os.Getpid()}, Wake: ids})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != 3 || rep.Players != 2 || rep.Actions != 7 || rep.LiveTables != 3 || rep.Errors["unavailable"] != 3 {
+		t.Fatalf("report %+v", rep)
 	}
 }
 
