@@ -46,6 +46,7 @@ type config struct {
 	actions     int           // games mode: actions of each
 	ids         string        // games mode: the file the built games are written to
 	wake        string        // games mode: the file of the games to wake instead of building
+	added       bool          // games mode, with wake: the server holds live tables already
 }
 
 const usage = `usage: dsol load [flags]
@@ -98,7 +99,14 @@ wakes each game of FILE with one GET of its view (--clients at once),
 leaves them for --duration (150s: they park within 45s, and the server's
 Go runtime collects at least every two minutes) and measures again, so
 that what building them left in the server (the sockets of the build, the
-heap's growth, its database's caches) is not counted.
+heap's growth, its database's caches) is not counted. --wake refuses a
+server that holds live tables already, unless --added is given: then the
+server must hold some (those of an earlier --wake) and the report is what
+this file's games add to them, the marginal cost of a live game without
+what the process pays once for its first ones. To measure it, split the
+file of a build (head -n 250 games.ids >first.ids; tail -n 250 games.ids
+>second.ids), wake the first half in a server started afresh, then the
+second with --added.
 
 flags:
 `
@@ -126,6 +134,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.actions, "actions", 500, "games mode: actions of each game")
 	fs.StringVar(&c.ids, "ids", "", "games mode: write the built games to this file, for a later --wake")
 	fs.StringVar(&c.wake, "wake", "", "games mode: wake the games of this file (written by --ids) in a server started afresh, instead of building games")
+	fs.BoolVar(&c.added, "added", false, "games mode, with --wake: the server holds live tables already (an earlier --wake's): measure what this file's games add")
 	pids := fs.String("pid", "", "race modes: process ids, comma-separated, whose CPU time to add up as the server's: the server on this machine and, if you like, its database's backends (none: the server's /metrics)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -172,6 +181,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("load: --protocol %d: use 1 or 2", c.protocol)
 	case c.ids != "" && c.wake != "":
 		return c, cli.Usagef("load: --ids (the games a build made) and --wake (waking them, without a build) do not go together")
+	case c.added && c.wake == "":
+		return c, cli.Usagef("load: --added measures what the games of a --wake add: give --wake FILE")
 	}
 	for _, f := range cli.SplitList(*pids) {
 		pid, err := strconv.Atoi(f)
@@ -185,16 +196,16 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	var other []string
 	switch c.mode {
 	case "solo":
-		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions", "race-actions", "ids", "wake"}
+		other = []string{"races", "setup", "pid", "protocol", "sockets", "games", "actions", "race-actions", "ids", "wake", "added"}
 	case "race":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "ids", "wake"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "ids", "wake", "added"}
 		if !set["race-actions"] {
 			c.raceActions = 0 // races run to raceActions, then the pair starts another
 		}
 	case "race-play":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "race-actions", "ids", "wake"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "race-actions", "ids", "wake", "added"}
 	case "arena":
-		other = []string{"races", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "ids", "wake"}
+		other = []string{"races", "transport", "draw", "max-actions", "think", "sockets", "games", "actions", "ids", "wake", "added"}
 		if c.clients < 2 {
 			return c, cli.Usagef("load: --clients %d: an arena needs at least 2 players", c.clients)
 		}
@@ -202,7 +213,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 			return c, cli.Usagef("load: --setup-timeout, --setup and --duration add up to more than an arena lasts (%v with the drain)", maxArenaRun)
 		}
 	case "idle":
-		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup", "games", "actions", "race-actions", "ids", "wake"}
+		other = []string{"clients", "transport", "draw", "max-actions", "think", "races", "setup", "games", "actions", "race-actions", "ids", "wake", "added"}
 	case "games":
 		other = []string{"transport", "draw", "max-actions", "think", "races", "setup", "protocol", "sockets", "race-actions"}
 		if c.wake != "" { // the games are the file's
@@ -272,7 +283,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // memory is what the memory modes take of the command line.
 func (c *config) memory() memory.Config {
 	return memory.Config{Base: c.base, PIDs: c.pids, Setup: c.setup, Duration: c.duration, Protocol: c.protocol,
-		Sockets: c.sockets, Clients: c.clients, Games: c.games, Actions: c.actions, IDs: c.ids, Wake: c.wake}
+		Sockets: c.sockets, Clients: c.clients, Games: c.games, Actions: c.actions, IDs: c.ids, Wake: c.wake, Added: c.added}
 }
 
 // percentiles summarises latencies in milliseconds (nearest rank).

@@ -187,6 +187,37 @@ func TestLoadMemory(t *testing.T) {
 				t.Errorf("text report without %q:\n%s", want, out.String())
 			}
 		}
+
+		// The same games added to a server that holds others: those of a
+		// second build.
+		more := filepath.Join(t.TempDir(), "more.ids")
+		if err := Run(context.Background(), []string{"--mode", "games", "--url", again.Base, "--games", "2", "--actions", "10",
+			"--clients", "2", "--duration", "100ms", "--pid", pid, "--ids", more}, io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		if err := Run(context.Background(), []string{"--mode", "games", "--url", again.Base, "--wake", more, "--added",
+			"--clients", "2", "--duration", "100ms", "--pid", pid, "--json"}, &out, io.Discard); err == nil || !strings.Contains(err.Error(), "live already") {
+			t.Fatalf("--added of games live already: %v", err)
+		}
+		third := loadtest.MustServeOn(t, built.Store, 0)
+		for i, file := range []string{ids, more} {
+			args := []string{"--mode", "games", "--url", third.Base, "--wake", file, "--clients", "2", "--duration", "100ms", "--pid", pid, "--json"}
+			if i == 1 {
+				args = append(args, "--added")
+			}
+			out.Reset()
+			if err := Run(context.Background(), args, &out, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var rep memory.GamesReport
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("report: %v\n%s", err, out.String())
+		}
+		if !rep.Woken || !rep.Added || rep.Games != 2 || rep.Actions != 10 || rep.LiveTablesBefore != 3 || rep.LiveTables != 5 {
+			t.Fatalf("--added report %+v", rep)
+		}
 	})
 	for _, args := range [][]string{
 		{"--mode", "idle", "--races", "3"},
@@ -198,6 +229,10 @@ func TestLoadMemory(t *testing.T) {
 		{"--mode", "games", "--ids", "games.ids", "--wake", "games.ids"},
 		{"--mode", "games", "--wake", "games.ids", "--games", "3"},
 		{"--mode", "games", "--wake", "games.ids", "--actions", "70"},
+		{"--mode", "games", "--added"},
+		{"--mode", "games", "--ids", "games.ids", "--added"},
+		{"--mode", "idle", "--added"},
+		{"--mode", "solo", "--added"},
 		{"--mode", "idle", "--url", s.Base, "--sockets", "1"},
 		{"--mode", "games", "--url", s.Base, "--games", "1"},
 	} {

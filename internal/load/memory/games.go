@@ -32,11 +32,15 @@ const gamesInFlight = 32
 // for --duration), and per game. With --wake, the games were not built but
 // woken: the first measure is the server's before the first game of the
 // file came back, the second after they all did and were left for
-// --duration.
+// --duration. With --added as well, the server held live tables at the
+// first measure (an earlier --wake's), and the report is what the file's
+// games added to them: the marginal cost of a live game, without what a
+// process pays once for its first games.
 type GamesReport struct {
 	URL          string       `json:"url"`
 	Mode         string       `json:"mode"`
 	Woken        bool         `json:"woken"` // --wake: the games of an earlier build, woken
+	Added        bool         `json:"added"` // --added: woken in a server that held live tables already
 	Games        int          `json:"games"`
 	Actions      int          `json:"actions"` // of each game (woken: their mean)
 	Players      int          `json:"players"`
@@ -64,15 +68,26 @@ type GamesRuntime struct {
 
 // WriteText writes the report for people.
 func (r *GamesReport) WriteText(w io.Writer) {
-	if r.Woken {
+	switch {
+	case r.Added:
+		fmt.Fprintf(w, "dsol load: games, %d solo games of %d actions woken (%d players), added to %.0f live tables, %s\n",
+			r.Games, r.Actions, r.Players, r.LiveTablesBefore, r.URL)
+	case r.Woken:
 		fmt.Fprintf(w, "dsol load: games, %d solo games of %d actions woken (%d players), %s\n", r.Games, r.Actions, r.Players, r.URL)
+	default:
+		fmt.Fprintf(w, "dsol load: games, %d solo games of %d actions (%d players), %s\n", r.Games, r.Actions, r.Players, r.URL)
+	}
+	if r.Woken {
 		fmt.Fprintf(w, "wake        %.1fs, %.0f games/s\n", r.BuildSeconds, float64(r.Games)/r.BuildSeconds)
 	} else {
-		fmt.Fprintf(w, "dsol load: games, %d solo games of %d actions (%d players), %s\n", r.Games, r.Actions, r.Players, r.URL)
 		fmt.Fprintf(w, "build       %.1fs, %.0f actions/s\n", r.BuildSeconds, r.ActsPerSec)
 	}
-	fmt.Fprintf(w, "server rss  %d KiB without live games (%.0f live tables), %d KiB with them (%.0f)\n",
-		r.RSSBeforeKiB, r.LiveTablesBefore, r.RSSAfterKiB, r.LiveTables)
+	without := "without live games"
+	if r.Added {
+		without = "before them"
+	}
+	fmt.Fprintf(w, "server rss  %d KiB %s (%.0f live tables), %d KiB with them (%.0f)\n",
+		r.RSSBeforeKiB, without, r.LiveTablesBefore, r.RSSAfterKiB, r.LiveTables)
 	fmt.Fprintf(w, "per game    %.1f KiB\n", r.KiBPerGame)
 	fmt.Fprintf(w, "go runtime  heap in use %.0f -> %.0f KiB, stacks %.0f -> %.0f KiB\n",
 		r.Go.HeapBeforeKiB, r.Go.HeapAfterKiB, r.Go.StackBeforeKiB, r.Go.StackAfterKiB)
@@ -168,8 +183,14 @@ func Games(ctx context.Context, cfg Config) (*GamesReport, error) {
 // (the file cfg.Wake, written by its --ids) without what building them
 // left in the server. The server, started afresh on the database that holds
 // them, is measured first; then each game comes back into memory with one
-// GET of its view, cfg.Clients at once; and after cfg.Duration, in which
-// the tables park, the server is measured again.
+// GET of its view, cfg.Clients at once (again after a while when the
+// server answers it is unavailable for now); and after cfg.Duration, in which
+// the tables park, the server is measured again. The server must hold no
+// live table at the first measure, unless cfg.Added: then it must hold
+// some (the games of an earlier wake, so that what a process pays once for
+// its first games is paid already), and the report is what the file's
+// games add. Either way each game of the file must come back into memory:
+// one live already would add nothing.
 func wake(ctx context.Context, cfg Config, pid int) (*GamesReport, error) {
 	f, err := os.Open(cfg.Wake)
 	if err != nil {
@@ -180,7 +201,7 @@ func wake(ctx context.Context, cfg Config, pid int) (*GamesReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load: --wake %s: %w", cfg.Wake, err)
 	}
-	rep := &GamesReport{URL: cfg.Base, Mode: "games", Woken: true, Games: len(games), Errors: map[string]int{}}
+	rep := &GamesReport{URL: cfg.Base, Mode: "games", Woken: true, Added: cfg.Added, Games: len(games), Errors: map[string]int{}}
 	players := map[string]bool{}
 	for _, g := range games {
 		players[g.Token] = true
@@ -195,8 +216,11 @@ func wake(ctx context.Context, cfg Config, pid int) (*GamesReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rep.LiveTablesBefore > 0 {
-		return nil, fmt.Errorf("load: --wake: the server already holds %.0f live tables: start it afresh on the database of the build", rep.LiveTablesBefore)
+	switch {
+	case cfg.Added && rep.LiveTablesBefore == 0:
+		return nil, fmt.Errorf("load: --wake --added: the server holds no live table: wake a first file's games without --added, then add this one's")
+	case !cfg.Added && rep.LiveTablesBefore > 0:
+		return nil, fmt.Errorf("load: --wake: the server already holds %.0f live tables: start it afresh on the database of the build, or measure what this file's games add with --added", rep.LiveTablesBefore)
 	}
 	start := time.Now()
 	var woken, seqs atomic.Int64
@@ -210,11 +234,12 @@ func wake(ctx context.Context, cfg Config, pid int) (*GamesReport, error) {
 				seqs.Add(v.Seq)
 				return nil
 			}
-			if client.CodeOf(err) != "rate_limited" && client.CodeOf(err) != "transport" {
-				errs.count(err) // not there, or not the token's: no second try
-				return nil
+			switch client.CodeOf(err) {
+			case "rate_limited", "transport", "unavailable": // the server says to try again
+				return err
 			}
-			return err
+			errs.count(err) // not there, or not the token's: no second try
+			return nil
 		})
 	})
 	if err := setupCtx.Err(); err != nil {
@@ -224,6 +249,13 @@ func wake(ctx context.Context, cfg Config, pid int) (*GamesReport, error) {
 		return nil, fmt.Errorf("load: --wake: %d of %d games woken (errors: %s)", n, len(games), client.ErrorList(rep.Errors))
 	}
 	rep.BuildSeconds = time.Since(start).Seconds()
+	live, err := client.MetricOf(setupCtx, hc, cfg.Base, "dsol_live_tables")
+	if err != nil {
+		return nil, fmt.Errorf("load: the server's dsol_live_tables: %w", err)
+	}
+	if n := live - rep.LiveTablesBefore; n != float64(len(games)) {
+		return nil, fmt.Errorf("load: --wake: %.0f of the %d games of %s came back into memory: the others were live already (or there twice in the file)", n, len(games), cfg.Wake)
+	}
 	rep.Built = seqs.Load()
 	rep.Actions = int(rep.Built / int64(len(games)))
 	rep.ActsPerSec = float64(rep.Built) / rep.BuildSeconds

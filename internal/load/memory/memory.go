@@ -29,6 +29,7 @@ type Config struct {
 	Actions  int           // games: actions of each (--actions)
 	IDs      string        // games: the file the built games are written to (--ids)
 	Wake     string        // games: the file of an earlier build's games, to wake instead of building (--wake)
+	Added    bool          // games: with Wake, the server holds live tables already; measure what the file's add (--added)
 }
 
 // pid is the server's process, which mode needs.

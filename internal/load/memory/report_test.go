@@ -39,7 +39,7 @@ func TestReports(t *testing.T) {
 			report: &GamesReport{URL: "http://h", Mode: "games", Games: 10, Actions: 500, Players: 1, RSSBeforeKiB: 100, RSSAfterKiB: 600,
 				KiBPerGame: 50, Go: GamesRuntime{Runtime: rt, HeapKiBPerGame: 50, StackKiBPerGame: 3.2}, LiveTables: 10,
 				Built: 5000, BuildSeconds: 2, ActsPerSec: 2500, Errors: map[string]int{}},
-			json: `{"url":"http://h","mode":"games","woken":false,"games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
+			json: `{"url":"http://h","mode":"games","woken":false,"added":false,"games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
 				`"go":{"heapInuseBeforeKiB":1000,"heapInuseAfterKiB":1500,"stackInuseBeforeKiB":64,"stackInuseAfterKiB":96,` +
 				`"heapKiBPerGame":50,"stackKiBPerGame":3.2},"liveTablesBefore":0,"liveTables":10,"actionsBuilt":5000,"buildSeconds":2,"actionsPerSecond":2500,"errors":{}}`,
 			text: "dsol load: games, 10 solo games of 500 actions (1 players), http://h\n" +
@@ -55,12 +55,28 @@ func TestReports(t *testing.T) {
 			report: &GamesReport{URL: "http://h", Mode: "games", Woken: true, Games: 10, Actions: 500, Players: 1, RSSBeforeKiB: 100, RSSAfterKiB: 600,
 				KiBPerGame: 50, Go: GamesRuntime{Runtime: rt, HeapKiBPerGame: 50, StackKiBPerGame: 3.2}, LiveTables: 10,
 				Built: 5000, BuildSeconds: 4, ActsPerSec: 1250, Errors: map[string]int{}},
-			json: `{"url":"http://h","mode":"games","woken":true,"games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
+			json: `{"url":"http://h","mode":"games","woken":true,"added":false,"games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
 				`"go":{"heapInuseBeforeKiB":1000,"heapInuseAfterKiB":1500,"stackInuseBeforeKiB":64,"stackInuseAfterKiB":96,` +
 				`"heapKiBPerGame":50,"stackKiBPerGame":3.2},"liveTablesBefore":0,"liveTables":10,"actionsBuilt":5000,"buildSeconds":4,"actionsPerSecond":1250,"errors":{}}`,
 			text: "dsol load: games, 10 solo games of 500 actions woken (1 players), http://h\n" +
 				"wake        4.0s, 2 games/s\n" +
 				"server rss  100 KiB without live games (0 live tables), 600 KiB with them (10)\n" +
+				"per game    50.0 KiB\n" +
+				"go runtime  heap in use 1000 -> 1500 KiB, stacks 64 -> 96 KiB\n" +
+				"per game    heap 50.0 KiB, stacks 3.2 KiB\n" +
+				"errors      none\n",
+		},
+		{
+			name: "games added",
+			report: &GamesReport{URL: "http://h", Mode: "games", Woken: true, Added: true, Games: 10, Actions: 500, Players: 1, RSSBeforeKiB: 100, RSSAfterKiB: 600,
+				KiBPerGame: 50, Go: GamesRuntime{Runtime: rt, HeapKiBPerGame: 50, StackKiBPerGame: 3.2}, LiveTablesBefore: 10, LiveTables: 20,
+				Built: 5000, BuildSeconds: 4, ActsPerSec: 1250, Errors: map[string]int{}},
+			json: `{"url":"http://h","mode":"games","woken":true,"added":true,"games":10,"actions":500,"players":1,"rssBeforeKiB":100,"rssAfterKiB":600,"kibPerGame":50,` +
+				`"go":{"heapInuseBeforeKiB":1000,"heapInuseAfterKiB":1500,"stackInuseBeforeKiB":64,"stackInuseAfterKiB":96,` +
+				`"heapKiBPerGame":50,"stackKiBPerGame":3.2},"liveTablesBefore":10,"liveTables":20,"actionsBuilt":5000,"buildSeconds":4,"actionsPerSecond":1250,"errors":{}}`,
+			text: "dsol load: games, 10 solo games of 500 actions woken (1 players), added to 10 live tables, http://h\n" +
+				"wake        4.0s, 2 games/s\n" +
+				"server rss  100 KiB before them (10 live tables), 600 KiB with them (20)\n" +
 				"per game    50.0 KiB\n" +
 				"go runtime  heap in use 1000 -> 1500 KiB, stacks 64 -> 96 KiB\n" +
 				"per game    heap 50.0 KiB, stacks 3.2 KiB\n" +
