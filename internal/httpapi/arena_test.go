@@ -9,6 +9,7 @@ import (
 	"dsol/internal/apitest"
 	"dsol/internal/arena"
 	"dsol/internal/game"
+	"dsol/internal/ownership"
 	"dsol/internal/service"
 	"dsol/internal/store"
 )
@@ -240,4 +241,46 @@ func TestArenaRequests(t *testing.T) {
 		t.Fatalf("back: %+v", v)
 	}
 	ts.anon().MustError(t, "GET", "/api/v1/arenas", nil, 401, game.Unauthorized)
+}
+
+// elsewhere is a lease table in which another node holds everything.
+type elsewhere struct{}
+
+func (elsewhere) Acquire(_ context.Context, game, _, _ string, now time.Time, ttl time.Duration) (store.Lease, bool, error) {
+	return store.Lease{Game: game, Node: "other", Expires: now.Add(ttl)}, false, nil
+}
+
+func (elsewhere) Renew(context.Context, string, []string, time.Time, time.Duration) (map[string]bool, error) {
+	return map[string]bool{}, nil
+}
+
+func (elsewhere) Release(context.Context, string, []string) error { return nil }
+
+// TestArenaElsewhere: an arena another node runs is answered 503
+// unavailable with Retry-After, over REST and before the socket's upgrade,
+// and nothing of it starts here.
+func TestArenaElsewhere(t *testing.T) {
+	st := apitest.SQLite(t)
+	owner := ownership.New(ownership.Config{Leases: elsewhere{}, Node: "here"})
+	defer owner.Close()
+	ts := mustServer(t, st, func(c *service.Config) { c.Owner = owner })
+	a := ts.mustPlayer(t)
+	now := ts.clock.Now()
+	if err := st.CreateArena(context.Background(), store.Arena{ID: "arenaElsewhe", Creator: a.id, Minutes: 5, Draw: 1,
+		StartsAt: now, EndsAt: now.Add(5 * time.Minute), CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct{ method, path string }{{"GET", "/api/v1/arenas/arenaElsewhe"}, {"POST", "/api/v1/arenas/arenaElsewhe/join"}} {
+		status, body := a.Do(t, r.method, r.path, nil)
+		if status != 503 || !strings.Contains(string(body), `"unavailable"`) || !strings.Contains(string(body), "arena is moving") {
+			t.Fatalf("%s %s: %d %s", r.method, r.path, status, body)
+		}
+	}
+	_, res, err := a.Handshake(context.Background(), "/api/v1/arenas/arenaElsewhe/ws", nil)
+	if err == nil || res == nil || res.StatusCode != 503 || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("the socket of an arena run elsewhere: %v, %+v", err, res)
+	}
+	if arenas, _, _ := ts.games.ArenaCounts(); arenas != 0 {
+		t.Fatalf("%d arenas live here", arenas)
+	}
 }

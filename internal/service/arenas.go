@@ -9,6 +9,7 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/game"
 	"dsol/internal/klondike"
+	"dsol/internal/ownership"
 	"dsol/internal/protocol"
 	"dsol/internal/store"
 )
@@ -93,6 +94,9 @@ func (s *Service) liveArena(ctx context.Context, id string) (*arena.Arena, error
 	}
 	if errors.Is(err, arena.ErrClosed) {
 		return nil, game.Errorf(game.Unavailable, "the server is stopping; retry")
+	}
+	if ownership.IsElsewhere(err) {
+		return nil, &game.Error{Code: game.Unavailable, Msg: "the arena is moving between nodes; retry", Err: err}
 	}
 	return x, err
 }
