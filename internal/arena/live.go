@@ -815,6 +815,37 @@ func (x *Arena) Unsubscribe(s *Sub) {
 	x.drop(s)
 }
 
+// forget drops a deleted player (Registry.Forget).
+func (x *Arena) forget(player string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.members[player] == nil {
+		return
+	}
+	delete(x.members, player)
+	for s := range x.subs {
+		if s.player == player {
+			x.drop(s)
+		}
+	}
+	for _, row := range x.all {
+		for i := range row.Players {
+			if row.Players[i].ID == player {
+				row.Players[i] = game.PlayerRef{ID: store.DeletedPlayerID, Deleted: true}
+			}
+		}
+	}
+	for _, r := range x.races {
+		for i := range r.seats {
+			if r.seats[i] == player {
+				r.seats[i] = store.DeletedPlayerID
+			}
+		}
+	}
+	x.dirty = true
+	x.poke()
+}
+
 // halt stops the arena's goroutine and closes its subscriptions.
 func (x *Arena) halt() {
 	x.mu.Lock()

@@ -271,6 +271,21 @@ func (r *Registry) RaceOver(arena, race string) {
 	}
 }
 
+// Forget drops a player who deleted their data from the live arenas: out
+// of the standings, their sockets closed, their seats in the list of races
+// shown as a deleted player's, as the store now has them.
+func (r *Registry) Forget(player string) {
+	r.mu.Lock()
+	xs := make([]*Arena, 0, len(r.arenas))
+	for _, x := range r.arenas {
+		xs = append(xs, x)
+	}
+	r.mu.Unlock()
+	for _, x := range xs {
+		x.forget(player)
+	}
+}
+
 // Held returns the lease ids of the live arenas (ownership.Holder).
 func (r *Registry) Held() []string {
 	r.mu.Lock()

@@ -79,7 +79,8 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 // (their opponents win), then the player, their tokens and transfer code,
 // solo games and races nobody else played go; the other races stay, with
 // the seat shown as a deleted player (players.Service.Delete). Every socket
-// of the caller closes. 204, and the cookie goes. A race whose table another node runs answers unavailable
+// of the caller closes, and the arenas live on this node drop them from
+// their standings (those on other nodes when they are next rebuilt). 204, and the cookie goes. A race whose table another node runs answers unavailable
 // while it moves here: retry.
 func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
@@ -95,6 +96,7 @@ func (s *server) deleteMe(w http.ResponseWriter, r *http.Request) {
 	}
 	s.revoke(p.ID, nil)
 	s.games.Evict(ids)
+	s.games.ForgetInArenas(p.ID)
 	s.hub.Changed()
 	s.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)

@@ -241,6 +241,17 @@ func TestArenaRequests(t *testing.T) {
 		t.Fatalf("back: %+v", v)
 	}
 	ts.anon().MustError(t, "GET", "/api/v1/arenas", nil, 401, game.Unauthorized)
+
+	// A player who deletes their data leaves the standings at once.
+	b.MustJSON(t, "POST", "/api/v1/arenas/"+v.ID+"/join", nil, 200, &v)
+	if len(v.Standings) != 2 {
+		t.Fatalf("standings of two: %+v", v.Standings)
+	}
+	b.MustJSON(t, "DELETE", "/api/v1/me", nil, 204, nil)
+	a.MustJSON(t, "GET", "/api/v1/arenas/"+v.ID, nil, 200, &v)
+	if len(v.Standings) != 1 || v.Standings[0].Player.ID != a.id {
+		t.Fatalf("standings after a deletion: %+v", v.Standings)
+	}
 }
 
 // elsewhere is a lease table in which another node holds everything.

@@ -163,6 +163,10 @@ func (s *Service) FollowArena(ctx context.Context, id, player string) (<-chan []
 // players they have joined and connected (for the metrics).
 func (s *Service) ArenaCounts() (arenas, joined, present int) { return s.arenas.Counts() }
 
+// ForgetInArenas drops a player who deleted their data from the arenas
+// live on this node (see arena.Registry.Forget).
+func (s *Service) ForgetInArenas(player string) { s.arenas.Forget(player) }
+
 // SweepArenas stops the arenas that ended and nobody watches.
 func (s *Service) SweepArenas() { s.arenas.Sweep() }
 
