@@ -26,7 +26,10 @@ func line(b *k.Board, f *k.Foundations, log []rec) []k.Action {
 		case fToCol:
 			a = k.NewMove(k.Slot(int(m.from)), k.ColPile(int(m.to)), 1)
 		case talToF, talToCol:
-			out = bringUp(&bb, int(m.from), out)
+			var err error
+			if out, err = k.BringUp(&bb, int(m.from), out); err != nil {
+				panic("solver: " + err.Error())
+			}
 			to := k.ColPile(int(m.to))
 			if m.kind == talToF {
 				to = k.Slot(int(m.to))
@@ -41,37 +44,6 @@ func line(b *k.Board, f *k.Foundations, log []rec) []k.Action {
 			panic(fmt.Sprintf("solver: the line's move %s moves %s, not %s", a, st.Card, r.card))
 		}
 		out = append(out, a)
-	}
-	return out
-}
-
-// bringUp appends the draws and the recycle that make the waste hold q
-// cards, and makes them on b: draws forward when they reach q, else draws to
-// the end of the stock, a recycle and draws from the start.
-func bringUp(b *k.Board, q int, out []k.Action) []k.Action {
-	d := int(b.DrawCount)
-	n := int(b.NWaste) + int(b.NStock)
-	w := int(b.NWaste)
-	if q == w {
-		return out
-	}
-	if q < w || ((q-w)%d != 0 && q != n) {
-		for b.NStock > 0 {
-			b.DrawCards()
-			out = append(out, k.Simple(k.Draw))
-		}
-		if !b.CanRecycle {
-			panic(fmt.Sprintf("solver: boundary %d is out of reach without a recycle", q))
-		}
-		b.RecycleWaste()
-		out = append(out, k.Simple(k.Recycle))
-	}
-	for int(b.NWaste) < q {
-		b.DrawCards()
-		out = append(out, k.Simple(k.Draw))
-	}
-	if int(b.NWaste) != q {
-		panic(fmt.Sprintf("solver: draws pass over boundary %d", q))
 	}
 	return out
 }

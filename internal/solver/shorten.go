@@ -70,19 +70,15 @@ func (s *Solver) shorten(b *k.Board, f *k.Foundations, log []rec) []rec {
 }
 
 // actions is how many engine actions m takes from st: one, and for a talon
-// move the draws and recycle before it that bring its card up (as line's
-// bringUp spells them).
+// move the draws and recycle before it that bring its card up
+// (klondike.TalonDraws, as line spells them with klondike.BringUp).
 func (st *state) actions(m move) int {
 	if m.kind != talToF && m.kind != talToCol {
 		return 1
 	}
-	q, w, n, d := int(m.from), st.tw, st.tn, st.draw
-	if q == w {
-		return 1
+	before, recycle, after := k.TalonDraws(st.tw, st.tn, st.draw, int(m.from))
+	if recycle {
+		return before + 1 + after + 1
 	}
-	draws := func(from, to int) int { return (to - from + d - 1) / d }
-	if q < w || ((q-w)%d != 0 && q != n) {
-		return 1 + draws(w, n) + 1 + draws(0, q)
-	}
-	return 1 + draws(w, q)
+	return after + 1
 }

@@ -40,7 +40,10 @@ func line(b *k.Board, f *k.Foundations, log []rec) []k.Action {
 			l.clear(i, p)
 			l.play(k.NewMove(k.ColPile(i), k.Slot(2*int(r.card.Suit())+int(m.to)), 1), r.card)
 		case talonToF, talonToPool:
-			l.out = bringUp(&bb, int(m.from), l.out)
+			var err error
+			if l.out, err = k.BringUp(&bb, int(m.from), l.out); err != nil {
+				panic("tally: " + err.Error())
+			}
 			to := k.Slot(2*int(r.card.Suit()) + int(m.to))
 			if m.kind == talonToPool {
 				to = l.host(r.card, -1)
@@ -123,37 +126,6 @@ func (l *liner) find(c cards.Card) (int, int) {
 		panic(fmt.Sprintf("tally: no %s in the pool", c))
 	}
 	return bi, bp
-}
-
-// bringUp appends the draws and the recycle that make the waste hold q
-// cards, and makes them on b: draws forward when they reach q, else draws to
-// the end of the stock, a recycle and draws from the start.
-func bringUp(b *k.Board, q int, out []k.Action) []k.Action {
-	d := int(b.DrawCount)
-	n := int(b.NWaste) + int(b.NStock)
-	w := int(b.NWaste)
-	if q == w {
-		return out
-	}
-	if q < w || ((q-w)%d != 0 && q != n) {
-		for b.NStock > 0 {
-			b.DrawCards()
-			out = append(out, k.Simple(k.Draw))
-		}
-		if !b.CanRecycle {
-			panic(fmt.Sprintf("tally: boundary %d is out of reach without a recycle", q))
-		}
-		b.RecycleWaste()
-		out = append(out, k.Simple(k.Recycle))
-	}
-	for int(b.NWaste) < q {
-		b.DrawCards()
-		out = append(out, k.Simple(k.Draw))
-	}
-	if int(b.NWaste) != q {
-		panic(fmt.Sprintf("tally: draws pass over boundary %d", q))
-	}
-	return out
 }
 
 // drawOne rewrites a line won with draw 3 for the same deal dealt with draw
