@@ -275,15 +275,20 @@ func (r *Registry) RaceOver(arena, race string) {
 // of the standings, their sockets closed, their seats in the list of races
 // shown as a deleted player's, as the store now has them.
 func (r *Registry) Forget(player string) {
+	for _, x := range r.all() {
+		x.forget(player)
+	}
+}
+
+// all returns the live arenas, for work done without the registry's lock.
+func (r *Registry) all() []*Arena {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	xs := make([]*Arena, 0, len(r.arenas))
 	for _, x := range r.arenas {
 		xs = append(xs, x)
 	}
-	r.mu.Unlock()
-	for _, x := range xs {
-		x.forget(player)
-	}
+	return xs
 }
 
 // Held returns the lease ids of the live arenas (ownership.Holder).
@@ -320,16 +325,10 @@ func (r *Registry) remove(id string) {
 // open for Linger, and releases their leases.
 func (r *Registry) Sweep() {
 	now := r.cfg.Clock()
-	r.mu.Lock()
-	live := make(map[string]*Arena, len(r.arenas))
-	for id, x := range r.arenas {
-		live[id] = x
-	}
-	r.mu.Unlock()
 	var gone []string
-	for id, x := range live {
+	for _, x := range r.all() {
 		if x.unused(now, r.cfg.Linger) {
-			gone = append(gone, id)
+			gone = append(gone, x.id)
 		}
 	}
 	var leases []string
@@ -346,12 +345,7 @@ func (r *Registry) Sweep() {
 // Counts returns how many arenas are live here, and how many players they
 // have joined and connected now.
 func (r *Registry) Counts() (arenas, joined, present int) {
-	r.mu.Lock()
-	xs := make([]*Arena, 0, len(r.arenas))
-	for _, x := range r.arenas {
-		xs = append(xs, x)
-	}
-	r.mu.Unlock()
+	xs := r.all()
 	for _, x := range xs {
 		j, p := x.playersNow()
 		joined += j
@@ -369,13 +363,9 @@ func (r *Registry) Close() {
 	}
 	r.closed = true
 	close(r.stop)
-	ids := make([]string, 0, len(r.arenas))
-	for id := range r.arenas {
-		ids = append(ids, id)
-	}
 	r.mu.Unlock()
-	for _, id := range ids {
-		r.remove(id)
+	for _, x := range r.all() {
+		r.remove(x.id)
 	}
 	<-r.done
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -185,13 +186,8 @@ func (s *Service) pairArena(ctx context.Context, a store.Arena, n int, p1, p2 st
 	if _, ok := bl[p2]; ok { // a block made since they joined
 		return "", &arena.BlockedError{Players: [2]string{p1, p2}}
 	}
-	for _, p := range []string{p1, p2} {
-		if race, err := s.raceInPlay(ctx, p, ""); err != nil || race != "" {
-			if err == nil {
-				err = &arena.BusyError{Player: p}
-			}
-			return "", err
-		}
+	if p, race, err := s.inRace(ctx, p1, p2); err != nil || race != "" {
+		return "", cmp.Or(err, error(&arena.BusyError{Player: p}))
 	}
 	code := cards.Code{Kind: cards.Race, Draw: a.Draw, Single: a.Single, Mirrored: true}
 	if err := s.secretDeal(&code); err != nil {

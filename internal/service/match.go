@@ -86,10 +86,8 @@ func (s *Service) pairRace(ctx context.Context, first, second matchmaking.Entry)
 	if !ok {
 		return "", fmt.Errorf("table: quick match options of type %T", first.Options)
 	}
-	for _, p := range []string{first.Player, second.Player} {
-		if race, err := s.raceInPlay(ctx, p, ""); err != nil || race != "" {
-			return "", cmp.Or(err, error(&matchmaking.BusyError{Player: p, Race: race}))
-		}
+	if p, race, err := s.inRace(ctx, first.Player, second.Player); err != nil || race != "" {
+		return "", cmp.Or(err, error(&matchmaking.BusyError{Player: p, Race: race}))
 	}
 	code, o := spec.Code, spec.Options
 	if err := s.secretDeal(&code); err != nil {
@@ -125,6 +123,17 @@ func (s *Service) raceInPlay(ctx context.Context, player, except string) (string
 		}
 	}
 	return "", nil
+}
+
+// inRace returns the first of players who has a race in play, and that
+// race ("": none): one race at a time, checked before pairing them.
+func (s *Service) inRace(ctx context.Context, players ...string) (player, race string, err error) {
+	for _, p := range players {
+		if race, err := s.raceInPlay(ctx, p, ""); err != nil || race != "" {
+			return p, race, err
+		}
+	}
+	return "", "", nil
 }
 
 // notInRace refuses, with msg, a player who has a race in play other than
