@@ -49,32 +49,21 @@ package tally
 import (
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
+	"dsol/internal/solver"
 	"dsol/internal/solver/visited"
 )
 
-// Verdict is the outcome of a search.
-type Verdict uint8
+// Verdict is the outcome of a search, the whole-board solver's: Unknown
+// (the budget ran out), Won (Result.Moves wins the game), Unwinnable (no
+// line of legal actions wins it).
+type Verdict = solver.Verdict
 
 // The three verdicts.
 const (
-	// Unknown: the budget ran out.
-	Unknown Verdict = iota
-	// Won: Result.Moves wins the game.
-	Won
-	// Unwinnable: no line of legal actions wins the game.
-	Unwinnable
+	Unknown    = solver.Unknown
+	Won        = solver.Won
+	Unwinnable = solver.Unwinnable
 )
-
-// String returns "unknown", "won" or "unwinnable".
-func (v Verdict) String() string {
-	switch v {
-	case Won:
-		return "won"
-	case Unwinnable:
-		return "unwinnable"
-	}
-	return "unknown"
-}
 
 // Options bound and tune a search. The zero value searches without bound.
 type Options struct {
