@@ -42,3 +42,31 @@ func BringUp(b *Board, q int, out []Action) ([]Action, error) {
 	}
 	return out, nil
 }
+
+// Reachable writes to out the waste boundaries q (1 … tn, tn the cards of
+// the stock and waste together, tw those of the waste) at which draws of
+// draw cards, and recycles when allowed, bring the card at q to the top of
+// the waste, and returns how many: tw itself, every draw-th one onward and
+// the end of the stock, and with recycles every draw-th one from the start.
+func Reachable(tw, tn, draw int, recycle bool, out *[MaxStock + 1]uint8) int {
+	var seen uint64
+	n := 0
+	add := func(q int) {
+		if q >= 1 && q <= tn && seen&(1<<q) == 0 {
+			seen |= 1 << q
+			out[n] = uint8(q)
+			n++
+		}
+	}
+	add(tw)
+	for q := tw + draw; q < tn; q += draw {
+		add(q)
+	}
+	add(tn)
+	if recycle {
+		for q := draw; q < tn; q += draw {
+			add(q)
+		}
+	}
+	return n
+}

@@ -40,3 +40,33 @@ func TestTalonDraws(t *testing.T) {
 		}
 	}
 }
+
+// TestReachable: a boundary is reachable when draws from the waste land on
+// it, or, with recycles, draws from the start do.
+func TestReachable(t *testing.T) {
+	lands := func(from, q, n, d int) bool {
+		at := from
+		for at < q {
+			at = min(at+d, n)
+		}
+		return at == q
+	}
+	for _, d := range []int{1, 3} {
+		for _, recycle := range []bool{false, true} {
+			for n := 0; n <= MaxStock; n++ {
+				for w := 0; w <= n; w++ {
+					var out [MaxStock + 1]uint8
+					got := map[int]bool{}
+					for _, q := range out[:Reachable(w, n, d, recycle, &out)] {
+						got[int(q)] = true
+					}
+					for q := 1; q <= n; q++ {
+						if want := (q >= w && lands(w, q, n, d)) || (recycle && lands(0, q, n, d)); got[q] != want {
+							t.Fatalf("d %d recycle %v n %d w %d: q %d reachable %v, want %v", d, recycle, n, w, q, got[q], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

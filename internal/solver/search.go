@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
+	k "dsol/internal/klondike"
 )
 
 // frame is one position on the search path: its moves are
@@ -217,33 +218,6 @@ var cardKey, parentKey = func() (ck, pk [2 * 52]uint8) {
 	return ck, pk
 }()
 
-// reachable writes the boundaries q (1 … tn) at which the talon card
-// tal[q-1] can be brought to the top of the waste by draws and recycles, and
-// returns how many: the boundary itself, every d-th one onward and the end
-// of the stock, and with recycles every d-th one from the start and the end.
-func (st *state) reachable(out *[60]uint8) int {
-	var seen uint64
-	n := 0
-	add := func(q int) {
-		if q >= 1 && q <= st.tn && seen&(1<<q) == 0 {
-			seen |= 1 << q
-			out[n] = uint8(q)
-			n++
-		}
-	}
-	add(st.tw)
-	for q := st.tw + st.draw; q < st.tn; q += st.draw {
-		add(q)
-	}
-	add(st.tn)
-	if st.recycle {
-		for q := st.draw; q < st.tn; q += st.draw {
-			add(q)
-		}
-	}
-	return n
-}
-
 // gen appends the moves of the current position, most promising first:
 // foundation plays, runs that turn a card over, talon cards to columns, runs
 // that empty a column, other runs, recoveries. A narrow search leaves out
@@ -293,7 +267,7 @@ func (s *Solver) genMoves() {
 			s.nByTop[key]++
 		}
 	}
-	nt := st.reachable(&s.tops)
+	nt := k.Reachable(st.tw, st.tn, st.draw, st.recycle, &s.tops)
 	tops := s.tops[:nt]
 
 	for i := 0; i < n; i++ {

@@ -142,7 +142,7 @@ type Solver struct {
 	moves  []move
 	frames []frame
 	log    []rec
-	tops   [60]uint8
+	tops   [k.MaxStock + 1]uint8
 
 	opt       Options
 	start     time.Time

@@ -314,7 +314,7 @@ func (s *Solver) gen(pend uint64) {
 			toF(poolToF, uint8(f), c)
 		}
 	}
-	nt := st.reachable(&s.tops)
+	nt := k.Reachable(st.tw, st.tn, st.draw, st.recycle, &s.tops)
 	tops := s.tops[:nt]
 	for _, q := range tops {
 		if c := st.tal[q-1]; st.slotFor(c) >= 0 && ok(talonToF, c) {

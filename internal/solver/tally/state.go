@@ -392,30 +392,3 @@ func (st *state) putTalon(q int, c cards.Card, tw int) {
 	st.tw = tw
 	st.h = xor(st.h, st.keys.tal[st.tidx[c]])
 }
-
-// reachable writes the boundaries q (1 … tn) whose talon card tal[q-1]
-// draws and recycles can bring to the top of the waste, and returns how
-// many: the boundary itself, every d-th one onward and the end of the
-// stock, and with recycles every d-th one from the start.
-func (st *state) reachable(out *[k.MaxStock + 1]uint8) int {
-	var seen uint64
-	n := 0
-	add := func(q int) {
-		if q >= 1 && q <= st.tn && seen&(1<<q) == 0 {
-			seen |= 1 << q
-			out[n] = uint8(q)
-			n++
-		}
-	}
-	add(st.tw)
-	for q := st.tw + st.draw; q < st.tn; q += st.draw {
-		add(q)
-	}
-	add(st.tn)
-	if st.recycle {
-		for q := st.draw; q < st.tn; q += st.draw {
-			add(q)
-		}
-	}
-	return n
-}
