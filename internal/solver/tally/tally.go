@@ -183,16 +183,25 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 	deck := cards.SoloDeck(code)
 	b.Deal(deck[:], k.MaxColumns, code.Draw, !code.Vegas)
 	var f k.Foundations
+	return s.SolvePosition(&b, &f, opt)
+}
+
+// SolvePosition solves a position of a solo game (see Solve) in the passes
+// of SolveCode's schedule for its mode: with recycles, without the
+// reversible foundation plays first; at draw 1 without recycles, at draw 3
+// first; at draw 3 without recycles, once. Options.Exact and Options.Free
+// search it once, as asked. Neither b nor f is changed.
+func (s *Solver) SolvePosition(b *k.Board, f *k.Foundations, opt Options) Result {
 	schedule := normal
 	switch {
 	case opt.Exact || opt.Free > 1:
-		return s.Solve(&b, &f, opt)
-	case code.Vegas && code.Draw == 1:
+		return s.Solve(b, f, opt)
+	case !b.CanRecycle && b.DrawCount == 1:
 		schedule = vegas1
-	case code.Vegas:
+	case !b.CanRecycle:
 		schedule = vegas3
 	}
-	three := b
+	three := *b
 	three.DrawCount = 3
 	var spent int64
 	left := b.CardsLeft()
@@ -203,11 +212,11 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 		if opt.MaxPositions > 0 {
 			po.MaxPositions = max(1, int64(float64(opt.MaxPositions)*ps.end)-spent)
 		}
-		board := &b
+		board := b
 		if ps.three {
 			board = &three
 		}
-		res := s.Solve(board, &f, po)
+		res := s.Solve(board, f, po)
 		spent += res.Positions
 		left = min(left, res.Left)
 		// A proof counts only from a search of the game itself; a draw-3

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"dsol/internal/cards"
-	k "dsol/internal/klondike"
-	"dsol/internal/solo"
 )
 
 // TestTransfer checks the transfer rules mode by mode.
@@ -78,43 +76,6 @@ func TestTransferHolds(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("nothing was checked")
 	}
-}
-
-// TestDrawOne: a draw-3 Vegas win, rewritten for draw 1, wins the draw-1
-// Vegas game of the same deal through the solo engine.
-func TestDrawOne(t *testing.T) {
-	c3, _ := cards.ParseCode("DS1-D3V-AVNUXSV") // won at draw 3 after about 100,000 positions
-	res := New().Solve(dealt(c3), &k.Foundations{}, Options{MaxPositions: 1 << 20})
-	if res.Verdict != Won {
-		t.Fatalf("%s: %s after %d positions", c3, res.Verdict, res.Positions)
-	}
-	c1 := c3
-	c1.Draw = 1
-	moves := drawOne(dealt(c3), res.Moves)
-	g, err := solo.New(c1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	draws := 0
-	for i, a := range moves {
-		if a.Type == k.Draw {
-			draws++
-		}
-		if _, err := g.Apply(a); err != nil {
-			t.Fatalf("action %d of %d, %s: %v", i, len(moves), a, err)
-		}
-	}
-	if g.Status() != solo.Won || draws != 59 {
-		t.Fatalf("the rewritten line leaves the game %s after %d draws", g.Status(), draws)
-	}
-}
-
-// dealt returns the board of a solo code's deal.
-func dealt(c cards.Code) *k.Board {
-	var b k.Board
-	deck := cards.SoloDeck(c)
-	b.Deal(deck[:], k.MaxColumns, c.Draw, !c.Vegas)
-	return &b
 }
 
 // TestCoversOnSmallPositions checks the transfer rules against the plain
