@@ -5,6 +5,7 @@ import (
 
 	k "dsol/internal/klondike"
 	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 )
 
 // FinishBudget bounds the search that decides whether a finish is legal: the
@@ -95,17 +96,29 @@ const CheckBudget = 50000
 // every 1024 positions, returned false). Only this one answer leaves the
 // search: nothing of the cards it saw.
 func StillWinnable(b *k.Board, f *k.Foundations, budget int64, yield func() bool) *bool {
-	s := solvers.Get().(*solver.Solver)
-	res := s.Solve(b, f, solver.Options{MaxPositions: budget, Yield: yield})
-	solvers.Put(s)
+	opt := tally.Options{MaxPositions: budget}
+	if yield != nil {
+		opt.Spent = func() float64 {
+			if yield() {
+				return 0
+			}
+			return 1
+		}
+	}
+	s := checkers.Get().(*tally.Solver)
+	res := s.SolvePosition(b, f, opt)
+	checkers.Put(s)
 	var v bool
 	switch res.Verdict {
-	case solver.Won:
+	case tally.Won:
 		v = true
-	case solver.Unwinnable:
+	case tally.Unwinnable:
 		v = false
 	default:
 		return nil
 	}
 	return &v
 }
+
+// checkers keeps the live check's solvers for reuse.
+var checkers = sync.Pool{New: func() any { return tally.New() }}
