@@ -143,7 +143,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.wsBurst, "ws-burst", "DSOL_WS_BURST", 40, "burst of WebSocket messages per connection"},
 		{&c.accountsPerHour, "accounts-per-hour", "DSOL_ACCOUNTS_PER_HOUR", httpapi.DefaultAccountsPerHour, "players that may be created from one client address, or one IPv6 /64, in an hour (0: no bound)"},
 		{&c.arenasPerDay, "arenas-per-day", "DSOL_ARENAS_PER_DAY", service.DefaultArenasPerDay, "arenas one player may create in 24 hours"},
-		{&c.winnableTarget, "winnable-target", "DSOL_WINNABLE_TARGET", 10000, "winnable deals of each mode (the shipped list's included) that the background search works towards, while the process uses under half the CPUs (0: no search)"},
+		{&c.winnableTarget, "winnable-target", "DSOL_WINNABLE_TARGET", 0, "winnable deals of each mode (the shipped list's included) that the background search works towards, while the process uses under half the CPUs (0: no search)"},
 	}
 	for _, d := range ints {
 		v, err := strconv.Atoi(env(getenv, d.name, strconv.Itoa(d.def)))

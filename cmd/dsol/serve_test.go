@@ -52,13 +52,11 @@ func startServe(tb testing.TB, env map[string]string, args ...string) *server {
 	ctx = withReady(ctx, func(a string) { addr <- a })
 	s := &server{cancel: cancel, done: make(chan error, 1), logs: &testenv.Buffer{}}
 	getenv := func(k string) string {
-		if v, ok := env[k]; ok || (k != "DSOL_WINNABLE_TARGET" && k != "DSOL_ACCOUNTS_PER_HOUR") {
+		if v, ok := env[k]; ok || k != "DSOL_ACCOUNTS_PER_HOUR" {
 			return v
 		}
-		// unless asked for: no search for winnable deals, which would take
-		// a core through every test, and no bound on the players created
-		// from one address, which the tests create by the dozen from
-		// 127.0.0.1
+		// unless asked for: no bound on the players created from one
+		// address, which the tests create by the dozen from 127.0.0.1
 		return "0"
 	}
 	go func() {
@@ -247,8 +245,11 @@ func TestServeConfig(t *testing.T) {
 		{"bad proxy", []string{"--trusted-proxies", "example.com"}, nil, nil, true},
 		{"bad log format", []string{"--log-format", "xml"}, nil, nil, true},
 		{"stray argument", []string{"now"}, nil, nil, true},
-		{"winnable defaults", nil, nil, func(c serveConfig) bool {
-			return c.winnableTarget == 10000 && c.winnableBudget == 2000000
+		{"winnable defaults: no search", nil, nil, func(c serveConfig) bool {
+			return c.winnableTarget == 0 && c.winnableBudget == 2000000
+		}, false},
+		{"winnable search on", []string{"--winnable-target", "1500"}, nil, func(c serveConfig) bool {
+			return c.winnableTarget == 1500 && c.winnableBudget == 2000000
 		}, false},
 		{"winnable off", []string{"--winnable-target", "0"}, map[string]string{"DSOL_WINNABLE_BUDGET": "5000"}, func(c serveConfig) bool {
 			return c.winnableTarget == 0 && c.winnableBudget == 5000

@@ -24,7 +24,7 @@ func (s *server) metric(tb testing.TB, series string) float64 {
 
 // TestServeWinnable: dsol serve deals winnable games from its first start,
 // its search adds deals to the stored pool, and after a restart with the
-// search off the pool is still there.
+// defaults (the search off) the pool is still there.
 func TestServeWinnable(t *testing.T) {
 	for _, tc := range []struct {
 		name string

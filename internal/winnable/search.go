@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"dsol/internal/cards"
-	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 	"dsol/internal/store"
 )
 
@@ -126,8 +126,8 @@ func Run(ctx context.Context, cfg Config) {
 		}
 	}
 	g := newGate(cfg.Meter, cfg.CPUs, cfg.Window, report, h.CPU)
-	yield := func() bool { return g.wait(ctx) }
-	s := solver.New()
+	stop := func() bool { return !g.wait(ctx) }
+	s := tally.New()
 	next := time.Now().Add(cfg.Refresh)
 	last := Mode(len(Modes) - 1)
 	cfg.Logger.Info("winnable: searching for deals", "target", cfg.Target, "budget", cfg.Budget,
@@ -153,7 +153,7 @@ func Run(ctx context.Context, cfg Config) {
 		if cfg.Pool.Has(m, deal) {
 			continue
 		}
-		res, won, err := Solve(s, m, deal, cfg.Budget, yield)
+		res, won, err := SolveTally(s, m, deal, cfg.Budget, stop)
 		if ctx.Err() != nil {
 			return
 		}
