@@ -96,17 +96,12 @@ const CheckBudget = 50000
 // every 1024 positions, returned false). Only this one answer leaves the
 // search: nothing of the cards it saw.
 func StillWinnable(b *k.Board, f *k.Foundations, budget int64, yield func() bool) *bool {
-	opt := tally.Options{MaxPositions: budget}
+	var stop func() bool
 	if yield != nil {
-		opt.Spent = func() float64 {
-			if yield() {
-				return 0
-			}
-			return 1
-		}
+		stop = func() bool { return !yield() }
 	}
 	s := checkers.Get().(*tally.Solver)
-	res := s.SolvePosition(b, f, opt)
+	res := s.SolvePosition(b, f, tally.Options{MaxPositions: budget, Spent: tally.Until(stop)})
 	checkers.Put(s)
 	var v bool
 	switch res.Verdict {

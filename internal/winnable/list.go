@@ -64,16 +64,7 @@ const (
 // returns true the search stops with Unknown (nil: never).
 func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
 	code := m.Code(deal)
-	opt := tally.Options{MaxPositions: budget}
-	if stop != nil {
-		opt.Spent = func() float64 {
-			if stop() {
-				return 1
-			}
-			return 0
-		}
-	}
-	res = s.SolveCode(code, opt)
+	res = s.SolveCode(code, tally.Options{MaxPositions: budget, Spent: tally.Until(stop)})
 	if res.Verdict != tally.Won {
 		return res, false, nil
 	}

@@ -101,6 +101,20 @@ type Options struct {
 	end float64
 }
 
+// Until returns an Options.Spent that ends the search as soon as stop
+// returns true (asked every 1024 positions), or nil when stop is nil.
+func Until(stop func() bool) func() float64 {
+	if stop == nil {
+		return nil
+	}
+	return func() float64 {
+		if stop() {
+			return 1
+		}
+		return 0
+	}
+}
+
 // Result is what a search found.
 type Result struct {
 	Verdict Verdict

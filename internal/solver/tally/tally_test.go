@@ -149,3 +149,21 @@ func dealt(c cards.Code) *k.Board {
 	b.Deal(deck[:], k.MaxColumns, c.Draw, !c.Vegas)
 	return &b
 }
+
+// TestUntil: a search given tally.Until stops with Unknown once its
+// function says so, and runs to its verdict while it does not.
+func TestUntil(t *testing.T) {
+	if tally.Until(nil) != nil {
+		t.Fatal("Until(nil) is not nil")
+	}
+	c, _ := cards.ParseCode("DS1-D1V-AAAAAAB")
+	asked := 0
+	res := tally.New().SolveCode(c, tally.Options{Spent: tally.Until(func() bool { asked++; return asked > 3 })})
+	if res.Verdict != tally.Unknown || asked != 4 || res.Positions > 4*1024 {
+		t.Fatalf("%s after %d positions, asked %d times", res.Verdict, res.Positions, asked)
+	}
+	c, _ = cards.ParseCode("DS1-D3N-AAAAAAB")
+	if res := tally.New().SolveCode(c, tally.Options{Spent: tally.Until(func() bool { return false })}); res.Verdict != tally.Won {
+		t.Fatalf("%s: %s", c, res.Verdict)
+	}
+}
