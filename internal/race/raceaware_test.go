@@ -2,6 +2,7 @@ package race
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"dsol/internal/cards"
@@ -57,7 +58,9 @@ func finish(t *testing.T, r *Race, players [Seats]seatBot) int {
 // TestStrongBotRacesForTheSlot: the plain bot's order (and the solo game's:
 // every card of seat 1 goes up in any order) puts the 9D up first, and
 // seat 2's 5S takes the slot seat 1's 5S needed; the strong bot sees the
-// race and puts its 5S up first, and wins where the plain bot loses.
+// race and puts its 5S up first, and wins where the plain bot loses. With
+// the opponent's 5S out of sight it keeps the plain bot's order: it is the
+// opponent's board that makes the difference.
 func TestStrongBotRacesForTheSlot(t *testing.T) {
 	var plain Bot
 	if a, _ := plain.Next(mustPosition(t, d1u, Options{}, contested).Seen(1)); a != k.NewMove(k.ColPile(0), k.AnyF, 1) {
@@ -67,6 +70,12 @@ func TestStrongBotRacesForTheSlot(t *testing.T) {
 	r := mustPosition(t, d1u, Options{}, contested)
 	if a, ok := strong.Next(r.Seen(1), 1); !ok || a != move("w", "f1", 1) {
 		t.Fatalf("the strong bot plays %s (%v), want the 5S to f1", a, ok)
+	}
+	// Without the opponent's 5S in sight nothing is contested: the 9D
+	// first, in the plain bot's order, is as good as the 5S.
+	alone := mustPosition(t, d1u, Options{}, strings.Replace(contested, "c1: 5S\n", "", 1))
+	if a, ok := (&StrongBot{}).Next(alone.Seen(1), 1); !ok || a != move("c1", "f5", 1) {
+		t.Fatalf("with no 5S of the opponent's in sight the strong bot plays %s (%v), want the 9D to f5", a, ok)
 	}
 	var other Bot
 	for _, tc := range []struct {
