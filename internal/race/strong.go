@@ -5,13 +5,14 @@ import (
 	k "dsol/internal/klondike"
 )
 
-// StrongOptions is the work of one decision of the StrongBot (Think): 16
+// StrongOptions is the work of one decision of the StrongBot (Think): 32
 // arrangements of the unseen cards, every candidate played out on each for
-// at most 600 actions (a race of two plain Bots takes some 120 to 300).
-// It costs some 10 ms a decision, 40 ms at the 95th percentile
-// (BenchmarkThink on the 2-core development machine); dsol bot-duel
-// measures how it plays.
-var StrongOptions = ThinkOptions{Samples: 16, Steps: 600}
+// at most 600 actions (a race of two plain Bots from the deal takes some
+// 120 to 300). 16 arrangements cost half as much but choose worse: on the
+// same 100 races against the normal bot they won 77 where 32 won 86. The
+// cost is in BenchmarkThink and docs/solver.md §6; dsol bot-duel measures
+// how it plays.
+var StrongOptions = ThinkOptions{Samples: 32, Steps: 600}
 
 // StrongIdle is how many of Think's actions in a row may leave the
 // StrongBot's progress marker (the plain Bot's: foundation total, its own
