@@ -8,7 +8,7 @@ import (
 // StrongOptions is the work of one decision of the StrongBot (Think): 32
 // arrangements of the unseen cards, every candidate played out on each for
 // at most 600 actions (a race of two plain Bots from the deal takes some
-// 120 to 300). 16 arrangements cost half as much but choose worse: on the
+// 120 on average, BenchmarkBotRace). 16 arrangements cost half as much but choose worse: on the
 // same 100 races against the normal bot they won 77 where 32 won 86. The
 // cost is in BenchmarkThink and docs/solver.md §6; dsol bot-duel measures
 // how it plays.
