@@ -17,7 +17,6 @@ import (
 
 	"dsol/internal/cards"
 	"dsol/internal/cli"
-	"dsol/internal/hint"
 	"dsol/internal/race"
 	"dsol/internal/sampling"
 )
@@ -33,12 +32,12 @@ type config struct {
 	maxActions int
 	workers    int
 	json       bool
-	opt        hint.Options
+	opt        race.ThinkOptions
 }
 
 const usage = `usage: dsol bot-duel --races N [--seed 1] [--draw 1|3] [--redeal unlimited|single]
        [--decks independent|mirrored] [--turns simultaneous|alternating]
-       [--samples S] [--positions P] [--max-actions 5000] [--json]
+       [--samples S] [--steps N] [--max-actions 5000] [--json]
 
 Plays N races of the strong bot ("bot": "strong") against the normal one
 ("normal") on N/2 random deals, half DR1 and half secret DR2 codes, each deal
@@ -65,8 +64,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&redeal, "redeal", "unlimited", "unlimited or single (one pass through the stock)")
 	fs.StringVar(&decks, "decks", "independent", "independent or mirrored (both seats get the same deal)")
 	fs.StringVar(&turns, "turns", "simultaneous", "simultaneous or alternating")
-	fs.IntVar(&c.opt.Samples, "samples", race.StrongOptions.Samples, "arrangements of the unseen cards solved per strong decision")
-	fs.Int64Var(&c.opt.Positions, "positions", race.StrongOptions.Positions, "the solver's budget per arrangement, in positions")
+	fs.IntVar(&c.opt.Samples, "samples", race.StrongOptions.Samples, "arrangements of the unseen cards played out per strong decision")
+	fs.IntVar(&c.opt.Steps, "steps", race.StrongOptions.Steps, "actions per playout of a strong decision, at most")
 	fs.IntVar(&c.maxActions, "max-actions", 5000, "actions per race before it counts as unfinished")
 	fs.IntVar(&c.workers, "workers", c.workers, "races played at once")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
@@ -88,8 +87,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("bot-duel: --redeal must be unlimited or single")
 	case decks != "independent" && decks != "mirrored":
 		return c, cli.Usagef("bot-duel: --decks must be independent or mirrored")
-	case c.opt.Samples < 1 || c.opt.Positions < 1:
-		return c, cli.Usagef("bot-duel: --samples and --positions must be at least 1")
+	case c.opt.Samples < 1 || c.opt.Steps < 1:
+		return c, cli.Usagef("bot-duel: --samples and --steps must be at least 1")
 	case c.maxActions < 1 || c.workers < 1:
 		return c, cli.Usagef("bot-duel: --max-actions and --workers must be at least 1")
 	}
@@ -108,7 +107,7 @@ type report struct {
 	Asked      int        `json:"asked"`
 	Seed       uint64     `json:"seed"`
 	Samples    int        `json:"samples"`
-	Positions  int64      `json:"positions"`
+	Steps      int        `json:"steps"`
 	Wins       int        `json:"wins"`
 	Draws      int        `json:"draws"`
 	Losses     int        `json:"losses"`
@@ -125,7 +124,7 @@ type report struct {
 	StrongCards float64     `json:"strong_cards"`
 	NormalCards float64     `json:"normal_cards"`
 	Decisions   int         `json:"decisions"`
-	Hinted      float64     `json:"hinted"` // share of the strong bot's actions that were a hint's
+	Hinted      float64     `json:"hinted"` // share of the strong bot's actions that were Think's
 	Thinks      int         `json:"thinks"`
 	ThinkP50MS  json.Number `json:"think_p50_ms"`
 	ThinkP95MS  json.Number `json:"think_p95_ms"`
@@ -160,7 +159,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var done sync.WaitGroup
 	var mu sync.Mutex
 	rep := report{Mode: c.mode(), Turns: c.turns.String(), Asked: c.races, Seed: c.seed,
-		Samples: c.opt.Samples, Positions: c.opt.Positions}
+		Samples: c.opt.Samples, Steps: c.opt.Steps}
 	var thinks []time.Duration
 	var up [2]int // cards put up by the strong and the normal bot
 	var failure error
@@ -244,13 +243,13 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 strong      won %d, drew %d, lost %d, unfinished %d: wins %s (95%% CI %s–%s); %d ended by a resignation
 deals       %d played both ways: strong won both %d, normal won both %d, split %d
 cards up    strong %.1f, normal %.1f a race
-decisions   %d actions of the strong bot, %s of them a hint's (%d samples of %d positions)
-think time  %d searches, median %s ms, p95 %s ms; all %s ms
+decisions   %d actions of the strong bot, %s of them its playouts' (%d samples of at most %d actions)
+think time  %d decisions worked out, median %s ms, p95 %s ms; all %s ms
 `, rep.Races, rep.Asked, rep.Mode, rep.Turns, rep.Seed,
 		rep.Wins, rep.Draws, rep.Losses, rep.Unfinished, pct(rep.WinRate), pct(rep.WinCI[0]), pct(rep.WinCI[1]), rep.Resigned,
 		rep.Deals, rep.DealsSwept, rep.DealsLost, rep.DealsSplit,
 		rep.StrongCards, rep.NormalCards,
-		rep.Decisions, pct(rep.Hinted), rep.Samples, rep.Positions,
+		rep.Decisions, pct(rep.Hinted), rep.Samples, rep.Steps,
 		rep.Thinks, rep.ThinkP50MS, rep.ThinkP95MS, rep.WallMS)
 	return err
 }

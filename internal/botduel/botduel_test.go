@@ -19,7 +19,7 @@ func TestBotDuel(t *testing.T) {
 	for _, turns := range []string{"simultaneous", "alternating"} {
 		t.Run(turns, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			args := []string{"--races", "4", "--turns", turns, "--samples", "2", "--positions", "300", "--json"}
+			args := []string{"--races", "4", "--turns", turns, "--samples", "2", "--steps", "300", "--json"}
 			if err := Run(context.Background(), args, &out, &errOut); err != nil {
 				t.Fatalf("%v (stderr %q)", err, errOut.String())
 			}
@@ -29,7 +29,7 @@ func TestBotDuel(t *testing.T) {
 			if err := dec.Decode(&rep); err != nil {
 				t.Fatal(err)
 			}
-			if rep.Mode != "D1UI" || rep.Turns != turns || rep.Races != 4 || rep.Asked != 4 || rep.Samples != 2 || rep.Positions != 300 ||
+			if rep.Mode != "D1UI" || rep.Turns != turns || rep.Races != 4 || rep.Asked != 4 || rep.Samples != 2 || rep.Steps != 300 ||
 				rep.Wins+rep.Draws+rep.Losses+rep.Unfinished != 4 || rep.WinRate != sampling.Round(float64(rep.Wins)/4) ||
 				rep.WinCI[0] > rep.WinRate || rep.WinCI[1] < rep.WinRate || rep.Decisions == 0 || rep.Thinks == 0 ||
 				rep.Hinted <= 0 || rep.Hinted > 1 || rep.StrongCards <= 0 || rep.NormalCards <= 0 ||

@@ -50,7 +50,7 @@ type result struct {
 	reason     race.Reason
 	strong     int // cards the strong bot put up
 	normal     int
-	thinks     []time.Duration // the strong bot's searches
+	thinks     []time.Duration // the strong bot's decisions worked out (Think)
 	decisions  int             // the strong bot's actions
 	hinted     int             // … of which a hint's
 }

@@ -17,9 +17,8 @@
 // way out that klondike.Path finds, then a draw. The arrangements come from
 // a seed, so the same position and seed always give the same hint.
 //
-// ForSeat is the same method for a seat of a race, which the strong race
-// bot plays (race.StrongBot): the seat's own cards only, the race rules,
-// and no fallback of its own.
+// ForSeat is the same method for a seat of a race: the seat's own cards
+// only, the race rules, and no fallback of its own.
 package hint
 
 import (
@@ -104,8 +103,8 @@ func For(s k.Seen, f *k.Foundations, seed uint64, opt Options) Hint {
 // card the foundations as they are can take, at best: see leave); a
 // candidate scores the arrangements in which the solver still reaches the
 // target after it ("does best in 5 of 8 samples"). When no arrangement lets
-// a card go up there is no hint (OK false, "no sample won"): the race bot
-// has its own moves for that. It is deterministic in (own, f, deck, seed,
+// a card go up there is no hint (OK false, "no sample won"): the caller
+// needs moves of its own for that. It is deterministic in (own, f, deck, seed,
 // opt).
 func ForSeat(own k.Seen, f *k.Foundations, deck int, seed uint64, opt Options) Hint {
 	h := newSeatPosition(own, f, deck).sampled(seed, opt)

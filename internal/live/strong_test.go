@@ -42,7 +42,7 @@ func TestStrongBotRaces(t *testing.T) {
 					return hint.Hint{}, false
 				}
 				thought.Add(1)
-				return race.Think(s, seed, hint.Options{Samples: 3, Positions: 500}), true
+				return race.Think(s, seed, race.ThinkOptions{Samples: 3, Steps: 300}), true
 			}
 			e.restart(t)
 			id := fmt.Sprintf("strong%d", i)

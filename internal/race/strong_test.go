@@ -9,10 +9,9 @@ import (
 	k "dsol/internal/klondike"
 )
 
-// tiny is a cheap budget for the strong bot's tests: enough for the solver
-// to win many positions of a race, the later ones above all, and few enough
-// that the plain bot's fallback is taken too.
-var tiny = hint.Options{Samples: 3, Positions: 400}
+// tiny is a cheap budget for the strong bot's tests: few arrangements and
+// short playouts, so that the tests stay quick.
+var tiny = ThinkOptions{Samples: 3, Steps: 200}
 
 // strongSeatBot is a StrongBot with the tiny budget, seeded by the number
 // of questions it has been asked (the same in two races with the same
