@@ -32,6 +32,7 @@ import (
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 )
 
 // Options size a hint's work.
@@ -47,7 +48,7 @@ type Options struct {
 
 // Default is the work of a hint served to players: its p95 answer time
 // stays within 300 ms on a 2-core machine (BenchmarkHint).
-var Default = Options{Samples: 8, Positions: 8000}
+var Default = Options{Samples: 32, Positions: 2000}
 
 // Hint is a recommended action, or none.
 type Hint struct {
@@ -125,9 +126,17 @@ func (p *position) sampled(seed uint64, opt Options) Hint {
 	if !p.ok {
 		return Hint{Samples: n}
 	}
-	sv := solvers.Get().(*solver.Solver)
-	c, wins := p.score(sv, cards.NewSplitMix64(seed), n, opt.Positions)
-	solvers.Put(sv)
+	var c k.Action
+	var wins int
+	if p.race {
+		sv := solvers.Get().(*solver.Solver)
+		c, wins = p.score(sv, cards.NewSplitMix64(seed), n, opt.Positions)
+		solvers.Put(sv)
+	} else {
+		sv := tallies.Get().(*tally.Solver)
+		c, wins = p.scoreSolo(sv, cards.NewSplitMix64(seed), n, opt.Positions)
+		tallies.Put(sv)
+	}
 	if wins == 0 {
 		return Hint{Samples: n}
 	}
