@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -45,4 +46,60 @@ func TestEffectiveFirst(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSampledHintIgnoresHiddenCards: in every mode, an end game whose
+// hidden cards the solver wins in its arrangements gets a sampled hint
+// (not the fallback), and the same one however its hidden cards lie: every
+// suit is up to its nines on both slots, and the tens to kings are in
+// seven columns (three face down under a face-up card) and the stock.
+func TestSampledHintIgnoresHiddenCards(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			for i := range 4 {
+				b, f := endGame(r, m.draw, !m.vegas)
+				s := b.Seen(false)
+				b2, f2 := hideOtherwise(r, b, f, false)
+				seed := Seed(m.name, int64(i))
+				h1, h2 := For(s, &f, seed, Default), For(b2.Seen(false), &f2, seed, Default)
+				if h1 != h2 {
+					t.Fatalf("end game %d: the hint depends on hidden cards: %+v, then %+v", i, h1, h2)
+				}
+				if !h1.OK || h1.Wins == 0 {
+					t.Fatalf("end game %d: hint %+v; want one from the samples", i, h1)
+				}
+			}
+		})
+	}
+}
+
+// endGame is a random end game of a mode: every slot up to its nine, the
+// 32 cards from ten to king shuffled into seven columns of three face-down
+// cards under a face-up one, and the stock (the last four).
+func endGame(r *rand.Rand, draw int, recycle bool) (k.Board, k.Foundations) {
+	var f k.Foundations
+	var rest []cards.Card
+	for slot := range 8 {
+		deck, s := slot%2, cards.Suit(slot/2)
+		for rank := 1; rank <= 9; rank++ {
+			f.Piles[slot][rank-1] = cards.New(deck, s, rank)
+		}
+		f.N[slot] = 9
+		for rank := 10; rank <= 13; rank++ {
+			rest = append(rest, cards.New(deck, s, rank))
+		}
+	}
+	r.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	b := k.Board{NCols: 9, DrawCount: uint8(draw), CanRecycle: recycle}
+	for i := range 7 {
+		col := &b.Cols[i]
+		copy(col.Cards[:4], rest[4*i:])
+		col.N, col.Down = 4, 3
+	}
+	for _, c := range rest[28:] {
+		b.Stock[b.NStock] = c
+		b.NStock++
+	}
+	return b, f
 }
