@@ -123,7 +123,8 @@ func ForSeat(own k.Seen, f *k.Foundations, deck int, seed uint64, opt Options) H
 }
 
 // sampled is the hint that the arrangements give (OK false when the solver
-// won none of them), with the number of arrangements dealt.
+// won none of them), with the number of arrangements dealt: scored by
+// scoreSolo in a solo game, by score for a race seat.
 func (p *position) sampled(seed uint64, opt Options) Hint {
 	n := max(1, opt.Samples)
 	if len(p.holes) == 0 {
@@ -164,8 +165,9 @@ type arrangement struct {
 	leave int
 }
 
-// score deals n arrangements of the unseen cards from r and solves each
-// from the position; then it takes the candidate actions (candidates) in
+// score is the scoring of a race seat's hint, with the whole-board solver
+// (a solo hint's is scoreSolo). It deals n arrangements of the unseen cards
+// from r and solves each from the position; then it takes the candidate actions (candidates) in
 // order and counts, over the arrangements won, those the solver still wins
 // after the candidate. An arrangement whose winning line starts with the
 // candidate counts without a search; once the scoring has spent as many
