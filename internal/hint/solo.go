@@ -109,11 +109,17 @@ func (p *position) tallyWinsAfter(sv *tally.Solver, a *arrangement, c k.Action, 
 }
 
 // effectiveFirst is the first action of a winning line from the board b
-// (an arrangement) and the position's foundations, past the foundation
-// plays it starts with whose cards the line later takes back to the
-// tableau: the solver puts such cards up at once whenever they could come
-// straight back, so a line that needs one of them as a host starts by
-// putting it up; following that would undo a recovery just made.
+// (an arrangement) and the position's foundations, read past two habits of
+// the tally solver. It puts a card on its foundation at once whenever the
+// card could come straight back, so a line that needs the card as a host
+// starts by putting it up; following that would undo a recovery just made.
+// Such foundation plays, and the recoveries that bring their cards back to
+// where they were, are passed over (a card brought back to another column
+// is a move between the columns), and their cards are returned as bounced.
+// And it moves a run from a host to another of the same face to make way
+// for a card, which its tallied position does not tell apart; the action
+// is then the card's move itself when that is legal now, or to the other
+// host (firstOf).
 func (p *position) effectiveFirst(b *k.Board, line []k.Action) (k.Action, []cards.Card) {
 	var bounce []cards.Card
 	bb, f := *b, p.found
