@@ -6,19 +6,23 @@
 //
 // The method: deal the cards the player has not seen at random into the
 // face-down places (and the stock, while its order is unknown), solve each
-// such arrangement with the full-information solver within a budget of
+// such arrangement with a full-information solver within a budget of
 // positions, then score the candidate actions on the arrangements won: the
 // race bot's useful moves (klondike.UsefulMoves), the other first moves of
-// the winning lines, and a draw or recycle last. A candidate scores the
-// arrangements the solver still wins after it, and the hint is the first
-// candidate with the best score, so a move that makes progress beats a draw
-// that wins as often. When no arrangement is won within the budget, the hint
-// is the ranked move choice of the race bot (klondike.UsefulMove), then the
-// way out that klondike.Path finds, then a draw. The arrangements come from
-// a seed, so the same position and seed always give the same hint.
+// the winning lines, and a draw or recycle last. A solo hint solves its
+// arrangements with the tally solver (internal/solver/tally), which wins
+// nearly every Normal arrangement after nearly any action; so a candidate
+// scores how hard the solver has to search to win after it, and the hint
+// is the first candidate of least search (see scoreSolo). When no
+// arrangement is won within the budget, the hint is the ranked move choice
+// of the race bot (klondike.UsefulMove), then the way out that
+// klondike.Path finds, then a draw. The arrangements come from a seed, so
+// the same position and seed always give the same hint.
 //
-// ForSeat is the same method for a seat of a race: the seat's own cards
-// only, the race rules, and no fallback of its own.
+// ForSeat is the method for a seat of a race: the seat's own cards only,
+// the race rules, the whole-board solver (internal/solver), a candidate
+// scoring the arrangements still won after it (the first with the most),
+// and no fallback of its own.
 package hint
 
 import (
@@ -31,6 +35,7 @@ import (
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 	"dsol/internal/solver"
+	"dsol/internal/solver/tally"
 )
 
 // Options size a hint's work.
@@ -38,15 +43,17 @@ type Options struct {
 	// Samples is how many arrangements of the unseen cards are solved
 	// (one when the player has seen every card).
 	Samples int
-	// Positions is the solver's budget for each arrangement: a number of
-	// positions, not a time, so that the hint does not depend on the
-	// machine or its load.
+	// Positions is the solver's budget for each arrangement (the tally
+	// solver's positions for a solo hint, the whole-board solver's for a
+	// race seat): a number of positions, not a time, so that the hint does
+	// not depend on the machine or its load.
 	Positions int64
 }
 
-// Default is the work of a hint served to players: its p95 answer time
+// Default is the work of a hint served to players: 32 arrangements, each
+// solved within 2,000 positions of the tally solver; its p95 answer time
 // stays within 300 ms on a 2-core machine (BenchmarkHint).
-var Default = Options{Samples: 8, Positions: 8000}
+var Default = Options{Samples: 32, Positions: 2000}
 
 // Hint is a recommended action, or none.
 type Hint struct {
@@ -115,7 +122,8 @@ func ForSeat(own k.Seen, f *k.Foundations, deck int, seed uint64, opt Options) H
 }
 
 // sampled is the hint that the arrangements give (OK false when the solver
-// won none of them), with the number of arrangements dealt.
+// won none of them), with the number of arrangements dealt: scored by
+// scoreSolo in a solo game, by score for a race seat.
 func (p *position) sampled(seed uint64, opt Options) Hint {
 	n := max(1, opt.Samples)
 	if len(p.holes) == 0 {
@@ -124,9 +132,17 @@ func (p *position) sampled(seed uint64, opt Options) Hint {
 	if !p.ok {
 		return Hint{Samples: n}
 	}
-	sv := solvers.Get().(*solver.Solver)
-	c, wins := p.score(sv, cards.NewSplitMix64(seed), n, opt.Positions)
-	solvers.Put(sv)
+	var c k.Action
+	var wins int
+	if p.race {
+		sv := solvers.Get().(*solver.Solver)
+		c, wins = p.score(sv, cards.NewSplitMix64(seed), n, opt.Positions)
+		solvers.Put(sv)
+	} else {
+		sv := tallies.Get().(*tally.Solver)
+		c, wins = p.scoreSolo(sv, cards.NewSplitMix64(seed), n, opt.Positions)
+		tallies.Put(sv)
+	}
 	if wins == 0 {
 		return Hint{Samples: n}
 	}
@@ -148,8 +164,9 @@ type arrangement struct {
 	leave int
 }
 
-// score deals n arrangements of the unseen cards from r and solves each
-// from the position; then it takes the candidate actions (candidates) in
+// score is the scoring of a race seat's hint, with the whole-board solver
+// (a solo hint's is scoreSolo). It deals n arrangements of the unseen cards
+// from r and solves each from the position; then it takes the candidate actions (candidates) in
 // order and counts, over the arrangements won, those the solver still wins
 // after the candidate. An arrangement whose winning line starts with the
 // candidate counts without a search; once the scoring has spent as many

@@ -9,8 +9,11 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
+	"dsol/internal/cards"
 	"dsol/internal/cli"
+	"dsol/internal/hint"
 	"dsol/internal/sampling"
 )
 
@@ -84,5 +87,27 @@ func TestHintRateUsage(t *testing.T) {
 	}
 	if _, err := parse([]string{"--help"}, io.Discard); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("--help: %v, want flag.ErrHelp", err)
+	}
+}
+
+// TestHintWinsDeal: a player who follows the served hint (hint.Default)
+// wins a draw-1 Normal deal that it used to lose by going round the stock
+// until the stall rule ended the game (the hint of 8 arrangements solved
+// by the whole-board solver, which the bot loses as well).
+func TestHintWinsDeal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole game of hints")
+	}
+	code, err := cards.ParseCode("DS1-D1N-KYTBFEL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []time.Duration
+	won, n, err := play(code, hintPlayer(hint.Default, &times), config{maxActions: 1000, stall: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !won {
+		t.Fatalf("the hint player lost %s after %d actions", code, n)
 	}
 }

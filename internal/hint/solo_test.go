@@ -1,0 +1,105 @@
+package hint
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+)
+
+// TestEffectiveFirst: the action a winning line is taken to begin with
+// passes over the foundation plays that the line takes back later (the
+// tally solver puts a card up at once whenever it could come straight
+// back, even when its line needs the card as a host), and a card that goes
+// up and comes back to another column is a move between the columns.
+func TestEffectiveFirst(t *testing.T) {
+	nine := cards.New(0, cards.Spades, 9)
+	b := k.Board{NCols: 9, DrawCount: 1, CanRecycle: true}
+	b.Cols[0].Cards[0], b.Cols[0].Cards[1], b.Cols[0].N = cards.New(0, cards.Hearts, 10), nine, 2
+	b.Cols[2].Cards[0], b.Cols[2].N = cards.New(0, cards.Diamonds, 10), 1
+	b.Stock[0], b.NStock = cards.New(0, cards.Hearts, 1), 1
+	var f k.Foundations
+	for rank := 1; rank <= 8; rank++ {
+		f.Piles[0][rank-1] = cards.New(0, cards.Spades, rank)
+	}
+	f.N[0] = 8
+	up := k.NewMove(k.ColPile(0), k.Slot(0), 1)
+	draw := k.Simple(k.Draw)
+	for _, tc := range []struct {
+		name   string
+		line   []k.Action
+		want   k.Action
+		bounce []cards.Card
+	}{
+		{"up and back", []k.Action{up, k.NewMove(k.Slot(0), k.ColPile(0), 1), draw}, draw, []cards.Card{nine}},
+		{"up for good", []k.Action{up, draw}, up, nil},
+		{"by way of the foundation", []k.Action{up, k.NewMove(k.Slot(0), k.ColPile(2), 1), draw}, k.NewMove(k.ColPile(0), k.ColPile(2), 1), []cards.Card{nine}},
+		{"a draw first", []k.Action{draw, up}, draw, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPosition(b.Seen(true), &f)
+			got, bounce := p.effectiveFirst(&p.board, tc.line)
+			if got != tc.want || !slices.Equal(bounce, tc.bounce) {
+				t.Fatalf("effectiveFirst(%v) = %s, %v; want %s, %v", tc.line, got, bounce, tc.want, tc.bounce)
+			}
+		})
+	}
+}
+
+// TestSampledHintIgnoresHiddenCards: in every mode, an end game whose
+// hidden cards the solver wins in its arrangements gets a sampled hint
+// (not the fallback), and the same one however its hidden cards lie: every
+// suit is up to its nines on both slots, and the tens to kings are in
+// seven columns (three face down under a face-up card) and the stock.
+func TestSampledHintIgnoresHiddenCards(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			for i := range 4 {
+				b, f := endGame(r, m.draw, !m.vegas)
+				s := b.Seen(false)
+				b2, f2 := hideOtherwise(r, b, f, false)
+				seed := Seed(m.name, int64(i))
+				h1, h2 := For(s, &f, seed, Default), For(b2.Seen(false), &f2, seed, Default)
+				if h1 != h2 {
+					t.Fatalf("end game %d: the hint depends on hidden cards: %+v, then %+v", i, h1, h2)
+				}
+				if !h1.OK || h1.Wins == 0 {
+					t.Fatalf("end game %d: hint %+v; want one from the samples", i, h1)
+				}
+			}
+		})
+	}
+}
+
+// endGame is a random end game of a mode: every slot up to its nine, the
+// 32 cards from ten to king shuffled into seven columns of three face-down
+// cards under a face-up one, and the stock (the last four).
+func endGame(r *rand.Rand, draw int, recycle bool) (k.Board, k.Foundations) {
+	var f k.Foundations
+	var rest []cards.Card
+	for slot := range 8 {
+		deck, s := slot%2, cards.Suit(slot/2)
+		for rank := 1; rank <= 9; rank++ {
+			f.Piles[slot][rank-1] = cards.New(deck, s, rank)
+		}
+		f.N[slot] = 9
+		for rank := 10; rank <= 13; rank++ {
+			rest = append(rest, cards.New(deck, s, rank))
+		}
+	}
+	r.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	b := k.Board{NCols: 9, DrawCount: uint8(draw), CanRecycle: recycle}
+	for i := range 7 {
+		col := &b.Cols[i]
+		copy(col.Cards[:4], rest[4*i:])
+		col.N, col.Down = 4, 3
+	}
+	for _, c := range rest[28:] {
+		b.Stock[b.NStock] = c
+		b.NStock++
+	}
+	return b, f
+}
