@@ -8,9 +8,7 @@ import (
 // position is a seen position made ready for sampling. In a solo game every
 // seen card is relabelled by its face alone (the first copy met is deck 0,
 // the second deck 1), since a view shows faces, not which copy is which;
-// the unseen cards are the rest of the two decks, in order. A race seat's
-// cards are all of its own deck and keep their labels; its unseen cards are
-// the rest of that deck.
+// the unseen cards are the rest of the two decks, in order.
 type position struct {
 	board  k.Board // relabelled; cards.None in the holes
 	known  bool    // the stock is known
@@ -18,8 +16,6 @@ type position struct {
 	unseen []cards.Card
 	holes  []hole
 	ok     bool // the unseen cards fill the holes exactly
-	race   bool // a race seat: no card comes back from the foundations
-	deck   int  // a race seat's deck
 }
 
 // hole is a place of the board whose card the player has not seen: a
@@ -88,80 +84,9 @@ func newPosition(s k.Seen, f *k.Foundations) *position {
 	return p
 }
 
-// newSeatPosition is the position of a race seat whose cards are those of
-// deck: the seen cards of its board, and its own cards on the foundations.
-func newSeatPosition(s k.Seen, f *k.Foundations, deck int) *position {
-	p := &position{board: s.Board, known: s.StockKnown, found: *f, race: true, deck: deck, ok: true}
-	var seen [52]bool
-	mark := func(c *cards.Card) {
-		if c.Deck() != deck || seen[c.Face()] {
-			p.ok = false // not a card of the seat's deck, or twice
-			return
-		}
-		seen[c.Face()] = true
-	}
-	for i := range p.found.Piles {
-		for _, c := range p.found.Piles[i][:p.found.N[i]] {
-			if c.Deck() == deck {
-				mark(&c)
-			}
-		}
-	}
-	p.scan(mark)
-	for face, u := range seen {
-		if !u {
-			p.unseen = append(p.unseen, cards.Card(52*deck+face))
-		}
-	}
-	p.ok = p.ok && len(p.unseen) == len(p.holes)
-	return p
-}
-
-// leave is the number of cards the solver may leave on the board with the
-// foundations f and still win (solver.Options.Leave): none in a solo game;
-// for a race seat, its cards that f can never take while the opponent's
-// cards stay where they are. A slot of a suit at height h takes the seat's
-// cards of ranks h+1, h+2, … for as long as the seat has each of them off
-// the foundations (the opponent's copy is on the opponent's board, or up
-// already); the two slots of a suit may share such a run, but never use a
-// card twice, and every card of the runs of both can go up. The rest of
-// the seat's cards of the suit wait for the opponent's.
-func (p *position) leave(f *k.Foundations) int {
-	if !p.race {
-		return 0
-	}
-	n := 0
-	for su := range 4 {
-		var off [14]bool // the seat's card of the rank is off the foundations
-		for r := 1; r <= 13; r++ {
-			off[r] = true
-		}
-		slots := [2]int{2 * su, 2*su + 1}
-		for _, sl := range slots {
-			for _, c := range f.Piles[sl][:f.N[sl]] {
-				if c.Deck() == p.deck {
-					off[c.Rank()] = false
-				}
-			}
-		}
-		var live [14]bool
-		for _, sl := range slots {
-			for r := int(f.N[sl]) + 1; r <= 13 && off[r]; r++ {
-				live[r] = true
-			}
-		}
-		for r := 1; r <= 13; r++ {
-			if off[r] && !live[r] {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// table is the seen position's board and foundations under its rules.
+// table is the seen position's board and foundations under the solo rules.
 func (p *position) table() k.Table {
-	return k.Table{B: &p.board, F: &p.found, AllowRecovery: !p.race}
+	return k.Table{B: &p.board, F: &p.found, AllowRecovery: true}
 }
 
 // canonical spells a solver's first action the same way whichever of two
