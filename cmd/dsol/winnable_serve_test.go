@@ -22,9 +22,9 @@ func (s *server) metric(tb testing.TB, series string) float64 {
 	return v
 }
 
-// TestServeWinnable: dsol serve deals winnable games from its first start,
-// its search adds deals to the stored pool, and after a restart with the
-// defaults (the search off) the pool is still there.
+// TestServeWinnable: dsol serve deals winnable games of every mode from its
+// first start, its search adds deals to the stored pool, and after a
+// restart with the defaults (the search off) the pool is still there.
 func TestServeWinnable(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -49,6 +49,18 @@ func TestServeWinnable(t *testing.T) {
 			s.call(t, "POST", "/api/v1/games", p.Token, `{"draw":1,"scoring":"normal","winnable":true}`, 201, &g)
 			if !g.Winnable {
 				t.Fatalf("game %+v", g)
+			}
+			// Every mode has a shipped list: a fresh server deals winnable
+			// Vegas games too.
+			for _, body := range []string{`{"draw":1,"scoring":"vegas","winnable":true}`, `{"draw":3,"scoring":"vegas","winnable":true}`} {
+				var v struct {
+					Code     string
+					Winnable bool
+				}
+				s.call(t, "POST", "/api/v1/games", p.Token, body, 201, &v)
+				if !v.Winnable {
+					t.Fatalf("%s: game %+v", body, v)
+				}
 			}
 			if n := s.metric(t, `dsol_winnable_deals{mode="D1N",source="list"}`); n != float64(shipped) {
 				t.Fatalf("D1N list: %v deals", n)
