@@ -40,7 +40,7 @@ func TestSoloWinnableDeal(t *testing.T) {
 		t.Fatal("a plain deal says winnable")
 	}
 
-	// Vegas has no winnable deal shipped: ticked, the deal is random and said so
+	// Vegas has shipped winnable deals too: ticked, the Vegas deal is one
 	p.tap(`[data-testid=new]`)
 	p.waitJS(`document.querySelector('#dlg-new').open`, "the new game sheet")
 	p.tap(`[data-testid=winnable]`)
@@ -48,14 +48,13 @@ func TestSoloWinnableDeal(t *testing.T) {
 	second := p.gameID()
 	p.tap(`[data-testid=deal]`)
 	p.waitJS(`new URLSearchParams(location.search).get('game') !== `+"`"+second+"`", "a Vegas game")
-	p.waitJS(`document.querySelector('#toast').textContent.includes('random')`, "the notice that the deal is random")
-	p.waitJS(`document.querySelector('[data-testid=winnable-mark]').hidden`, "no winnable mark on the random Vegas deal")
+	p.waitJS(`!document.querySelector('[data-testid=winnable-mark]').hidden`, "the winnable mark on the Vegas deal")
 	var vg struct {
 		Winnable bool
 		Scoring  string
 	}
 	p.apiJSON("GET", "/api/v1/games/"+p.gameID(), nil, &vg)
-	if vg.Winnable || vg.Scoring != "vegas" {
-		t.Fatalf("the Vegas deal: %+v, want a plain Vegas game", vg)
+	if !vg.Winnable || vg.Scoring != "vegas" {
+		t.Fatalf("the Vegas deal: %+v, want a winnable Vegas game", vg)
 	}
 }
