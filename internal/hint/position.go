@@ -14,51 +14,12 @@ type position struct {
 	known  bool    // the stock is known
 	found  k.Foundations
 	unseen []cards.Card
-	holes  []hole
-	ok     bool // the unseen cards fill the holes exactly
-}
-
-// hole is a place of the board whose card the player has not seen: a
-// column's face-down card, or a stock card.
-type hole struct {
-	col, i int // column (or -1 for the stock) and index
-}
-
-func (h hole) place(b *k.Board) *cards.Card {
-	if h.col < 0 {
-		return &b.Stock[h.i]
-	}
-	return &b.Cols[h.col].Cards[h.i]
-}
-
-// scan lists the holes of the board and calls seen on every card of it that
-// the player has seen: the face-up column cards, the waste and the stock
-// once it is known.
-func (p *position) scan(seen func(c *cards.Card)) {
-	b := &p.board
-	for i := range int(b.NCols) {
-		col := &b.Cols[i]
-		for j := range int(col.Down) {
-			p.holes = append(p.holes, hole{col: i, i: j})
-		}
-		for j := int(col.Down); j < int(col.N); j++ {
-			seen(&col.Cards[j])
-		}
-	}
-	for j := range int(b.NWaste) {
-		seen(&b.Waste[j])
-	}
-	for j := range int(b.NStock) {
-		if p.known {
-			seen(&b.Stock[j])
-		} else {
-			p.holes = append(p.holes, hole{col: -1, i: j})
-		}
-	}
+	holes  []k.Place // the places the player has not seen (klondike.Seen.Scan)
+	ok     bool      // the unseen cards fill the holes exactly
 }
 
 func newPosition(s k.Seen, f *k.Foundations) *position {
-	p := &position{board: s.Board, known: s.StockKnown, found: *f}
+	p := &position{known: s.StockKnown, found: *f}
 	var used [52]uint8
 	label := func(c *cards.Card) {
 		face := c.Face()
@@ -70,7 +31,8 @@ func newPosition(s k.Seen, f *k.Foundations) *position {
 			label(&p.found.Piles[i][j])
 		}
 	}
-	p.scan(label)
+	p.holes = s.Scan(label)
+	p.board = s.Board
 	p.ok = true
 	for face, u := range used {
 		if u > 2 {

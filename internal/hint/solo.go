@@ -38,7 +38,7 @@ func (p *position) scoreSolo(sv *tally.Solver, r *cards.SplitMix64, n int, budge
 		r.Shuffle(deal)
 		a := arrangement{b: p.board}
 		for i, h := range p.holes {
-			*h.place(&a.b) = deal[i]
+			*h.Of(&a.b) = deal[i]
 		}
 		res := sv.Solve(&a.b, &p.found, opt)
 		if res.Verdict != tally.Won {

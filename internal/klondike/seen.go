@@ -67,3 +67,44 @@ var noCards = func() (b Board) {
 	}
 	return b
 }()
+
+// Place is a place of a board: card I of column Col, or card I of the
+// stock when Col is -1.
+type Place struct{ Col, I int }
+
+// Of is the card at p on b.
+func (p Place) Of(b *Board) *cards.Card {
+	if p.Col < 0 {
+		return &b.Stock[p.I]
+	}
+	return &b.Cols[p.Col].Cards[p.I]
+}
+
+// Scan calls seen on every card of the board that its player has seen (the
+// face-up column cards, the waste, and the stock when StockKnown), which
+// seen may relabel, and returns the places the player has not seen, in
+// order: each column's face-down cards, then the stock unless StockKnown.
+func (s *Seen) Scan(seen func(c *cards.Card)) []Place {
+	b := &s.Board
+	var holes []Place
+	for i := range int(b.NCols) {
+		col := &b.Cols[i]
+		for j := range int(col.Down) {
+			holes = append(holes, Place{Col: i, I: j})
+		}
+		for j := int(col.Down); j < int(col.N); j++ {
+			seen(&col.Cards[j])
+		}
+	}
+	for j := range int(b.NWaste) {
+		seen(&b.Waste[j])
+	}
+	for j := range int(b.NStock) {
+		if s.StockKnown {
+			seen(&b.Stock[j])
+		} else {
+			holes = append(holes, Place{Col: -1, I: j})
+		}
+	}
+	return holes
+}

@@ -79,3 +79,43 @@ func TestBoardSeen(t *testing.T) {
 		t.Fatal("no position had a masked stock")
 	}
 }
+
+// TestSeenScan: on random positions, Scan shows every seen card once and
+// no other, and its places are exactly those the mask hides, in order, each
+// holding cards.None on the masked board and a card on the whole one.
+func TestSeenScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := 0; i < 200; i++ {
+		b, _ := randomPosition(r)
+		s := b.Seen(r.IntN(2) == 0)
+		var got int
+		holes := s.Scan(func(c *cards.Card) {
+			if *c == cards.None {
+				t.Fatalf("position %d: Scan shows a hidden card", i)
+			}
+			got++
+		})
+		want := int(b.NWaste)
+		hidden := 0
+		for c := range int(b.NCols) {
+			want += int(b.Cols[c].N - b.Cols[c].Down)
+			hidden += int(b.Cols[c].Down)
+		}
+		if s.StockKnown {
+			want += int(b.NStock)
+		} else {
+			hidden += int(b.NStock)
+		}
+		if got != want || len(holes) != hidden {
+			t.Fatalf("position %d: %d cards shown, want %d; %d places hidden, want %d", i, got, want, len(holes), hidden)
+		}
+		for j, h := range holes {
+			if *h.Of(&s.Board) != cards.None || *h.Of(&b) == cards.None {
+				t.Fatalf("position %d: place %d %+v is not a hidden card", i, j, h)
+			}
+			if j > 0 && (h.Col < holes[j-1].Col && h.Col >= 0 || h.Col == holes[j-1].Col && h.I <= holes[j-1].I) {
+				t.Fatalf("position %d: places out of order at %d", i, j)
+			}
+		}
+	}
+}

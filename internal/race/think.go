@@ -128,8 +128,8 @@ func candidates(s *Seen) []k.Action {
 type sampler struct {
 	base  Race
 	cards [Seats][]cards.Card
-	holes [Seats][]int // places: see at
-	ok    bool         // there are cards enough for the holes
+	holes [Seats][]k.Place
+	ok    bool // there are cards enough for the holes
 }
 
 func newSampler(s *Seen) *sampler {
@@ -152,10 +152,9 @@ func newSampler(s *Seen) *sampler {
 }
 
 // unseen lists the cards of deck that the board s (masked) and the
-// foundations f do not show, and the places of s the seat has not seen:
-// its face-down cards and, while its order is unknown, its stock.
-func unseen(s *k.Seen, f *k.Foundations, deck int) (cs []cards.Card, holes []int) {
-	b := &s.Board
+// foundations f do not show, and the places of s the seat has not seen
+// (klondike.Seen.Scan).
+func unseen(s *k.Seen, f *k.Foundations, deck int) (cs []cards.Card, holes []k.Place) {
 	var shown [CardsPerSeat]bool
 	for i := range f.Piles {
 		for _, c := range f.Piles[i][:f.N[i]] {
@@ -164,40 +163,13 @@ func unseen(s *k.Seen, f *k.Foundations, deck int) (cs []cards.Card, holes []int
 			}
 		}
 	}
-	for i := range int(b.NCols) {
-		col := &b.Cols[i]
-		for j := range int(col.Down) {
-			holes = append(holes, i*k.MaxColumnCards+j)
-		}
-		for _, c := range col.Cards[col.Down:col.N] {
-			shown[c.Face()] = true
-		}
-	}
-	for _, c := range b.Waste[:b.NWaste] {
-		shown[c.Face()] = true
-	}
-	for j, c := range b.Stock[:b.NStock] {
-		if s.StockKnown {
-			shown[c.Face()] = true
-		} else {
-			holes = append(holes, -1-j)
-		}
-	}
+	holes = s.Scan(func(c *cards.Card) { shown[c.Face()] = true })
 	for face, ok := range shown {
 		if !ok {
 			cs = append(cs, cards.Card(CardsPerSeat*deck+face))
 		}
 	}
 	return cs, holes
-}
-
-// at is the place i of b: the column card i%MaxColumnCards of column
-// i/MaxColumnCards for i ≥ 0, else the stock card −1−i.
-func at(b *k.Board, i int) *cards.Card {
-	if i < 0 {
-		return &b.Stock[-1-i]
-	}
-	return &b.Cols[i/k.MaxColumnCards].Cards[i%k.MaxColumnCards]
 }
 
 // deal sets r to the next arrangement from rng: each seat's unseen cards
@@ -208,7 +180,7 @@ func (sm *sampler) deal(r *Race, rng *cards.SplitMix64, buf []cards.Card) {
 		buf = append(buf[:0], sm.cards[i]...)
 		rng.Shuffle(buf)
 		for j, h := range sm.holes[i] {
-			*at(&r.boards[i], h) = buf[j]
+			*h.Of(&r.boards[i]) = buf[j]
 		}
 	}
 }
