@@ -189,7 +189,7 @@ func (sm *sampler) deal(r *Race, rng *cards.SplitMix64, buf []cards.Card) {
 // Bots play both seats in turn, the other seat first, for at most steps
 // actions, until the race is over, neither seat has anything to do, or a
 // Bot would resign. It returns the value of the end for me (see Think)
-// and whether me wins by the counts.
+// and whether me wins by the counts (the race's winner rule, Race.winner).
 func playout(r *Race, me int, a k.Action, steps int) (int, bool) {
 	if _, err := r.Apply(me, a); err != nil {
 		return refused, false
@@ -223,15 +223,12 @@ func playout(r *Race, me int, a k.Action, steps int) (int, bool) {
 			seat = 3 - seat
 		}
 	}
-	mine, theirs := int(r.counts[me-1]), int(r.counts[2-me])
-	won := mine > theirs || (mine == theirs && int(r.last) == me)
-	lost := mine < theirs || (mine == theirs && int(r.last) == 3-me)
-	v := mine - theirs
-	switch {
-	case won:
+	v, w := int(r.counts[me-1])-int(r.counts[2-me]), r.winner(0)
+	switch w {
+	case me:
 		v += WinWeight
-	case lost:
+	case 3 - me:
 		v -= WinWeight
 	}
-	return v, won
+	return v, w == me
 }
