@@ -143,3 +143,13 @@ func TestSamplerKeepsWhatIsSeen(t *testing.T) {
 		t.Fatal("no arrangement moved a hidden card")
 	}
 }
+
+// TestThinkOnceWhenNothingIsHidden: with every card of both seats seen,
+// every arrangement is the race itself, so Think plays it out once.
+func TestThinkOnceWhenNothingIsHidden(t *testing.T) {
+	r := mustPosition(t, d1u, Options{}, contested)
+	h := Think(r.Seen(1), 1, StrongOptions)
+	if !h.OK || h.Action != move("w", "f1", 1) || h.Samples != 1 {
+		t.Fatalf("Think: %+v, want the 5S to f1 from one arrangement", h)
+	}
+}

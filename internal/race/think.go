@@ -68,6 +68,9 @@ func Think(s Seen, seed uint64, opt ThinkOptions) hint.Hint {
 		return hint.Hint{Reason: "no arrangement"}
 	}
 	n := max(1, opt.Samples)
+	if len(sm.holes[0])+len(sm.holes[1]) == 0 {
+		n = 1 // nothing unseen: every arrangement is the same
+	}
 	rng := cards.NewSplitMix64(seed)
 	value := make([]int, len(cs))
 	wins := make([]int, len(cs))
