@@ -39,7 +39,8 @@ const refused = -1 << 20
 // and the stock's turn, a draw or a recycle. The cards the seat has not
 // seen — the face-down cards of both boards, and a stock whose order is
 // not known yet, each seat's from the cards of its own deck that nothing
-// shows — are dealt at random into their places opt.Samples times, and on
+// shows — are dealt at random into their places opt.Samples times (once
+// when nothing is unseen), and on
 // each arrangement every candidate is played out to the end of the race:
 // the seat plays the candidate, then both seats are played by plain Bots
 // acting in turn, the opponent first (as two bots with the same think time
