@@ -130,7 +130,9 @@ func (p *position) candidates(firsts []k.Action) []k.Action {
 		}
 	}
 	for a := range k.UsefulMoves(&p.board, &p.found) {
-		add(a)
+		if !p.regroups(a) {
+			add(a)
+		}
 	}
 	counts := map[k.Action]int{}
 	var moves []k.Action
@@ -149,6 +151,24 @@ func (p *position) candidates(firsts []k.Action) []k.Action {
 	add(k.Simple(k.Draw))
 	add(k.Simple(k.Recycle))
 	return out
+}
+
+// regroups reports whether a moves a run that sits on a face-up card to
+// another column, or a king's run from the foot of a column to an empty
+// one: the run then sits on another host of the same face (or at another
+// foot), which changes nothing the tally solver tells apart, so the solver
+// wins as easily after it as before. Such a move is a
+// candidate only when it begins winning lines (the run is moved to make way
+// for a card); among the race bot's useful moves (a run moved off a card
+// that may go up) it would tie with the best candidate, come first, and be
+// undone by the next hint for ever.
+func (p *position) regroups(a k.Action) bool {
+	if a.Type != k.Move || !a.From.IsColumn() || !a.To.IsColumn() {
+		return false
+	}
+	col := &p.board.Cols[a.From]
+	j := int(col.N) - int(a.Count)
+	return j > int(col.Down) || (j == 0 && p.board.Cols[a.To].N == 0)
 }
 
 // resolved names a foundation play's slot (a klondike.AnyF target).

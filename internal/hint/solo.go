@@ -23,7 +23,8 @@ var tallies = sync.Pool{New: func() any { return tally.New() }}
 // does is how hard the solver has to search to win after each: a
 // candidate's cost is, over the arrangements won, the base-2 logarithm of
 // the positions the solver searched to win after it (of twice the budget
-// when it did not), and the hint is the first candidate of least cost. A
+// when it did not), plus talonBits for a draw or a recycle, and the hint is
+// the first candidate of least cost. A
 // candidate is given up as soon as its cost reaches the least so far. It
 // returns the action and the arrangements won after it, 0 when none was
 // won.
@@ -68,6 +69,9 @@ func (p *position) scoreSolo(sv *tally.Solver, r *cards.SplitMix64, n int, budge
 	least, best, most := math.Inf(1), k.Action{}, 0
 	for _, c := range cands {
 		cost, wins := 0.0, 0
+		if c.Type != k.Move {
+			cost = talonBits * float64(len(arr))
+		}
 		for i := range arr {
 			won, spent := p.tallyWinsAfter(sv, &arr[i], c, opt)
 			if won {
@@ -86,6 +90,16 @@ func (p *position) scoreSolo(sv *tally.Solver, r *cards.SplitMix64, n int, budge
 	}
 	return best, most
 }
+
+// talonBits is what a draw or a recycle costs beyond the search after it,
+// in bits per arrangement won: the talon is chosen only when the solver
+// wins after it with half the search that any move needs. The solver
+// reaches any waste card from the talon in one step, so a turn of the
+// stock leaves it as easy a search as before, and a hint that chose the
+// least search alone would often go round the stock for ever instead of
+// making a move that wins just as surely (hint-rate: draw 3 Normal 138 to
+// 153 of 200 deals, seed 1).
+const talonBits = 1.0
 
 // tallyWinsAfter reports whether the tally solver wins an arrangement
 // after the action c, and the positions it searched.

@@ -48,6 +48,41 @@ func TestEffectiveFirst(t *testing.T) {
 	}
 }
 
+// TestCandidatesLeaveRegroupsOut: a run moved off a card that may go up
+// onto a twin of that card changes nothing the tally solver sees, so the
+// solver wins as easily after it as before and it would tie with the best
+// candidate, and be undone by the next hint. It is no candidate when the
+// race bot's useful moves offer it, and is one when winning lines begin
+// with it. The spades are up to their nines on both slots; one ten of
+// spades holds a nine of hearts and an eight of clubs, the other is bare.
+func TestCandidatesLeaveRegroupsOut(t *testing.T) {
+	b := k.Board{NCols: 9, DrawCount: 3, CanRecycle: true}
+	c0 := &b.Cols[0]
+	c0.Cards[0], c0.Cards[1], c0.Cards[2], c0.N = cards.New(0, cards.Spades, 10), cards.New(0, cards.Hearts, 9), cards.New(0, cards.Clubs, 8), 3
+	b.Cols[1].Cards[0], b.Cols[1].N = cards.New(1, cards.Spades, 10), 1
+	var f k.Foundations
+	for slot := range 2 {
+		for rank := 1; rank <= 9; rank++ {
+			f.Piles[slot][rank-1] = cards.New(slot, cards.Spades, rank)
+		}
+		f.N[slot] = 9
+	}
+	regroup := k.NewMove(k.ColPile(0), k.ColPile(1), 2)
+	if !slices.Contains(slices.Collect(k.UsefulMoves(&b, &f)), regroup) {
+		t.Fatalf("the race bot's useful moves %v lack %s; the test needs it", slices.Collect(k.UsefulMoves(&b, &f)), regroup)
+	}
+	p := newPosition(b.Seen(true), &f)
+	if !p.regroups(regroup) || p.regroups(k.NewMove(k.ColPile(1), k.Slot(0), 1)) {
+		t.Fatal("regroups: want a run off a face-up card to another column, and not a foundation play")
+	}
+	if got := p.candidates(nil); slices.Contains(got, regroup) {
+		t.Fatalf("candidates %v hold %s", got, regroup)
+	}
+	if got := p.candidates([]k.Action{regroup}); !slices.Contains(got, regroup) {
+		t.Fatalf("candidates %v lack %s, with which a winning line begins", got, regroup)
+	}
+}
+
 // TestSampledHintIgnoresHiddenCards: in every mode, an end game whose
 // hidden cards the solver wins in its arrangements gets a sampled hint
 // (not the fallback), and the same one however its hidden cards lie: every
