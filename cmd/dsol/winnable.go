@@ -39,8 +39,9 @@ stream for the seed one after the other, each with a budget of positions
 (so that the result is the same on any machine), checks every win through
 the solo engine, and keeps the first --count wins. When FILE already holds
 a list of the same mode, solver, budget and seed it goes on from where that
-one stopped; a list of others that holds no deal is started again. The file is written every 30 s and at the end; --for and an
-interrupt end the run early with the deals found so far.
+one stopped; a list of others that holds no deal is started again. The
+file is written every 30 s and at the end; --for and an interrupt end the
+run early with the deals found so far.
 
 flags:
 `
