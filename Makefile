@@ -174,6 +174,8 @@ winnable-list:
 	done
 
 ## winnable-check: every deal of the shipped lists solved again with its budget,
-## its winning line played through the solo engine (the tests check a sample)
+## its winning line played through the solo engine (the tests check a sample);
+## CHECK=D3V,D1V checks every deal of those lists only
+CHECK ?= all
 winnable-check:
-	DSOL_WINNABLE_CHECK=all $(GO) test -count=1 -run TestShippedListsWin -v -timeout 6h ./internal/winnable
+	DSOL_WINNABLE_CHECK=$(CHECK) $(GO) test -count=1 -run TestShippedListsWin -v -timeout 6h ./internal/winnable
