@@ -155,20 +155,26 @@ func (p *position) candidates(firsts []k.Action) []k.Action {
 
 // regroups reports whether a moves a run that sits on a face-up card to
 // another column, or a king's run from the foot of a column to an empty
-// one: the run then sits on another host of the same face (or at another
-// foot), which changes nothing the tally solver tells apart, so the solver
-// wins as easily after it as before. Such a move is a
-// candidate only when it begins winning lines (the run is moved to make way
-// for a card); among the race bot's useful moves (a run moved off a card
-// that may go up) it would tie with the best candidate, come first, and be
-// undone by the next hint for ever.
+// one (see regroup). Such a move is a candidate only when it begins
+// winning lines (the run is moved to make way for a card); among the race
+// bot's useful moves (a run moved off a card that may go up) it would tie
+// with the best candidate, come first, and be undone by the next hint for
+// ever.
 func (p *position) regroups(a k.Action) bool {
-	if a.Type != k.Move || !a.From.IsColumn() || !a.To.IsColumn() {
+	return a.Type == k.Move && regroup(&p.board, a.From, a.To, int(a.Count))
+}
+
+// regroup reports whether moving count cards from the pile from to the
+// pile to on b moves a run from one host to another of the same face (or
+// a king's run from one foot to another): a change that the tally solver
+// does not tell apart, so that it wins as easily after it as before.
+func regroup(b *k.Board, from, to k.Pile, count int) bool {
+	if !from.IsColumn() || !to.IsColumn() {
 		return false
 	}
-	col := &p.board.Cols[a.From]
-	j := int(col.N) - int(a.Count)
-	return j > int(col.Down) || (j == 0 && p.board.Cols[a.To].N == 0)
+	col := &b.Cols[from]
+	j := int(col.N) - count
+	return j > int(col.Down) || (j == 0 && b.Cols[to].N == 0)
 }
 
 // resolved names a foundation play's slot (a klondike.AnyF target).

@@ -163,7 +163,7 @@ func (p *position) effectiveFirst(b *k.Board, line []k.Action) (k.Action, []card
 				col := &bb.Cols[from]
 				j := int(col.N) - count
 				st.card = col.Cards[j]
-				st.pool = to.IsColumn() && (j > int(col.Down) || (j == 0 && bb.Cols[to].N == 0))
+				st.pool = regroup(&bb, from, to, count)
 			case from == k.Waste:
 				st.card = bb.WasteTop()
 			case from.IsSlot():
