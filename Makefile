@@ -126,12 +126,18 @@ solve-sample:
 	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
-## player who always follows the hint, and by one who always plays the race bot's choice
+## player who always follows the hint, and by one who always plays the race bot's choice;
+## then HINT_WINNABLE shipped winnable deals of each Vegas mode, each game the hint player
+## loses searched for the action that lost it
 HINT_DEALS ?= 200
+HINT_WINNABLE ?= 150
 hint-rate:
 	@for d in 1 3; do for s in normal vegas; do \
 	  $(GO) run ./cmd/dsol hint-rate --sample $(HINT_DEALS) --draw $$d --scoring $$s || exit 1; \
-	done; done
+	done; done && \
+	for d in 1 3; do \
+	  $(GO) run ./cmd/dsol hint-rate --sample $(HINT_WINNABLE) --draw $$d --scoring vegas --winnable --first-loss 1000000 || exit 1; \
+	done
 
 ## bot-duel: BOT_RACES races of the strong bot against the normal one, on
 ## BOT_RACES/2 random DR1/DR2 deals each played both ways round, at the lowest priority

@@ -22,6 +22,8 @@ import (
 	"dsol/internal/race"
 	"dsol/internal/sampling"
 	"dsol/internal/solo"
+	"dsol/internal/solver/tally"
+	"dsol/internal/winnable"
 )
 
 // config is the command line of dsol hint-rate.
@@ -30,6 +32,8 @@ type config struct {
 	draw       int    // 1 or 3
 	vegas      bool   // Vegas scoring
 	seed       uint64 // the seed of the deal numbers
+	winnable   bool   // play the shipped winnable deals, not random ones
+	firstLoss  int64  // with winnable: the budget of the search for the hint player's first losing action (0: none)
 	json       bool   // print the report as JSON
 	workers    int    // deals played at once: one per CPU
 	maxActions int    // actions per game before it counts as lost
@@ -37,8 +41,8 @@ type config struct {
 	opt        hint.Options
 }
 
-const usage = `usage: dsol hint-rate --sample N --draw 1|3 --scoring normal|vegas [--seed 1] [--max-actions 1000]
-       [--stall 200] [--samples S] [--positions P] [--json]
+const usage = `usage: dsol hint-rate --sample N --draw 1|3 --scoring normal|vegas [--seed 1]
+       [--winnable [--first-loss P]] [--max-actions 1000] [--stall 200] [--samples S] [--positions P] [--json]
 
 Plays N random DS1 deals of one mode twice: once always following the hint
 (GET /api/v1/games/{id}/hint: the unseen cards sampled and each sample
@@ -48,7 +52,13 @@ to play, after --max-actions actions, or after --stall actions without
 progress (no card put up beyond the most ever up, none turned over), which
 is a player going round the stock for ever. Reports both win rates with 95%
 Wilson intervals and the time of a hint. The deals are those of dsol solve
---sample with the same seed.
+--sample with the same seed; with --winnable, the first N deals of the
+mode's list of winnable deals shipped in the binary (each won by the solver
+with every card seen), so that the rates are shares of what full
+information wins. With --first-loss, each game of such a deal that the hint
+player loses is searched again for the first action after which the tally
+solver, every card seen, no longer wins within P positions: the report says
+at which action that came and whether the solver proved the game lost there.
 
 flags:
 `
@@ -62,6 +72,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.draw, "draw", 1, "draw 1 or 3")
 	fs.StringVar(&scoring, "scoring", "normal", "normal (unlimited recycles) or vegas (a single pass)")
 	fs.Uint64Var(&c.seed, "seed", 1, "the seed of the deal numbers")
+	fs.BoolVar(&c.winnable, "winnable", false, "play the shipped winnable deals of the mode instead of random ones")
+	fs.Int64Var(&c.firstLoss, "first-loss", 0, "with --winnable: find where each lost game was lost, searching `positions` per action")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.IntVar(&c.maxActions, "max-actions", 1000, "actions per game before it counts as lost")
 	fs.IntVar(&c.stall, "stall", 200, "actions without a new card up or turned over before the game counts as lost")
@@ -84,6 +96,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("hint-rate: --max-actions and --stall must be at least 1")
 	case c.opt.Samples < 1 || c.opt.Positions < 1:
 		return c, cli.Usagef("hint-rate: --samples and --positions must be at least 1")
+	case c.firstLoss < 0 || (c.firstLoss > 0 && !c.winnable):
+		return c, cli.Usagef("hint-rate: --first-loss takes a number of positions, with --winnable")
 	}
 	switch scoring {
 	case "normal":
@@ -92,7 +106,31 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	default:
 		return c, cli.Usagef("hint-rate: --scoring must be normal or vegas")
 	}
+	if n := len(winnable.Shipped(c.mode()).Deals); c.winnable && c.sample > n {
+		return c, cli.Usagef("hint-rate: --sample %d: the binary ships %d winnable %s deals", c.sample, n, c.mode())
+	}
 	return c, nil
+}
+
+// mode is the list mode of the deals played.
+func (c config) mode() winnable.Mode {
+	m, err := winnable.ParseMode(sampling.Mode(c.draw, c.vegas))
+	if err != nil {
+		panic(err) // draw and scoring are checked first
+	}
+	return m
+}
+
+// codes are the deals to play.
+func (c config) codes() []cards.Code {
+	if !c.winnable {
+		return sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
+	}
+	codes := make([]cards.Code, c.sample)
+	for i, d := range winnable.Shipped(c.mode()).Deals[:c.sample] {
+		codes[i] = d.Code()
+	}
+	return codes
 }
 
 // player chooses the next action of a solo game, or false to stop.
@@ -122,14 +160,21 @@ func botPlayer() player {
 	}
 }
 
-// play plays a game of code with p and reports whether the engine says
-// won, and after how many actions.
-func play(code cards.Code, p player, c config) (bool, int, error) {
+// game is how a played game ended.
+type game struct {
+	won    bool       // the engine says won
+	up     int        // cards on the foundations at the end
+	played []k.Action // in order
+}
+
+// play plays a game of code with p to its end.
+func play(code cards.Code, p player, c config) (game, error) {
 	g, err := solo.New(code)
 	if err != nil {
-		return false, 0, err
+		return game{}, err
 	}
 	n := 0
+	var played []k.Action
 	up, down, last := 0, g.Board().FaceDown(), 0
 	for ; n < c.maxActions && n-last < c.stall && g.Status() == solo.Playing; n++ {
 		if u, d := g.Foundations().Total(), g.Board().FaceDown(); u > up || d < down {
@@ -140,10 +185,53 @@ func play(code cards.Code, p player, c config) (bool, int, error) {
 			break
 		}
 		if _, err := g.Apply(a); err != nil {
-			return false, n, fmt.Errorf("%s after %d actions: %s refused: %w", code, n, a, err)
+			return game{played: played}, fmt.Errorf("%s after %d actions: %s refused: %w", code, n, a, err)
+		}
+		played = append(played, a)
+	}
+	return game{won: g.Status() == solo.Won, up: g.Foundations().Total(), played: played}, nil
+}
+
+// lossAt is where the hint player lost a game of a winnable deal: the
+// first of its actions (counted from 1) after which the tally solver no
+// longer wins within budget positions, and whether it proved the game lost
+// there; 0 when the solver wins after every action, or not from the start.
+func lossAt(sv *tally.Solver, code cards.Code, played []k.Action, budget int64) (int, bool, error) {
+	g, err := solo.New(code)
+	if err != nil {
+		return 0, false, err
+	}
+	opt := tally.Options{MaxPositions: budget}
+	if sv.SolvePosition(g.Board(), g.Foundations(), opt).Verdict != tally.Won {
+		return 0, false, nil
+	}
+	for i, a := range played {
+		if _, err := g.Apply(a); err != nil {
+			return 0, false, fmt.Errorf("%s after %d actions: %s refused: %w", code, i, a, err)
+		}
+		if v := sv.SolvePosition(g.Board(), g.Foundations(), opt).Verdict; v != tally.Won {
+			return i + 1, v == tally.Unwinnable, nil
 		}
 	}
-	return g.Status() == solo.Won, n, nil
+	return 0, false, nil
+}
+
+// kindNames are the kinds of action (kind), in the order reported.
+var kindNames = []string{"draw", "recycle", "waste to column", "column to column", "to foundation", "foundation to column"}
+
+// kind names the kind of an action.
+func kind(a k.Action) string {
+	switch {
+	case a.Type != k.Move:
+		return a.Type.String()
+	case a.To.IsSlot() || a.To == k.AnyF:
+		return "to foundation"
+	case a.From.IsSlot():
+		return "foundation to column"
+	case a.From == k.Waste:
+		return "waste to column"
+	}
+	return "column to column"
 }
 
 // report is the summary of a run, as --json prints it.
@@ -152,6 +240,7 @@ type report struct {
 	Deals      int        `json:"deals"` // played to the end (fewer than asked when interrupted)
 	Asked      int        `json:"asked"`
 	Seed       uint64     `json:"seed"`
+	Winnable   bool       `json:"winnable"` // the shipped winnable deals, not random ones (the seed unused)
 	Samples    int        `json:"samples"`
 	Positions  int64      `json:"positions"`
 	MaxActions int        `json:"max_actions"`
@@ -162,13 +251,28 @@ type report struct {
 	BotWon     int        `json:"bot_won"`
 	BotRate    float64    `json:"bot_rate"`
 	BotCI      [2]float64 `json:"bot_rate_ci"`
+	// The cards on the foundations at the end of a game, on average over
+	// all games (the Vegas score is 5 a card less 52 a deal).
+	HintUp float64 `json:"hint_up"`
+	BotUp  float64 `json:"bot_up"`
 	// The actions of the won games: median, 99th percentile, most.
-	HintWonActions [3]int      `json:"hint_won_actions"`
-	BotWonActions  [3]int      `json:"bot_won_actions"`
-	Hints          int         `json:"hints"`
-	HintP50MS      json.Number `json:"hint_p50_ms"`
-	HintP95MS      json.Number `json:"hint_p95_ms"`
-	WallMS         json.Number `json:"wall_ms"`
+	HintWonActions [3]int `json:"hint_won_actions"`
+	// With --first-loss: the hint player's lost games searched again, those
+	// with an action after which the solver no longer won within FirstLoss
+	// positions, how many of those it proved lost, and that action
+	// (median, 99th percentile, latest).
+	FirstLoss  int64  `json:"first_loss,omitempty"`
+	LossGames  int    `json:"loss_games,omitempty"`
+	LossFound  int    `json:"loss_found,omitempty"`
+	LossProved int    `json:"loss_proved,omitempty"`
+	LossAt     [3]int `json:"loss_at"`
+	// LossKinds counts those actions by kind (see kind).
+	LossKinds     map[string]int `json:"loss_kinds,omitempty"`
+	BotWonActions [3]int         `json:"bot_won_actions"`
+	Hints         int            `json:"hints"`
+	HintP50MS     json.Number    `json:"hint_p50_ms"`
+	HintP95MS     json.Number    `json:"hint_p95_ms"`
+	WallMS        json.Number    `json:"wall_ms"`
 }
 
 // Run is dsol hint-rate with its arguments (after the subcommand's name):
@@ -182,34 +286,55 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	codes := sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
+	codes := c.codes()
 	next := make(chan cards.Code)
 	var done sync.WaitGroup
 	var mu sync.Mutex
 	var won [2]int       // hint, bot
 	var lengths [2][]int // of the won games
+	var up [2]int        // cards up at the end, all games
 	var times []time.Duration
+	var lost, proved int // with --first-loss: the hint player's lost games searched, proved lost
+	var losses []int     // the action each was lost at
+	kinds := map[string]int{}
 	var failure error
 	finished := 0
 	progress := cli.IsTerminal(stderr)
 	start := time.Now()
 	for range c.workers {
 		done.Go(func() {
+			var sv *tally.Solver
+			if c.firstLoss > 0 {
+				sv = tally.New()
+			}
 			for code := range next {
 				var hints []time.Duration
-				hw, hn, err1 := play(code, hintPlayer(c.opt, &hints), c)
-				bw, bn, err2 := play(code, botPlayer(), c)
+				hg, err1 := play(code, hintPlayer(c.opt, &hints), c)
+				bg, err2 := play(code, botPlayer(), c)
+				at, lostThere, err3 := 0, false, error(nil)
+				if sv != nil && !hg.won {
+					at, lostThere, err3 = lossAt(sv, code, hg.played, c.firstLoss)
+				}
 				mu.Lock()
-				if err := errors.Join(err1, err2); err != nil && failure == nil {
+				if err := errors.Join(err1, err2, err3); err != nil && failure == nil {
 					failure = err
 				}
-				if hw {
-					won[0]++
-					lengths[0] = append(lengths[0], hn)
+				if sv != nil && !hg.won {
+					lost++
+					if at > 0 {
+						losses = append(losses, at)
+						kinds[kind(hg.played[at-1])]++
+					}
+					if lostThere {
+						proved++
+					}
 				}
-				if bw {
-					won[1]++
-					lengths[1] = append(lengths[1], bn)
+				for i, g := range [2]game{hg, bg} {
+					up[i] += g.up
+					if g.won {
+						won[i]++
+						lengths[i] = append(lengths[i], len(g.played))
+					}
 				}
 				times = append(times, hints...)
 				finished++
@@ -238,27 +363,42 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	rep := report{
 		Mode: sampling.Mode(c.draw, c.vegas), Deals: finished, Asked: len(codes),
-		Seed: c.seed, Samples: c.opt.Samples, Positions: c.opt.Positions, MaxActions: c.maxActions, Stall: c.stall,
+		Seed: c.seed, Winnable: c.winnable, Samples: c.opt.Samples, Positions: c.opt.Positions, MaxActions: c.maxActions, Stall: c.stall,
 		HintWon: won[0], HintRate: sampling.Round(float64(won[0]) / float64(finished)), HintCI: ci(won[0]),
+		HintUp: sampling.Round(float64(up[0]) / float64(finished)), BotUp: sampling.Round(float64(up[1]) / float64(finished)),
 		BotWon: won[1], BotRate: sampling.Round(float64(won[1]) / float64(finished)), BotCI: ci(won[1]),
 		Hints: len(times), HintP50MS: sampling.Millis(sampling.Quantile(times, 0.5)), HintP95MS: sampling.Millis(sampling.Quantile(times, 0.95)),
 		WallMS:         sampling.Millis(time.Since(start)),
 		HintWonActions: spread(lengths[0]), BotWonActions: spread(lengths[1]),
+		FirstLoss: c.firstLoss, LossGames: lost, LossFound: len(losses), LossProved: proved, LossAt: spread(losses), LossKinds: kinds,
 	}
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
 	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-	_, err = fmt.Fprintf(stdout, `sample      %d of %d DS1-%s deals, seed %d, %d samples of %d positions per hint, at most %d actions (%d without progress)
-hint        won %d: %s (95%% CI %s–%s)
-bot         won %d: %s (95%% CI %s–%s)
+	deals := fmt.Sprintf("random DS1-%s deals, seed %d", rep.Mode, rep.Seed)
+	if rep.Winnable {
+		deals = fmt.Sprintf("shipped winnable DS1-%s deals", rep.Mode)
+	}
+	_, err = fmt.Fprintf(stdout, `sample      %d of %d %s, %d samples of %d positions per hint, at most %d actions (%d without progress)
+hint        won %d: %s (95%% CI %s–%s), %.2f cards up at the end on average
+bot         won %d: %s (95%% CI %s–%s), %.2f cards up
 hint time   %d hints, median %s ms, p95 %s ms; all %s ms
 won games   hint: %d actions median, %d at the 99th percentile, %d the most; bot: %d, %d, %d
-`, rep.Deals, rep.Asked, rep.Mode, rep.Seed, rep.Samples, rep.Positions, rep.MaxActions, rep.Stall,
-		rep.HintWon, pct(rep.HintRate), pct(rep.HintCI[0]), pct(rep.HintCI[1]),
-		rep.BotWon, pct(rep.BotRate), pct(rep.BotCI[0]), pct(rep.BotCI[1]),
+`, rep.Deals, rep.Asked, deals, rep.Samples, rep.Positions, rep.MaxActions, rep.Stall,
+		rep.HintWon, pct(rep.HintRate), pct(rep.HintCI[0]), pct(rep.HintCI[1]), rep.HintUp,
+		rep.BotWon, pct(rep.BotRate), pct(rep.BotCI[0]), pct(rep.BotCI[1]), rep.BotUp,
 		rep.Hints, rep.HintP50MS, rep.HintP95MS, rep.WallMS,
 		rep.HintWonActions[0], rep.HintWonActions[1], rep.HintWonActions[2], rep.BotWonActions[0], rep.BotWonActions[1], rep.BotWonActions[2])
+	if err == nil && rep.FirstLoss > 0 {
+		_, err = fmt.Fprintf(stdout, "first loss  games the hint player lost %d; with an action after which the solver, every card seen, no longer wins within %d positions %d: at action %d median, %d at the 99th percentile, %d the latest; proved lost there %d\n",
+			rep.LossGames, rep.FirstLoss, rep.LossFound, rep.LossAt[0], rep.LossAt[1], rep.LossAt[2], rep.LossProved)
+		for _, kd := range kindNames {
+			if err == nil && rep.LossKinds[kd] > 0 {
+				_, err = fmt.Fprintf(stdout, "            %s %d\n", kd, rep.LossKinds[kd])
+			}
+		}
+	}
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,10 @@ import (
 	"dsol/internal/cards"
 	"dsol/internal/cli"
 	"dsol/internal/hint"
+	k "dsol/internal/klondike"
 	"dsol/internal/sampling"
+	"dsol/internal/solver/tally"
+	"dsol/internal/winnable"
 )
 
 // TestHintRate plays a few deals both ways and reports counts and rates
@@ -35,8 +39,16 @@ func TestHintRate(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	if rep.HintWon > 3 || rep.BotWon > 3 || rep.HintRate != sampling.Round(float64(rep.HintWon)/3) || rep.BotRate != sampling.Round(float64(rep.BotWon)/3) ||
-		rep.HintCI[0] > rep.HintRate || rep.HintCI[1] < rep.HintRate || rep.Hints < 3 {
+		rep.HintCI[0] > rep.HintRate || rep.HintCI[1] < rep.HintRate || rep.Hints < 3 || rep.Winnable {
 		t.Fatalf("report %+v", rep)
+	}
+	for _, w := range []struct {
+		won int
+		up  float64
+	}{{rep.HintWon, rep.HintUp}, {rep.BotWon, rep.BotUp}} {
+		if w.up < float64(104*w.won)/3 || w.up > 104 {
+			t.Fatalf("won %d of 3 games, %v cards up on average", w.won, w.up)
+		}
 	}
 	for _, w := range []struct {
 		won    int
@@ -44,6 +56,66 @@ func TestHintRate(t *testing.T) {
 	}{{rep.HintWon, rep.HintWonActions}, {rep.BotWon, rep.BotWonActions}} {
 		if s := w.spread; (w.won == 0) != (s == [3]int{}) || s[0] > s[1] || s[1] > s[2] || s[2] > 300 || (w.won > 0 && s[0] < 1) {
 			t.Fatalf("won %d games of %v actions (median, p99, most)", w.won, s)
+		}
+	}
+}
+
+// TestHintRateWinnable plays the first deals of a mode's shipped list of
+// winnable deals.
+func TestHintRateWinnable(t *testing.T) {
+	var out bytes.Buffer
+	args := []string{"--sample", "2", "--draw", "3", "--scoring", "vegas", "--winnable", "--samples", "2", "--positions", "300", "--max-actions", "40"}
+	if err := Run(context.Background(), args, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	first := winnable.Shipped(winnable.D3V).Deals[0].Code().String()
+	if !strings.HasPrefix(out.String(), "sample      2 of 2 shipped winnable DS1-D3V deals,") {
+		t.Fatalf("report %q", out.String())
+	}
+	c, err := parse(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if codes := c.codes(); len(codes) != 2 || codes[0].String() != first || !codes[1].Vegas || codes[1].Draw != 3 {
+		t.Fatalf("deals %v, want the list's first two from %s", codes, first)
+	}
+}
+
+// TestLossAt: the first listed draw-3 Vegas deal, which the solver wins
+// from the start within the list's budget, is proved lost after the move
+// of the jack of diamonds onto the queen of spades that turns a card over
+// (the hint player's first action there); a budget too small to win the
+// start finds nothing.
+func TestLossAt(t *testing.T) {
+	d := winnable.Shipped(winnable.D3V).Deals[0]
+	if d.Code().String() != "DS1-D3V-SSNMUVD" {
+		t.Fatalf("the list begins with %s", d.Code())
+	}
+	played := []k.Action{k.NewMove(k.ColPile(3), k.ColPile(1), 1), k.Simple(k.Draw)}
+	sv := tally.New()
+	if at, proved, err := lossAt(sv, d.Code(), played, d.Budget); err != nil || at != 1 || !proved {
+		t.Fatalf("lost at action %d, proved %v, %v; want 1, proved", at, proved, err)
+	}
+	if at, proved, err := lossAt(sv, d.Code(), played, d.Positions/2); err != nil || at != 0 || proved {
+		t.Fatalf("within %d positions: lost at action %d, proved %v, %v; want none", d.Positions/2, at, proved, err)
+	}
+}
+
+func TestKind(t *testing.T) {
+	for _, c := range []struct {
+		a    k.Action
+		want string
+	}{
+		{k.Simple(k.Draw), "draw"},
+		{k.Simple(k.Recycle), "recycle"},
+		{k.NewMove(k.Waste, k.ColPile(2), 1), "waste to column"},
+		{k.NewMove(k.ColPile(0), k.ColPile(8), 3), "column to column"},
+		{k.NewMove(k.ColPile(0), k.AnyF, 1), "to foundation"},
+		{k.NewMove(k.Waste, k.F1+3, 1), "to foundation"},
+		{k.NewMove(k.F1+7, k.ColPile(4), 1), "foundation to column"},
+	} {
+		if got := kind(c.a); got != c.want || !slices.Contains(kindNames, got) {
+			t.Errorf("kind(%v) = %q, want %q", c.a, got, c.want)
 		}
 	}
 }
@@ -66,6 +138,9 @@ func TestSpread(t *testing.T) {
 func TestHintRateUsage(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--sample", "0"},
+		{"--sample", "100000", "--winnable"}, // more than the binary ships
+		{"--first-loss", "1000"},             // without --winnable
+		{"--winnable", "--first-loss", "-1"},
 		{"--draw", "2"},
 		{"--scoring", "klondike"},
 		{"--stall", "0"},
@@ -103,11 +178,11 @@ func TestHintWinsDeal(t *testing.T) {
 		t.Fatal(err)
 	}
 	var times []time.Duration
-	won, n, err := play(code, hintPlayer(hint.Default, &times), config{maxActions: 1000, stall: 200})
+	g, err := play(code, hintPlayer(hint.Default, &times), config{maxActions: 1000, stall: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !won {
-		t.Fatalf("the hint player lost %s after %d actions", code, n)
+	if !g.won || g.up != 104 {
+		t.Fatalf("the hint player lost %s after %d actions, %d cards up", code, len(g.played), g.up)
 	}
 }
