@@ -192,28 +192,50 @@ func play(code cards.Code, p player, c config) (game, error) {
 	return game{won: g.Status() == solo.Won, up: g.Foundations().Total(), played: played}, nil
 }
 
-// lossAt is where the hint player lost a game of a winnable deal: the
-// first of its actions (counted from 1) after which the tally solver no
-// longer wins within budget positions, and whether it proved the game lost
-// there; 0 when the solver wins after every action, or not from the start.
-func lossAt(sv *tally.Solver, code cards.Code, played []k.Action, budget int64) (int, bool, error) {
+// loss is where the hint player lost a game of a winnable deal.
+type loss struct {
+	// at is the first of the game's actions (counted from 1) after which
+	// the tally solver, every card seen, no longer wins within the budget:
+	// 0 when it wins after every action, or does not win the start.
+	at     int
+	proved bool // the solver proved the game lost after action at
+	// warned is the first action from at on after which the live check
+	// (the solver within solo.CheckBudget positions) proves the game lost,
+	// what a player who turned it on is told; 0: never.
+	warned int
+}
+
+// lossAt finds where the hint player lost the game of code that it played,
+// searching budget positions for the loss and check for the live check.
+func lossAt(sv *tally.Solver, code cards.Code, played []k.Action, budget, check int64) (loss, error) {
 	g, err := solo.New(code)
 	if err != nil {
-		return 0, false, err
+		return loss{}, err
 	}
-	opt := tally.Options{MaxPositions: budget}
-	if sv.SolvePosition(g.Board(), g.Foundations(), opt).Verdict != tally.Won {
-		return 0, false, nil
+	var l loss
+	solve := func(budget int64) tally.Verdict {
+		return sv.SolvePosition(g.Board(), g.Foundations(), tally.Options{MaxPositions: budget}).Verdict
+	}
+	if solve(budget) != tally.Won {
+		return l, nil
 	}
 	for i, a := range played {
 		if _, err := g.Apply(a); err != nil {
-			return 0, false, fmt.Errorf("%s after %d actions: %s refused: %w", code, i, a, err)
+			return loss{}, fmt.Errorf("%s after %d actions: %s refused: %w", code, i, a, err)
 		}
-		if v := sv.SolvePosition(g.Board(), g.Foundations(), opt).Verdict; v != tally.Won {
-			return i + 1, v == tally.Unwinnable, nil
+		if l.at == 0 {
+			v := solve(budget)
+			if v == tally.Won {
+				continue
+			}
+			l.at, l.proved = i+1, v == tally.Unwinnable
+		}
+		if solve(check) == tally.Unwinnable {
+			l.warned = i + 1
+			break
 		}
 	}
-	return 0, false, nil
+	return l, nil
 }
 
 // kindNames are the kinds of action (kind), in the order reported.
@@ -261,11 +283,16 @@ type report struct {
 	// with an action after which the solver no longer won within FirstLoss
 	// positions, how many of those it proved lost, and that action
 	// (median, 99th percentile, latest).
-	FirstLoss  int64  `json:"first_loss,omitempty"`
-	LossGames  int    `json:"loss_games,omitempty"`
-	LossFound  int    `json:"loss_found,omitempty"`
-	LossProved int    `json:"loss_proved,omitempty"`
-	LossAt     [3]int `json:"loss_at"`
+	FirstLoss  int64 `json:"first_loss,omitempty"`
+	LossGames  int   `json:"loss_games,omitempty"`
+	LossFound  int   `json:"loss_found,omitempty"`
+	LossProved int   `json:"loss_proved,omitempty"`
+	// LossWarned counts the games that the live check proved lost from that
+	// action on, WarnedAfter how many actions after it (median, 99th
+	// percentile, most; 0 when right after it).
+	LossWarned  int    `json:"loss_warned,omitempty"`
+	WarnedAfter [3]int `json:"warned_after"`
+	LossAt      [3]int `json:"loss_at"`
 	// LossKinds counts those actions by kind (see kind).
 	LossKinds     map[string]int `json:"loss_kinds,omitempty"`
 	BotWonActions [3]int         `json:"bot_won_actions"`
@@ -296,6 +323,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var times []time.Duration
 	var lost, proved int // with --first-loss: the hint player's lost games searched, proved lost
 	var losses []int     // the action each was lost at
+	var warned []int     // the actions from it to the live check's proof
 	kinds := map[string]int{}
 	var failure error
 	finished := 0
@@ -311,9 +339,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				var hints []time.Duration
 				hg, err1 := play(code, hintPlayer(c.opt, &hints), c)
 				bg, err2 := play(code, botPlayer(), c)
-				at, lostThere, err3 := 0, false, error(nil)
+				var l loss
+				var err3 error
 				if sv != nil && !hg.won {
-					at, lostThere, err3 = lossAt(sv, code, hg.played, c.firstLoss)
+					l, err3 = lossAt(sv, code, hg.played, c.firstLoss, solo.CheckBudget)
 				}
 				mu.Lock()
 				if err := errors.Join(err1, err2, err3); err != nil && failure == nil {
@@ -321,12 +350,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				}
 				if sv != nil && !hg.won {
 					lost++
-					if at > 0 {
-						losses = append(losses, at)
-						kinds[kind(hg.played[at-1])]++
+					if l.at > 0 {
+						losses = append(losses, l.at)
+						kinds[kind(hg.played[l.at-1])]++
 					}
-					if lostThere {
+					if l.proved {
 						proved++
+					}
+					if l.warned > 0 {
+						warned = append(warned, l.warned-l.at)
 					}
 				}
 				for i, g := range [2]game{hg, bg} {
@@ -371,6 +403,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		WallMS:         sampling.Millis(time.Since(start)),
 		HintWonActions: spread(lengths[0]), BotWonActions: spread(lengths[1]),
 		FirstLoss: c.firstLoss, LossGames: lost, LossFound: len(losses), LossProved: proved, LossAt: spread(losses), LossKinds: kinds,
+		LossWarned: len(warned), WarnedAfter: spread(warned),
 	}
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)
@@ -393,6 +426,10 @@ won games   hint: %d actions median, %d at the 99th percentile, %d the most; bot
 	if err == nil && rep.FirstLoss > 0 {
 		_, err = fmt.Fprintf(stdout, "first loss  games the hint player lost %d; with an action after which the solver, every card seen, no longer wins within %d positions %d: at action %d median, %d at the 99th percentile, %d the latest; proved lost there %d\n",
 			rep.LossGames, rep.FirstLoss, rep.LossFound, rep.LossAt[0], rep.LossAt[1], rep.LossAt[2], rep.LossProved)
+		if err == nil {
+			_, err = fmt.Fprintf(stdout, "live check  proved lost (within %d positions) from that action on %d: %d actions after it median, %d at the 99th percentile, %d the most\n",
+				solo.CheckBudget, rep.LossWarned, rep.WarnedAfter[0], rep.WarnedAfter[1], rep.WarnedAfter[2])
+		}
 		for _, kd := range kindNames {
 			if err == nil && rep.LossKinds[kd] > 0 {
 				_, err = fmt.Fprintf(stdout, "            %s %d\n", kd, rep.LossKinds[kd])

@@ -17,6 +17,7 @@ import (
 	"dsol/internal/hint"
 	k "dsol/internal/klondike"
 	"dsol/internal/sampling"
+	"dsol/internal/solo"
 	"dsol/internal/solver/tally"
 	"dsol/internal/winnable"
 )
@@ -64,12 +65,15 @@ func TestHintRate(t *testing.T) {
 // winnable deals.
 func TestHintRateWinnable(t *testing.T) {
 	var out bytes.Buffer
-	args := []string{"--sample", "2", "--draw", "3", "--scoring", "vegas", "--winnable", "--samples", "2", "--positions", "300", "--max-actions", "40"}
+	args := []string{"--sample", "2", "--draw", "3", "--scoring", "vegas", "--winnable", "--samples", "2", "--positions", "300", "--max-actions", "40", "--first-loss", "1000"}
 	if err := Run(context.Background(), args, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	first := winnable.Shipped(winnable.D3V).Deals[0].Code().String()
-	if !strings.HasPrefix(out.String(), "sample      2 of 2 shipped winnable DS1-D3V deals,") {
+	// Neither deal is won within 1,000 positions from the start, so no
+	// action loses it.
+	if !strings.HasPrefix(out.String(), "sample      2 of 2 shipped winnable DS1-D3V deals,") ||
+		!strings.Contains(out.String(), "\nfirst loss  games the hint player lost 2; with an action after which the solver, every card seen, no longer wins within 1000 positions 0:") {
 		t.Fatalf("report %q", out.String())
 	}
 	c, err := parse(args, io.Discard)
@@ -81,23 +85,30 @@ func TestHintRateWinnable(t *testing.T) {
 	}
 }
 
-// TestLossAt: the first listed draw-3 Vegas deal, which the solver wins
-// from the start within the list's budget, is proved lost after the move
-// of the jack of diamonds onto the queen of spades that turns a card over
-// (the hint player's first action there); a budget too small to win the
-// start finds nothing.
+// TestLossAt: a listed draw-3 Vegas deal that the solver wins from the
+// start within 34,809 positions is proved lost, in about 30,000, after the
+// first move that a player would think of: the queen of diamonds onto the
+// king of spades, which turns a card over. The live check (50,000
+// positions) proves it at once, a shallower one (20,000) never; a budget
+// too small to win the start finds nothing.
 func TestLossAt(t *testing.T) {
-	d := winnable.Shipped(winnable.D3V).Deals[0]
-	if d.Code().String() != "DS1-D3V-SSNMUVD" {
-		t.Fatalf("the list begins with %s", d.Code())
+	d := winnable.Shipped(winnable.D3V).Deals[31]
+	if d.Code().String() != "DS1-D3V-UTNTUOZ" || d.Positions != 34809 {
+		t.Fatalf("the list's 32nd deal is %s, won after %d positions", d.Code(), d.Positions)
 	}
-	played := []k.Action{k.NewMove(k.ColPile(3), k.ColPile(1), 1), k.Simple(k.Draw)}
+	played := []k.Action{k.NewMove(k.ColPile(4), k.ColPile(0), 1), k.Simple(k.Draw)}
 	sv := tally.New()
-	if at, proved, err := lossAt(sv, d.Code(), played, d.Budget); err != nil || at != 1 || !proved {
-		t.Fatalf("lost at action %d, proved %v, %v; want 1, proved", at, proved, err)
-	}
-	if at, proved, err := lossAt(sv, d.Code(), played, d.Positions/2); err != nil || at != 0 || proved {
-		t.Fatalf("within %d positions: lost at action %d, proved %v, %v; want none", d.Positions/2, at, proved, err)
+	for _, c := range []struct {
+		budget, check int64
+		want          loss
+	}{
+		{d.Budget, solo.CheckBudget, loss{at: 1, proved: true, warned: 1}},
+		{d.Budget, 20_000, loss{at: 1, proved: true}},
+		{d.Positions - 1, solo.CheckBudget, loss{}},
+	} {
+		if l, err := lossAt(sv, d.Code(), played, c.budget, c.check); err != nil || l != c.want {
+			t.Errorf("budget %d, check %d: %+v, %v; want %+v", c.budget, c.check, l, err, c.want)
+		}
 	}
 }
 
