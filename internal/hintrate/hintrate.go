@@ -278,28 +278,27 @@ type report struct {
 	HintUp float64 `json:"hint_up"`
 	BotUp  float64 `json:"bot_up"`
 	// The actions of the won games: median, 99th percentile, most.
-	HintWonActions [3]int `json:"hint_won_actions"`
+	HintWonActions [3]int      `json:"hint_won_actions"`
+	BotWonActions  [3]int      `json:"bot_won_actions"`
+	Hints          int         `json:"hints"`
+	HintP50MS      json.Number `json:"hint_p50_ms"`
+	HintP95MS      json.Number `json:"hint_p95_ms"`
+	WallMS         json.Number `json:"wall_ms"`
 	// With --first-loss: the hint player's lost games searched again, those
 	// with an action after which the solver no longer won within FirstLoss
-	// positions, how many of those it proved lost, and that action
-	// (median, 99th percentile, latest).
-	FirstLoss  int64 `json:"first_loss,omitempty"`
-	LossGames  int   `json:"loss_games,omitempty"`
-	LossFound  int   `json:"loss_found,omitempty"`
-	LossProved int   `json:"loss_proved,omitempty"`
+	// positions, how many of those it proved lost there, that action
+	// (median, 99th percentile, latest) and its kind (see kind).
+	FirstLoss  int64          `json:"first_loss,omitempty"`
+	LossGames  int            `json:"loss_games,omitempty"`
+	LossFound  int            `json:"loss_found,omitempty"`
+	LossProved int            `json:"loss_proved,omitempty"`
+	LossAt     [3]int         `json:"loss_at"`
+	LossKinds  map[string]int `json:"loss_kinds,omitempty"`
 	// LossWarned counts the games that the live check proved lost from that
 	// action on, WarnedAfter how many actions after it (median, 99th
 	// percentile, most; 0 when right after it).
 	LossWarned  int    `json:"loss_warned,omitempty"`
 	WarnedAfter [3]int `json:"warned_after"`
-	LossAt      [3]int `json:"loss_at"`
-	// LossKinds counts those actions by kind (see kind).
-	LossKinds     map[string]int `json:"loss_kinds,omitempty"`
-	BotWonActions [3]int         `json:"bot_won_actions"`
-	Hints         int            `json:"hints"`
-	HintP50MS     json.Number    `json:"hint_p50_ms"`
-	HintP95MS     json.Number    `json:"hint_p95_ms"`
-	WallMS        json.Number    `json:"wall_ms"`
 }
 
 // Run is dsol hint-rate with its arguments (after the subcommand's name):
