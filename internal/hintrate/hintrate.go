@@ -106,19 +106,17 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	default:
 		return c, cli.Usagef("hint-rate: --scoring must be normal or vegas")
 	}
-	if n := len(winnable.Shipped(c.mode()).Deals); c.winnable && c.sample > n {
-		return c, cli.Usagef("hint-rate: --sample %d: the binary ships %d winnable %s deals", c.sample, n, c.mode())
+	if c.winnable {
+		if n := len(winnable.Shipped(c.mode()).Deals); c.sample > n {
+			return c, cli.Usagef("hint-rate: --sample %d: the binary ships %d winnable %s deals", c.sample, n, c.mode())
+		}
 	}
 	return c, nil
 }
 
 // mode is the list mode of the deals played.
 func (c config) mode() winnable.Mode {
-	m, err := winnable.ParseMode(sampling.Mode(c.draw, c.vegas))
-	if err != nil {
-		panic(err) // draw and scoring are checked first
-	}
-	return m
+	return winnable.ModeOf(cards.Code{Kind: cards.Solo, Draw: c.draw, Vegas: c.vegas})
 }
 
 // codes are the deals to play.
@@ -340,14 +338,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				bg, err2 := play(code, botPlayer(), c)
 				var l loss
 				var err3 error
-				if sv != nil && !hg.won {
+				searched := sv != nil && !hg.won
+				if searched {
 					l, err3 = lossAt(sv, code, hg.played, c.firstLoss, solo.CheckBudget)
 				}
 				mu.Lock()
 				if err := errors.Join(err1, err2, err3); err != nil && failure == nil {
 					failure = err
 				}
-				if sv != nil && !hg.won {
+				if searched {
 					lost++
 					if l.at > 0 {
 						losses = append(losses, l.at)
