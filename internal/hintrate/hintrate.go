@@ -52,10 +52,10 @@ to play, after --max-actions actions, or after --stall actions without
 progress (no card put up beyond the most ever up, none turned over), which
 is a player going round the stock for ever. Reports both win rates with 95%
 Wilson intervals and the time of a hint. The deals are those of dsol solve
---sample with the same seed; with --winnable, the first N deals of the
-mode's list of winnable deals shipped in the binary (each won by the solver
-with every card seen), so that the rates are shares of what full
-information wins. With --first-loss, each game of such a deal that the hint
+--sample with the same seed; with --winnable, the first N winnable deals
+of the mode shipped in the binary (its list's, then at draw-1 Vegas the
+draw-3 Vegas list's; each won by the solver with every card seen), so that
+the rates are shares of what full information wins. With --first-loss, each game of such a deal that the hint
 player loses is searched again for the first action after which the tally
 solver, every card seen, no longer wins within P positions: the report says
 at which action that came and whether the solver proved the game lost there.
@@ -107,7 +107,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("hint-rate: --scoring must be normal or vegas")
 	}
 	if c.winnable {
-		if n := len(winnable.Shipped(c.mode()).Deals); c.sample > n {
+		if n := len(winnable.Listed(c.mode())); c.sample > n {
 			return c, cli.Usagef("hint-rate: --sample %d: the binary ships %d winnable %s deals", c.sample, n, c.mode())
 		}
 	}
@@ -125,7 +125,7 @@ func (c config) codes() []cards.Code {
 		return sampling.Codes(c.seed, c.sample, c.draw, c.vegas)
 	}
 	codes := make([]cards.Code, c.sample)
-	for i, d := range winnable.Shipped(c.mode()).Deals[:c.sample] {
+	for i, d := range winnable.Listed(c.mode())[:c.sample] {
 		codes[i] = d.Code()
 	}
 	return codes

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,10 +64,19 @@ const (
 // SolveTally is Solve with the tally solver (its SolveCode); when stop
 // returns true the search stops with Unknown (nil: never).
 func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
-	code := m.Code(deal)
-	res = s.SolveCode(code, tally.Options{MaxPositions: budget, Spent: tally.Until(stop)})
+	return solveIn(s, m, m, deal, budget, stop)
+}
+
+// solveIn is SolveTally with the deal solved in mode in and its winning
+// line carried to mode m (tally.Carry) before the engine of m plays it.
+func solveIn(s *tally.Solver, in, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
+	from, code := in.Code(deal), m.Code(deal)
+	res = s.SolveCode(from, tally.Options{MaxPositions: budget, Spent: tally.Until(stop)})
 	if res.Verdict != tally.Won {
 		return res, false, nil
+	}
+	if res.Moves, err = tally.Carry(from, res.Moves, code); err != nil {
+		return res, false, err
 	}
 	err = replay(code, res.Moves)
 	return res, err == nil, err
@@ -247,6 +257,37 @@ func Shipped(m Mode) List {
 		panic(err)
 	}
 	return lists[m]
+}
+
+// carries gives the modes that deal another mode's list too, and which: a
+// draw-3 Vegas win is a draw-1 Vegas win of the same deal (tally.Carry), and
+// the draw-1 Vegas search finds as few wins per deal as the draw-3 one, at
+// the same cost, so its list grows at half the rate with its own deals
+// alone. Every other win carries too (a Vegas win is a Normal win, a draw-3
+// win a draw-1 win), but the Normal lists hold enough deals of their own.
+var carries = map[Mode]Mode{D1V: D3V}
+
+// Listed returns the deals of mode m that the binary ships: its list's,
+// then those of the list it carries (see carries), dealt in m, each with
+// the budget and positions of its own list. A deal in both is listed once.
+func Listed(m Mode) []Deal {
+	deals := Shipped(m).Deals
+	from, ok := carries[m]
+	if !ok {
+		return deals
+	}
+	deals = slices.Clone(deals)
+	own := map[uint64]bool{}
+	for _, d := range deals {
+		own[d.Number] = true
+	}
+	for _, d := range Shipped(from).Deals {
+		if !own[d.Number] {
+			d.Mode = m
+			deals = append(deals, d)
+		}
+	}
+	return deals
 }
 
 // DefaultBudget is the solver's budget for each deal, in positions, of the

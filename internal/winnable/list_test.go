@@ -28,51 +28,88 @@ func sampleBudget() int64 {
 // budget and plays each winning line through the solo engine: a sample of
 // each list (its deal won soonest, then deals at random while sampleBudget()
 // positions last), or every deal with DSOL_WINNABLE_CHECK=all (make
-// winnable-check), or every deal of the modes it names (D3V,D1V). The
-// solver is deterministic with a position budget, so each deal is won again
-// after the positions the list gives, on any machine.
+// winnable-check), or every deal of the modes it names (D3V,D1V). A mode's
+// deals carried from another list (see carries) are solved in that list's
+// mode and their lines played in the mode's game. The solver is
+// deterministic with a position budget, so each deal is won again after the
+// positions the list gives, on any machine.
 func TestShippedListsWin(t *testing.T) {
 	check := os.Getenv("DSOL_WINNABLE_CHECK")
 	r := cards.NewSplitMix64(uint64(time.Now().UnixNano()))
 	s, ts := solver.New(), tally.New()
 	for _, m := range Modes {
-		l := Shipped(m)
-		deals := l.Deals
-		if check != "all" && !slices.Contains(strings.Split(check, ","), m.String()) {
-			deals = sample(l.Deals, r, sampleBudget())
+		whole := check == "all" || slices.Contains(strings.Split(check, ","), m.String())
+		lists := []Mode{m}
+		if from, ok := carries[m]; ok {
+			lists = append(lists, from)
 		}
-		if len(deals) == 0 {
-			t.Logf("%s: nothing to check here (%d deals listed of %d searched)", m, len(l.Deals), l.Searched)
-			continue
-		}
-		start := time.Now()
-		var positions int64
-		for _, d := range deals {
-			var won bool
-			var got int64
-			var err error
-			if l.Solver == Tally {
-				var res tally.Result
-				res, won, err = SolveTally(ts, m, d.Number, l.Budget, nil)
-				got = res.Positions
-			} else {
-				var res solver.Result
-				res, won, err = Solve(s, m, d.Number, l.Budget, nil)
-				got = res.Positions
+		for _, in := range lists {
+			l := Shipped(in)
+			if in != m && l.Solver != Tally {
+				t.Fatalf("%s carries the list of %s, which the %s solver made", m, in, l.Solver)
 			}
-			if err != nil {
-				t.Fatal(err)
+			deals := l.Deals
+			if !whole {
+				deals = sample(l.Deals, r, sampleBudget())
 			}
-			if !won {
-				t.Errorf("%s: not won by the %s solver after %d positions of a budget of %d", d.Code(), l.Solver, got, l.Budget)
+			if len(deals) == 0 {
+				t.Logf("%s from the list of %s: nothing to check here (%d deals listed of %d searched)", m, in, len(l.Deals), l.Searched)
 				continue
 			}
-			if got != d.Positions {
-				t.Errorf("%s: won after %d positions; the list says %d", d.Code(), got, d.Positions)
+			start := time.Now()
+			var positions int64
+			for _, d := range deals {
+				var won bool
+				var got int64
+				var err error
+				if l.Solver == Tally {
+					var res tally.Result
+					res, won, err = solveIn(ts, in, m, d.Number, l.Budget, nil)
+					got = res.Positions
+				} else {
+					var res solver.Result
+					res, won, err = Solve(s, m, d.Number, l.Budget, nil)
+					got = res.Positions
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !won {
+					t.Errorf("%s: %s not won by the %s solver after %d positions of a budget of %d", m, d.Code(), l.Solver, got, l.Budget)
+					continue
+				}
+				if got != d.Positions {
+					t.Errorf("%s: %s won after %d positions; the list says %d", m, d.Code(), got, d.Positions)
+				}
+				positions += got
 			}
-			positions += got
+			t.Logf("%s from the list of %s: %d of %d deals won again (%d positions) in %s", m, in, len(deals), len(l.Deals), positions, time.Since(start).Round(time.Millisecond))
 		}
-		t.Logf("%s: %d of %d deals won again (%d positions) in %s", m, len(deals), len(l.Deals), positions, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// TestListed: a mode's shipped deals are its list's, then, for a mode that
+// carries another's list, that list's deals dealt in the mode, none twice.
+func TestListed(t *testing.T) {
+	for _, m := range Modes {
+		got := Listed(m)
+		want := len(Shipped(m).Deals)
+		if from, ok := carries[m]; ok {
+			want += len(Shipped(from).Deals)
+		}
+		seen := map[uint64]bool{}
+		for _, d := range got {
+			if d.Mode != m || seen[d.Number] {
+				t.Fatalf("%s: %s listed (twice: %v)", m, d.Code(), seen[d.Number])
+			}
+			seen[d.Number] = true
+		}
+		if len(got) != want || !slices.Equal(got[:len(Shipped(m).Deals)], Shipped(m).Deals) {
+			t.Errorf("%s: %d deals listed, want %d, its own list's first", m, len(got), want)
+		}
+	}
+	if len(Listed(D1V)) == len(Shipped(D1V).Deals) {
+		t.Error("draw-1 Vegas deals none of the draw-3 Vegas list")
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 )
 
 // Mode is one of the four solo modes: draw 1 or 3, Normal or Vegas
-// scoring. A deal proved winnable in one mode says nothing about another.
+// scoring. A deal won in one mode is won in every mode that covers it (a
+// draw-3 win is a draw-1 win, a Vegas win a Normal win: tally.Transfer), and
+// in no other for all we know.
 type Mode uint8
 
 // The four modes, named as in the codes (DS1-D1N-…).

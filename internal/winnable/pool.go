@@ -38,7 +38,7 @@ type Pool struct {
 func NewPool(onSize func(m Mode, listed, stored int)) *Pool {
 	p := &Pool{}
 	for _, m := range Modes {
-		p.Add(Shipped(m).Deals...)
+		p.Add(Listed(m)...)
 		p.listed[m] = len(p.deals[m])
 	}
 	p.onSize = onSize

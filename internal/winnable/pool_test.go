@@ -40,8 +40,8 @@ func TestPoolAdd(t *testing.T) {
 	}
 	full := NewPool(nil)
 	for _, m := range Modes {
-		if full.Size(m) != len(Shipped(m).Deals) {
-			t.Errorf("%s: a new pool holds %d deals, the list %d", m, full.Size(m), len(Shipped(m).Deals))
+		if full.Size(m) != len(Listed(m)) {
+			t.Errorf("%s: a new pool holds %d deals, the list %d", m, full.Size(m), len(Listed(m)))
 		}
 	}
 }

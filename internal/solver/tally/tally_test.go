@@ -113,32 +113,50 @@ func TestReuse(t *testing.T) {
 	}
 }
 
-// TestDrawOne: a draw-3 Vegas win, rewritten for draw 1, wins the draw-1
-// Vegas game of the same deal through the solo engine.
-func TestDrawOne(t *testing.T) {
+// TestCarry: a draw-3 Vegas win, carried to each mode that covers draw-3
+// Vegas (rewritten for draw 1 where the draw changes), wins that mode's game
+// of the same deal through the solo engine; the line not rewritten does not
+// win at draw 1, and a win does not carry to a mode that does not cover it.
+func TestCarry(t *testing.T) {
 	c3, _ := cards.ParseCode("DS1-D3V-AVNUXSV") // won at draw 3 after about 100,000 positions
 	res := tally.New().Solve(dealt(c3), &k.Foundations{}, tally.Options{MaxPositions: 1 << 20})
 	if res.Verdict != tally.Won {
 		t.Fatalf("%s: %s after %d positions", c3, res.Verdict, res.Positions)
 	}
+	for _, m := range []string{"D3V", "D1V", "D3N", "D1N"} {
+		to, _ := cards.ParseCode("DS1-" + m + "-AVNUXSV")
+		moves, err := tally.Carry(c3, res.Moves, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		replay(t, to, tally.Result{Moves: moves})
+		draws := 0
+		for _, a := range moves {
+			if a.Type == k.Draw {
+				draws++
+			}
+		}
+		if want := map[int]int{1: 59, 3: 20}[to.Draw]; draws != want {
+			t.Errorf("%s: %d draws in the carried line, want %d", to, draws, want)
+		}
+	}
 	c1 := c3
 	c1.Draw = 1
-	moves := tally.DrawOne(dealt(c3), res.Moves)
-	g, err := solo.New(c1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	draws := 0
-	for i, a := range moves {
-		if a.Type == k.Draw {
-			draws++
-		}
+	g, _ := solo.New(c1)
+	for _, a := range res.Moves {
 		if _, err := g.Apply(a); err != nil {
-			t.Fatalf("action %d of %d, %s: %v", i, len(moves), a, err)
+			break
 		}
 	}
-	if g.Status() != solo.Won || draws != 59 {
-		t.Fatalf("the rewritten line leaves the game %s after %d draws", g.Status(), draws)
+	if g.Status() == solo.Won {
+		t.Error("the draw-3 line wins at draw 1 without being rewritten: the test shows nothing")
+	}
+	for _, p := range [][2]string{{"D1V", "D3V"}, {"D3N", "D3V"}, {"D1N", "D3N"}} {
+		from, _ := cards.ParseCode("DS1-" + p[0] + "-AVNUXSV")
+		to, _ := cards.ParseCode("DS1-" + p[1] + "-AVNUXSV")
+		if _, err := tally.Carry(from, res.Moves, to); err == nil {
+			t.Errorf("a win of %s carried to %s", from, to)
+		}
 	}
 }
 

@@ -1,6 +1,11 @@
 package tally
 
-import "dsol/internal/cards"
+import (
+	"fmt"
+
+	"dsol/internal/cards"
+	k "dsol/internal/klondike"
+)
 
 // covers reports whether every line of mode b plays, in mode a, on the same
 // deal: a game of a has at least the lines of b. Vegas's single pass is
@@ -30,4 +35,22 @@ func Transfer(from cards.Code, v Verdict, to cards.Code) Verdict {
 		return Unwinnable
 	}
 	return Unknown
+}
+
+// Carry rewrites a winning line of a deal in mode from for the same deal in
+// mode to, when the win carries there (see Transfer): a draw-3 line becomes a
+// draw-1 line (each draw of three as many draws of one as it turned up, see
+// drawOne); a Vegas line plays unchanged in Normal, which only adds
+// recycles. A win that does not carry is an error.
+func Carry(from cards.Code, moves []k.Action, to cards.Code) ([]k.Action, error) {
+	if Transfer(from, Won, to) != Won {
+		return nil, fmt.Errorf("tally: a win of %s is not a win of %s", from, to)
+	}
+	if from.Draw == 3 && to.Draw == 1 {
+		var b k.Board
+		deck := cards.SoloDeck(from)
+		b.Deal(deck[:], k.MaxColumns, from.Draw, !from.Vegas)
+		return drawOne(&b, moves), nil
+	}
+	return moves, nil
 }
