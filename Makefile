@@ -159,12 +159,13 @@ solve-check:
 	  nice -n 19 $(GO) test -count=1 -run TestExactAgrees -v -timeout 48h ./internal/solver/tally
 
 ## winnable-list: the shipped lists of winnable deals, internal/winnable/deals/MODE.txt
-## for each of MODES: the first COUNT_NORMAL (Normal) or COUNT_VEGAS (Vegas) deals of
-## the mode's stream for SEED that the tally solver wins within BUDGET_NORMAL or
-## BUDGET_VEGAS positions each, every win checked through the engine, at the lowest
-## priority. A list of the same solver, budget and seed is extended, not started
-## again; FOR bounds each mode's run (0: none), WORKERS the searches at once. A
-## list written for FOR short of its count says so in its "searched" line.
+## (seed 1) or MODE-SEED.txt for each of MODES: the first COUNT_NORMAL (Normal) or
+## COUNT_VEGAS (Vegas) deals of the mode's stream for SEED that the tally solver wins
+## within BUDGET_NORMAL or BUDGET_VEGAS positions each, every win checked through the
+## engine, at the lowest priority. A list of the same solver, budget and seed is
+## extended, not started again; FOR bounds each mode's run (0: none), WORKERS the
+## searches at once. A list written for FOR short of its count says so in its
+## "searched" line. A mode deals the deals of all its lists.
 COUNT_NORMAL ?= 10000
 COUNT_VEGAS ?= 1000
 BUDGET_NORMAL ?= 1000000
@@ -176,7 +177,7 @@ winnable-list:
 	@for m in $(MODES); do \
 	  case $$m in *N) n=$(COUNT_NORMAL); b=$(BUDGET_NORMAL);; *) n=$(COUNT_VEGAS); b=$(BUDGET_VEGAS);; esac; \
 	  nice -n 19 $(GO) run ./cmd/dsol winnable --mode $$m --count $$n --budget $$b --seed $(SEED) \
-	    --for $(FOR) --workers $(WORKERS) --out internal/winnable/deals/$$m.txt || exit 1; \
+	    --for $(FOR) --workers $(WORKERS) --out internal/winnable/deals/$$m$(if $(filter 1,$(SEED)),,-$(SEED)).txt || exit 1; \
 	done
 
 ## winnable-check: every deal of the shipped lists solved again with its budget,

@@ -37,7 +37,7 @@ func TestServeWinnable(t *testing.T) {
 			db := tc.db(t)
 			// A target just over the shipped D1N list, and a small budget:
 			// a few searches make it.
-			shipped := len(winnable.Shipped(winnable.D1N).Deals)
+			shipped := len(winnable.Listed(winnable.D1N))
 			s := mustServe(t, map[string]string{"DATABASE_URL": db, "DSOL_LOG_FORMAT": "text"},
 				"--winnable-target", strconv.Itoa(shipped+2), "--winnable-budget", "3000")
 			var p struct{ Token string }

@@ -69,7 +69,7 @@ func TestHintRateWinnable(t *testing.T) {
 	if err := Run(context.Background(), args, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	first := winnable.Shipped(winnable.D3V).Deals[0].Code().String()
+	first := winnable.Listed(winnable.D3V)[0].Code().String()
 	// Neither deal is won within 1,000 positions from the start, so no
 	// action loses it.
 	if !strings.HasPrefix(out.String(), "sample      2 of 2 shipped winnable DS1-D3V deals,") ||
@@ -92,7 +92,7 @@ func TestHintRateWinnable(t *testing.T) {
 // positions) proves it at once, a shallower one (20,000) never; a budget
 // too small to win the start finds nothing.
 func TestLossAt(t *testing.T) {
-	d := winnable.Shipped(winnable.D3V).Deals[31]
+	d := winnable.Listed(winnable.D3V)[31]
 	if d.Code().String() != "DS1-D3V-UTNTUOZ" || d.Positions != 34809 {
 		t.Fatalf("the list's 32nd deal is %s, won after %d positions", d.Code(), d.Positions)
 	}

@@ -19,7 +19,7 @@ func TestCreateWinnable(t *testing.T) {
 		ts := mustServer(t, open(t))
 		c := ts.mustPlayer(t)
 		listed := map[string]bool{}
-		for _, d := range winnable.Shipped(winnable.D1N).Deals {
+		for _, d := range winnable.Listed(winnable.D1N) {
 			listed[d.Code().String()] = true
 		}
 		var v view

@@ -2,10 +2,12 @@ package winnable
 
 import (
 	"bufio"
+	"cmp"
 	"embed"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -228,30 +230,56 @@ func ParseList(r io.Reader) (List, error) {
 //go:embed deals/*.txt
 var dealFiles embed.FS
 
+// FileName is the name of the file of a mode's list with a seed in deals/:
+// D3V.txt for seed 1, D3V-2.txt for seed 2. A mode may have lists of
+// several seeds (one of each: the deals of a seed are its stream's), with
+// budgets of their own.
+func FileName(m Mode, seed uint64) string {
+	if seed == 1 {
+		return m.String() + ".txt"
+	}
+	return fmt.Sprintf("%s-%d.txt", m, seed)
+}
+
 // shipped reads the lists embedded in the binary, once.
-var shipped = sync.OnceValues(func() ([]List, error) {
-	lists := make([]List, len(Modes))
-	for _, m := range Modes {
-		f, err := dealFiles.Open("deals/" + m.String() + ".txt")
+var shipped = sync.OnceValues(func() ([][]List, error) { return readLists(dealFiles) })
+
+// readLists reads the lists in fsys's deals/: by mode, in the order of
+// their seeds. Every mode must have one, each in its FileName.
+func readLists(fsys fs.FS) ([][]List, error) {
+	files, err := fs.ReadDir(fsys, "deals")
+	if err != nil {
+		return nil, err
+	}
+	lists := make([][]List, len(Modes))
+	for _, e := range files {
+		f, err := fsys.Open("deals/" + e.Name())
 		if err != nil {
 			return nil, err
 		}
 		l, err := ParseList(f)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m, err)
+			return nil, fmt.Errorf("deals/%s: %w", e.Name(), err)
 		}
-		if l.Mode != m {
-			return nil, fmt.Errorf("winnable: deals/%s.txt holds deals of %s", m, l.Mode)
+		if want := FileName(l.Mode, l.Seed); e.Name() != want {
+			return nil, fmt.Errorf("winnable: deals/%s holds the list of %s with seed %d, whose file is %s", e.Name(), l.Mode, l.Seed, want)
 		}
-		lists[m] = l
+		lists[l.Mode] = append(lists[l.Mode], l)
+	}
+	for _, m := range Modes {
+		if len(lists[m]) == 0 {
+			return nil, fmt.Errorf("winnable: no list of %s in deals/", m)
+		}
+		slices.SortFunc(lists[m], func(a, b List) int { return cmp.Compare(a.Seed, b.Seed) })
 	}
 	return lists, nil
-})
+}
 
-// Shipped returns the list of a mode shipped in the binary. The lists are
-// checked by the tests, so a malformed one is a broken build: it panics.
-func Shipped(m Mode) List {
+// Shipped returns the lists of a mode shipped in the binary, in the order
+// of their seeds. The lists are checked by the tests, so a malformed one is
+// a broken build: it panics.
+func Shipped(m Mode) []List {
 	lists, err := shipped()
 	if err != nil {
 		panic(err)
@@ -259,7 +287,7 @@ func Shipped(m Mode) List {
 	return lists[m]
 }
 
-// carries gives the modes that deal another mode's list too, and which: a
+// carries gives the modes that deal another mode's lists too, and which: a
 // draw-3 Vegas win is a draw-1 Vegas win of the same deal (tally.Carry), and
 // the draw-1 Vegas search finds as few wins per deal as the draw-3 one, at
 // the same cost, so its list grows at half the rate with its own deals
@@ -267,24 +295,23 @@ func Shipped(m Mode) List {
 // win a draw-1 win), but the Normal lists hold enough deals of their own.
 var carries = map[Mode]Mode{D1V: D3V}
 
-// Listed returns the deals of mode m that the binary ships: its list's,
-// then those of the list it carries (see carries), dealt in m, each with
-// the budget and positions of its own list. A deal in both is listed once.
+// Listed returns the deals of mode m that the binary ships: its lists',
+// then those of the lists of the mode it carries (see carries), dealt in
+// m, each with the budget and positions of its own list; a deal once.
 func Listed(m Mode) []Deal {
-	deals := Shipped(m).Deals
-	from, ok := carries[m]
-	if !ok {
-		return deals
+	lists := Shipped(m)
+	if from, ok := carries[m]; ok {
+		lists = append(slices.Clip(lists), Shipped(from)...)
 	}
-	deals = slices.Clone(deals)
-	own := map[uint64]bool{}
-	for _, d := range deals {
-		own[d.Number] = true
-	}
-	for _, d := range Shipped(from).Deals {
-		if !own[d.Number] {
-			d.Mode = m
-			deals = append(deals, d)
+	var deals []Deal
+	known := map[uint64]bool{}
+	for _, l := range lists {
+		for _, d := range l.Deals {
+			if !known[d.Number] {
+				known[d.Number] = true
+				d.Mode = m
+				deals = append(deals, d)
+			}
 		}
 	}
 	return deals

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"dsol/internal/cards"
@@ -39,12 +40,12 @@ func TestShippedListsWin(t *testing.T) {
 	s, ts := solver.New(), tally.New()
 	for _, m := range Modes {
 		whole := check == "all" || slices.Contains(strings.Split(check, ","), m.String())
-		lists := []Mode{m}
+		lists := Shipped(m)
 		if from, ok := carries[m]; ok {
-			lists = append(lists, from)
+			lists = append(slices.Clip(lists), Shipped(from)...)
 		}
-		for _, in := range lists {
-			l := Shipped(in)
+		for _, l := range lists {
+			in := l.Mode
 			if in != m && l.Solver != Tally {
 				t.Fatalf("%s carries the list of %s, which the %s solver made", m, in, l.Solver)
 			}
@@ -53,7 +54,7 @@ func TestShippedListsWin(t *testing.T) {
 				deals = sample(l.Deals, r, sampleBudget())
 			}
 			if len(deals) == 0 {
-				t.Logf("%s from the list of %s: nothing to check here (%d deals listed of %d searched)", m, in, len(l.Deals), l.Searched)
+				t.Logf("%s from the list of %s, seed %d: nothing to check here (%d deals listed of %d searched)", m, in, l.Seed, len(l.Deals), l.Searched)
 				continue
 			}
 			start := time.Now()
@@ -83,20 +84,31 @@ func TestShippedListsWin(t *testing.T) {
 				}
 				positions += got
 			}
-			t.Logf("%s from the list of %s: %d of %d deals won again (%d positions) in %s", m, in, len(deals), len(l.Deals), positions, time.Since(start).Round(time.Millisecond))
+			t.Logf("%s from the list of %s, seed %d: %d of %d deals won again (%d positions) in %s", m, in, l.Seed, len(deals), len(l.Deals), positions, time.Since(start).Round(time.Millisecond))
 		}
 	}
 }
 
-// TestListed: a mode's shipped deals are its list's, then, for a mode that
-// carries another's list, that list's deals dealt in the mode, none twice.
+// TestListed: a mode's shipped deals are its lists', then, for a mode that
+// carries another's lists, those lists' deals dealt in the mode, none twice.
 func TestListed(t *testing.T) {
 	for _, m := range Modes {
-		got := Listed(m)
-		want := len(Shipped(m).Deals)
-		if from, ok := carries[m]; ok {
-			want += len(Shipped(from).Deals)
+		lists := Shipped(m)
+		own := 0
+		for _, l := range lists {
+			own += len(l.Deals)
 		}
+		if from, ok := carries[m]; ok {
+			lists = append(slices.Clip(lists), Shipped(from)...)
+		}
+		var want []Deal
+		for _, l := range lists {
+			for _, d := range l.Deals {
+				d.Mode = m
+				want = append(want, d)
+			}
+		}
+		got := Listed(m)
 		seen := map[uint64]bool{}
 		for _, d := range got {
 			if d.Mode != m || seen[d.Number] {
@@ -104,12 +116,49 @@ func TestListed(t *testing.T) {
 			}
 			seen[d.Number] = true
 		}
-		if len(got) != want || !slices.Equal(got[:len(Shipped(m).Deals)], Shipped(m).Deals) {
-			t.Errorf("%s: %d deals listed, want %d, its own list's first", m, len(got), want)
+		if !slices.Equal(got, want) || own == 0 {
+			t.Errorf("%s: %d deals listed, want %d, its own %d first", m, len(got), len(want), own)
 		}
 	}
-	if len(Listed(D1V)) == len(Shipped(D1V).Deals) {
-		t.Error("draw-1 Vegas deals none of the draw-3 Vegas list")
+	if len(Listed(D1V)) <= len(Shipped(D1V)[0].Deals) {
+		t.Error("draw-1 Vegas deals none of the draw-3 Vegas lists")
+	}
+}
+
+// TestReadLists: a mode's lists are read in the order of their seeds, each
+// from its file; a list in another's file, or a mode without a list, is an
+// error.
+func TestReadLists(t *testing.T) {
+	list := func(m Mode, seed uint64, deals ...uint64) *fstest.MapFile {
+		l := List{Mode: m, Solver: Tally, Budget: 100, Seed: seed, Searched: 10}
+		for _, n := range deals {
+			l.Deals = append(l.Deals, Deal{Mode: m, Number: n, Budget: 100, Positions: 5})
+		}
+		var b bytes.Buffer
+		l.WriteTo(&b)
+		return &fstest.MapFile{Data: b.Bytes()}
+	}
+	fsys := fstest.MapFS{}
+	for _, m := range Modes {
+		fsys["deals/"+FileName(m, 1)] = list(m, 1, 1)
+	}
+	fsys["deals/D3V-12.txt"] = list(D3V, 12, 3)
+	fsys["deals/D3V-2.txt"] = list(D3V, 2, 2)
+	lists, err := readLists(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lists[D3V]) != 3 || lists[D3V][0].Seed != 1 || lists[D3V][1].Seed != 2 || lists[D3V][2].Seed != 12 || len(lists[D1N]) != 1 {
+		t.Fatalf("lists %+v", lists)
+	}
+	fsys["deals/D3V-3.txt"] = list(D3V, 4, 4)
+	if _, err := readLists(fsys); err == nil || !strings.Contains(err.Error(), "D3V-4.txt") {
+		t.Errorf("a list of seed 4 in D3V-3.txt: %v", err)
+	}
+	delete(fsys, "deals/D3V-3.txt")
+	delete(fsys, "deals/D1N.txt")
+	if _, err := readLists(fsys); err == nil || !strings.Contains(err.Error(), "no list of D1N") {
+		t.Errorf("no list of D1N: %v", err)
 	}
 }
 
@@ -149,16 +198,17 @@ func sample(deals []Deal, r *cards.SplitMix64, budget int64) []Deal {
 	return out
 }
 
-// TestShippedLists: every mode has its list, of its mode, read without
+// TestShippedLists: every mode has its lists, of its mode, read without
 // error, with no deal twice.
 func TestShippedLists(t *testing.T) {
 	if _, err := shipped(); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range Modes {
-		l := Shipped(m)
-		if l.Mode != m || l.Budget < 1 || l.Searched < int64(len(l.Deals)) {
-			t.Errorf("%s: mode %s, budget %d, %d deals of %d searched", m, l.Mode, l.Budget, len(l.Deals), l.Searched)
+		for _, l := range Shipped(m) {
+			if l.Mode != m || l.Budget < 1 || l.Searched < int64(len(l.Deals)) {
+				t.Errorf("%s: mode %s, budget %d, %d deals of %d searched", m, l.Mode, l.Budget, len(l.Deals), l.Searched)
+			}
 		}
 	}
 }
