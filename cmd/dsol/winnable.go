@@ -33,8 +33,9 @@ type listConfig struct {
 
 const winnableUsage = `usage: dsol winnable --mode D1N|D3N|D1V|D3V --out FILE [--count N] [--budget POSITIONS] [--seed S] [--solver tally|whole] [--for DURATION] [--workers W]
 
-Makes the list of winnable deals of a mode that the server ships
-(internal/winnable/deals/MODE.txt): solves the deal numbers of the mode's
+Makes a list of winnable deals of a mode that the server ships
+(internal/winnable/deals/MODE.txt for seed 1, MODE-SEED.txt for another
+seed; a mode deals all its lists): solves the deal numbers of the mode's
 stream for the seed one after the other, each with a budget of positions
 (so that the result is the same on any machine), checks every win through
 the solo engine, and keeps the first --count wins. When FILE already holds
