@@ -64,9 +64,21 @@ const (
 )
 
 // SolveTally is Solve with the tally solver (its SolveCode); when stop
-// returns true the search stops with Unknown (nil: never).
+// returns true the search stops with Unknown (nil: never). A win is played
+// through the engine of every mode that carries m's deals too (see
+// carries), its line rewritten for that mode.
 func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
-	return solveIn(s, m, m, deal, budget, stop)
+	res, won, err = solveIn(s, m, m, deal, budget, stop)
+	for to, from := range carries {
+		if won && from == m {
+			var moves []k.Action
+			if moves, err = tally.Carry(m.Code(deal), res.Moves, to.Code(deal)); err == nil {
+				err = replay(to.Code(deal), moves)
+			}
+			won = err == nil
+		}
+	}
+	return res, won, err
 }
 
 // solveIn is SolveTally with the deal solved in mode in and its winning

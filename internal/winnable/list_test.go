@@ -275,3 +275,24 @@ func TestStream(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveTallyPlaysCarried: a win is played through the engine of every
+// mode that carries the solved mode's deals, and a win that cannot be
+// carried there is an error, not a deal.
+func TestSolveTallyPlaysCarried(t *testing.T) {
+	ts := tally.New()
+	c, _ := cards.ParseCode("DS1-D3V-IMTNWOU") // listed, won after 825 positions
+	if _, won, err := SolveTally(ts, D3V, c.Deal, 1000, nil); !won || err != nil {
+		t.Fatalf("%s: won %v, %v", c, won, err)
+	}
+	saved := carries
+	defer func() { carries = saved }()
+	carries = map[Mode]Mode{D3N: D1N} // wrong: a draw-1 win is no draw-3 win
+	n, _ := cards.ParseCode("DS1-D1N-AAAAAAB")
+	if _, won, err := solveIn(ts, D1N, D1N, n.Deal, 100000, nil); !won || err != nil {
+		t.Fatalf("%s alone: won %v, %v", n, won, err)
+	}
+	if _, won, err := SolveTally(ts, D1N, n.Deal, 100000, nil); won || err == nil {
+		t.Fatalf("%s carried to D3N: won %v, %v", n, won, err)
+	}
+}

@@ -22,7 +22,7 @@ var ErrEmpty = errors.New("winnable: no winnable deal of this mode yet")
 const pickTries = 16
 
 // Pool is the set of winnable deals a server deals from, by mode: the
-// shipped list and the deals of the stored pool. Deals are only ever added.
+// shipped lists and the deals of the stored pool. Deals are only ever added.
 // It is safe for concurrent use. The zero Pool is empty.
 type Pool struct {
 	mu     sync.RWMutex
@@ -38,7 +38,11 @@ type Pool struct {
 func NewPool(onSize func(m Mode, listed, stored int)) *Pool {
 	p := &Pool{}
 	for _, m := range Modes {
-		p.Add(Listed(m)...)
+		for _, l := range Shipped(m) {
+			p.Add(l.Deals...)
+		}
+	}
+	for _, m := range Modes {
 		p.listed[m] = len(p.deals[m])
 	}
 	p.onSize = onSize
@@ -54,23 +58,36 @@ func (p *Pool) report(m Mode) {
 	}
 }
 
-// Add adds deals and returns how many the pool did not hold yet.
+// Add adds deals, each also to the modes that carry its mode's deals (see
+// carries: a draw-3 Vegas deal is a draw-1 Vegas deal too), and returns how
+// many the pool did not hold yet, in each mode.
 func (p *Pool) Add(ds ...Deal) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	added := 0
 	var changed [4]bool
+	add := func(m Mode, n uint64) {
+		if p.known[m][n] {
+			return
+		}
+		if p.known[m] == nil {
+			p.known[m] = map[uint64]bool{}
+		}
+		p.known[m][n] = true
+		p.deals[m] = append(p.deals[m], n)
+		changed[m] = true
+		added++
+	}
 	for _, d := range ds {
-		if int(d.Mode) >= len(Modes) || p.known[d.Mode][d.Number] {
+		if int(d.Mode) >= len(Modes) {
 			continue
 		}
-		if p.known[d.Mode] == nil {
-			p.known[d.Mode] = map[uint64]bool{}
+		add(d.Mode, d.Number)
+		for to, from := range carries {
+			if from == d.Mode {
+				add(to, d.Number)
+			}
 		}
-		p.known[d.Mode][d.Number] = true
-		p.deals[d.Mode] = append(p.deals[d.Mode], d.Number)
-		changed[d.Mode] = true
-		added++
 	}
 	for _, m := range Modes {
 		if changed[m] {

@@ -38,6 +38,13 @@ func TestPoolAdd(t *testing.T) {
 	if sizes[D1V] != [2]int{0, 1} {
 		t.Fatalf("reported sizes %v", sizes)
 	}
+	// A draw-3 Vegas deal is a draw-1 Vegas deal too.
+	if n := p.Add(Deal{Mode: D3V, Number: 6}, Deal{Mode: D3V, Number: 5}); n != 3 {
+		t.Fatalf("Add of two draw-3 Vegas deals, one a draw-1 Vegas deal already: %d new, want 3", n)
+	}
+	if p.Size(D3V) != 2 || p.Size(D1V) != 2 || !p.Has(D1V, 6) || p.Size(D3N) != 0 || p.Size(D1N) != 1 || sizes[D1V] != [2]int{0, 2} {
+		t.Fatalf("sizes %d %d %d %d, reported %v", p.Size(D1N), p.Size(D3N), p.Size(D1V), p.Size(D3V), sizes)
+	}
 	full := NewPool(nil)
 	for _, m := range Modes {
 		if full.Size(m) != len(Listed(m)) {
