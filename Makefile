@@ -182,7 +182,8 @@ winnable-list:
 
 ## winnable-check: every deal of the shipped lists solved again with its budget,
 ## its winning line played through the solo engine (the tests check a sample);
-## CHECK=D3V,D1V checks every deal of those lists only
+## CHECK=D3V,D1V checks every deal of those modes' lists only, CHECK=D3V-2.txt
+## every deal of that list (in its mode and in the mode that carries it)
 CHECK ?= all
 winnable-check:
 	DSOL_WINNABLE_CHECK=$(CHECK) $(GO) test -count=1 -run TestShippedListsWin -v -timeout 6h ./internal/winnable
