@@ -53,12 +53,13 @@ progress (no card put up beyond the most ever up, none turned over), which
 is a player going round the stock for ever. Reports both win rates with 95%
 Wilson intervals and the time of a hint. The deals are those of dsol solve
 --sample with the same seed; with --winnable, the first N winnable deals
-of the mode shipped in the binary (its list's, then at draw-1 Vegas the
-draw-3 Vegas list's; each won by the solver with every card seen), so that
-the rates are shares of what full information wins. With --first-loss, each game of such a deal that the hint
-player loses is searched again for the first action after which the tally
-solver, every card seen, no longer wins within P positions: the report says
-at which action that came and whether the solver proved the game lost there.
+of the mode shipped in the binary (its lists', then at draw-1 Vegas the
+draw-3 Vegas lists'; each won by the solver with every card seen), so that
+the rates are shares of what full information wins. With --first-loss,
+each game of such a deal that the hint player loses is searched again for
+the first action after which the tally solver, every card seen, no longer
+wins within P positions: the report says at which action that came and
+whether the solver proved the game lost there.
 
 flags:
 `
