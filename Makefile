@@ -130,7 +130,7 @@ solve-sample:
 ## then HINT_WINNABLE shipped winnable deals of each Vegas mode, each game the hint player
 ## loses searched for the action that lost it
 HINT_DEALS ?= 200
-HINT_WINNABLE ?= 150
+HINT_WINNABLE ?= 200
 hint-rate:
 	@for d in 1 3; do for s in normal vegas; do \
 	  $(GO) run ./cmd/dsol hint-rate --sample $(HINT_DEALS) --draw $$d --scoring $$s || exit 1; \
