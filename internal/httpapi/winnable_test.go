@@ -74,8 +74,13 @@ func TestWinnableAvoidsPlayedDeals(t *testing.T) {
 		if !seen[v.Code] {
 			t.Fatalf("a fourth deal %s from a pool of three", v.Code)
 		}
+		// A draw-3 Vegas deal is a draw-1 Vegas deal too.
+		c.MustJSON(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "vegas", "winnable": true}, 201, &v)
+		if !seen["DS1-D3V-"+v.Code[len("DS1-D1V-"):]] || !strings.HasPrefix(v.Code, "DS1-D1V-") {
+			t.Fatalf("a draw-1 Vegas deal %s from a pool of three draw-3 Vegas deals", v.Code)
+		}
 		// A mode the pool has nothing of: unavailable, never an unproven deal.
-		c.MustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "vegas", "winnable": true}, 503, game.Unavailable)
+		c.MustError(t, "POST", "/api/v1/games", map[string]any{"draw": 1, "scoring": "normal", "winnable": true}, 503, game.Unavailable)
 	})
 }
 
