@@ -205,11 +205,18 @@ type renamedJSON struct {
 }
 
 // getMe is GET /api/v1/me. The name is read afresh (not from the sign-in
-// cache), with the notice of a renaming.
+// cache), with the notice of a renaming. The notice is read first: the
+// server's renaming stores the new name and the notice at once, so a notice
+// seen comes with the new name, never with the name it replaced.
 func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 	p, _ := playerOf(r.Context())
 	ctx := r.Context()
-	p, err := s.players.Player(ctx, p.ID)
+	rn, renamed, err := s.players.Renamed(ctx, p.ID)
+	if err != nil {
+		s.error(w, r, err)
+		return
+	}
+	p, err = s.players.Player(ctx, p.ID)
 	if err != nil {
 		s.error(w, r, err)
 		return
@@ -221,12 +228,7 @@ func (s *server) getMe(w http.ResponseWriter, r *http.Request) {
 	}
 	me := meJSON{ID: p.ID, Name: p.Name, Rating: game.RoundRating(rt.Rating), RatingDeviation: game.RoundRating(rt.Deviation),
 		Provisional: rt.Provisional()}
-	rn, ok, err := s.players.Renamed(ctx, p.ID)
-	if err != nil {
-		s.error(w, r, err)
-		return
-	}
-	if ok {
+	if renamed {
 		me.Renamed = &renamedJSON{From: rn.From, At: rn.At}
 	}
 	writeJSON(w, http.StatusOK, me)
