@@ -97,9 +97,9 @@ func (p *position) sampled(seed uint64, opt Options) Hint {
 	if !p.ok {
 		return Hint{Samples: n}
 	}
-	sv := tallies.Get().(*tally.Solver)
+	sv := tally.Get()
 	c, wins := p.scoreSolo(sv, cards.NewSplitMix64(seed), n, opt.Positions)
-	tallies.Put(sv)
+	tally.Put(sv)
 	if wins == 0 {
 		return Hint{Samples: n}
 	}

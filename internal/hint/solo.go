@@ -3,14 +3,11 @@ package hint
 import (
 	"math"
 	"slices"
-	"sync"
 
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 	"dsol/internal/solver/tally"
 )
-
-var tallies = sync.Pool{New: func() any { return tally.New() }}
 
 // scoreSolo is the scoring of a solo hint, with the tally solver
 // (internal/solver/tally). It deals n arrangements of the unseen cards from

@@ -100,9 +100,9 @@ func StillWinnable(b *k.Board, f *k.Foundations, budget int64, yield func() bool
 	if yield != nil {
 		stop = func() bool { return !yield() }
 	}
-	s := checkers.Get().(*tally.Solver)
+	s := tally.Get()
 	res := s.SolvePosition(b, f, tally.Options{MaxPositions: budget, Spent: tally.Until(stop)})
-	checkers.Put(s)
+	tally.Put(s)
 	var v bool
 	switch res.Verdict {
 	case tally.Won:
@@ -114,6 +114,3 @@ func StillWinnable(b *k.Board, f *k.Foundations, budget int64, yield func() bool
 	}
 	return &v
 }
-
-// checkers keeps the live check's solvers for reuse.
-var checkers = sync.Pool{New: func() any { return tally.New() }}

@@ -47,6 +47,8 @@
 package tally
 
 import (
+	"sync"
+
 	"dsol/internal/cards"
 	k "dsol/internal/klondike"
 	"dsol/internal/solver"
@@ -153,6 +155,16 @@ func New() *Solver {
 		log:    make([]rec, 0, 1<<9),
 	}
 }
+
+// solvers keeps the Solvers of Get for reuse.
+var solvers = sync.Pool{New: func() any { return New() }}
+
+// Get returns a Solver from a pool that every caller shares, so that a
+// search reuses the tables an earlier one grew; Put gives it back.
+func Get() *Solver { return solvers.Get().(*Solver) }
+
+// Put returns a Solver of Get to the pool.
+func Put(s *Solver) { solvers.Put(s) }
 
 // pass is one search of SolveCode's schedule for a mode.
 type pass struct {
