@@ -16,12 +16,11 @@ type position struct {
 // plainWinnable is the reference: a breadth-first search over whole
 // positions with every action the engine has (each count of each column's
 // face-up cards to each column, tops and the waste to each slot, recoveries
-// from each slot unless recovery is false, draws and recycles), exact
-// positions, no pruning. It reports whether some position has at most
-// leave cards left off the foundations, and complete = false when it gave
-// up after limit positions; fewest is the fewest cards left off the
-// foundations in a position it reached.
-func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int) (won, complete bool, fewest int) {
+// from each slot, draws and recycles), exact positions, no pruning. It
+// reports whether some position has every card on the foundations, and
+// complete = false when it gave up after limit positions; fewest is the
+// fewest cards left off the foundations in a position it reached.
+func plainWinnable(b *k.Board, f *k.Foundations, limit int) (won, complete bool, fewest int) {
 	start := position{canonicalBoard(b), canonicalFound(f)}
 	seen := map[position]bool{start: true}
 	queue := []position{start}
@@ -30,7 +29,7 @@ func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int
 		p := queue[0]
 		queue = queue[1:]
 		fewest = min(fewest, p.b.CardsLeft())
-		if p.b.CardsLeft() <= leave {
+		if p.b.CardsLeft() == 0 {
 			return true, true, fewest
 		}
 		var next []position
@@ -51,7 +50,7 @@ func plainWinnable(b *k.Board, f *k.Foundations, recovery bool, leave, limit int
 				return
 			}
 			q := p
-			t := k.Table{B: &q.b, F: &q.f, AllowRecovery: recovery}
+			t := k.Table{B: &q.b, F: &q.f, AllowRecovery: true}
 			if r, err := t.CheckMove(from, to, count); err == nil {
 				t.DoMove(from, r, count)
 				next = append(next, q)
@@ -169,12 +168,9 @@ func smallPosition(r *cards.SplitMix64, n int) (k.Board, k.Foundations) {
 }
 
 // TestAgainstPlainSearch: on small positions the solver's verdict, with and
-// without its prunings, with and without recoveries (the race rules), and
-// with a few cards allowed to stay on the board (Options.Leave), is the
-// plain exhaustive search's, and its lines replay through the klondike
-// rules to a win (without a recovery under the race rules, with at most
-// Leave cards left). A search that does not win reports the plain search's
-// fewest cards left (Result.Left), and Result.Best replays to it.
+// without its prunings, is the plain exhaustive search's, and its lines
+// replay through the klondike rules to a win. A search that does not win
+// reports the plain search's fewest cards left (Result.Left).
 func TestAgainstPlainSearch(t *testing.T) {
 	positions := 120
 	if testing.Short() {
@@ -186,44 +182,34 @@ func TestAgainstPlainSearch(t *testing.T) {
 	restarted := 0 // positions decided on the small budget, so with restarts searching
 	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 5+int(r.Uniform(6)))
-		for _, v := range []struct {
-			recovery bool
-			leave    int
-		}{{true, 0}, {false, 0}, {false, 1 + int(r.Uniform(3))}} {
-			want, complete, fewest := plainWinnable(&b, &f, v.recovery, v.leave, 50000)
-			if !complete {
-				continue
+		want, complete, fewest := plainWinnable(&b, &f, 50000)
+		if !complete {
+			continue
+		}
+		// (the small budget stops the first passes early, so the restarts
+		// search too; it may leave the verdict unknown, never a wrong one)
+		for _, opt := range []Options{{}, {Exact: true}, {Restarts: true, MaxPositions: 1 << 22}, {Restarts: true, MaxPositions: 320}, {Restarts: true, MaxPositions: 1600}} {
+			res := s.Solve(&b, &f, opt)
+			if small := opt.MaxPositions <= 1600; small {
+				if res.Verdict == Unknown {
+					continue
+				}
+				if res.Positions > opt.MaxPositions/16 {
+					restarted++
+				}
 			}
-			// (the small budget stops the first passes early, so the
-			// restarts search too; it may leave the verdict unknown, never
-			// a wrong one)
-			for _, opt := range []Options{{}, {Exact: true}, {Restarts: true, MaxPositions: 1 << 22}, {Restarts: true, MaxPositions: 320}, {Restarts: true, MaxPositions: 1600}} {
-				opt.NoRecovery, opt.Leave, opt.Best = !v.recovery, v.leave, true
-				res := s.Solve(&b, &f, opt)
-				if small := opt.MaxPositions <= 1600; small {
-					if res.Verdict == Unknown {
-						continue
-					}
-					if res.Positions > opt.MaxPositions/16 {
-						restarted++
-					}
-				}
-				if expect := wantV(want); res.Verdict != expect {
-					t.Fatalf("position %d (%+v): solver %s, plain search %s\n%s",
-						i, opt, res.Verdict, expect, describe(&b, &f))
-				}
-				if res.Verdict == Won {
-					playLine(t, &b, &f, res.Moves, v.recovery, v.leave)
-				} else if res.Left != fewest {
-					t.Fatalf("position %d (%+v): the solver's fewest cards left %d, the plain search's %d\n%s",
-						i, opt, res.Left, fewest, describe(&b, &f))
-				}
-				playLine(t, &b, &f, res.Best, v.recovery, res.Left)
+			if expect := wantV(want); res.Verdict != expect {
+				t.Fatalf("position %d (%+v): solver %s, plain search %s\n%s",
+					i, opt, res.Verdict, expect, describe(&b, &f))
 			}
-			if v.recovery {
-				tally[wantV(want)]++
+			if res.Verdict == Won {
+				playLine(t, &b, &f, res.Moves)
+			} else if res.Left != fewest {
+				t.Fatalf("position %d (%+v): the solver's fewest cards left %d, the plain search's %d\n%s",
+					i, opt, res.Left, fewest, describe(&b, &f))
 			}
 		}
+		tally[wantV(want)]++
 	}
 	t.Logf("won %d, unwinnable %d, too large for the plain search %d; decided after the restarts began %d", tally[Won], tally[Unwinnable], positions-tally[Won]-tally[Unwinnable], restarted)
 	if restarted == 0 {
@@ -231,41 +217,6 @@ func TestAgainstPlainSearch(t *testing.T) {
 	}
 	if tally[Won] == 0 || tally[Unwinnable] == 0 {
 		t.Fatalf("the positions should include won and unwinnable ones: won %d, unwinnable %d", tally[Won], tally[Unwinnable])
-	}
-}
-
-// TestNoRecovery: a position won only by taking a card back from the
-// foundations (4D onto 5C, so that 3S can leave 2S) is unwinnable under
-// the race rules, with and without the prunings, as the plain search says.
-func TestNoRecovery(t *testing.T) {
-	b := k.Board{NCols: 7, DrawCount: 1, CanRecycle: true}
-	b.Cols[0].Cards[0], b.Cols[0].Cards[1], b.Cols[0].N, b.Cols[0].Down = cards.New(0, cards.Spades, 2), cards.New(0, cards.Spades, 3), 2, 1
-	b.Cols[1].Cards[0], b.Cols[1].N = cards.New(0, cards.Clubs, 5), 1
-	var f k.Foundations
-	build := func(slot int, s cards.Suit, top int) {
-		for rank := 1; rank <= top; rank++ {
-			f.Piles[slot][rank-1] = cards.New(1, s, rank)
-		}
-		f.N[slot] = uint8(top)
-	}
-	build(0, cards.Spades, 1)
-	build(4, cards.Diamonds, 4)
-	build(6, cards.Clubs, 4)
-	s := New()
-	for _, recovery := range []bool{true, false} {
-		want, complete, _ := plainWinnable(&b, &f, recovery, 0, 50000)
-		if !complete || want != recovery {
-			t.Fatalf("recovery %v: the plain search says won %v (complete %v)", recovery, want, complete)
-		}
-		for _, exact := range []bool{false, true} {
-			res := s.Solve(&b, &f, Options{Exact: exact, NoRecovery: !recovery})
-			if res.Verdict != wantV(want) {
-				t.Fatalf("recovery %v, exact %v: %s\n%s", recovery, exact, res.Verdict, describe(&b, &f))
-			}
-			if res.Verdict == Won {
-				playLine(t, &b, &f, res.Moves, recovery, 0)
-			}
-		}
 	}
 }
 
@@ -278,12 +229,11 @@ func wantV(won bool) Verdict {
 
 // playLine plays a line on a copy of a position with the klondike rules, as
 // the solo engine does, and fails unless it ends with every card on the
-// foundations but leave; without recovery, a move from a foundation is
-// refused.
-func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action, recovery bool, leave int) {
+// foundations.
+func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action) {
 	t.Helper()
 	bb, ff := *b, *f
-	tab := k.Table{B: &bb, F: &ff, AllowRecovery: recovery}
+	tab := k.Table{B: &bb, F: &ff, AllowRecovery: true}
 	for i, a := range moves {
 		switch a.Type {
 		case k.Draw:
@@ -304,7 +254,7 @@ func playLine(t *testing.T, b *k.Board, f *k.Foundations, moves []k.Action, reco
 			tab.DoMove(from, to, count)
 		}
 	}
-	if bb.CardsLeft() > leave {
+	if bb.CardsLeft() > 0 {
 		t.Fatalf("the line leaves %d cards off the foundations", bb.CardsLeft())
 	}
 }

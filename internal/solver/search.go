@@ -15,7 +15,7 @@ type frame struct {
 }
 
 // search is the depth-first search over positions. It returns Won with the
-// winning line in s.log (at most Options.Leave cards left on the board), Unwinnable when every reachable position was
+// winning line in s.log, Unwinnable when every reachable position was
 // visited, or Unknown when the budget ran out. It allocates nothing except
 // when a stack or the table has to grow.
 func (s *Solver) search() Verdict {
@@ -25,7 +25,7 @@ func (s *Solver) search() Verdict {
 	s.tt.Insert(st.hash())
 	s.visited++
 	s.note()
-	if st.left <= s.opt.Leave {
+	if st.left == 0 {
 		return Won
 	}
 	if s.spent() {
@@ -52,7 +52,7 @@ func (s *Solver) search() Verdict {
 		}
 		s.visited++
 		s.note()
-		if st.left <= s.opt.Leave {
+		if st.left == 0 {
 			return Won
 		}
 		if s.spent() {
@@ -66,15 +66,9 @@ func (s *Solver) search() Verdict {
 }
 
 // note keeps the count of the position just visited when it has the fewest
-// cards left so far (Result.Left), and with Options.Best the log that led
-// to it.
+// cards left so far (Result.Left).
 func (s *Solver) note() {
-	if s.st.left < s.bestLeft {
-		s.bestLeft = s.st.left
-		if s.opt.Best {
-			s.bestLog = append(s.bestLog[:0], s.log...)
-		}
-	}
+	s.bestLeft = min(s.bestLeft, s.st.left)
 }
 
 // spent reports whether the phase's budget is used up or Options.Yield
@@ -222,7 +216,7 @@ var cardKey, parentKey = func() (ck, pk [2 * 52]uint8) {
 // foundation plays, runs that turn a card over, talon cards to columns, runs
 // that empty a column, other runs, recoveries. A narrow search leaves out
 // the recoveries and the runs that leave a card that cannot go to a
-// foundation; Options.NoRecovery the recoveries.
+// foundation.
 func (s *Solver) gen() {
 	lo := len(s.moves)
 	s.genMoves()
@@ -305,7 +299,7 @@ func (s *Solver) genMoves() {
 			s.toCols(colToCol, uint8(i), col.N-uint8(p), col.Cards[p], i, exact)
 		}
 	}
-	if s.narrow || s.opt.NoRecovery {
+	if s.narrow {
 		return
 	}
 	for sl := 0; sl < 8; sl++ {

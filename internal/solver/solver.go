@@ -2,8 +2,7 @@
 // sees every face-down card and the whole stock, and searches for a line of
 // play that moves all the cards to the foundations under the solo engine's
 // rules (draw 1 or 3, unlimited recycles or a single pass, every move of the
-// engine including recovery from the foundations) — or a race seat's board
-// under the race rules, which have no recovery (Options.NoRecovery).
+// engine including recovery from the foundations).
 //
 // The search is depth-first with a transposition table of 128-bit position
 // keys. Positions that differ only by which copy of a duplicate card sits
@@ -81,25 +80,6 @@ type Options struct {
 	// Shuffles are seeded: with a position budget the result is still the
 	// same on every run.
 	Restarts bool
-	// NoRecovery plays by the race rules: no card comes back from the
-	// foundations. The prunings stay sound (the dominance of safe
-	// foundation plays only ever leaves moves out), and the foundations
-	// may hold cards that are not the board's, as a race's shared ones do:
-	// Won then means the board's own cards all go up with the foundations
-	// as they are.
-	NoRecovery bool
-	// Leave counts a position as won once at most this many cards are left
-	// on the board (0: every card up). A race seat whose foundations, as
-	// they are, can never take some of its cards (the spots below them hold
-	// the opponent's cards, and the opponent's own are still on its board)
-	// wins by putting up all the others: Leave is the number it can never
-	// put up. The prunings stay sound for any Leave, since the dominance of
-	// safe foundation plays only takes cards off a line's boards.
-	Leave int
-	// Best also spells the line to the visited position with the fewest
-	// cards left on the board (Result.Best), for a search that may well not
-	// win: a race seat puts up as many of its cards as it can.
-	Best bool
 	// Short spells the winning line as the shortest one through the
 	// positions of the search's path (shorten), for a line that is played
 	// to the end: the search's own path can run to hundreds of thousands
@@ -123,9 +103,6 @@ type Result struct {
 	// visited (the searched position's own count, less its safe foundation
 	// plays, when it went no further).
 	Left int
-	// Best, with Options.Best, is the line to the first visited position
-	// with Left cards left: the winning line when Verdict is Won.
-	Best []k.Action
 	// Positions counts the distinct positions the search visited.
 	Positions int64
 	// Elapsed is the time the search took.
@@ -152,7 +129,6 @@ type Solver struct {
 	narrow    bool          // the current phase searches the narrow move set
 	rng       uint64        // the current phase's move-order shuffle state (0: no shuffle)
 	bestLeft  int           // the fewest cards left in a visited position
-	bestLog   []rec         // with Options.Best: the log that led to the first such position
 	stopped   bool          // Options.Yield returned false
 	byTop     [28][4]int8   // columns by the cardKey of their top: up to four columns share one
 	nByTop    [28]uint8
@@ -180,8 +156,8 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 
 // Solve searches the position of a board (its DrawCount and CanRecycle give
 // the rules: CanRecycle is Normal scoring's unlimited recycles) and its
-// foundations, with recovery from the foundations allowed as in solo games
-// (unless Options.NoRecovery). Neither is changed. Columns must have a
+// foundations, with recovery from the foundations allowed as in solo games.
+// Neither is changed. Columns must have a
 // face-up top card when not empty.
 func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	s.opt = opt
@@ -191,7 +167,7 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		s.keys = &exact
 	}
 	s.visited, s.stopped = 0, false
-	s.bestLeft, s.bestLog = math.MaxInt, s.bestLog[:0]
+	s.bestLeft = math.MaxInt
 	res := Result{Verdict: Unknown}
 	schedule := phases
 	if opt.Restarts {
@@ -228,12 +204,6 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 			log = s.shorten(b, f, log)
 		}
 		res.Moves = line(b, f, log)
-	}
-	if opt.Best {
-		res.Best = res.Moves
-		if res.Verdict != Won {
-			res.Best = line(b, f, s.bestLog)
-		}
 	}
 	res.Elapsed = time.Since(s.start)
 	return res
