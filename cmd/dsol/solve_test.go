@@ -19,11 +19,14 @@ import (
 )
 
 // TestSolveWon prints a won result whose moves, decoded from the JSON as a
-// client would and sent to a new game of the code, win it.
+// client would and sent to a new game of the code, win it; a beam search's
+// too (of a deal the depth-first search leaves unknown at 1,000,000
+// positions).
 func TestSolveWon(t *testing.T) {
 	for want, args := range map[string][]string{
 		"DS1-D1N-AAAAAAA": {"solve", "DS1-D1N-AAAAAAA", "--budget", "20s"},
 		"DS1-D3N-AAAAAAB": {"solve", "--budget", "20s", "ds1-d3n-aaaaaab"},
+		"DS1-D3V-IPAXIPO": {"solve", "DS1-D3V-IPAXIPO", "--positions", "500000", "--beam", "500"},
 	} {
 		var out, errOut bytes.Buffer
 		if err := run(context.Background(), args, noEnv, &out, &errOut); err != nil {
@@ -112,6 +115,7 @@ func TestSolveUsage(t *testing.T) {
 		"solve --sample 3 --scoring fast":           "scoring",
 		"solve --sample 3 --frobnicate":             "frobnicate",
 		"solve DS1-D1N-AAAAAAA --positions -5":      "positions",
+		"solve DS1-D1N-AAAAAAA --beam -1":           "beam",
 		"solve --sample 3 --workers 0":              "workers",
 		"solve DS1-D1N-AAAAAAA --workers 2":         "--workers goes with --sample",
 	} {
@@ -294,5 +298,33 @@ func TestSampleCarries(t *testing.T) {
 	}
 	if strings.Contains(string(data), letters(2)+" unwinnable 0 0.0 from") {
 		t.Fatalf("draw 3's proof carried to draw 1:\n%s", data)
+	}
+}
+
+// TestSampleBeam: a beam sample carries the verdicts of a depth-first
+// sample of the same mode (--from) and searches the rest with the beam; its
+// verdict file and report name the beam.
+func TestSampleBeam(t *testing.T) {
+	dir := t.TempDir()
+	codes := sampling.Codes(9, 3, 3, true)
+	letters := func(i int) string { s := codes[i].String(); return s[len(s)-7:] }
+	dfs := filepath.Join(dir, "dfs.txt")
+	lines := verdictHeader + "sample D3V seed 9 positions 1000 budget_ms 0\n" +
+		"deal " + letters(0) + " won 5 1.0\ndeal " + letters(1) + " unwinnable 5 1.0\ndeal " + letters(2) + " unknown 1000 1.0\n"
+	if err := os.WriteFile(dfs, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "beam.txt")
+	rep := sampleJSON(t, "solve --sample 3 --draw 3 --scoring vegas --positions 2000 --beam 50 --seed 9 --json --out "+out+" --from "+dfs)
+	if rep.Carried != 2 || rep.Beam != 50 || rep.Won < 1 || rep.Unwinnable != 1 {
+		t.Fatalf("%+v", rep)
+	}
+	data, _ := os.ReadFile(out)
+	if !strings.Contains(string(data), "sample D3V seed 9 positions 2000 budget_ms 0 beam 50\n") ||
+		!strings.Contains(string(data), "deal "+letters(1)+" unwinnable 0 0.0 from D3V") {
+		t.Fatalf("verdict file:\n%s", data)
+	}
+	if !strings.Contains(string(data), "deal "+letters(2)+" ") || strings.Contains(string(data), "deal "+letters(2)+" unwinnable") {
+		t.Fatalf("the deal left unknown was not searched by the beam alone:\n%s", data)
 	}
 }

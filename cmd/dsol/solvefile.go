@@ -41,7 +41,11 @@ type verdict struct {
 
 // sampleLine is a verdict file's second line: what the verdicts are of.
 func (c solveConfig) sampleLine() string {
-	return fmt.Sprintf("sample %s seed %d positions %d budget_ms %d", sampling.Mode(c.draw, c.vegas), c.seed, c.positions, c.budget.Milliseconds())
+	line := fmt.Sprintf("sample %s seed %d positions %d budget_ms %d", sampling.Mode(c.draw, c.vegas), c.seed, c.positions, c.budget.Milliseconds())
+	if c.beam > 0 {
+		line += fmt.Sprintf(" beam %d", c.beam)
+	}
+	return line
 }
 
 // readVerdicts reads a verdict file: the sample line and the verdicts by

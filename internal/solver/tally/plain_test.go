@@ -160,7 +160,8 @@ func smallPosition(r *cards.SplitMix64, n int) (k.Board, k.Foundations) {
 // TestAgainstPlainSearch: on small positions of every mode the search's
 // verdict, with its prunings and with Options.Exact, is the plain search's
 // over whole positions (so the abstraction is exact and the prunings keep
-// every win), and won lines replay to a win.
+// every win), and won lines replay to a win. A beam search (Options.Beam)
+// wins only what the plain search wins, and most of it with a beam of 3.
 func TestAgainstPlainSearch(t *testing.T) {
 	positions, seed := 400, uint64(42)
 	if testing.Short() {
@@ -172,6 +173,7 @@ func TestAgainstPlainSearch(t *testing.T) {
 	r := cards.NewSplitMix64(seed)
 	s := New()
 	var tally [3]int
+	beamWon := 0
 	for i := 0; i < positions; i++ {
 		b, f := smallPosition(r, 5+int(r.Uniform(7)))
 		want, complete := plainWinnable(&b, &f, 60000)
@@ -193,8 +195,19 @@ func TestAgainstPlainSearch(t *testing.T) {
 				playLine(t, &b, &f, res.Moves)
 			}
 		}
+		res := s.Solve(&b, &f, Options{Beam: 3})
+		if res.Verdict != Unknown && res.Verdict != expect {
+			t.Fatalf("position %d (beam): %s, the plain search %s\n%s", i, res.Verdict, expect, describe(&b, &f))
+		}
+		if res.Verdict == Won {
+			playLine(t, &b, &f, res.Moves)
+			beamWon++
+		}
 	}
-	t.Logf("won %d, unwinnable %d, too large for the plain search %d", tally[Won], tally[Unwinnable], tally[Unknown])
+	t.Logf("won %d (by the beam %d), unwinnable %d, too large for the plain search %d", tally[Won], beamWon, tally[Unwinnable], tally[Unknown])
+	if 2*beamWon < tally[Won] {
+		t.Fatalf("the beam won %d of the %d won positions", beamWon, tally[Won])
+	}
 	if tally[Won] < positions/10 || tally[Unwinnable] < positions/10 {
 		t.Fatalf("want both verdicts often: won %d, unwinnable %d", tally[Won], tally[Unwinnable])
 	}

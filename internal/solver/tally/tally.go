@@ -93,6 +93,11 @@ type Options struct {
 	// recycles (there taking the waste top changes later draws): Free is
 	// then ignored.
 	Free int
+	// Beam, when above 0, searches the position once with a beam search of
+	// this width instead of the depth-first search (see beam): it finds
+	// single-pass wins the depth-first search misses on the same budget,
+	// and never proves a loss. Not with Free.
+	Beam int
 
 	// keep, set by SolveCode's first pass of Normal deals, makes no
 	// reversible foundation play (see reversible) at once, nor prefers one
@@ -138,6 +143,10 @@ type Solver struct {
 	frames []frame
 	log    []rec
 	tops   tops
+
+	beamCur, beamNext []beamNode
+	beamSteps         []beamStep
+	beamRecs          []rec
 
 	opt     Options
 	visited int64
@@ -203,7 +212,7 @@ var (
 //     game.
 //   - Draw-3 Vegas deals are searched once.
 //
-// Options.Exact and Options.Free search the deal once, as asked.
+// Options.Exact, Options.Free and Options.Beam search the deal once, as asked.
 func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 	var b k.Board
 	deck := cards.SoloDeck(code)
@@ -215,12 +224,12 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 // SolvePosition solves a position of a solo game (see Solve) in the passes
 // of SolveCode's schedule for its mode: with recycles, without the
 // reversible foundation plays first; at draw 1 without recycles, at draw 3
-// first; at draw 3 without recycles, once. Options.Exact and Options.Free
-// search it once, as asked. Neither b nor f is changed.
+// first; at draw 3 without recycles, once. Options.Exact, Options.Free and
+// Options.Beam search it once, as asked. Neither b nor f is changed.
 func (s *Solver) SolvePosition(b *k.Board, f *k.Foundations, opt Options) Result {
 	schedule := normal
 	switch {
-	case opt.Exact || opt.Free > 1:
+	case opt.Exact || opt.Free > 1 || opt.Beam > 0:
 		return s.Solve(b, f, opt)
 	case !b.CanRecycle && b.DrawCount == 1:
 		schedule = vegas1
@@ -284,7 +293,12 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 		return Result{Verdict: Unwinnable, Left: s.left}
 	}
 	s.tt.Reset()
-	res := Result{Verdict: s.search()}
+	var res Result
+	if opt.Beam > 0 && s.st.free == 0 {
+		res.Verdict = s.beam(opt.Beam)
+	} else {
+		res.Verdict = s.search()
+	}
 	res.Positions, res.Left = s.visited, s.left
 	if res.Verdict == Won && s.st.free == 0 {
 		res.Moves = line(b, f, s.log)

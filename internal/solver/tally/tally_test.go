@@ -85,17 +85,38 @@ func TestSpent(t *testing.T) {
 }
 
 // TestBudget: a search stops at its position budget with Unknown, or ends
-// before it, however small the budget.
+// before it, however small the budget; a beam search too.
 func TestBudget(t *testing.T) {
 	s := tally.New()
 	for _, code := range []string{"DS1-D1V-AAAAAAC", "DS1-D3V-AAAAAAC"} {
 		c, _ := cards.ParseCode(code)
-		for _, n := range []int64{1, 2, 31, 5000} {
-			res := s.SolveCode(c, tally.Options{MaxPositions: n})
-			if res.Positions > n || (res.Verdict == tally.Unknown && res.Positions != n) {
-				t.Fatalf("%s: %s after %d positions of a budget of %d", code, res.Verdict, res.Positions, n)
+		for _, beam := range []int{0, 50} {
+			for _, n := range []int64{1, 2, 31, 5000} {
+				res := s.SolveCode(c, tally.Options{MaxPositions: n, Beam: beam})
+				if res.Positions > n || (res.Verdict == tally.Unknown && res.Positions != n) {
+					t.Fatalf("%s, beam %d: %s after %d positions of a budget of %d", code, beam, res.Verdict, res.Positions, n)
+				}
 			}
 		}
+	}
+}
+
+// TestBeam: a beam search wins Vegas deals that the depth-first search
+// leaves unknown on a far larger budget (these were unknown at 1,000,000
+// positions in the solvability sample), and its lines win through the solo
+// engine.
+func TestBeam(t *testing.T) {
+	s := tally.New()
+	for _, code := range []string{"DS1-D3V-IPAXIPO", "DS1-D1V-CXAPYWT"} {
+		c, _ := cards.ParseCode(code)
+		if res := s.SolveCode(c, tally.Options{MaxPositions: 500000}); res.Verdict != tally.Unknown {
+			t.Fatalf("%s: the depth-first search %s after %d positions; want it unknown", code, res.Verdict, res.Positions)
+		}
+		res := s.SolveCode(c, tally.Options{MaxPositions: 500000, Beam: 500})
+		if res.Verdict != tally.Won {
+			t.Fatalf("%s: the beam %s after %d positions", code, res.Verdict, res.Positions)
+		}
+		replay(t, c, res)
 	}
 }
 

@@ -1,0 +1,147 @@
+package tally
+
+import "slices"
+
+// A beam search (Options.Beam) goes down the same moves as the depth-first
+// search, a level at a time, and keeps at each level only the positions
+// that look closest to a win: the fewest cards off the foundations, in
+// place (face down, or holding face-down cards) and on the waste, the
+// waste counting eight times. A single pass lets no card drawn past come
+// back unless everything above it goes first, so a position that leaves
+// the waste high is seldom won; and a depth-first search, which tries a
+// position's moves in turn to the end, spends its budget under the first
+// choices it made. The beam gives up completeness: when it runs dry it
+// proves nothing.
+
+// beamNode is a position of the current level: its state, its recoveries
+// not used yet (see gen), and the last step of the line that led to it.
+type beamNode struct {
+	st   state
+	pend uint64
+	at   int32
+}
+
+// beamChild is a position of the next level before the cut: the move from
+// its parent (an index into the current level) and its score.
+type beamChild struct {
+	parent int32
+	m      move
+	pend   uint64
+	score  int32
+}
+
+// beamStep is one step of a line: a move and the forced moves after it,
+// s.beamRecs[lo:hi], after step prev (−1 for the first).
+type beamStep struct {
+	prev, lo, hi int32
+}
+
+// beamScore is how far the position looks from a win (lower is closer).
+func (st *state) beamScore() int32 {
+	n := st.left + 8*st.tw
+	for i := 0; i < st.ncols; i++ {
+		n += int(st.e[i])
+	}
+	return int32(n)
+}
+
+// beam searches with a beam of width w from the loaded position. It
+// returns Won with the winning line in s.log, or Unknown when the budget
+// ran out or the beam emptied.
+func (s *Solver) beam(w int) Verdict {
+	st := &s.st
+	s.log = s.log[:0]
+	s.autoPlay()
+	s.tt.Insert(st.hash(0))
+	s.visited++
+	s.left = min(s.left, st.left)
+	s.beamSteps = append(s.beamSteps[:0], beamStep{prev: -1, hi: int32(len(s.log))})
+	s.beamRecs = append(s.beamRecs[:0], s.log...)
+	if st.left == 0 {
+		return Won
+	}
+	if s.spent() {
+		s.stopped = true
+		return Unknown
+	}
+	cur := append(s.beamCur[:0], beamNode{st: *st, at: 0})
+	next := s.beamNext[:0]
+	defer func() { s.beamCur, s.beamNext = cur[:0], next[:0] }()
+	var kids []beamChild
+	for len(cur) > 0 {
+		kids = kids[:0]
+		for i := range cur {
+			n := &cur[i]
+			*st = n.st
+			s.moves = s.moves[:0]
+			s.gen(n.pend)
+			for _, m := range s.moves {
+				*st = n.st
+				s.log = s.log[:0]
+				pend := s.child(m, n.pend)
+				if !s.tt.Insert(st.hash(pend)) {
+					continue
+				}
+				s.visited++
+				s.left = min(s.left, st.left)
+				if st.left == 0 {
+					s.beamLine(n.at)
+					return Won
+				}
+				if s.spent() {
+					s.stopped = true
+					return Unknown
+				}
+				kids = append(kids, beamChild{parent: int32(i), m: m, pend: pend, score: st.beamScore()})
+			}
+		}
+		slices.SortStableFunc(kids, func(a, b beamChild) int { return int(a.score - b.score) })
+		if len(kids) > w {
+			kids = kids[:w]
+		}
+		next = next[:0]
+		for _, c := range kids {
+			p := &cur[c.parent]
+			*st = p.st
+			s.log = s.log[:0]
+			s.child(c.m, p.pend)
+			lo := int32(len(s.beamRecs))
+			s.beamRecs = append(s.beamRecs, s.log...)
+			s.beamSteps = append(s.beamSteps, beamStep{prev: p.at, lo: lo, hi: int32(len(s.beamRecs))})
+			next = append(next, beamNode{st: *st, pend: c.pend, at: int32(len(s.beamSteps) - 1)})
+		}
+		cur, next = next, cur
+	}
+	return Unknown
+}
+
+// child makes move m, in a position whose pending recoveries are pend, and
+// then the forced moves unless recoveries are pending (as enter does),
+// logging them in s.log; it returns the pending recoveries after.
+func (s *Solver) child(m move, pend uint64) uint64 {
+	r := s.st.do(m)
+	s.log = append(s.log, r)
+	if !s.opt.Exact {
+		pend = after(m, r.card, pend)
+	}
+	if pend == 0 && !s.opt.Exact {
+		s.autoPlay()
+	}
+	return pend
+}
+
+// beamLine puts in s.log the whole line to the position just reached: the
+// steps up to step at, then the moves of s.log.
+func (s *Solver) beamLine(at int32) {
+	last := slices.Clone(s.log)
+	var path []int32
+	for ; at >= 0; at = s.beamSteps[at].prev {
+		path = append(path, at)
+	}
+	s.log = s.log[:0]
+	for i := len(path) - 1; i >= 0; i-- {
+		sp := s.beamSteps[path[i]]
+		s.log = append(s.log, s.beamRecs[sp.lo:sp.hi]...)
+	}
+	s.log = append(s.log, last...)
+}
