@@ -110,20 +110,26 @@ pageload:
 ## once, at the lowest priority. Each mode's verdicts go to SOLVE_DIR/MODE.txt as
 ## they are found, and a rerun goes on from there; each mode takes what the
 ## modes before it proved of the same deals (a win at draw 3 is one at draw 1,
-## a Normal proof of no win one in Vegas). See docs/solver.md.
+## a Normal proof of no win one in Vegas). Then the Vegas deals left unknown are
+## searched again by a beam (BEAM_D3V and BEAM_D1V wide), into MODE-beam.txt.
+## See docs/solver.md.
 SAMPLE ?= 10000
 SAMPLE_NORMAL ?= $(SAMPLE)
 SAMPLE_VEGAS ?= $(SAMPLE)
 POSITIONS ?= 1000000
 SAMPLE_WORKERS ?= 1
 SOLVE_DIR ?= solve-runs
+BEAM_D3V ?= 2000
+BEAM_D1V ?= 500
 solve-sample:
 	@mkdir -p $(SOLVE_DIR) && $(GO) build -o $(SOLVE_DIR)/dsol ./cmd/dsol && cd $(SOLVE_DIR) && \
 	run() { nice -n 19 ./dsol solve --positions $(POSITIONS) --seed 1 --workers $(SAMPLE_WORKERS) "$$@" || exit 1; } && \
 	run --sample $(SAMPLE_NORMAL) --draw 3 --scoring normal --out D3N.txt && \
 	run --sample $(SAMPLE_NORMAL) --draw 1 --scoring normal --out D1N.txt --from D3N.txt && \
 	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --out D3V.txt --from D3N.txt --from D1N.txt && \
-	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt
+	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --beam $(BEAM_D3V) --out D3V-beam.txt --from D3V.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --beam $(BEAM_D1V) --out D1V-beam.txt --from D1V.txt --from D1N.txt --from D3V.txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
 ## player who always follows the hint, and by one who always plays the race bot's choice;
