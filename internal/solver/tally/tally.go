@@ -96,7 +96,8 @@ type Options struct {
 	// Beam, when above 0, searches the position once with a beam search of
 	// this width instead of the depth-first search (see beam): it finds
 	// single-pass wins the depth-first search misses on the same budget,
-	// and never proves a loss. Not with Free.
+	// and proves no loss itself (the check for dead cards before any search
+	// still does). Not with Free.
 	Beam int
 
 	// keep, set by SolveCode's first pass of Normal deals, makes no
