@@ -171,18 +171,20 @@ solve-check:
 ## engine, at the lowest priority. A list of the same solver, budget and seed is
 ## extended, not started again; FOR bounds each mode's run (0: none), WORKERS the
 ## searches at once. A list written for FOR short of its count says so in its
-## "searched" line. A mode deals the deals of all its lists.
+## "searched" line. A mode deals the deals of all its lists. BEAM_VEGAS above 0
+## has the tally solver search the Vegas deals with a beam that wide.
 COUNT_NORMAL ?= 10000
 COUNT_VEGAS ?= 1000
 BUDGET_NORMAL ?= 1000000
 BUDGET_VEGAS ?= 1000000
 SEED ?= 1
 FOR ?= 0
+BEAM_VEGAS ?= 0
 MODES ?= D1N D3N D1V D3V
 winnable-list:
 	@for m in $(MODES); do \
-	  case $$m in *N) n=$(COUNT_NORMAL); b=$(BUDGET_NORMAL);; *) n=$(COUNT_VEGAS); b=$(BUDGET_VEGAS);; esac; \
-	  nice -n 19 $(GO) run ./cmd/dsol winnable --mode $$m --count $$n --budget $$b --seed $(SEED) \
+	  case $$m in *N) n=$(COUNT_NORMAL); b=$(BUDGET_NORMAL); w=0;; *) n=$(COUNT_VEGAS); b=$(BUDGET_VEGAS); w=$(BEAM_VEGAS);; esac; \
+	  nice -n 19 $(GO) run ./cmd/dsol winnable --mode $$m --count $$n --budget $$b --beam $$w --seed $(SEED) \
 	    --for $(FOR) --workers $(WORKERS) --out internal/winnable/deals/$$m$(if $(filter 1,$(SEED)),,-$(SEED)).txt || exit 1; \
 	done
 

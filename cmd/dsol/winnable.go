@@ -23,6 +23,7 @@ import (
 type listConfig struct {
 	mode    winnable.Mode
 	solver  string        // winnable.Tally or winnable.Whole
+	beam    int           // the tally solver's beam width (0: depth first)
 	count   int           // stop once the list holds this many deals
 	budget  int64         // positions per deal
 	seed    uint64        // the seed of the stream of deal numbers
@@ -31,15 +32,17 @@ type listConfig struct {
 	out     string
 }
 
-const winnableUsage = `usage: dsol winnable --mode D1N|D3N|D1V|D3V --out FILE [--count N] [--budget POSITIONS] [--seed S] [--solver tally|whole] [--for DURATION] [--workers W]
+const winnableUsage = `usage: dsol winnable --mode D1N|D3N|D1V|D3V --out FILE [--count N] [--budget POSITIONS] [--seed S] [--solver tally|whole] [--beam W] [--for DURATION] [--workers W]
 
 Makes a list of winnable deals of a mode that the server ships
 (internal/winnable/deals/MODE.txt for seed 1, MODE-SEED.txt for another
 seed; a mode deals all its lists): solves the deal numbers of the mode's
 stream for the seed one after the other, each with a budget of positions
 (so that the result is the same on any machine), checks every win through
-the solo engine, and keeps the first --count wins. When FILE already holds
-a list of the same mode, solver, budget and seed it goes on from where that
+the solo engine, and keeps the first --count wins. --beam W has the tally
+solver search with a beam of W positions a level (which wins Vegas deals
+far sooner) instead of depth first. When FILE already holds a list of the
+same mode, solver, beam, budget and seed it goes on from where that
 one stopped; a list of others that holds no deal is started again. The
 file is written every 30 s and at the end; --for and an interrupt end the
 run early with the deals found so far.
@@ -58,6 +61,7 @@ func parseWinnable(args []string, stderr io.Writer) (listConfig, error) {
 	fs.Int64Var(&c.budget, "budget", winnable.DefaultBudget, "the solver's budget for each deal, in positions")
 	fs.Uint64Var(&c.seed, "seed", 1, "the seed of the stream of deal numbers")
 	fs.StringVar(&c.solver, "solver", winnable.Tally, "the solver: tally (tallied positions) or whole (whole boards)")
+	fs.IntVar(&c.beam, "beam", 0, "the tally solver's beam width (0: depth first)")
 	fs.DurationVar(&c.limit, "for", 0, "stop after this long with the deals found so far (0: no bound)")
 	fs.IntVar(&c.workers, "workers", runtime.NumCPU(), "searches at once")
 	if err := fs.Parse(args); err != nil {
@@ -87,6 +91,8 @@ func parseWinnable(args []string, stderr io.Writer) (listConfig, error) {
 		return c, cli.Usagef("winnable: --workers must be at least 1")
 	case c.solver != winnable.Tally && c.solver != winnable.Whole:
 		return c, cli.Usagef("winnable: --solver must be tally or whole")
+	case c.beam < 0 || (c.beam > 0 && c.solver != winnable.Tally):
+		return c, cli.Usagef("winnable: --beam must be positive, with the tally solver")
 	}
 	return c, nil
 }
@@ -124,8 +130,12 @@ func runWinnable(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%s: %d deals (%d new) of %d searched, budget %d positions, seed %d, in %s\n",
-		l.Mode, len(l.Deals), len(l.Deals)-before, l.Searched, l.Budget, l.Seed, time.Since(start).Round(time.Second))
+	beam := ""
+	if l.Beam > 0 {
+		beam = fmt.Sprintf(" (a beam of %d)", l.Beam)
+	}
+	_, err = fmt.Fprintf(stdout, "%s: %d deals (%d new) of %d searched, budget %d positions%s, seed %d, in %s\n",
+		l.Mode, len(l.Deals), len(l.Deals)-before, l.Searched, l.Budget, beam, l.Seed, time.Since(start).Round(time.Second))
 	return err
 }
 
@@ -133,7 +143,7 @@ func runWinnable(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // budget and seed, else a new one; a file of another list is an error
 // rather than something to overwrite.
 func startList(c listConfig) (winnable.List, error) {
-	l := winnable.List{Mode: c.mode, Solver: c.solver, Budget: c.budget, Seed: c.seed}
+	l := winnable.List{Mode: c.mode, Solver: c.solver, Beam: c.beam, Budget: c.budget, Seed: c.seed}
 	f, err := os.Open(c.out)
 	if errors.Is(err, os.ErrNotExist) {
 		return l, nil
@@ -146,15 +156,15 @@ func startList(c listConfig) (winnable.List, error) {
 	if err != nil {
 		return l, fmt.Errorf("%s: %w", c.out, err)
 	}
-	same := old.Mode == c.mode && old.Solver == c.solver && old.Budget == c.budget && old.Seed == c.seed
+	same := old.Mode == c.mode && old.Solver == c.solver && old.Beam == c.beam && old.Budget == c.budget && old.Seed == c.seed
 	if old.Searched == 0 || (len(old.Deals) == 0 && !same) {
 		// An empty list, or one of other parameters that won nothing (as
 		// the whole-board solver's Vegas lists), starts again with these.
 		return l, nil
 	}
 	if !same {
-		return l, fmt.Errorf("%s holds a list of %s, solver %s, budget %d, seed %d: give those, or remove the file to start a new one",
-			c.out, old.Mode, old.Solver, old.Budget, old.Seed)
+		return l, fmt.Errorf("%s holds a list of %s, solver %s, beam %d, budget %d, seed %d: give those, or remove the file to start a new one",
+			c.out, old.Mode, old.Solver, old.Beam, old.Budget, old.Seed)
 	}
 	return old, nil
 }
@@ -178,8 +188,9 @@ func writeList(path string, l winnable.List) error {
 }
 
 // solveWith returns a function that solves deals with the named solver
-// (tables kept from one deal to the next), stopping when ctx ends.
-func solveWith(name string, ctx context.Context) func(m winnable.Mode, deal uint64, budget int64) (won bool, positions int64, err error) {
+// (the tally solver with a beam of width beam when above 0; tables kept
+// from one deal to the next), stopping when ctx ends.
+func solveWith(ctx context.Context, name string, beam int) func(m winnable.Mode, deal uint64, budget int64) (won bool, positions int64, err error) {
 	stop := func() bool { return ctx.Err() != nil }
 	if name == winnable.Whole {
 		s := solver.New()
@@ -190,7 +201,7 @@ func solveWith(name string, ctx context.Context) func(m winnable.Mode, deal uint
 	}
 	s := tally.New()
 	return func(m winnable.Mode, deal uint64, budget int64) (bool, int64, error) {
-		res, won, err := winnable.SolveTally(s, m, deal, budget, stop)
+		res, won, err := winnable.SolveTally(s, m, deal, budget, beam, stop)
 		return won, res.Positions, err
 	}
 }
@@ -230,7 +241,7 @@ func extendList(ctx context.Context, l *winnable.List, count, workers int, save 
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			solve := solveWith(l.Solver, wctx)
+			solve := solveWith(wctx, l.Solver, l.Beam)
 			for j := range jobs {
 				won, positions, err := solve(l.Mode, j.deal, l.Budget)
 				if wctx.Err() != nil {

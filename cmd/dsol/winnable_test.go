@@ -14,8 +14,9 @@ import (
 
 // TestWinnableList: dsol winnable writes the same list with one worker as
 // with two, goes on from a shorter list of the same budget and seed,
-// refuses to overwrite a list of another seed or solver, and starts again
-// over a list of other parameters that holds no deal.
+// refuses to overwrite a list of another seed, solver or beam, and starts
+// again over a list of other parameters that holds no deal; a list of the
+// tally solver's beam names its width.
 func TestWinnableList(t *testing.T) {
 	dir := t.TempDir()
 	list := func(name string, extra ...string) (winnable.List, string, error) {
@@ -65,6 +66,13 @@ func TestWinnableList(t *testing.T) {
 	if _, _, err := list("one.txt", "--count", "6", "--solver", "whole"); err == nil || !strings.Contains(err.Error(), "solver tally") {
 		t.Fatalf("another solver over a list: %v", err)
 	}
+	if _, _, err := list("one.txt", "--count", "6", "--beam", "50"); err == nil || !strings.Contains(err.Error(), "beam 0") {
+		t.Fatalf("a beam over a depth-first list: %v", err)
+	}
+	beam, out, err := list("beam.txt", "--mode", "d3v", "--budget", "1000000", "--beam", "500", "--seed", "3", "--count", "2", "--workers", "1")
+	if err != nil || beam.Beam != 500 || len(beam.Deals) != 2 || !strings.Contains(out, "(a beam of 500)") {
+		t.Fatalf("a list of the beam: %+v, %q, %v", beam, out, err)
+	}
 	empty := filepath.Join(dir, "empty.txt") // a whole-board list that won nothing
 	if err := os.WriteFile(empty, []byte("mode D1N\nbudget 3000\nseed 1\nsearched 40\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -83,6 +91,8 @@ func TestWinnableList(t *testing.T) {
 		{"winnable", "--mode", "D1N", "--out", "x", "--budget", "0"},
 		{"winnable", "--mode", "D1N", "--out", "x", "extra"},
 		{"winnable", "--mode", "D1N", "--out", "x", "--solver", "fast"},
+		{"winnable", "--mode", "D1N", "--out", "x", "--beam", "-1"},
+		{"winnable", "--mode", "D1N", "--out", "x", "--beam", "5", "--solver", "whole"},
 	} {
 		var out, errOut bytes.Buffer
 		if _, ok := run(context.Background(), args, noEnv, &out, &errOut).(*cli.UsageError); !ok {

@@ -30,7 +30,10 @@ type List struct {
 	// Solver names the solver: Tally (the tally package's SolveCode), or
 	// Whole (the solver package's whole-board search, in which the first
 	// lists were made).
-	Solver   string
+	Solver string
+	// Beam is the width of the tally solver's beam search when it searched
+	// with one (tally.Options.Beam), 0 for its depth-first search.
+	Beam     int
 	Budget   int64  // the solver's position budget for each deal
 	Seed     uint64 // the seed of the stream the deal numbers come from
 	Searched int64  // how many deals of the stream were solved
@@ -63,12 +66,13 @@ const (
 	Tally = "tally"
 )
 
-// SolveTally is Solve with the tally solver (its SolveCode); when stop
-// returns true the search stops with Unknown (nil: never). A win is played
-// through the engine of every mode that carries m's deals too (see
-// carries), its line rewritten for that mode.
-func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
-	res, won, err = solveIn(s, m, m, deal, budget, stop)
+// SolveTally is Solve with the tally solver (its SolveCode; with a beam of
+// width beam when above 0); when stop returns true the search stops with
+// Unknown (nil: never). A win is played through the engine of every mode
+// that carries m's deals too (see carries), its line rewritten for that
+// mode.
+func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, beam int, stop func() bool) (res tally.Result, won bool, err error) {
+	res, won, err = solveIn(s, m, m, deal, budget, beam, stop)
 	for to, from := range carries {
 		if won && from == m {
 			var moves []k.Action
@@ -83,9 +87,9 @@ func SolveTally(s *tally.Solver, m Mode, deal uint64, budget int64, stop func() 
 
 // solveIn is SolveTally with the deal solved in mode in and its winning
 // line carried to mode m (tally.Carry) before the engine of m plays it.
-func solveIn(s *tally.Solver, in, m Mode, deal uint64, budget int64, stop func() bool) (res tally.Result, won bool, err error) {
+func solveIn(s *tally.Solver, in, m Mode, deal uint64, budget int64, beam int, stop func() bool) (res tally.Result, won bool, err error) {
 	from, code := in.Code(deal), m.Code(deal)
-	res = s.SolveCode(from, tally.Options{MaxPositions: budget, Spent: tally.Until(stop)})
+	res = s.SolveCode(from, tally.Options{MaxPositions: budget, Beam: beam, Spent: tally.Until(stop)})
 	if res.Verdict != tally.Won {
 		return res, false, nil
 	}
@@ -144,6 +148,9 @@ func (l List) WriteTo(w io.Writer) (int64, error) {
 	if l.Solver != Whole {
 		fmt.Fprintf(&b, "solver %s\n", l.Solver)
 	}
+	if l.Beam > 0 {
+		fmt.Fprintf(&b, "beam %d\n", l.Beam)
+	}
 	fmt.Fprintf(&b, "budget %d\nseed %d\nsearched %d\n", l.Budget, l.Seed, l.Searched)
 	for _, d := range l.Deals {
 		code := d.Code().String()
@@ -189,6 +196,10 @@ func ParseList(r io.Reader) (List, error) {
 			if l.Solver = f[1]; l.Solver != Tally && l.Solver != Whole {
 				err = fmt.Errorf("want %s or %s", Tally, Whole)
 			}
+		case "beam":
+			if l.Beam, err = strconv.Atoi(f[1]); err == nil && l.Beam < 1 {
+				err = errors.New("want a width of 1 or more")
+			}
 		case "budget":
 			l.Budget, err = strconv.ParseInt(f[1], 10, 64)
 		case "seed":
@@ -232,6 +243,9 @@ func ParseList(r io.Reader) (List, error) {
 		if !seen[k] {
 			return List{}, fmt.Errorf("winnable: list: no %s", k)
 		}
+	}
+	if l.Beam > 0 && l.Solver != Tally {
+		return List{}, fmt.Errorf("winnable: list: a beam with the %s solver (only the %s solver has one)", l.Solver, Tally)
 	}
 	if l.Budget < 1 || l.Searched < int64(len(l.Deals)) {
 		return List{}, errors.New("winnable: list: the budget must be positive and searched at least the number of deals")

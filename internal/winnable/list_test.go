@@ -67,7 +67,7 @@ func TestShippedListsWin(t *testing.T) {
 				var err error
 				if l.Solver == Tally {
 					var res tally.Result
-					res, won, err = solveIn(ts, in, m, d.Number, l.Budget, nil)
+					res, won, err = solveIn(ts, in, m, d.Number, l.Budget, l.Beam, nil)
 					got = res.Positions
 				} else {
 					var res solver.Result
@@ -215,12 +215,16 @@ func TestShippedLists(t *testing.T) {
 	}
 }
 
-// TestListRoundTrip: a list reads back as written, with either solver; a
-// list without a solver line is the whole-board solver's, as the first
-// lists were.
+// TestListRoundTrip: a list reads back as written, with either solver and
+// with the tally solver's beam; a list without a solver line is the
+// whole-board solver's, as the first lists were.
 func TestListRoundTrip(t *testing.T) {
-	for _, solver := range []string{Tally, Whole} {
-		l := List{Mode: D3V, Solver: solver, Budget: 1000, Seed: 7, Searched: 12, Deals: []Deal{
+	for _, solver := range []string{Tally, Whole, "beam"} {
+		beam := 0
+		if solver == "beam" {
+			solver, beam = Tally, 500
+		}
+		l := List{Mode: D3V, Solver: solver, Beam: beam, Budget: 1000, Seed: 7, Searched: 12, Deals: []Deal{
 			{Mode: D3V, Number: 0, Budget: 1000, Positions: 5},
 			{Mode: D3V, Number: cards.DealCount - 1, Budget: 1000, Positions: 1000},
 		}}
@@ -228,14 +232,15 @@ func TestListRoundTrip(t *testing.T) {
 		if _, err := l.WriteTo(&b); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(b.String(), "deal AAAAAAA 5\ndeal ZZZZZZZ 1000\n") || strings.Contains(b.String(), "\nsolver tally\n") != (solver == Tally) {
+		if !strings.Contains(b.String(), "deal AAAAAAA 5\ndeal ZZZZZZZ 1000\n") || strings.Contains(b.String(), "\nsolver tally\n") != (solver == Tally) ||
+			strings.Contains(b.String(), "\nbeam 500\n") != (beam > 0) {
 			t.Fatalf("list file:\n%s", b.String())
 		}
 		got, err := ParseList(&b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Mode != l.Mode || got.Solver != solver || got.Budget != l.Budget || got.Seed != l.Seed || got.Searched != l.Searched || len(got.Deals) != 2 ||
+		if got.Mode != l.Mode || got.Solver != solver || got.Beam != beam || got.Budget != l.Budget || got.Seed != l.Seed || got.Searched != l.Searched || len(got.Deals) != 2 ||
 			got.Deals[0] != l.Deals[0] || got.Deals[1] != l.Deals[1] {
 			t.Fatalf("read back %+v, want %+v", got, l)
 		}
@@ -259,6 +264,8 @@ func TestParseListRefuses(t *testing.T) {
 		"deal too early":  "mode D1N\ndeal AAAAAAB 5\nbudget 100\nseed 1\nsearched 1\n",
 		"zero budget":     "mode D1N\nbudget 0\nseed 1\nsearched 0\n",
 		"bad solver":      head + "solver fast\n",
+		"beam, whole":     head + "beam 500\n",
+		"zero beam":       head + "solver tally\nbeam 0\n",
 	} {
 		if _, err := ParseList(strings.NewReader(text)); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -284,17 +291,32 @@ func TestStream(t *testing.T) {
 func TestSolveTallyPlaysCarried(t *testing.T) {
 	ts := tally.New()
 	c, _ := cards.ParseCode("DS1-D3V-IMTNWOU") // listed, won after 825 positions
-	if _, won, err := SolveTally(ts, D3V, c.Deal, 1000, nil); !won || err != nil {
+	if _, won, err := SolveTally(ts, D3V, c.Deal, 1000, 0, nil); !won || err != nil {
 		t.Fatalf("%s: won %v, %v", c, won, err)
 	}
 	saved := carries
 	defer func() { carries = saved }()
 	carries = map[Mode]Mode{D3N: D1N} // wrong: a draw-1 win is no draw-3 win
 	n, _ := cards.ParseCode("DS1-D1N-AAAAAAB")
-	if _, won, err := solveIn(ts, D1N, D1N, n.Deal, 100000, nil); !won || err != nil {
+	if _, won, err := solveIn(ts, D1N, D1N, n.Deal, 100000, 0, nil); !won || err != nil {
 		t.Fatalf("%s alone: won %v, %v", n, won, err)
 	}
-	if _, won, err := SolveTally(ts, D1N, n.Deal, 100000, nil); won || err == nil {
+	if _, won, err := SolveTally(ts, D1N, n.Deal, 100000, 0, nil); won || err == nil {
 		t.Fatalf("%s carried to D3N: won %v, %v", n, won, err)
+	}
+}
+
+// TestSolveTallyBeam: with a beam, the tally solver wins a draw-3 Vegas
+// deal that its depth-first search leaves unknown on the same budget, and
+// the win is played through the engines of draw 3 and, carried, draw 1.
+func TestSolveTallyBeam(t *testing.T) {
+	ts := tally.New()
+	c, _ := cards.ParseCode("DS1-D3V-IPAXIPO")
+	if _, won, err := SolveTally(ts, D3V, c.Deal, 500000, 0, nil); won || err != nil {
+		t.Fatalf("%s depth first: won %v, %v; want it not won", c, won, err)
+	}
+	res, won, err := SolveTally(ts, D3V, c.Deal, 500000, 500, nil)
+	if !won || err != nil {
+		t.Fatalf("%s with a beam of 500: won %v after %d positions, %v", c, won, res.Positions, err)
 	}
 }

@@ -153,7 +153,7 @@ func Run(ctx context.Context, cfg Config) {
 		if cfg.Pool.Has(m, deal) {
 			continue
 		}
-		res, won, err := SolveTally(s, m, deal, cfg.Budget, stop)
+		res, won, err := SolveTally(s, m, deal, cfg.Budget, 0, stop)
 		if ctx.Err() != nil {
 			return
 		}
