@@ -312,10 +312,10 @@ func TestSolveTallyPlaysCarried(t *testing.T) {
 func TestSolveTallyBeam(t *testing.T) {
 	ts := tally.New()
 	c, _ := cards.ParseCode("DS1-D3V-IPAXIPO")
-	if _, won, err := SolveTally(ts, D3V, c.Deal, 500000, 0, nil); won || err != nil {
+	if _, won, err := SolveTally(ts, D3V, c.Deal, 200000, 0, nil); won || err != nil {
 		t.Fatalf("%s depth first: won %v, %v; want it not won", c, won, err)
 	}
-	res, won, err := SolveTally(ts, D3V, c.Deal, 500000, 500, nil)
+	res, won, err := SolveTally(ts, D3V, c.Deal, 200000, 500, nil)
 	if !won || err != nil {
 		t.Fatalf("%s with a beam of 500: won %v after %d positions, %v", c, won, res.Positions, err)
 	}
