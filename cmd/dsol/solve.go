@@ -63,7 +63,7 @@ the code; "unwinnable" is proved; "unknown" means the budget ran out.
 time bound unless --budget is given too), so the verdicts do not depend on
 the machine or its load. --beam W searches for a win with a beam of W
 positions a level instead: it finds single-pass (Vegas) wins far sooner,
-and proves no loss.
+and proves a loss only by the check for dead cards made before any search.
 With --sample, solves N random DS1 deals of one mode (the same deal numbers
 in every mode for a seed) and reports the counts, the win rate's bounds
 with 95% confidence intervals, the times and the positions searched per
@@ -85,7 +85,7 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 	var scoring string
 	fs.DurationVar(&c.budget, "budget", 2*time.Second, "time for each deal; the result is unknown when it runs out")
 	fs.Int64Var(&c.positions, "positions", 0, "positions for each deal (0: no bound); without --budget, no time bound then")
-	fs.IntVar(&c.beam, "beam", 0, "search with a beam of this width instead of depth first (0: off); it proves no loss")
+	fs.IntVar(&c.beam, "beam", 0, "search with a beam of this width instead of depth first (0: off); it proves no loss by search")
 	fs.IntVar(&c.workers, "workers", c.workers, "sample: searches at once")
 	fs.IntVar(&c.sample, "sample", 0, "solve this many random DS1 deals instead of one code")
 	fs.IntVar(&c.draw, "draw", 1, "sample: draw 1 or 3")

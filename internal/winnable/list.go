@@ -23,7 +23,7 @@ import (
 // List is a list of deals of one mode that a solver won, each within
 // Budget positions: the first wins among the first Searched deal numbers of
 // the mode's stream for Seed (see Stream). Positions are deterministic, so
-// solving a listed deal again with the same solver and budget wins it
+// solving a listed deal again with the same solver, beam and budget wins it
 // again, after the same number of positions, on any machine.
 type List struct {
 	Mode Mode
