@@ -51,19 +51,11 @@ func (st *state) beamScore() int32 {
 func (s *Solver) beam(w int) Verdict {
 	st := &s.st
 	s.log = s.log[:0]
-	s.autoPlay()
-	s.tt.Insert(st.hash(0))
-	s.visited++
-	s.left = min(s.left, st.left)
+	if v, _ := s.enter(0, 0); v != Unknown || s.stopped {
+		return v
+	}
 	s.beamSteps = append(s.beamSteps[:0], beamStep{prev: -1, hi: int32(len(s.log))})
 	s.beamRecs = append(s.beamRecs[:0], s.log...)
-	if st.left == 0 {
-		return Won
-	}
-	if s.spent() {
-		s.stopped = true
-		return Unknown
-	}
 	cur := append(s.beamCur[:0], beamNode{st: *st, at: 0})
 	next := s.beamNext[:0]
 	defer func() { s.beamCur, s.beamNext = cur[:0], next[:0] }()
@@ -78,18 +70,15 @@ func (s *Solver) beam(w int) Verdict {
 			for _, m := range s.moves {
 				*st = n.st
 				s.log = s.log[:0]
-				pend := s.child(m, n.pend)
-				if !s.tt.Insert(st.hash(pend)) {
+				pend := s.step(m, n.pend)
+				v, ok := s.enter(pend, 0)
+				switch {
+				case !ok:
 					continue
-				}
-				s.visited++
-				s.left = min(s.left, st.left)
-				if st.left == 0 {
+				case v == Won:
 					s.beamLine(n.at)
 					return Won
-				}
-				if s.spent() {
-					s.stopped = true
+				case s.stopped:
 					return Unknown
 				}
 				kids = append(kids, beamChild{parent: int32(i), m: m, pend: pend, score: st.beamScore()})
@@ -104,7 +93,7 @@ func (s *Solver) beam(w int) Verdict {
 			p := &cur[c.parent]
 			*st = p.st
 			s.log = s.log[:0]
-			s.child(c.m, p.pend)
+			s.settle(s.step(c.m, p.pend))
 			lo := int32(len(s.beamRecs))
 			s.beamRecs = append(s.beamRecs, s.log...)
 			s.beamSteps = append(s.beamSteps, beamStep{prev: p.at, lo: lo, hi: int32(len(s.beamRecs))})
@@ -113,21 +102,6 @@ func (s *Solver) beam(w int) Verdict {
 		cur, next = next, cur
 	}
 	return Unknown
-}
-
-// child makes move m, in a position whose pending recoveries are pend, and
-// then the forced moves unless recoveries are pending (as enter does),
-// logging them in s.log; it returns the pending recoveries after.
-func (s *Solver) child(m move, pend uint64) uint64 {
-	r := s.st.do(m)
-	s.log = append(s.log, r)
-	if !s.opt.Exact {
-		pend = after(m, r.card, pend)
-	}
-	if pend == 0 && !s.opt.Exact {
-		s.autoPlay()
-	}
-	return pend
 }
 
 // beamLine puts in s.log the whole line to the position just reached: the

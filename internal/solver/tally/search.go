@@ -13,11 +13,11 @@ type frame struct {
 // s.log, Unwinnable when every reachable position was visited, or Unknown
 // when the budget ran out.
 func (s *Solver) search() Verdict {
-	st := &s.st
 	s.moves, s.frames, s.log = s.moves[:0], s.frames[:0], s.log[:0]
 	if v, _ := s.enter(0, 0); v != Unknown || s.stopped {
 		return v
 	}
+	s.gen(0)
 	s.frames = append(s.frames, frame{lo: 0, hi: int32(len(s.moves))})
 	for len(s.frames) > 0 {
 		fr := &s.frames[len(s.frames)-1]
@@ -30,13 +30,7 @@ func (s *Solver) search() Verdict {
 		m := s.moves[fr.cur]
 		fr.cur++
 		entry := int32(len(s.log))
-		r := st.do(m)
-		s.log = append(s.log, r)
-		pend := uint64(0)
-		if !s.opt.Exact {
-			pend = after(m, r.card, fr.pend)
-		}
-		lo := int32(len(s.moves))
+		pend := s.step(m, fr.pend)
 		v, ok := s.enter(pend, entry)
 		if !ok {
 			continue
@@ -44,22 +38,41 @@ func (s *Solver) search() Verdict {
 		if v != Unknown || s.stopped {
 			return v
 		}
+		lo := int32(len(s.moves))
+		s.gen(pend)
 		s.frames = append(s.frames, frame{lo: lo, hi: int32(len(s.moves)), cur: lo, entry: entry, pend: pend})
 	}
 	return Unwinnable
 }
 
-// enter arrives at a position (after the move that leads to it, whose log
-// starts at entry): it makes the forced moves unless recoveries are pending, and
-// reports ok = false, everything undone, when the position was visited
-// before. Otherwise it counts the position and returns Won when it is won,
-// Unknown with s.stopped set when the budget is spent, else Unknown with the
-// position's moves appended to s.moves.
-func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
-	st := &s.st
+// step makes move m, logged, from a position whose recoveries not used yet
+// are pend (see gen), and returns those of the position it leads to (none
+// in an exact search).
+func (s *Solver) step(m move, pend uint64) uint64 {
+	r := s.st.do(m)
+	s.log = append(s.log, r)
+	if s.opt.Exact {
+		return 0
+	}
+	return after(m, r.card, pend)
+}
+
+// settle makes the forced moves, logged, unless recoveries are pending or
+// the search is exact.
+func (s *Solver) settle(pend uint64) {
 	if pend == 0 && !s.opt.Exact {
 		s.autoPlay()
 	}
+}
+
+// enter arrives at a position (after the move that leads to it, whose log
+// starts at entry): it settles it (see settle), and reports ok = false,
+// everything undone, when the position was visited before. Otherwise it
+// counts the position and returns Won when it is won, Unknown with
+// s.stopped set when the budget is spent, else Unknown.
+func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
+	st := &s.st
+	s.settle(pend)
 	if !s.tt.Insert(st.hash(pend)) {
 		s.undoTo(int(entry))
 		return Unknown, false
@@ -73,7 +86,6 @@ func (s *Solver) enter(pend uint64, entry int32) (Verdict, bool) {
 		s.stopped = true
 		return Unknown, true
 	}
-	s.gen(pend)
 	return Unknown, true
 }
 
