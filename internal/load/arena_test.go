@@ -67,8 +67,12 @@ func TestLoadArena(t *testing.T) {
 	if w := rep.PairingWaitMs; w.Max <= 0 || w.P50 > w.P99 || w.P99 > w.Max || w.Max > 10000 {
 		t.Errorf("pairing waits %+v: want some, within a few pairing rounds", w)
 	}
-	if rep.Pushes != 2*rep.RacesTotal || rep.PushesMissing != 0 {
-		t.Errorf("%d pushes measured, %d missing, for %d races ended (two players each)", rep.Pushes, rep.PushesMissing, rep.RacesTotal)
+	// Both players of a race see it end, but a race that ends as the run
+	// stops may be seen ended by one of them only: at most one race of
+	// each pair of players, those in play at the stop.
+	if rep.Pushes > 2*rep.RacesTotal || rep.Pushes < 2*rep.RacesTotal-rep.Clients/2 || rep.PushesMissing != 0 {
+		t.Errorf("%d pushes measured, %d missing, for %d races ended (two players each, less at most one for each pair at the run's end)",
+			rep.Pushes, rep.PushesMissing, rep.RacesTotal)
 	}
 	if p := rep.PushMs; p.P50 > p.P99 || p.P99 > p.Max || p.Max > 2000 {
 		t.Errorf("push latencies %+v: want ordered, within a few pushes", p)
