@@ -111,7 +111,8 @@ pageload:
 ## they are found, and a rerun goes on from there; each mode takes what the
 ## modes before it proved of the same deals (a win at draw 3 is one at draw 1,
 ## a Normal proof of no win one in Vegas). Then the Vegas deals left unknown are
-## searched again by a beam (BEAM_D3V and BEAM_D1V wide), into MODE-beam.txt.
+## searched again by a beam (BEAM_D3V and BEAM_D1V wide), into MODE-beam.txt,
+## the draw-1 beam taking the draw-3 beam's wins.
 ## See docs/solver.md.
 SAMPLE ?= 10000
 SAMPLE_NORMAL ?= $(SAMPLE)
@@ -129,7 +130,7 @@ solve-sample:
 	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --out D3V.txt --from D3N.txt --from D1N.txt && \
 	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt && \
 	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --beam $(BEAM_D3V) --out D3V-beam.txt --from D3V.txt && \
-	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --beam $(BEAM_D1V) --out D1V-beam.txt --from D1V.txt --from D1N.txt --from D3V.txt
+	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --beam $(BEAM_D1V) --out D1V-beam.txt --from D1V.txt --from D1N.txt --from D3V-beam.txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
 ## player who always follows the hint, and by one who always plays the race bot's choice;
