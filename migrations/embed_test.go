@@ -356,3 +356,19 @@ func TestNameChecksMigration(t *testing.T) {
 		}
 	})
 }
+
+// TestWinnableBeamMigration: a winnable deal stored before the beam column
+// reads as won depth first (beam 0).
+func TestWinnableBeamMigration(t *testing.T) {
+	upgrade(t, 19, []string{
+		`INSERT INTO winnable_deals (mode, deal, budget, positions, found_at) VALUES ('D3V', 42, 2000000, 1234, NOW)`,
+	}, func(t *testing.T, db *sql.DB) {
+		var beam, positions int64
+		if err := db.QueryRowContext(context.Background(), `SELECT beam, positions FROM winnable_deals WHERE mode = 'D3V' AND deal = 42`).Scan(&beam, &positions); err != nil {
+			t.Fatal(err)
+		}
+		if beam != 0 || positions != 1234 {
+			t.Fatalf("after the migration: beam %d, positions %d; want 0 and 1234", beam, positions)
+		}
+	})
+}

@@ -177,7 +177,7 @@ func newGolden(t *testing.T, kind string) *golden {
 	log := newLogger("text", slog.LevelInfo, logs)
 	m := metrics.New()
 	clock := testenv.NewClockAt(goldenStart)
-	pool, stopWinnable := startWinnable(ctx, st, cfg.winnableTarget, cfg.winnableBudget, log, m)
+	pool, stopWinnable := startWinnable(ctx, st, cfg, log, m)
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
 	w := wire(st, com, cfg, log, m, wiringDeps{
 		random:       seededReader(1),

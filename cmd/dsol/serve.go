@@ -52,6 +52,7 @@ type serveConfig struct {
 	matchBotAfter   time.Duration // how long a quick match waits before the client offers the computer
 	winnableTarget  int           // winnable deals of each mode the background search works towards (0: off)
 	winnableBudget  int64         // the search's budget for each deal, in positions
+	winnableBeam    int           // the search's beam width for Vegas deals (0: depth first)
 	reservedNames   []string      // names no player may take, besides the computer's and the deleted players'
 	accountsPerHour int           // players created per client address (or IPv6 /64) an hour (0: no bound)
 	arenasPerDay    int           // arenas one player may create in 24 hours
@@ -144,6 +145,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		{&c.accountsPerHour, "accounts-per-hour", "DSOL_ACCOUNTS_PER_HOUR", httpapi.DefaultAccountsPerHour, "players that may be created from one client address, or one IPv6 /64, in an hour (0: no bound)"},
 		{&c.arenasPerDay, "arenas-per-day", "DSOL_ARENAS_PER_DAY", service.DefaultArenasPerDay, "arenas one player may create in 24 hours"},
 		{&c.winnableTarget, "winnable-target", "DSOL_WINNABLE_TARGET", 0, "winnable deals of each mode (the shipped list's included) that the background search works towards, while the process uses under half the CPUs (0: no search)"},
+		{&c.winnableBeam, "winnable-beam", "DSOL_WINNABLE_BEAM", winnable.DefaultBeam, "the width of the beam the background search solves Vegas deals with (0: depth first, as Normal deals always are)"},
 	}
 	for _, d := range ints {
 		v, err := strconv.Atoi(env(getenv, d.name, strconv.Itoa(d.def)))
@@ -176,8 +178,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if fs.NArg() > 0 {
 		return c, cli.Usagef("serve takes no arguments, only flags (got %q)", fs.Arg(0))
 	}
-	if c.winnableTarget < 0 || c.winnableBudget < 1 {
-		return c, cli.Usagef("winnable-target must not be negative (0: no search) and winnable-budget must be positive")
+	if c.winnableTarget < 0 || c.winnableBudget < 1 || c.winnableBeam < 0 {
+		return c, cli.Usagef("winnable-target and winnable-beam must not be negative (0: no search, depth first) and winnable-budget must be positive")
 	}
 	if c.accountsPerHour < 0 {
 		return c, cli.Usagef("accounts-per-hour: %d is negative (0: no bound)", c.accountsPerHour)
@@ -310,7 +312,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	log.Info("store open and migrated", "store", kind)
 
 	defer startRetention(ctx, st, cfg.retention, log, m)()
-	pool, stopWinnable := startWinnable(ctx, st, cfg.winnableTarget, cfg.winnableBudget, log, m)
+	pool, stopWinnable := startWinnable(ctx, st, cfg, log, m)
 	defer stopWinnable()
 	com := store.NewCommitter(st, cfg.commitWindow, cfg.commitMax, m.ObserveCommit)
 	w := wire(st, com, cfg, log, m, wiringDeps{random: rand.Reader, playerRandom: rand.Reader, clock: time.Now, winnable: pool})

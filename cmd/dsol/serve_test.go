@@ -246,7 +246,7 @@ func TestServeConfig(t *testing.T) {
 		{"bad log format", []string{"--log-format", "xml"}, nil, nil, true},
 		{"stray argument", []string{"now"}, nil, nil, true},
 		{"winnable defaults: no search", nil, nil, func(c serveConfig) bool {
-			return c.winnableTarget == 0 && c.winnableBudget == 2000000
+			return c.winnableTarget == 0 && c.winnableBudget == 2000000 && c.winnableBeam == 500
 		}, false},
 		{"winnable search on", []string{"--winnable-target", "1500"}, nil, func(c serveConfig) bool {
 			return c.winnableTarget == 1500 && c.winnableBudget == 2000000
@@ -254,7 +254,14 @@ func TestServeConfig(t *testing.T) {
 		{"winnable off", []string{"--winnable-target", "0"}, map[string]string{"DSOL_WINNABLE_BUDGET": "5000"}, func(c serveConfig) bool {
 			return c.winnableTarget == 0 && c.winnableBudget == 5000
 		}, false},
+		{"winnable depth first", []string{"--winnable-beam", "0"}, map[string]string{"DSOL_WINNABLE_BEAM": "2000"}, func(c serveConfig) bool {
+			return c.winnableBeam == 0
+		}, false},
+		{"winnable beam from env", nil, map[string]string{"DSOL_WINNABLE_BEAM": "2000"}, func(c serveConfig) bool {
+			return c.winnableBeam == 2000
+		}, false},
 		{"bad winnable target", []string{"--winnable-target", "-1"}, nil, nil, true},
+		{"bad winnable beam", []string{"--winnable-beam", "-5"}, nil, nil, true},
 		{"bad winnable budget", nil, map[string]string{"DSOL_WINNABLE_BUDGET": "lots"}, nil, true},
 		{"names and accounts defaults", nil, nil, func(c serveConfig) bool {
 			return c.reservedNames == nil && c.accountsPerHour == 30

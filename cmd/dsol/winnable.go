@@ -284,7 +284,7 @@ func extendList(ctx context.Context, l *winnable.List, count, workers int, save 
 			l.Searched++
 			if p.won && !known[p.deal] { // a number the stream drew twice counts once
 				known[p.deal] = true
-				l.Deals = append(l.Deals, winnable.Deal{Mode: l.Mode, Number: p.deal, Budget: l.Budget, Positions: p.positions})
+				l.Deals = append(l.Deals, winnable.Deal{Mode: l.Mode, Number: p.deal, Budget: l.Budget, Positions: p.positions, Beam: l.Beam})
 			}
 		}
 		if len(l.Deals) >= count {

@@ -12,9 +12,10 @@ import (
 // startWinnable returns the pool that dsol serve deals winnable games from
 // (the shipped lists, then the stored pool once read) and starts what keeps
 // it (winnable.Run: the stored pool read, and the background search while
-// a mode has fewer than target deals; target 0 leaves the search off). The
-// function it returns stops that and waits for it.
-func startWinnable(ctx context.Context, st winnable.Store, target int, budget int64, log *slog.Logger, m *metrics.Metrics) (*winnable.Pool, func()) {
+// a mode has fewer than --winnable-target deals, with the search's budget and
+// beam; a target of 0 leaves the search off). The function it returns stops
+// that and waits for it.
+func startWinnable(ctx context.Context, st winnable.Store, cfg serveConfig, log *slog.Logger, m *metrics.Metrics) (*winnable.Pool, func()) {
 	pool := winnable.NewPool(func(mode winnable.Mode, listed, stored int) {
 		m.SetWinnableDeals(mode.String(), listed, stored)
 	})
@@ -24,8 +25,9 @@ func startWinnable(ctx context.Context, st winnable.Store, target int, budget in
 		winnable.Run(ctx, winnable.Config{
 			Store:  st,
 			Pool:   pool,
-			Target: target,
-			Budget: budget,
+			Target: cfg.winnableTarget,
+			Budget: cfg.winnableBudget,
+			Beam:   cfg.winnableBeam,
 			Logger: log,
 			Hooks: winnable.Hooks{
 				Searched: func(mode winnable.Mode, won bool) { m.ObserveWinnableSearch(mode.String(), won) },

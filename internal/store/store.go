@@ -133,12 +133,14 @@ type Action struct {
 
 // WinnableDeal is a deal of the pool of winnable deals: the solver won the
 // solo game DS1-<Mode>-<the letters of Deal> within Budget positions, after
-// Positions, and the solo engine accepted its line as a win.
+// Positions, searching depth first (Beam 0) or with a beam of width Beam,
+// and the solo engine accepted its line as a win.
 type WinnableDeal struct {
 	Mode      string // D1N, D3N, D1V or D3V
 	Deal      uint64 // the deal number, below cards.DealCount
 	Budget    int64
 	Positions int64
+	Beam      int
 	FoundAt   time.Time
 }
 

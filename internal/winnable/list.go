@@ -41,12 +41,14 @@ type List struct {
 }
 
 // Deal is a deal the solver won: DS1-<Mode>-<Number>, after Positions
-// positions of a search with a budget of Budget.
+// positions of a search with a budget of Budget, depth first (Beam 0) or
+// with a beam of width Beam.
 type Deal struct {
 	Mode      Mode
 	Number    uint64
 	Budget    int64
 	Positions int64
+	Beam      int
 }
 
 // Code returns the deal's game code.
@@ -225,7 +227,7 @@ func ParseList(r io.Reader) (List, error) {
 				return bad("deal %s twice", f[1])
 			}
 			known[c.Deal] = true
-			l.Deals = append(l.Deals, Deal{Mode: l.Mode, Number: c.Deal, Budget: l.Budget, Positions: p})
+			l.Deals = append(l.Deals, Deal{Mode: l.Mode, Number: c.Deal, Budget: l.Budget, Positions: p, Beam: l.Beam})
 		default:
 			return bad("unknown field %q", key)
 		}
@@ -346,5 +348,13 @@ func Listed(m Mode) []Deal {
 // DefaultBudget is the solver's budget for each deal, in positions, of the
 // shipped lists and of the background search: about 5 s of one core. Normal
 // deals that the solver wins it mostly wins within a few thousand; Vegas
-// wins are rare at any budget that a server can spend on a deal.
+// deals it seldom wins depth first at any budget that a server can spend on
+// a deal, and a beam (DefaultBeam) stops well within it.
 const DefaultBudget = 2_000_000
+
+// DefaultBeam is the beam width of dsol serve's background search of Vegas
+// deals: a beam of 500 wins about one random draw-3 Vegas deal in six and
+// more than half of the draw-1 ones, in well under a second of a core each,
+// where the depth-first search at DefaultBudget wins about one in forty,
+// in seconds each (docs/solver.md, "Winnable deals").
+const DefaultBeam = 500

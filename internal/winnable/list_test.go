@@ -225,8 +225,8 @@ func TestListRoundTrip(t *testing.T) {
 			solver, beam = Tally, 500
 		}
 		l := List{Mode: D3V, Solver: solver, Beam: beam, Budget: 1000, Seed: 7, Searched: 12, Deals: []Deal{
-			{Mode: D3V, Number: 0, Budget: 1000, Positions: 5},
-			{Mode: D3V, Number: cards.DealCount - 1, Budget: 1000, Positions: 1000},
+			{Mode: D3V, Number: 0, Budget: 1000, Positions: 5, Beam: beam},
+			{Mode: D3V, Number: cards.DealCount - 1, Budget: 1000, Positions: 1000, Beam: beam},
 		}}
 		var b bytes.Buffer
 		if _, err := l.WriteTo(&b); err != nil {

@@ -198,10 +198,10 @@ func fromStore(d store.WinnableDeal) (Deal, error) {
 	if d.Deal >= cards.DealCount {
 		return Deal{}, fmt.Errorf("winnable: stored deal %d of %s is out of range", d.Deal, d.Mode)
 	}
-	return Deal{Mode: m, Number: d.Deal, Budget: d.Budget, Positions: d.Positions}, nil
+	return Deal{Mode: m, Number: d.Deal, Budget: d.Budget, Positions: d.Positions, Beam: d.Beam}, nil
 }
 
 // toStore is a deal as the stored pool keeps it.
 func toStore(d Deal, at time.Time) store.WinnableDeal {
-	return store.WinnableDeal{Mode: d.Mode.String(), Deal: d.Number, Budget: d.Budget, Positions: d.Positions, FoundAt: at}
+	return store.WinnableDeal{Mode: d.Mode.String(), Deal: d.Number, Budget: d.Budget, Positions: d.Positions, Beam: d.Beam, FoundAt: at}
 }

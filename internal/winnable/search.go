@@ -31,6 +31,12 @@ type Config struct {
 	// Budget is the solver's budget for each deal, in positions
 	// (DefaultBudget when 0).
 	Budget int64
+	// Beam is the width of the beam the tally solver searches Vegas deals
+	// with (tally.Options.Beam), 0 for its depth-first search. Normal deals
+	// are always searched depth first, which wins nearly all of them at
+	// once; a single-pass deal is won far more often by a beam (see
+	// DefaultBeam).
+	Beam int
 	// Meter reads the CPU time of the process and of the search's thread:
 	// ProcessMeter() when nil; where there is none the search is off.
 	Meter Meter
@@ -131,7 +137,7 @@ func Run(ctx context.Context, cfg Config) {
 	next := time.Now().Add(cfg.Refresh)
 	last := Mode(len(Modes) - 1)
 	cfg.Logger.Info("winnable: searching for deals", "target", cfg.Target, "budget", cfg.Budget,
-		"cpus", cfg.CPUs, "window", cfg.Window)
+		"vegas_beam", cfg.Beam, "cpus", cfg.CPUs, "window", cfg.Window)
 	for ctx.Err() == nil {
 		if time.Now().After(next) {
 			k.refresh(ctx)
@@ -153,7 +159,11 @@ func Run(ctx context.Context, cfg Config) {
 		if cfg.Pool.Has(m, deal) {
 			continue
 		}
-		res, won, err := SolveTally(s, m, deal, cfg.Budget, 0, stop)
+		beam := 0
+		if m.Vegas() {
+			beam = cfg.Beam
+		}
+		res, won, err := SolveTally(s, m, deal, cfg.Budget, beam, stop)
 		if ctx.Err() != nil {
 			return
 		}
@@ -163,7 +173,7 @@ func Run(ctx context.Context, cfg Config) {
 		}
 		h.Searched(m, won)
 		if won {
-			k.found(ctx, Deal{Mode: m, Number: deal, Budget: cfg.Budget, Positions: res.Positions})
+			k.found(ctx, Deal{Mode: m, Number: deal, Budget: cfg.Budget, Positions: res.Positions, Beam: beam})
 		}
 	}
 }

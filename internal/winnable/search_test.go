@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"dsol/internal/solver/tally"
 	"dsol/internal/store"
 	"dsol/internal/store/sqlite"
 )
@@ -231,5 +232,48 @@ func TestGateShare(t *testing.T) {
 		if d := g.share - tc.want; d > 0.05 || d < -0.05 {
 			t.Errorf("%d CPUs, others %.1f: share %.2f, want %.2f", tc.cpus, tc.others, g.share, tc.want)
 		}
+	}
+}
+
+// TestSearchVegasWithBeam: with a beam, the search wins Vegas deals, stores
+// how it won each (the beam for Vegas, depth first for Normal), and each
+// stored deal is won again the same way after the same positions.
+func TestSearchVegasWithBeam(t *testing.T) {
+	st := openSQLite(t, filepath.Join(t.TempDir(), "w.db"))
+	pool := &Pool{}
+	const budget, beam = 300_000, 100
+	stop := start(t, Config{Store: st, Pool: pool, Target: 1, Budget: budget, Beam: beam, Meter: &fakeMeter{}, CPUs: 2,
+		Window: 10 * time.Millisecond})
+	// A draw-1 Vegas deal: the search's own, or a draw-3 one it carries.
+	eventually(t, "a deal of each Normal mode and a draw-1 Vegas deal", func() bool {
+		return pool.Size(D1N) >= 1 && pool.Size(D3N) >= 1 && pool.Size(D1V) >= 1
+	})
+	stop()
+	stored, err := st.WinnableDeals(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vegas := 0
+	s := tally.New()
+	for _, sd := range stored {
+		d, err := fromStore(sd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if d.Mode.Vegas() {
+			want = beam
+			vegas++
+		}
+		if d.Beam != want || d.Budget != budget {
+			t.Fatalf("stored %+v: want a beam of %d and a budget of %d", d, want, budget)
+		}
+		res, won, err := SolveTally(s, d.Mode, d.Number, d.Budget, d.Beam, nil)
+		if err != nil || !won || res.Positions != d.Positions {
+			t.Fatalf("%s solved again: won %v after %d positions (%v); stored after %d", d.Code(), won, res.Positions, err, d.Positions)
+		}
+	}
+	if vegas == 0 {
+		t.Fatalf("no Vegas deal stored: %+v", stored)
 	}
 }

@@ -21,9 +21,9 @@ func (s *Store) AddWinnable(ctx context.Context, deals []store.WinnableDeal) (in
 	defer tx.Rollback()
 	added := 0
 	for _, d := range deals {
-		res, err := tx.ExecContext(ctx, `INSERT INTO winnable_deals (mode, deal, budget, positions, found_at)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT (mode, deal) DO NOTHING`,
-			d.Mode, int64(d.Deal), d.Budget, d.Positions, micros(d.FoundAt))
+		res, err := tx.ExecContext(ctx, `INSERT INTO winnable_deals (mode, deal, budget, positions, beam, found_at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mode, deal) DO NOTHING`,
+			d.Mode, int64(d.Deal), d.Budget, d.Positions, d.Beam, micros(d.FoundAt))
 		if err != nil {
 			return 0, wrap("add winnable", err)
 		}
@@ -49,7 +49,7 @@ func (s *Store) WinnableDeals(ctx context.Context) ([]store.WinnableDeal, error)
 	deals, err := store.Collect(rows, func(r *sql.Rows) (store.WinnableDeal, error) {
 		var d store.WinnableDeal
 		var deal, found int64
-		err := r.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &found)
+		err := r.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &d.Beam, &found)
 		d.Deal, d.FoundAt = uint64(deal), fromMicros(found)
 		return d, err
 	})

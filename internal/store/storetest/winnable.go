@@ -17,7 +17,7 @@ func testWinnable(t *testing.T, s store.Store) {
 	if n, err := s.AddWinnable(ctx, nil); err != nil || n != 0 {
 		t.Fatalf("AddWinnable(nothing): %d, %v", n, err)
 	}
-	a := store.WinnableDeal{Mode: "D1V", Deal: 26*26*26*26*26*26*26 - 1, Budget: 2000000, Positions: 1234567, FoundAt: base}
+	a := store.WinnableDeal{Mode: "D1V", Deal: 26*26*26*26*26*26*26 - 1, Budget: 2000000, Positions: 1234567, Beam: 500, FoundAt: base}
 	b := store.WinnableDeal{Mode: "D3N", Deal: 1, Budget: 500, Positions: 101, FoundAt: base.Add(time.Second)}
 	c := store.WinnableDeal{Mode: "D1N", Deal: 1, Budget: 500, Positions: 99, FoundAt: base.Add(2 * time.Second)}
 	if n, err := s.AddWinnable(ctx, []store.WinnableDeal{a, b}); err != nil || n != 2 {
@@ -40,7 +40,7 @@ func testWinnable(t *testing.T, s store.Store) {
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Mode != w.Mode || g.Deal != w.Deal || g.Budget != w.Budget || g.Positions != w.Positions || !g.FoundAt.Equal(w.FoundAt) {
+		if g.Mode != w.Mode || g.Deal != w.Deal || g.Budget != w.Budget || g.Positions != w.Positions || g.Beam != w.Beam || !g.FoundAt.Equal(w.FoundAt) {
 			t.Errorf("deal %d: got %+v, want %+v", i, g, w)
 		}
 	}
