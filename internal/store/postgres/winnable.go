@@ -20,10 +20,10 @@ func (s *Store) AddWinnable(ctx context.Context, deals []store.WinnableDeal) (in
 	numbers := make([]int64, len(deals))
 	budgets := make([]int64, len(deals))
 	positions := make([]int64, len(deals))
-	beams := make([]int32, len(deals))
+	beams := make([]int, len(deals))
 	found := make([]time.Time, len(deals))
 	for i, d := range deals {
-		modes[i], numbers[i], budgets[i], positions[i], beams[i], found[i] = d.Mode, int64(d.Deal), d.Budget, d.Positions, int32(d.Beam), d.FoundAt
+		modes[i], numbers[i], budgets[i], positions[i], beams[i], found[i] = d.Mode, int64(d.Deal), d.Budget, d.Positions, d.Beam, d.FoundAt
 	}
 	tag, err := s.pool.Exec(ctx, `INSERT INTO winnable_deals (mode, deal, budget, positions, beam, found_at)
 		SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::integer[], $6::timestamptz[])
@@ -44,9 +44,8 @@ func (s *Store) WinnableDeals(ctx context.Context) ([]store.WinnableDeal, error)
 	deals, err := store.Collect(rows, func(r pgx.Rows) (store.WinnableDeal, error) {
 		var d store.WinnableDeal
 		var deal int64
-		var beam int32
-		err := r.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &beam, &d.FoundAt)
-		d.Deal, d.Beam, d.FoundAt = uint64(deal), int(beam), d.FoundAt.UTC()
+		err := r.Scan(&d.Mode, &deal, &d.Budget, &d.Positions, &d.Beam, &d.FoundAt)
+		d.Deal, d.FoundAt = uint64(deal), d.FoundAt.UTC()
 		return d, err
 	})
 	return deals, wrap("winnable deals", err)
