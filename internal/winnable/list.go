@@ -317,10 +317,10 @@ func Shipped(m Mode) []List {
 
 // carries gives the modes that deal another mode's lists too, and which: a
 // draw-3 Vegas win is a draw-1 Vegas win of the same deal (tally.Carry), and
-// the draw-1 Vegas search finds as few wins per deal as the draw-3 one, at
-// the same cost, so its list grows at half the rate with its own deals
-// alone. Every other win carries too (a Vegas win is a Normal win, a draw-3
-// win a draw-1 win), but the Normal lists hold enough deals of their own.
+// the draw-3 Vegas lists were long before draw 1's (depth first, the draw-1
+// search finds as few wins per deal as the draw-3 one, at the same cost).
+// Every other win carries too (a Vegas win is a Normal win, a draw-3 win a
+// draw-1 win), but the Normal lists hold enough deals of their own.
 var carries = map[Mode]Mode{D1V: D3V}
 
 // Listed returns the deals of mode m that the binary ships: its lists',
