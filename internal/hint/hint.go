@@ -13,8 +13,11 @@
 // arrangements with the tally solver (internal/solver/tally), which wins
 // nearly every Normal arrangement after nearly any action; so a candidate
 // scores how hard the solver has to search to win after it, and the hint
-// is the first candidate of least search (see scoreSolo). When no
-// arrangement is won within the budget, the hint is the ranked move choice
+// is the first candidate of least search (see scoreSolo). A single pass
+// (Vegas) seldom leaves the solver a win within the budget; there a few
+// more arrangements are solved by the tally solver's beam search, and the
+// hint is the move most of their winning lines begin with (beamVote).
+// When no arrangement is won, the hint is the ranked move choice
 // of the race bot (klondike.UsefulMove), then the way out that
 // klondike.Path finds, then a draw. The arrangements come from a seed, so
 // the same position and seed always give the same hint.
@@ -40,23 +43,35 @@ type Options struct {
 	// number of positions, not a time, so that the hint does not depend on
 	// the machine or its load.
 	Positions int64
+	// Beam, BeamSamples and BeamPositions are a second try in a
+	// single-pass (Vegas) game whose arrangements the solver won none of:
+	// BeamSamples more arrangements, each solved with the tally solver's
+	// beam search of width Beam (tally.Options.Beam) within BeamPositions
+	// positions, and the hint is the action that most of their winning
+	// lines begin with (see beamVote), while some card is unseen. Beam 0:
+	// no second try.
+	Beam, BeamSamples int
+	BeamPositions     int64
 }
 
 // Default is the work of a hint served to players: 32 arrangements, each
-// solved within 2,000 positions of the tally solver; its p95 answer time
-// stays within 300 ms on a 2-core machine (BenchmarkHint).
-var Default = Options{Samples: 32, Positions: 2000}
+// solved within 2,000 positions of the tally solver, and in a Vegas game
+// that none of them wins, 4 more solved by a beam of 50 within 50,000
+// positions each; its p95 answer time stays within 300 ms on a 2-core
+// machine (BenchmarkHint).
+var Default = Options{Samples: 32, Positions: 2000, Beam: 50, BeamSamples: 4, BeamPositions: 50_000}
 
 // Hint is a recommended action, or none.
 type Hint struct {
 	// Action is legal in the position; meaningful only when OK.
 	Action k.Action
 	OK     bool
-	// Reason says in a short sentence why: "wins 5 of 6 samples",
-	// "heuristic", "no move helps".
+	// Reason says in a short sentence why: "wins 5 of 6 samples", "a beam
+	// wins 2 of 4 samples", "heuristic", "no move helps".
 	Reason string
-	// Wins of Samples arrangements were won after Action (0 of n for a
-	// heuristic hint or none).
+	// Wins of Samples arrangements were won after Action (by the beam:
+	// won by lines that begin with it; 0 of n for a heuristic hint or
+	// none).
 	Wins, Samples int
 }
 
@@ -98,12 +113,19 @@ func (p *position) sampled(seed uint64, opt Options) Hint {
 		return Hint{Samples: n}
 	}
 	sv := tally.Get()
-	c, wins := p.scoreSolo(sv, cards.NewSplitMix64(seed), n, opt.Positions)
+	r := cards.NewSplitMix64(seed)
+	c, wins := p.scoreSolo(sv, r, n, opt.Positions)
+	reason := "wins %d of %d samples"
+	if wins == 0 && opt.Beam > 0 && opt.BeamSamples > 0 && !p.board.CanRecycle && len(p.holes) > 0 {
+		n = opt.BeamSamples
+		c, wins = p.beamVote(sv, r, n, opt.Beam, opt.BeamPositions)
+		reason = "a beam wins %d of %d samples"
+	}
 	tally.Put(sv)
 	if wins == 0 {
 		return Hint{Samples: n}
 	}
-	return Hint{Action: c, OK: true, Wins: wins, Samples: n, Reason: fmt.Sprintf("wins %d of %d samples", wins, n)}
+	return Hint{Action: c, OK: true, Wins: wins, Samples: n, Reason: fmt.Sprintf(reason, wins, n)}
 }
 
 // arrangement is one deal of the unseen cards into the holes that the

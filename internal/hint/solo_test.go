@@ -3,6 +3,7 @@ package hint
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"dsol/internal/cards"
@@ -137,4 +138,46 @@ func endGame(r *rand.Rand, draw int, recycle bool) (k.Board, k.Foundations) {
 		b.NStock++
 	}
 	return b, f
+}
+
+// TestVegasHintTriesABeam: in Vegas positions whose arrangements the
+// depth-first search wins none of (a budget of one position), the second
+// try solves arrangements with a beam and hints the first move its winning
+// lines share; that hint is legal and, like every hint, the same however
+// the hidden cards lie. In Normal there is no second try.
+func TestVegasHintTriesABeam(t *testing.T) {
+	opt := Options{Samples: 2, Positions: 1, Beam: 50, BeamSamples: 4, BeamPositions: 50_000}
+	r := rand.New(rand.NewPCG(5, 6))
+	beamed := 0
+	for i := range 32 {
+		m := modes[i%len(modes)]
+		g, played := midGame(t, r, m.draw, m.vegas, r.IntN(12))
+		s := g.Seen()
+		b, f := *g.Board(), *g.Foundations()
+		seed := Seed("game", int64(i))
+		h := For(s, &f, seed, opt)
+		fromBeam := strings.HasPrefix(h.Reason, "a beam wins")
+		if fromBeam != (m.vegas && h.Wins > 0) {
+			t.Fatalf("position %d (%s after %v): hint %+v", i, g.Code(), played, h)
+		}
+		if !fromBeam {
+			continue
+		}
+		beamed++
+		if h.Samples != opt.BeamSamples || h.Wins < 1 || h.Wins > h.Samples {
+			t.Fatalf("position %d: %+v: want wins of %d beam samples", i, h, opt.BeamSamples)
+		}
+		cp := *g
+		if _, err := cp.Apply(h.Action); err != nil {
+			t.Fatalf("position %d (%s after %v): the beam's hint %s is refused: %v", i, g.Code(), played, h.Action, err)
+		}
+		b2, f2 := hideOtherwise(r, b, f, s.StockKnown)
+		if h2 := For(b2.Seen(s.StockKnown), &f2, seed, opt); h2 != h {
+			t.Fatalf("position %d (%s): the beam's hint depends on hidden cards: %+v, then %+v", i, g.Code(), h, h2)
+		}
+	}
+	if beamed < 3 {
+		t.Fatalf("%d of 16 Vegas positions hinted by the beam, want 3 at least", beamed)
+	}
+	t.Logf("%d of 16 Vegas positions hinted by the beam", beamed)
 }

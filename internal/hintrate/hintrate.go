@@ -80,6 +80,9 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.stall, "stall", 200, "actions without a new card up or turned over before the game counts as lost")
 	fs.IntVar(&c.opt.Samples, "samples", hint.Default.Samples, "arrangements of the unseen cards solved per hint")
 	fs.Int64Var(&c.opt.Positions, "positions", hint.Default.Positions, "the solver's budget per arrangement, in positions")
+	fs.IntVar(&c.opt.Beam, "beam", hint.Default.Beam, "Vegas: the beam width of the second try when no arrangement is won (0: none)")
+	fs.IntVar(&c.opt.BeamSamples, "beam-samples", hint.Default.BeamSamples, "Vegas: arrangements solved by the beam")
+	fs.Int64Var(&c.opt.BeamPositions, "beam-positions", hint.Default.BeamPositions, "Vegas: the beam's budget per arrangement, in positions")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -97,6 +100,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, cli.Usagef("hint-rate: --max-actions and --stall must be at least 1")
 	case c.opt.Samples < 1 || c.opt.Positions < 1:
 		return c, cli.Usagef("hint-rate: --samples and --positions must be at least 1")
+	case c.opt.Beam < 0 || c.opt.BeamSamples < 0 || c.opt.BeamPositions < 0 || (c.opt.Beam > 0 && c.opt.BeamPositions < 1):
+		return c, cli.Usagef("hint-rate: --beam, --beam-samples and --beam-positions must not be negative, and a beam needs positions")
 	case c.firstLoss < 0 || (c.firstLoss > 0 && !c.winnable):
 		return c, cli.Usagef("hint-rate: --first-loss takes a number of positions, with --winnable")
 	}
@@ -257,21 +262,25 @@ func kind(a k.Action) string {
 
 // report is the summary of a run, as --json prints it.
 type report struct {
-	Mode       string     `json:"mode"`
-	Deals      int        `json:"deals"` // played to the end (fewer than asked when interrupted)
-	Asked      int        `json:"asked"`
-	Seed       uint64     `json:"seed"`
-	Winnable   bool       `json:"winnable"` // the shipped winnable deals, not random ones (the seed unused)
-	Samples    int        `json:"samples"`
-	Positions  int64      `json:"positions"`
-	MaxActions int        `json:"max_actions"`
-	Stall      int        `json:"stall"`
-	HintWon    int        `json:"hint_won"`
-	HintRate   float64    `json:"hint_rate"`
-	HintCI     [2]float64 `json:"hint_rate_ci"`
-	BotWon     int        `json:"bot_won"`
-	BotRate    float64    `json:"bot_rate"`
-	BotCI      [2]float64 `json:"bot_rate_ci"`
+	Mode      string `json:"mode"`
+	Deals     int    `json:"deals"` // played to the end (fewer than asked when interrupted)
+	Asked     int    `json:"asked"`
+	Seed      uint64 `json:"seed"`
+	Winnable  bool   `json:"winnable"` // the shipped winnable deals, not random ones (the seed unused)
+	Samples   int    `json:"samples"`
+	Positions int64  `json:"positions"`
+	// The Vegas hint's second try (hint.Options.Beam), 0 in Normal.
+	Beam          int        `json:"beam"`
+	BeamSamples   int        `json:"beam_samples"`
+	BeamPositions int64      `json:"beam_positions"`
+	MaxActions    int        `json:"max_actions"`
+	Stall         int        `json:"stall"`
+	HintWon       int        `json:"hint_won"`
+	HintRate      float64    `json:"hint_rate"`
+	HintCI        [2]float64 `json:"hint_rate_ci"`
+	BotWon        int        `json:"bot_won"`
+	BotRate       float64    `json:"bot_rate"`
+	BotCI         [2]float64 `json:"bot_rate_ci"`
 	// The cards on the foundations at the end of a game, on average over
 	// all games (the Vegas score is 5 a card less 52 a deal).
 	HintUp float64 `json:"hint_up"`
@@ -404,6 +413,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		FirstLoss: c.firstLoss, LossGames: lost, LossFound: len(losses), LossProved: proved, LossAt: spread(losses), LossKinds: kinds,
 		LossWarned: len(warned), WarnedAfter: spread(warned),
 	}
+	if c.vegas && c.opt.Beam > 0 && c.opt.BeamSamples > 0 {
+		rep.Beam, rep.BeamSamples, rep.BeamPositions = c.opt.Beam, c.opt.BeamSamples, c.opt.BeamPositions
+	}
 	if c.json {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
@@ -412,12 +424,16 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if rep.Winnable {
 		deals = fmt.Sprintf("shipped winnable DS1-%s deals", rep.Mode)
 	}
-	_, err = fmt.Fprintf(stdout, `sample      %d of %d %s, %d samples of %d positions per hint, at most %d actions (%d without progress)
+	per := fmt.Sprintf("%d samples of %d positions per hint", rep.Samples, rep.Positions)
+	if rep.Beam > 0 {
+		per += fmt.Sprintf(" (none won: %d more with a beam of %d within %d)", rep.BeamSamples, rep.Beam, rep.BeamPositions)
+	}
+	_, err = fmt.Fprintf(stdout, `sample      %d of %d %s, %s, at most %d actions (%d without progress)
 hint        won %d: %s (95%% CI %s–%s), %.2f cards up at the end on average
 bot         won %d: %s (95%% CI %s–%s), %.2f cards up
 hint time   %d hints, median %s ms, p95 %s ms; all %s ms
 won games   hint: %d actions median, %d at the 99th percentile, %d the most; bot: %d, %d, %d
-`, rep.Deals, rep.Asked, deals, rep.Samples, rep.Positions, rep.MaxActions, rep.Stall,
+`, rep.Deals, rep.Asked, deals, per, rep.MaxActions, rep.Stall,
 		rep.HintWon, pct(rep.HintRate), pct(rep.HintCI[0]), pct(rep.HintCI[1]), rep.HintUp,
 		rep.BotWon, pct(rep.BotRate), pct(rep.BotCI[0]), pct(rep.BotCI[1]), rep.BotUp,
 		rep.Hints, rep.HintP50MS, rep.HintP95MS, rep.WallMS,

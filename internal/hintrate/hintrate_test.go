@@ -65,14 +65,15 @@ func TestHintRate(t *testing.T) {
 // winnable deals.
 func TestHintRateWinnable(t *testing.T) {
 	var out bytes.Buffer
-	args := []string{"--sample", "2", "--draw", "3", "--scoring", "vegas", "--winnable", "--samples", "2", "--positions", "300", "--max-actions", "40", "--first-loss", "1000"}
+	args := []string{"--sample", "2", "--draw", "3", "--scoring", "vegas", "--winnable", "--samples", "2", "--positions", "300", "--max-actions", "40", "--first-loss", "1000",
+		"--beam", "10", "--beam-samples", "2", "--beam-positions", "2000"}
 	if err := Run(context.Background(), args, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	first := winnable.Listed(winnable.D3V)[0].Code().String()
 	// Neither deal is won within 1,000 positions from the start, so no
 	// action loses it.
-	if !strings.HasPrefix(out.String(), "sample      2 of 2 shipped winnable DS1-D3V deals,") ||
+	if !strings.HasPrefix(out.String(), "sample      2 of 2 shipped winnable DS1-D3V deals, 2 samples of 300 positions per hint (none won: 2 more with a beam of 10 within 2000),") ||
 		!strings.Contains(out.String(), "\nfirst loss  games the hint player lost 2; with an action after which the solver, every card seen, no longer wins within 1000 positions 0:") {
 		t.Fatalf("report %q", out.String())
 	}
@@ -156,6 +157,8 @@ func TestHintRateUsage(t *testing.T) {
 		{"--scoring", "klondike"},
 		{"--stall", "0"},
 		{"--samples", "0"},
+		{"--beam", "-1"},
+		{"--beam-positions", "0"},
 		{"--bogus"},
 		{"extra"},
 	} {
