@@ -32,12 +32,7 @@ func (p *position) scoreSolo(sv *tally.Solver, r *cards.SplitMix64, n int, budge
 	var firsts []k.Action
 	var bounced [52]int // lines that put a card of the face up at once and take it back later
 	for range n {
-		copy(deal, p.unseen)
-		r.Shuffle(deal)
-		a := arrangement{b: p.board}
-		for i, h := range p.holes {
-			*h.Of(&a.b) = deal[i]
-		}
+		a := arrangement{b: p.arrange(r, deal)}
 		res := sv.Solve(&a.b, &p.found, opt)
 		if res.Verdict != tally.Won {
 			continue
@@ -267,12 +262,7 @@ func (p *position) beamVote(sv *tally.Solver, r *cards.SplitMix64, n, w int, bud
 	votes := map[k.Action]int{}
 	var order []k.Action
 	for range n {
-		copy(deal, p.unseen)
-		r.Shuffle(deal)
-		b := p.board
-		for i, h := range p.holes {
-			*h.Of(&b) = deal[i]
-		}
+		b := p.arrange(r, deal)
 		res := sv.Solve(&b, &p.found, opt)
 		if res.Verdict != tally.Won || len(res.Moves) == 0 {
 			continue
@@ -294,4 +284,16 @@ func (p *position) beamVote(sv *tally.Solver, r *cards.SplitMix64, n, w int, bud
 		}
 	}
 	return best, most
+}
+
+// arrange is the board with the unseen cards dealt into its holes in an
+// order drawn from r (deal is the scratch space, as long as p.unseen).
+func (p *position) arrange(r *cards.SplitMix64, deal []cards.Card) k.Board {
+	copy(deal, p.unseen)
+	r.Shuffle(deal)
+	b := p.board
+	for i, h := range p.holes {
+		*h.Of(&b) = deal[i]
+	}
+	return b
 }
