@@ -272,7 +272,11 @@ func TestAbandonedQueryUsesIndex(t *testing.T) {
 func belowStatsTables(tb testing.TB, path string) (up func() time.Duration) {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+	// Transactions IMMEDIATE, as the store's writer migrates: a Go
+	// migration that reads and then writes in a deferred transaction gets
+	// SQLITE_BUSY at once, without waiting, when the open store's
+	// checkpointer holds the write lock meanwhile.
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate")
 	if err != nil {
 		tb.Fatal(err)
 	}
