@@ -391,7 +391,11 @@ func writeReport(w io.Writer, r sampleReport) error {
 	if r.Beam > 0 {
 		budget += fmt.Sprintf(" (a beam of %d)", r.Beam)
 	}
-	_, err := fmt.Fprintf(w, `sample      %d DS1-%s deals, seed %d, budget %s each, %d workers
+	workers := fmt.Sprintf("%d workers", r.Workers)
+	if r.Workers == 1 {
+		workers = "1 worker"
+	}
+	_, err := fmt.Fprintf(w, `sample      %d DS1-%s deals, seed %d, budget %s each, %s
 won         %d
 unwinnable  %d
 unknown     %d
@@ -400,7 +404,7 @@ resumed     %d (from the verdict file of an earlier run)
 win rate    at least %s (95%% CI %s–%s), at most %s (95%% CI %s–%s)
 time        median %s ms, p95 %s ms a deal; this run %s ms
 positions   %d; this run %d/s on all workers
-`, r.Deals, r.Mode, r.Seed, budget, r.Workers, r.Won, r.Unwinnable, r.Unknown, r.Carried, r.Resumed,
+`, r.Deals, r.Mode, r.Seed, budget, workers, r.Won, r.Unwinnable, r.Unknown, r.Carried, r.Resumed,
 		pct(r.WinLow), pct(r.WinLowCI[0]), pct(r.WinLowCI[1]), pct(r.WinHigh), pct(r.WinHighCI[0]), pct(r.WinHighCI[1]),
 		r.MedianMS, r.P95MS, r.WallMS, r.Positions, r.PositionsPerSec)
 	return err

@@ -328,3 +328,25 @@ func TestSampleBeam(t *testing.T) {
 		t.Fatalf("the deal left unknown was not searched by the beam alone:\n%s", data)
 	}
 }
+
+// TestSampleReportForPeople prints the report's budget, beam and workers in
+// words, one worker in the singular.
+func TestSampleReportForPeople(t *testing.T) {
+	for _, tc := range []struct {
+		r    sampleReport
+		want string
+	}{
+		{sampleReport{Mode: "D1V", Deals: 3, Seed: 1, BudgetMS: "0.0", BudgetPositions: 2000, Beam: 50, Workers: 1},
+			"sample      3 DS1-D1V deals, seed 1, budget 2000 positions (a beam of 50) each, 1 worker\n"},
+		{sampleReport{Mode: "D3N", Deals: 5, Seed: 2, BudgetMS: "2000.0", Workers: 2},
+			"sample      5 DS1-D3N deals, seed 2, budget 2000.0 ms each, 2 workers\n"},
+	} {
+		var b strings.Builder
+		if err := writeReport(&b, tc.r); err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(b.String(), "\n"); first+"\n" != tc.want {
+			t.Errorf("first line %q, want %q", first, tc.want)
+		}
+	}
+}
