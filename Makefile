@@ -1,7 +1,7 @@
 # dsol — common tasks. `make run` starts the server, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test race-all e2e-all vet bench property fuzz load-race solve-sample solve-check hint-rate bot-duel cluster screenshots pageload winnable-list winnable-check
+.PHONY: run test race-all e2e-all vet bench property fuzz load-race solve-sample solve-wide solve-check hint-rate bot-duel cluster screenshots pageload winnable-list winnable-check
 
 ## run: start the server on http://localhost:8080 with the SQLite file dsol.db
 run:
@@ -131,6 +131,25 @@ solve-sample:
 	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt && \
 	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --beam $(BEAM_D3V) --out D3V-beam.txt --from D3V.txt && \
 	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --beam $(BEAM_D1V) --out D1V-beam.txt --from D1V.txt --from D1N.txt --from D3V-beam.txt
+
+## solve-wide: the first WIDE_SAMPLE deals of each Vegas mode of solve-sample's
+## seed (draw 3 depth first, then by a beam of BEAM_D3V; draw 1 by a beam of
+## BEAM_D1V alone), then the deals left unknown by beams ten times as wide (and
+## at draw 1 a hundred times) within ten (a hundred) times the positions, the
+## widest draw-1 beam taking the wins of the draw-3 beam of BEAM_D3V, into
+## WIDE_DIR. See docs/solver.md.
+WIDE_SAMPLE ?= 1000
+WIDE_DIR ?= solve-wide
+WIDE_WORKERS ?= 2
+solve-wide:
+	@mkdir -p $(WIDE_DIR) && $(GO) build -o $(WIDE_DIR)/dsol ./cmd/dsol && cd $(WIDE_DIR) && \
+	run() { nice -n 19 ./dsol solve --sample $(WIDE_SAMPLE) --scoring vegas --seed 1 --workers $(WIDE_WORKERS) "$$@" || exit 1; } && \
+	run --draw 1 --positions $(POSITIONS) --beam $(BEAM_D1V) --out D1V-$(BEAM_D1V).txt && \
+	run --draw 1 --positions $$(( 10 * $(POSITIONS) )) --beam $$(( 10 * $(BEAM_D1V) )) --out D1V-$$(( 10 * $(BEAM_D1V) )).txt --from D1V-$(BEAM_D1V).txt && \
+	run --draw 3 --positions $(POSITIONS) --out D3V.txt && \
+	run --draw 3 --positions $(POSITIONS) --beam $(BEAM_D3V) --out D3V-$(BEAM_D3V).txt --from D3V.txt && \
+	run --draw 1 --positions $$(( 100 * $(POSITIONS) )) --beam $$(( 100 * $(BEAM_D1V) )) --out D1V-$$(( 100 * $(BEAM_D1V) )).txt --from D1V-$$(( 10 * $(BEAM_D1V) )).txt --from D3V-$(BEAM_D3V).txt && \
+	run --draw 3 --positions $$(( 10 * $(POSITIONS) )) --beam $$(( 10 * $(BEAM_D3V) )) --out D3V-$$(( 10 * $(BEAM_D3V) )).txt --from D3V-$(BEAM_D3V).txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
 ## player who always follows the hint, and by one who always plays the race bot's choice;
