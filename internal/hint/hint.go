@@ -54,6 +54,10 @@ type Options struct {
 	BeamPositions     int64
 }
 
+// TriesBeam reports whether a Vegas hint has the second try with a beam
+// (Beam and BeamSamples above 0).
+func (o Options) TriesBeam() bool { return o.Beam > 0 && o.BeamSamples > 0 }
+
 // Default is the work of a hint served to players: 32 arrangements, each
 // solved within 2,000 positions of the tally solver, and in a Vegas game
 // that none of them wins, 4 more solved by a beam of 50 within 50,000
@@ -116,7 +120,7 @@ func (p *position) sampled(seed uint64, opt Options) Hint {
 	r := cards.NewSplitMix64(seed)
 	c, wins := p.scoreSolo(sv, r, n, opt.Positions)
 	reason := "wins %d of %d samples"
-	if wins == 0 && opt.Beam > 0 && opt.BeamSamples > 0 && !p.board.CanRecycle && len(p.holes) > 0 {
+	if wins == 0 && opt.TriesBeam() && !p.board.CanRecycle && len(p.holes) > 0 {
 		n = opt.BeamSamples
 		c, wins = p.beamVote(sv, r, n, opt.Beam, opt.BeamPositions)
 		reason = "a beam wins %d of %d samples"

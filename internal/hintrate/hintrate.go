@@ -413,7 +413,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		FirstLoss: c.firstLoss, LossGames: lost, LossFound: len(losses), LossProved: proved, LossAt: spread(losses), LossKinds: kinds,
 		LossWarned: len(warned), WarnedAfter: spread(warned),
 	}
-	if c.vegas && c.opt.Beam > 0 && c.opt.BeamSamples > 0 {
+	if c.vegas && c.opt.TriesBeam() {
 		rep.Beam, rep.BeamSamples, rep.BeamPositions = c.opt.Beam, c.opt.BeamSamples, c.opt.BeamPositions
 	}
 	if c.json {
