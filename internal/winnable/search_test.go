@@ -221,9 +221,13 @@ func TestGateShare(t *testing.T) {
 	}{
 		{2, 0, 1}, {2, 0.5, 0.5}, {2, 1, 0}, {8, 1, 1}, {8, 3.5, 0.5}, {1, 0, 0.5},
 	} {
+		// The fake meter's clock is read apart from the gate's, so a pause
+		// between the two reads counts as others' CPU time; a window of
+		// 100 ms keeps a pause of a millisecond on a loaded machine within
+		// the tolerance (a window of 20 ms did not, once in CI).
 		m := &fakeMeter{busy: tc.others}
-		g := newGate(m, tc.cpus, 20*time.Millisecond, func(string) {}, func(time.Duration) {})
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		g := newGate(m, tc.cpus, 100*time.Millisecond, func(string) {}, func(time.Duration) {})
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		open := g.wait(ctx)
 		cancel()
 		if open != (tc.want >= minShare) {
