@@ -137,8 +137,8 @@ solve-sample:
 ## BEAM_D1V alone), then the deals left unknown by beams ten times as wide (and
 ## at draw 1 a hundred times) within ten (a hundred) times the positions, the
 ## widest draw-1 beam taking the wins of the draw-3 beam of BEAM_D3V; last, the
-## draw-3 deals still unknown depth first within ten times the positions, for
-## proofs of loss. Into WIDE_DIR. See docs/solver.md.
+## draw-3 deals still unknown depth first within ten, then twenty times the
+## positions, for proofs of loss. Into WIDE_DIR. See docs/solver.md.
 WIDE_SAMPLE ?= 1000
 WIDE_DIR ?= solve-wide
 WIDE_WORKERS ?= 2
@@ -151,7 +151,8 @@ solve-wide:
 	run --draw 3 --positions $(POSITIONS) --beam $(BEAM_D3V) --out D3V-$(BEAM_D3V).txt --from D3V.txt && \
 	run --draw 1 --positions $$(( 100 * $(POSITIONS) )) --beam $$(( 100 * $(BEAM_D1V) )) --out D1V-$$(( 100 * $(BEAM_D1V) )).txt --from D1V-$$(( 10 * $(BEAM_D1V) )).txt --from D3V-$(BEAM_D3V).txt && \
 	run --draw 3 --positions $$(( 10 * $(POSITIONS) )) --beam $$(( 10 * $(BEAM_D3V) )) --out D3V-$$(( 10 * $(BEAM_D3V) )).txt --from D3V-$(BEAM_D3V).txt && \
-	run --draw 3 --positions $$(( 10 * $(POSITIONS) )) --out D3V-deep.txt --from D3V-$$(( 10 * $(BEAM_D3V) )).txt
+	run --draw 3 --positions $$(( 10 * $(POSITIONS) )) --out D3V-deep.txt --from D3V-$$(( 10 * $(BEAM_D3V) )).txt && \
+	run --draw 3 --positions $$(( 20 * $(POSITIONS) )) --out D3V-deeper.txt --from D3V-deep.txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
 ## player who always follows the hint, and by one who always plays the race bot's choice;
