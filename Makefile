@@ -105,7 +105,7 @@ pageload:
 
 ## solve-sample: solve SAMPLE random deals of each of the four solo modes
 ## (SAMPLE_NORMAL and SAMPLE_VEGAS set the two apart; the same deal numbers in
-## every mode), each search bounded by POSITIONS positions
+## every mode), each search bounded by POSITIONS positions, depth first
 ## (so the verdicts do not depend on the machine), SAMPLE_WORKERS searches at
 ## once, at the lowest priority. Each mode's verdicts go to SOLVE_DIR/MODE.txt as
 ## they are found, and a rerun goes on from there; each mode takes what the
@@ -127,8 +127,8 @@ solve-sample:
 	run() { nice -n 19 ./dsol solve --positions $(POSITIONS) --seed 1 --workers $(SAMPLE_WORKERS) "$$@" || exit 1; } && \
 	run --sample $(SAMPLE_NORMAL) --draw 3 --scoring normal --out D3N.txt && \
 	run --sample $(SAMPLE_NORMAL) --draw 1 --scoring normal --out D1N.txt --from D3N.txt && \
-	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --out D3V.txt --from D3N.txt --from D1N.txt && \
-	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --out D1V.txt --from D1N.txt --from D3V.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --beam 0 --out D3V.txt --from D3N.txt --from D1N.txt && \
+	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --beam 0 --out D1V.txt --from D1N.txt --from D3V.txt && \
 	run --sample $(SAMPLE_VEGAS) --draw 3 --scoring vegas --beam $(BEAM_D3V) --out D3V-beam.txt --from D3V.txt && \
 	run --sample $(SAMPLE_VEGAS) --draw 1 --scoring vegas --beam $(BEAM_D1V) --out D1V-beam.txt --from D1V.txt --from D1N.txt --from D3V-beam.txt
 
@@ -147,12 +147,12 @@ solve-wide:
 	run() { nice -n 19 ./dsol solve --sample $(WIDE_SAMPLE) --scoring vegas --seed 1 --workers $(WIDE_WORKERS) "$$@" || exit 1; } && \
 	run --draw 1 --positions $(POSITIONS) --beam $(BEAM_D1V) --out D1V-$(BEAM_D1V).txt && \
 	run --draw 1 --positions $$(( 10 * $(POSITIONS) )) --beam $$(( 10 * $(BEAM_D1V) )) --out D1V-$$(( 10 * $(BEAM_D1V) )).txt --from D1V-$(BEAM_D1V).txt && \
-	run --draw 3 --positions $(POSITIONS) --out D3V.txt && \
+	run --draw 3 --positions $(POSITIONS) --beam 0 --out D3V.txt && \
 	run --draw 3 --positions $(POSITIONS) --beam $(BEAM_D3V) --out D3V-$(BEAM_D3V).txt --from D3V.txt && \
 	run --draw 1 --positions $$(( 100 * $(POSITIONS) )) --beam $$(( 100 * $(BEAM_D1V) )) --out D1V-$$(( 100 * $(BEAM_D1V) )).txt --from D1V-$$(( 10 * $(BEAM_D1V) )).txt --from D3V-$(BEAM_D3V).txt && \
 	run --draw 3 --positions $$(( 10 * $(POSITIONS) )) --beam $$(( 10 * $(BEAM_D3V) )) --out D3V-$$(( 10 * $(BEAM_D3V) )).txt --from D3V-$(BEAM_D3V).txt && \
-	run --draw 3 --positions $$(( 10 * $(POSITIONS) )) --out D3V-deep.txt --from D3V-$$(( 10 * $(BEAM_D3V) )).txt && \
-	run --draw 3 --positions $$(( 20 * $(POSITIONS) )) --out D3V-deeper.txt --from D3V-deep.txt
+	run --draw 3 --positions $$(( 10 * $(POSITIONS) )) --beam 0 --out D3V-deep.txt --from D3V-$$(( 10 * $(BEAM_D3V) )).txt && \
+	run --draw 3 --positions $$(( 20 * $(POSITIONS) )) --beam 0 --out D3V-deeper.txt --from D3V-deep.txt
 
 ## hint-rate: HINT_DEALS random deals of each of the four solo modes played by a
 ## player who always follows the hint, and by one who always plays the race bot's choice;

@@ -26,6 +26,7 @@ type solveConfig struct {
 	budget    time.Duration // 0: no time bound (only with positions)
 	positions int64         // 0: no bound on positions
 	beam      int           // a beam search of this width (0: the depth-first search)
+	beams     bool          // no --beam: single-pass deals by beams, then depth first
 	sample    int           // deals in the sample; 0: solve code
 	draw      int           // sample: 1 or 3
 	vegas     bool          // sample: Vegas scoring
@@ -39,7 +40,7 @@ type solveConfig struct {
 // options are the solver's options of a deal started at start: the
 // position budget, and the time budget as a stop.
 func (c solveConfig) options(start time.Time) tally.Options {
-	opt := tally.Options{MaxPositions: c.positions, Beam: c.beam}
+	opt := tally.Options{MaxPositions: c.positions, Beam: c.beam, Beams: c.beams}
 	if c.budget > 0 {
 		opt.Spent = func() float64 { return float64(time.Since(start)) / float64(c.budget) }
 	}
@@ -61,9 +62,11 @@ seen) and prints {"code", "result": "won"|"unwinnable"|"unknown", "moves",
 the code; "unwinnable" is proved; "unknown" means the budget ran out.
 --positions bounds each search by positions instead of time (then with no
 time bound unless --budget is given too), so the verdicts do not depend on
-the machine or its load. --beam W searches for a win with a beam of W
-positions a level instead: it finds single-pass (Vegas) wins far sooner,
-and proves a loss only by the check for dead cards made before any search.
+the machine or its load. A single-pass (Vegas) deal is searched first by
+beams of growing width, which find most wins far sooner, then depth first,
+which proves the losses. --beam W searches with one beam of W positions a
+level only, which proves a loss only by the check for dead cards made
+before any search; --beam 0 depth first only (a Normal deal always is).
 With --sample, solves N random DS1 deals of one mode (the same deal numbers
 in every mode for a seed) and reports the counts, the win rate's bounds
 with 95% confidence intervals, the times and the positions searched per
@@ -85,7 +88,7 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 	var scoring string
 	fs.DurationVar(&c.budget, "budget", 2*time.Second, "time for each deal; the result is unknown when it runs out")
 	fs.Int64Var(&c.positions, "positions", 0, "positions for each deal (0: no bound); without --budget, no time bound then")
-	fs.IntVar(&c.beam, "beam", 0, "search with a beam of this width instead of depth first (0: off); it proves no loss by search")
+	fs.IntVar(&c.beam, "beam", 0, "search with one beam of this width only (0: depth first only); it proves no loss by search (default: Vegas deals by beams, then depth first)")
 	fs.IntVar(&c.workers, "workers", c.workers, "sample: searches at once")
 	fs.IntVar(&c.sample, "sample", 0, "solve this many random DS1 deals instead of one code")
 	fs.IntVar(&c.draw, "draw", 1, "sample: draw 1 or 3")
@@ -126,6 +129,7 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 	if c.beam < 0 {
 		return c, cli.Usagef("solve: --beam must be positive")
 	}
+	c.beams = !set["beam"]
 	if c.workers < 1 {
 		return c, cli.Usagef("solve: --workers must be at least 1")
 	}
@@ -215,11 +219,14 @@ type sampleReport struct {
 	// BudgetPositions is the position budget of each deal (0: none).
 	BudgetPositions int64 `json:"budget_positions"`
 	// Beam is the width of the beam search (--beam; 0: depth first).
-	Beam       int `json:"beam"`
-	Workers    int `json:"workers"`
-	Won        int `json:"won"`
-	Unwinnable int `json:"unwinnable"`
-	Unknown    int `json:"unknown"`
+	Beam int `json:"beam"`
+	// Beams: the deals were searched by beams of growing width, then
+	// depth first (a Vegas sample without --beam).
+	Beams      bool `json:"beams"`
+	Workers    int  `json:"workers"`
+	Won        int  `json:"won"`
+	Unwinnable int  `json:"unwinnable"`
+	Unknown    int  `json:"unknown"`
 	// Carried counts the verdicts carried over from other modes (--from),
 	// which the counts above include.
 	Carried int `json:"carried"`
@@ -337,6 +344,7 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 		BudgetMS:        sampling.Millis(c.budget),
 		BudgetPositions: c.positions,
 		Beam:            c.beam,
+		Beams:           c.beams && c.vegas,
 		Workers:         c.workers,
 		WallMS:          sampling.Millis(wall),
 	}
@@ -388,8 +396,11 @@ func writeReport(w io.Writer, r sampleReport) error {
 	case r.BudgetPositions > 0:
 		budget = fmt.Sprintf("%d positions or %s ms", r.BudgetPositions, r.BudgetMS)
 	}
-	if r.Beam > 0 {
+	switch {
+	case r.Beam > 0:
 		budget += fmt.Sprintf(" (a beam of %d)", r.Beam)
+	case r.Beams:
+		budget += " (beams, then depth first)"
 	}
 	workers := fmt.Sprintf("%d workers", r.Workers)
 	if r.Workers == 1 {

@@ -27,6 +27,7 @@ func TestSolveWon(t *testing.T) {
 		"DS1-D1N-AAAAAAA": {"solve", "DS1-D1N-AAAAAAA", "--budget", "20s"},
 		"DS1-D3N-AAAAAAB": {"solve", "--budget", "20s", "ds1-d3n-aaaaaab"},
 		"DS1-D3V-IPAXIPO": {"solve", "DS1-D3V-IPAXIPO", "--positions", "500000", "--beam", "500"},
+		"DS1-D1V-CXAPYWT": {"solve", "DS1-D1V-CXAPYWT", "--positions", "500000"}, // by the beams: unknown depth first
 	} {
 		var out, errOut bytes.Buffer
 		if err := run(context.Background(), args, noEnv, &out, &errOut); err != nil {
@@ -329,6 +330,34 @@ func TestSampleBeam(t *testing.T) {
 	}
 }
 
+// TestSampleBeams: without --beam a Vegas sample is searched by beams, then
+// depth first, and its verdict file and report say so, so that a file of
+// the depth-first search alone (--beam 0) is not resumed by it; a Normal
+// sample is searched depth first either way, and its file is the same.
+func TestSampleBeams(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args, line string
+		beams      bool
+	}{
+		{"--draw 3 --scoring vegas", "sample D3V seed 3 positions 20000 budget_ms 0 beams\n", true},
+		{"--draw 3 --scoring vegas --beam 0", "sample D3V seed 3 positions 20000 budget_ms 0\n", false},
+		{"--draw 3 --scoring normal", "sample D3N seed 3 positions 20000 budget_ms 0\n", false},
+	} {
+		out := filepath.Join(dir, strings.ReplaceAll(tc.args, " ", "")+".txt")
+		rep := sampleJSON(t, "solve --sample 2 --positions 20000 --seed 3 --json --out "+out+" "+tc.args)
+		data, _ := os.ReadFile(out)
+		if rep.Beams != tc.beams || rep.Beam != 0 || !strings.Contains(string(data), tc.line) {
+			t.Fatalf("%s: beams %v in the report, verdict file:\n%s", tc.args, rep.Beams, data)
+		}
+	}
+	var out, errOut bytes.Buffer
+	args := "solve --sample 2 --draw 3 --scoring vegas --positions 20000 --seed 3 --json --out " + filepath.Join(dir, "--draw3--scoringvegas--beam0.txt")
+	if err := run(context.Background(), strings.Fields(args), noEnv, &out, &errOut); err == nil || !strings.Contains(err.Error(), "another sample") {
+		t.Fatalf("the beams resuming the depth-first search's file: %v", err)
+	}
+}
+
 // TestSampleReportForPeople prints the report's budget, beam and workers in
 // words, one worker in the singular.
 func TestSampleReportForPeople(t *testing.T) {
@@ -340,6 +369,10 @@ func TestSampleReportForPeople(t *testing.T) {
 			"sample      3 DS1-D1V deals, seed 1, budget 2000 positions (a beam of 50) each, 1 worker\n"},
 		{sampleReport{Mode: "D3N", Deals: 5, Seed: 2, BudgetMS: "2000.0", Workers: 2},
 			"sample      5 DS1-D3N deals, seed 2, budget 2000.0 ms each, 2 workers\n"},
+		{sampleReport{Mode: "D3V", Deals: 5, Seed: 2, BudgetMS: "2000.0", Beams: true, Workers: 2},
+			"sample      5 DS1-D3V deals, seed 2, budget 2000.0 ms (beams, then depth first) each, 2 workers\n"},
+		{sampleReport{Mode: "D3V", Deals: 5, Seed: 2, BudgetMS: "2000.0", Workers: 2},
+			"sample      5 DS1-D3V deals, seed 2, budget 2000.0 ms each, 2 workers\n"},
 	} {
 		var b strings.Builder
 		if err := writeReport(&b, tc.r); err != nil {

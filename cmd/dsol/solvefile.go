@@ -42,8 +42,11 @@ type verdict struct {
 // sampleLine is a verdict file's second line: what the verdicts are of.
 func (c solveConfig) sampleLine() string {
 	line := fmt.Sprintf("sample %s seed %d positions %d budget_ms %d", sampling.Mode(c.draw, c.vegas), c.seed, c.positions, c.budget.Milliseconds())
-	if c.beam > 0 {
+	switch {
+	case c.beam > 0:
 		line += fmt.Sprintf(" beam %d", c.beam)
+	case c.beams && c.vegas:
+		line += " beams"
 	}
 	return line
 }

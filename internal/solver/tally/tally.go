@@ -99,6 +99,12 @@ type Options struct {
 	// and proves no loss itself (the check for dead cards before any search
 	// still does). Not with Free.
 	Beam int
+	// Beams, for a single-pass position and a budget (MaxPositions or
+	// Spent), puts beams of growing width before the depth-first passes of
+	// SolvePosition's schedule (see ladder): the beams win most single-pass
+	// deals that are won, and the depth-first search proves the losses.
+	// Normal positions, and Exact, Free or Beam searches, are unchanged.
+	Beams bool
 
 	// keep, set by SolveCode's first pass of Normal deals, makes no
 	// reversible foundation play (see reversible) at once, nor prefers one
@@ -178,9 +184,10 @@ func Put(s *Solver) { solvers.Put(s) }
 
 // pass is one search of SolveCode's schedule for a mode.
 type pass struct {
-	three bool    // search the deal at draw 3 (a draw-1 Vegas deal)
-	keep  bool    // Options.keep
-	end   float64 // the share of the budget at which it stops, counted from the start
+	three  bool    // search the deal at draw 3 (a draw-1 Vegas deal)
+	keep   bool    // Options.keep
+	ladder bool    // beams of growing width (see ladder)
+	end    float64 // the share of the budget at which it stops, counted from the start
 }
 
 // Schedules of SolveCode, by mode.
@@ -192,6 +199,19 @@ var (
 	vegas1 = []pass{{three: true, end: 0.75}, {end: 1}}
 	// vegas3: one search.
 	vegas3 = []pass{{end: 1}}
+	// With Options.Beams, the beams first: at draw 1 on nine tenths of the
+	// budget, as the depth-first search seldom decides a draw-1 deal, then
+	// the draw-1 game depth first; at draw 3 on half, then depth first.
+	beams1 = []pass{{ladder: true, end: 0.9}, {end: 1}}
+	beams3 = []pass{{ladder: true, end: 0.5}, {end: 1}}
+)
+
+// The ladder's beams: the first width, the factor from one to the next,
+// and the widest.
+const (
+	ladderFirst  = 500
+	ladderFactor = 3
+	ladderMost   = 40500
 )
 
 // SolveCode deals the game of a solo code and solves it, in passes that
@@ -213,6 +233,13 @@ var (
 //     game.
 //   - Draw-3 Vegas deals are searched once.
 //
+// With Options.Beams and a budget, a single-pass deal is searched first by
+// beams of growing width (see ladder), on nine tenths of the budget at draw
+// 1 and half at draw 3, and then depth first, in one pass, with the rest:
+// the beams win most of the deals that are won, far sooner than the
+// depth-first search, which is left the proofs of loss (at draw 1 the
+// draw-1 game itself, which alone can prove a draw-1 deal lost).
+//
 // Options.Exact, Options.Free and Options.Beam search the deal once, as asked.
 func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 	var b k.Board
@@ -225,8 +252,9 @@ func (s *Solver) SolveCode(code cards.Code, opt Options) Result {
 // SolvePosition solves a position of a solo game (see Solve) in the passes
 // of SolveCode's schedule for its mode: with recycles, without the
 // reversible foundation plays first; at draw 1 without recycles, at draw 3
-// first; at draw 3 without recycles, once. Options.Exact, Options.Free and
-// Options.Beam search it once, as asked. Neither b nor f is changed.
+// first; at draw 3 without recycles, once; without recycles and with
+// Options.Beams, beams first. Options.Exact, Options.Free and Options.Beam
+// search it once, as asked. Neither b nor f is changed.
 func (s *Solver) SolvePosition(b *k.Board, f *k.Foundations, opt Options) Result {
 	schedule := normal
 	switch {
@@ -234,8 +262,14 @@ func (s *Solver) SolvePosition(b *k.Board, f *k.Foundations, opt Options) Result
 		return s.Solve(b, f, opt)
 	case !b.CanRecycle && b.DrawCount == 1:
 		schedule = vegas1
+		if opt.Beams && budgeted(opt) {
+			schedule = beams1
+		}
 	case !b.CanRecycle:
 		schedule = vegas3
+		if opt.Beams && budgeted(opt) {
+			schedule = beams3
+		}
 	}
 	three := *b
 	three.DrawCount = 3
@@ -252,7 +286,12 @@ func (s *Solver) SolvePosition(b *k.Board, f *k.Foundations, opt Options) Result
 		if ps.three {
 			board = &three
 		}
-		res := s.Solve(board, f, po)
+		var res Result
+		if ps.ladder {
+			res = s.ladder(board, f, po, opt.MaxPositions, spent)
+		} else {
+			res = s.Solve(board, f, po)
+		}
 		spent += res.Positions
 		left = min(left, res.Left)
 		// A proof counts only from a search of the game itself; a draw-3
@@ -269,6 +308,54 @@ func (s *Solver) SolvePosition(b *k.Board, f *k.Foundations, opt Options) Result
 		}
 	}
 	return Result{Verdict: Unknown, Positions: spent, Left: left}
+}
+
+// budgeted reports whether opt bounds a search.
+func budgeted(opt Options) bool { return opt.MaxPositions > 0 || opt.Spent != nil }
+
+// ladder searches a single-pass position with beams of growing width: the
+// first ladderFirst wide, each next one ladderFactor times as wide, up to
+// ladderMost, until one wins, the check for dead cards proves the position
+// lost, or the pass's share of the budget (opt.end) would not hold the next
+// beam. The first is always started, and each next one only when the
+// share used so far and ladderFactor times what the last beam used still
+// fit, as a beam cut short wins nothing. opt is the pass's options (MaxPositions what is left of its
+// share), total the whole position budget and spent the positions of the
+// passes before.
+func (s *Solver) ladder(b *k.Board, f *k.Foundations, opt Options, total, spent int64) Result {
+	used := func(n int64) float64 { // the share of the budget used after n positions of the ladder
+		u := 0.0
+		if total > 0 {
+			u = float64(spent+n) / float64(total)
+		}
+		if opt.Spent != nil {
+			u = max(u, opt.Spent())
+		}
+		return u
+	}
+	var n int64
+	left := b.CardsLeft()
+	before := used(0)
+	for w := ladderFirst; w <= ladderMost; w *= ladderFactor {
+		po := opt
+		po.Beam = w
+		if opt.MaxPositions > 0 {
+			po.MaxPositions = opt.MaxPositions - n
+		}
+		res := s.Solve(b, f, po)
+		n += res.Positions
+		left = min(left, res.Left)
+		if res.Verdict != Unknown {
+			res.Positions, res.Left = n, left
+			return res
+		}
+		now := used(n)
+		if s.halted || now+ladderFactor*(now-before) > opt.end || (opt.MaxPositions > 0 && n >= opt.MaxPositions) {
+			break
+		}
+		before = now
+	}
+	return Result{Verdict: Unknown, Positions: n, Left: left}
 }
 
 // Solve searches a position of a solo game: its board (DrawCount and

@@ -85,16 +85,18 @@ func TestSpent(t *testing.T) {
 }
 
 // TestBudget: a search stops at its position budget with Unknown, or ends
-// before it, however small the budget; a beam search too.
+// before it, however small the budget; a beam search too, and the beams
+// before the depth-first search.
 func TestBudget(t *testing.T) {
 	s := tally.New()
 	for _, code := range []string{"DS1-D1V-AAAAAAC", "DS1-D3V-AAAAAAC"} {
 		c, _ := cards.ParseCode(code)
-		for _, beam := range []int{0, 50} {
+		for _, o := range []tally.Options{{}, {Beam: 50}, {Beams: true}} {
 			for _, n := range []int64{1, 2, 31, 5000} {
-				res := s.SolveCode(c, tally.Options{MaxPositions: n, Beam: beam})
+				o.MaxPositions = n
+				res := s.SolveCode(c, o)
 				if res.Positions > n || (res.Verdict == tally.Unknown && res.Positions != n) {
-					t.Fatalf("%s, beam %d: %s after %d positions of a budget of %d", code, beam, res.Verdict, res.Positions, n)
+					t.Fatalf("%s, beam %d, beams %v: %s after %d positions of a budget of %d", code, o.Beam, o.Beams, res.Verdict, res.Positions, n)
 				}
 			}
 		}
@@ -117,6 +119,48 @@ func TestBeam(t *testing.T) {
 			t.Fatalf("%s: the beam %s after %d positions", code, res.Verdict, res.Positions)
 		}
 		replay(t, c, res)
+	}
+}
+
+// TestBeams: with Options.Beams and a budget, the beams win single-pass
+// deals that the depth-first search leaves unknown (and the lines win
+// through the solo engine); the depth-first search, after them, still
+// proves what it proves, and has the budget to the last position when
+// nothing is decided. Normal deals, and searches without a budget, are
+// searched as without Beams.
+func TestBeams(t *testing.T) {
+	s := tally.New()
+	for _, code := range []string{"DS1-D3V-IPAXIPO", "DS1-D1V-CXAPYWT"} { // unknown depth first at 500,000 (TestBeam)
+		c, _ := cards.ParseCode(code)
+		res := s.SolveCode(c, tally.Options{MaxPositions: 500000, Beams: true})
+		if res.Verdict != tally.Won || res.Positions > 500000 {
+			t.Fatalf("%s: %s after %d positions of 500,000", code, res.Verdict, res.Positions)
+		}
+		replay(t, c, res)
+	}
+	lost, _ := cards.ParseCode("DS1-D3V-JMAJKDO")
+	alone := s.SolveCode(lost, tally.Options{MaxPositions: 100000})
+	if alone.Verdict != tally.Unwinnable || alone.Positions < 20000 {
+		t.Fatalf("%s: depth first %s after %d positions; want a proof of loss that takes a search", lost, alone.Verdict, alone.Positions)
+	}
+	res := s.SolveCode(lost, tally.Options{MaxPositions: 100000, Beams: true})
+	if res.Verdict != tally.Unwinnable || res.Positions <= alone.Positions || res.Positions > 100000 {
+		t.Fatalf("%s: %s after %d positions, beams first; depth first alone %s after %d", lost, res.Verdict, res.Positions, alone.Verdict, alone.Positions)
+	}
+	if res := s.SolveCode(lost, tally.Options{Beams: true}); res.Verdict != alone.Verdict || res.Positions != alone.Positions {
+		t.Fatalf("%s, no budget: %s after %d positions; want the depth-first search alone, %s after %d", lost, res.Verdict, res.Positions, alone.Verdict, alone.Positions)
+	}
+	open, _ := cards.ParseCode("DS1-D1V-JHQHCPK") // no beam of 50,000 wins it
+	if res := s.SolveCode(open, tally.Options{MaxPositions: 300000, Beams: true}); res.Verdict != tally.Unknown || res.Positions != 300000 {
+		t.Fatalf("%s: %s after %d positions; want unknown after the whole budget of 300,000", open, res.Verdict, res.Positions)
+	}
+	for _, code := range []string{"DS1-D1N-AAAAAAB", "DS1-D3N-AAAAAAB"} {
+		c, _ := cards.ParseCode(code)
+		want := s.SolveCode(c, tally.Options{MaxPositions: 20000})
+		got := s.SolveCode(c, tally.Options{MaxPositions: 20000, Beams: true})
+		if got.Verdict != want.Verdict || got.Positions != want.Positions || fmt.Sprint(got.Moves) != fmt.Sprint(want.Moves) {
+			t.Fatalf("%s: %s after %d positions with Beams, %s after %d without", code, got.Verdict, got.Positions, want.Verdict, want.Positions)
+		}
 	}
 }
 
