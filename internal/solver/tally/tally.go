@@ -317,11 +317,11 @@ func budgeted(opt Options) bool { return opt.MaxPositions > 0 || opt.Spent != ni
 // first ladderFirst wide, each next one ladderFactor times as wide, up to
 // ladderMost, until one wins, the check for dead cards proves the position
 // lost, or the pass's share of the budget (opt.end) would not hold the next
-// beam. The first is always started, and each next one only when the
-// share used so far and ladderFactor times what the last beam used still
-// fit, as a beam cut short wins nothing. opt is the pass's options (MaxPositions what is left of its
-// share), total the whole position budget and spent the positions of the
-// passes before.
+// beam. The first is always started, and each next one only when the share
+// used so far and ladderFactor times what the last beam used still fit, as
+// a beam cut short wins nothing. opt is the pass's options (MaxPositions
+// what is left of its share), total the whole position budget and spent
+// the positions of the passes before.
 func (s *Solver) ladder(b *k.Board, f *k.Foundations, opt Options, total, spent int64) Result {
 	used := func(n int64) float64 { // the share of the budget used after n positions of the ladder
 		u := 0.0
