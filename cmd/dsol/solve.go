@@ -26,7 +26,7 @@ type solveConfig struct {
 	budget    time.Duration // 0: no time bound (only with positions)
 	positions int64         // 0: no bound on positions
 	beam      int           // a beam search of this width (0: the depth-first search)
-	beams     bool          // no --beam: single-pass deals by beams, then depth first
+	beams     bool          // no --beam: single-pass deals by beams, then depth first (a sample: a Vegas one)
 	sample    int           // deals in the sample; 0: solve code
 	draw      int           // sample: 1 or 3
 	vegas     bool          // sample: Vegas scoring
@@ -168,6 +168,7 @@ func parseSolve(args []string, stderr io.Writer) (solveConfig, error) {
 	default:
 		return c, cli.Usagef("solve: --scoring must be normal or vegas")
 	}
+	c.beams = c.beams && c.vegas // Normal deals are searched depth first either way
 	return c, nil
 }
 
@@ -344,7 +345,7 @@ func summarise(c solveConfig, results []sampleResult, wall time.Duration) sample
 		BudgetMS:        sampling.Millis(c.budget),
 		BudgetPositions: c.positions,
 		Beam:            c.beam,
-		Beams:           c.beams && c.vegas,
+		Beams:           c.beams,
 		Workers:         c.workers,
 		WallMS:          sampling.Millis(wall),
 	}

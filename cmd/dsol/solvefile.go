@@ -45,7 +45,7 @@ func (c solveConfig) sampleLine() string {
 	switch {
 	case c.beam > 0:
 		line += fmt.Sprintf(" beam %d", c.beam)
-	case c.beams && c.vegas:
+	case c.beams:
 		line += " beams"
 	}
 	return line
