@@ -59,7 +59,8 @@ func (s *Solver) beam(w int) Verdict {
 	cur := append(s.beamCur[:0], beamNode{st: *st, at: 0})
 	next := s.beamNext[:0]
 	defer func() { s.beamCur, s.beamNext = cur[:0], next[:0] }()
-	var kids []beamChild
+	kids := s.beamKids[:0]
+	defer func() { s.beamKids = kids[:0] }()
 	for len(cur) > 0 {
 		kids = kids[:0]
 		for i := range cur {
@@ -84,12 +85,8 @@ func (s *Solver) beam(w int) Verdict {
 				kids = append(kids, beamChild{parent: int32(i), m: m, pend: pend, score: st.beamScore()})
 			}
 		}
-		slices.SortStableFunc(kids, func(a, b beamChild) int { return int(a.score - b.score) })
-		if len(kids) > w {
-			kids = kids[:w]
-		}
 		next = next[:0]
-		for _, c := range kids {
+		for _, c := range s.best(kids, w) {
 			p := &cur[c.parent]
 			*st = p.st
 			s.log = s.log[:0]
@@ -102,6 +99,37 @@ func (s *Solver) beam(w int) Verdict {
 		cur, next = next, cur
 	}
 	return Unknown
+}
+
+// best returns the w best children of a level, or all of them when there
+// are fewer, lowest score first and those of one score in their order in
+// kids: a stable counting sort that places only the first w.
+func (s *Solver) best(kids []beamChild, w int) []beamChild {
+	if len(kids) == 0 {
+		return nil
+	}
+	lo, hi := kids[0].score, kids[0].score
+	for _, c := range kids {
+		lo, hi = min(lo, c.score), max(hi, c.score)
+	}
+	at := slices.Grow(s.beamAt[:0], int(hi-lo)+1)[:hi-lo+1]
+	clear(at)
+	for _, c := range kids {
+		at[c.score-lo]++
+	}
+	var n int32
+	for i, m := range at { // each score's first place
+		at[i], n = n, n+m
+	}
+	out := slices.Grow(s.beamBest[:0], min(w, len(kids)))[:min(w, len(kids))]
+	for _, c := range kids {
+		if i := at[c.score-lo]; int(i) < len(out) {
+			out[i] = c
+		}
+		at[c.score-lo]++
+	}
+	s.beamAt, s.beamBest = at, out
+	return out
 }
 
 // beamLine puts in s.log the whole line to the position just reached: the

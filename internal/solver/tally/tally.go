@@ -154,6 +154,9 @@ type Solver struct {
 	beamCur, beamNext []beamNode
 	beamSteps         []beamStep
 	beamRecs          []rec
+	beamKids          []beamChild
+	beamBest          []beamChild // the children kept, see best
+	beamAt            []int32     // best's places by score
 
 	opt     Options
 	visited int64
