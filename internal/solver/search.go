@@ -218,32 +218,6 @@ var cardKey, parentKey = func() (ck, pk [2 * 52]uint8) {
 // the recoveries and the runs that leave a card that cannot go to a
 // foundation.
 func (s *Solver) gen() {
-	lo := len(s.moves)
-	s.genMoves()
-	if s.rng != 0 {
-		s.shuffleMoves(lo)
-	}
-}
-
-// shuffleMoves shuffles s.moves[lo:] after its foundation plays with the
-// phase's xorshift state.
-func (s *Solver) shuffleMoves(lo int) {
-	m := s.moves[lo:]
-	i := 0
-	for i < len(m) && (m[i].kind == colToF || m[i].kind == talToF) {
-		i++
-	}
-	m = m[i:]
-	for j := len(m) - 1; j > 0; j-- {
-		s.rng ^= s.rng << 13
-		s.rng ^= s.rng >> 7
-		s.rng ^= s.rng << 17
-		r := int(s.rng % uint64(j+1))
-		m[j], m[r] = m[r], m[j]
-	}
-}
-
-func (s *Solver) genMoves() {
 	st := &s.st
 	n := st.ncols
 	exact := s.keys.exact

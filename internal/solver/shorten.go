@@ -46,7 +46,7 @@ func (s *Solver) shorten(b *k.Board, f *k.Foundations, log []rec) []rec {
 		}
 		relax(log[i].m, int32(i+1))
 		s.moves = s.moves[:0]
-		s.genMoves()
+		s.gen()
 		for _, m := range s.moves {
 			r := st.do(m)
 			j, ok := at[st.hash()]

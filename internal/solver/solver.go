@@ -15,8 +15,7 @@
 // that comes out is spelt in the engine's own actions. A short full pass,
 // then a pass over a narrow move set (no recoveries, no runs that only trade
 // places) look for a win on a quarter of the budget; the last full pass does
-// the rest. With Options.Restarts, short passes that try the moves in
-// shuffled orders take half the budget before the last pass (see restarting).
+// the rest.
 //
 // Every pruning is sound: an Unwinnable verdict means no sequence of legal
 // actions wins. Options.Exact switches the prunings off for checking.
@@ -69,17 +68,6 @@ type Options struct {
 	// foundation play is made automatically and every target is tried. It
 	// is for checking the prunings; it is much slower.
 	Exact bool
-	// Restarts searches on the restarting schedule: after the first two
-	// passes, sixteen short passes that try each position's moves in a
-	// shuffled order, then the last full pass. A depth-first search that
-	// takes a wrong turn near the root can spend its whole budget below it;
-	// restarts find the wins of whole deals much sooner (for draw 1
-	// Normal, unknowns at 200,000 positions fell from 26 to 6 in 300
-	// deals). It is off for the engine's own searches (a game's finish is
-	// replayed from its log and must play the same line on every release).
-	// Shuffles are seeded: with a position budget the result is still the
-	// same on every run.
-	Restarts bool
 	// Short spells the winning line as the shortest one through the
 	// positions of the search's path (shorten), for a line that is played
 	// to the end: the search's own path can run to hundreds of thousands
@@ -127,7 +115,6 @@ type Solver struct {
 	limit     int64         // the current phase stops after this many (0: no bound)
 	phaseTime time.Duration // … or at this time from the start (0: no bound)
 	narrow    bool          // the current phase searches the narrow move set
-	rng       uint64        // the current phase's move-order shuffle state (0: no shuffle)
 	bestLeft  int           // the fewest cards left in a visited position
 	stopped   bool          // Options.Yield returned false
 	byTop     [28][4]int8   // columns by the cardKey of their top: up to four columns share one
@@ -169,16 +156,11 @@ func (s *Solver) Solve(b *k.Board, f *k.Foundations, opt Options) Result {
 	s.visited, s.stopped = 0, false
 	s.bestLeft = math.MaxInt
 	res := Result{Verdict: Unknown}
-	schedule := phases
-	if opt.Restarts {
-		schedule = restarting
-	}
-	for i, ph := range schedule {
-		if opt.Exact && i < len(schedule)-1 {
+	for i, ph := range phases {
+		if opt.Exact && i < len(phases)-1 {
 			continue
 		}
 		s.narrow = ph.narrow
-		s.rng = ph.shuffle
 		s.limit, s.phaseTime = 0, 0 // no bound
 		if opt.MaxPositions > 0 {
 			s.limit = max(1, int64(float64(opt.MaxPositions)*ph.end))
@@ -221,9 +203,6 @@ type phase struct {
 	// end is the share of the budget (positions and time) at which the pass
 	// stops, counted from the start of the search.
 	end float64
-	// shuffle, when not 0, seeds a shuffle of the order in which the pass
-	// tries each position's moves after its foundation plays.
-	shuffle uint64
 }
 
 var phases = []phase{
@@ -231,19 +210,3 @@ var phases = []phase{
 	{narrow: true, end: 1.0 / 4},
 	{end: 1},
 }
-
-// restarting is the schedule of Options.Restarts: the short full pass, a
-// short narrow pass, then sixteen passes with shuffled move orders, narrow
-// and full by turns, evenly to half the budget, and the last full pass on
-// the other half. The time a depth-first search takes to find a win is
-// heavy-tailed (most deals fall in a few hundred positions, some take
-// millions along one bad early choice), and short restarts in new orders
-// cut that tail.
-var restarting = func() []phase {
-	const n, upto = 16, 0.5
-	ps := []phase{{end: 1.0 / 32}, {narrow: true, end: 1.0 / 16}}
-	for i := 1; i <= n; i++ {
-		ps = append(ps, phase{narrow: i%2 == 0, end: 1.0/16 + (upto-1.0/16)*float64(i)/n, shuffle: uint64(i)})
-	}
-	return append(ps, phase{end: 1})
-}()

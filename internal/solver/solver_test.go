@@ -69,9 +69,9 @@ func TestWonLinesReplay(t *testing.T) {
 	s := solver.New()
 	won := 0
 	for _, mode := range modes {
-		for i := range 2 * deals {
+		for range 2 * deals {
 			code := randomCode(t, r, mode)
-			res := s.SolveCode(code, solver.Options{MaxPositions: 30000, Restarts: i%2 == 1})
+			res := s.SolveCode(code, solver.Options{MaxPositions: 30000})
 			switch res.Verdict {
 			case solver.Won:
 				won++
