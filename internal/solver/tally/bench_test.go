@@ -40,9 +40,7 @@ func BenchmarkSolve(b *testing.B) {
 
 // BenchmarkBeam searches the same 4 random draw-1 Vegas deals over and over
 // with a beam of 5,000 within 1,000,000 positions each (the ladder's third
-// width), one Solver reused: time per deal and positions per second. Most
-// of a wide beam's time is the transposition table and cutting each level
-// to the width.
+// width), one Solver reused: time per deal and positions per second.
 func BenchmarkBeam(b *testing.B) {
 	r := cards.NewSplitMix64(7)
 	codes := make([]cards.Code, 4)
